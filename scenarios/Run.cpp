@@ -1,0 +1,224 @@
+#include "scenarios/Run.hpp"
+
+#include "scenarios/Traffic.hpp"
+#include "sim/Simulation.hpp"
+#include "sim/portals_model/Network.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <sstream>
+
+namespace shmemsim::scenarios {
+
+namespace {
+
+nlohmann::json histogram_json(const sim::Histogram& h)
+{
+  return {{"count", h.count()},
+          {"mean_s", h.mean() / static_cast<double>(sim::kPsPerSecond)},
+          {"min_s", sim::ps_to_seconds(h.min())},
+          {"p50_s", sim::ps_to_seconds(h.quantile(0.5))},
+          {"p99_s", sim::ps_to_seconds(h.quantile(0.99))},
+          {"max_s", sim::ps_to_seconds(h.max())}};
+}
+
+int endpoint_count(const Scenario& sc)
+{
+  return sc.job.pes > 0 ? sc.job.pes : sc.platform.hosts.nodes * sc.job.pes_per_node;
+}
+
+} // namespace
+
+std::vector<int> place_endpoints(const Scenario& sc)
+{
+  const int n     = endpoint_count(sc);
+  const int nodes = sc.platform.hosts.nodes;
+  std::vector<int> node_of(static_cast<std::size_t>(n));
+  for (int ep = 0; ep < n; ++ep)
+    node_of[static_cast<std::size_t>(ep)] = sc.job.placement == Placement::Block ? ep / sc.job.pes_per_node : ep % nodes;
+  return node_of;
+}
+
+RunOutcome run_scenario(const Scenario& sc)
+{
+  const auto wall0 = std::chrono::steady_clock::now();
+  RunOutcome out;
+  const std::vector<int> node_of = place_endpoints(sc);
+
+  sim::Simulation sim(sc.platform.hosts, sc.seed);
+  portals::Network net(sim, sc.platform.fabric, sc.platform.nic, sc.platform.limits, node_of);
+
+  std::vector<std::unique_ptr<TrafficPattern>> patterns;
+  try {
+    for (std::size_t i = 0; i < sc.traffic.size(); ++i)
+      patterns.push_back(std::make_unique<TrafficPattern>(net, sc.traffic[i], static_cast<int>(i), sc.seed));
+  } catch (const std::runtime_error& e) {
+    throw ScenarioError(sc.source + ": " + e.what());
+  }
+  for (auto& p : patterns)
+    p->start();
+
+  const sim::RunStatus status = sim.run();
+  const sim::Ps end           = sim.end_time();
+  const nic::NicStats t       = net.totals();
+  const sim::FabricStats& fs  = net.fabric().stats();
+  const double sim_s          = sim::ps_to_seconds(end);
+
+  nlohmann::json& s = out.summary;
+  s["sim_time_s"]   = sim_s;
+  s["events"]       = sim.queue().events_processed();
+  s["deliveries"]   = t.deliveries;
+  s["out_of_order_deliveries"] = t.out_of_order;
+  s["operations"] = {{"issued", t.messages},
+                     {"failed_at_target", t.failed_deliveries},
+                     {"acks_received", t.acks_received},
+                     {"replies_received", t.replies_received}};
+  s["latency"] = {{"delivery", histogram_json(t.delivery_latency)}, {"completion", histogram_json(t.completion_latency)}};
+  s["bandwidth"] = {{"payload_bytes", t.bytes_delivered},
+                    {"aggregate_Bps", sim_s > 0 ? static_cast<double>(t.bytes_delivered) / sim_s : 0.0},
+                    {"busiest_port_utilization", end > 0 ? static_cast<double>(net.fabric().max_port_busy()) / static_cast<double>(end) : 0.0}};
+  s["fabric"] = {{"switches", net.fabric().switch_count()},
+                 {"packets", fs.packets},
+                 {"wire_bytes", fs.wire_bytes},
+                 {"hops", fs.hops},
+                 {"reordered_packets", fs.reordered_packets},
+                 {"mean_queueing_per_hop_s", fs.hops > 0 ? sim::ps_to_seconds(fs.queueing_total) / static_cast<double>(fs.hops) : 0.0}};
+  portals::NiUsage usage_peak;
+  for (int ep = 0; ep < net.endpoints(); ++ep) {
+    const auto& u = net.ni(ep).usage();
+    usage_peak.cts_peak = std::max(usage_peak.cts_peak, u.cts_peak);
+    usage_peak.mds_peak = std::max(usage_peak.mds_peak, u.mds_peak);
+    usage_peak.les_peak = std::max(usage_peak.les_peak, u.les_peak);
+    usage_peak.volatile_puts += u.volatile_puts;
+    usage_peak.dma_puts += u.dma_puts;
+  }
+  s["nic"] = {{"injection_queue_wait_s", sim::ps_to_seconds(t.queue_wait)},
+              {"independent_queues", t.independent_queues},
+              {"packets_held_for_ordering", t.held_packets},
+              {"volatile_puts", usage_peak.volatile_puts},
+              {"dma_puts", usage_peak.dma_puts},
+              {"cts_peak_per_endpoint", usage_peak.cts_peak},
+              {"mds_peak_per_endpoint", usage_peak.mds_peak},
+              {"entries_peak_per_endpoint", usage_peak.les_peak}};
+  s["endpoints"] = net.endpoints();
+  s["nodes"]     = net.nodes();
+
+  nlohmann::json traffic = nlohmann::json::array();
+  bool all_ok            = true;
+  for (std::size_t i = 0; i < patterns.size(); ++i) {
+    TrafficPattern& p = *patterns[i];
+    if (status == sim::RunStatus::Completed)
+      p.verify();
+    const TrafficResult& r = p.result();
+    const double span      = sim::ps_to_seconds(r.end - r.start);
+    nlohmann::json j = {{"pattern", to_string(p.params().pattern)},
+                        {"operations", r.operations},
+                        {"bytes", r.bytes},
+                        {"duration_s", span},
+                        {"bandwidth_Bps", span > 0 ? static_cast<double>(r.bytes) / span : 0.0},
+                        {"operation_rate", span > 0 ? static_cast<double>(r.operations) / span : 0.0},
+                        {"verified", r.verified}};
+    if (p.params().pattern == Pattern::PingPong)
+      j["half_round_trip_s"] = r.half_rtt_s;
+    if (!p.params().verify)
+      j["verified"] = nullptr;
+    traffic.push_back(j);
+    for (const std::string& f : r.failures) {
+      out.errors.push_back("traffic[" + std::to_string(i) + "] " + to_string(p.params().pattern) + ": " + f);
+      all_ok = false;
+    }
+  }
+  s["traffic"] = traffic;
+
+  switch (status) {
+    case sim::RunStatus::Completed:
+      out.exit_code = all_ok ? kExitOk : kExitCheckFailed;
+      break;
+    case sim::RunStatus::Deadlock:
+      out.exit_code = kExitDeadlock;
+      out.errors.insert(out.errors.begin(), "deadlock at simulated time " + std::to_string(sim_s) + " s: every actor is blocked");
+      for (const std::string& b : sim.blocked())
+        out.errors.push_back("  " + b);
+      break;
+    case sim::RunStatus::TimeLimit:
+      out.exit_code = kExitTimeLimit;
+      out.errors.insert(out.errors.begin(), "simulated-time limit reached");
+      for (const std::string& b : sim.blocked())
+        out.errors.push_back("  " + b);
+      break;
+  }
+  s["checks"] = {{"passed", out.exit_code == kExitOk}, {"failures", out.errors}};
+  out.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+  return out;
+}
+
+namespace {
+std::string human_time(double s)
+{
+  char buf[64];
+  if (s == 0)
+    return "0 s";
+  if (s < 1e-6)
+    std::snprintf(buf, sizeof buf, "%.3f ns", s * 1e9);
+  else if (s < 1e-3)
+    std::snprintf(buf, sizeof buf, "%.3f us", s * 1e6);
+  else if (s < 1)
+    std::snprintf(buf, sizeof buf, "%.3f ms", s * 1e3);
+  else
+    std::snprintf(buf, sizeof buf, "%.3f s", s);
+  return buf;
+}
+std::string human_rate(double bps)
+{
+  char buf[64];
+  if (bps >= 1e9)
+    std::snprintf(buf, sizeof buf, "%.3f GB/s", bps / 1e9);
+  else if (bps >= 1e6)
+    std::snprintf(buf, sizeof buf, "%.3f MB/s", bps / 1e6);
+  else
+    std::snprintf(buf, sizeof buf, "%.3f kB/s", bps / 1e3);
+  return buf;
+}
+} // namespace
+
+std::string format_summary(const nlohmann::json& s)
+{
+  std::ostringstream o;
+  char line[256];
+  auto row = [&](const char* k, const std::string& v) {
+    std::snprintf(line, sizeof line, "  %-26s %s\n", k, v.c_str());
+    o << line;
+  };
+  row("simulated time", human_time(s["sim_time_s"].get<double>()));
+  row("model events", std::to_string(s["events"].get<std::uint64_t>()));
+  const auto del = s["deliveries"].get<std::uint64_t>();
+  const auto ooo = s["out_of_order_deliveries"].get<std::uint64_t>();
+  std::snprintf(line, sizeof line, "%llu (%llu out of order, %.2f %%)", static_cast<unsigned long long>(del),
+                static_cast<unsigned long long>(ooo), del > 0 ? 100.0 * static_cast<double>(ooo) / static_cast<double>(del) : 0.0);
+  row("deliveries", line);
+  row("reordered packets", std::to_string(s["fabric"]["reordered_packets"].get<std::uint64_t>()));
+  for (const char* which : {"delivery", "completion"}) {
+    const auto& h = s["latency"][which];
+    std::string v = "mean " + human_time(h["mean_s"].get<double>()) + ", p50 " + human_time(h["p50_s"].get<double>()) +
+                    ", p99 " + human_time(h["p99_s"].get<double>()) + ", max " + human_time(h["max_s"].get<double>());
+    row((std::string(which) + " latency").c_str(), v);
+  }
+  std::snprintf(line, sizeof line, "%llu B (%s aggregate, busiest port %.1f %% busy)",
+                static_cast<unsigned long long>(s["bandwidth"]["payload_bytes"].get<std::uint64_t>()),
+                human_rate(s["bandwidth"]["aggregate_Bps"].get<double>()).c_str(),
+                100.0 * s["bandwidth"]["busiest_port_utilization"].get<double>());
+  row("payload delivered", line);
+  for (const auto& t : s["traffic"]) {
+    std::string v = std::to_string(t["operations"].get<std::uint64_t>()) + " ops in " + human_time(t["duration_s"].get<double>()) +
+                    ", " + human_rate(t["bandwidth_Bps"].get<double>());
+    if (t.contains("half_round_trip_s"))
+      v += ", half round trip " + human_time(t["half_round_trip_s"].get<double>());
+    v += t["verified"].is_null() ? ", data not checked" : (t["verified"].get<bool>() ? ", data verified" : ", DATA CHECK FAILED");
+    row(("traffic " + t["pattern"].get<std::string>()).c_str(), v);
+  }
+  row("checks", s["checks"]["passed"].get<bool>() ? "passed" : "FAILED");
+  return o.str();
+}
+
+} // namespace shmemsim::scenarios

@@ -1,0 +1,33 @@
+// Building a simulated cluster from a validated scenario, running its workload, and the summary.
+#pragma once
+
+#include "scenarios/Scenario.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+namespace shmemsim::scenarios {
+
+/// Exit codes of `shmemsim run` (also documented in the README).
+enum ExitCode : int { kExitOk = 0, kExitCheckFailed = 1, kExitBadInput = 2, kExitDeadlock = 3, kExitTimeLimit = 4 };
+
+struct RunOutcome {
+  int exit_code = kExitOk;
+  nlohmann::json summary;          ///< deterministic: no wall-clock figures, dates or paths
+  std::vector<std::string> errors; ///< one line each (failed checks, deadlock report...)
+  double wall_seconds = 0;         ///< for --perf only; never in the summary
+};
+
+/// Endpoint -> node placement (job.placement, job.pes_per_node).
+std::vector<int> place_endpoints(const Scenario& sc);
+
+/// Run the scenario's traffic on its platform. Throws ScenarioError for setup failures caused by
+/// the scenario (e.g. limits too small for the pattern).
+RunOutcome run_scenario(const Scenario& sc);
+
+/// A human-readable report of a summary.
+std::string format_summary(const nlohmann::json& summary);
+
+} // namespace shmemsim::scenarios

@@ -1,0 +1,376 @@
+#include "scenarios/Traffic.hpp"
+
+#include "sim/Rng.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <stdexcept>
+
+namespace shmemsim::scenarios {
+
+using portals::Status;
+
+struct TrafficPattern::Endpoint {
+  int id = 0;
+  std::vector<std::byte> src; ///< source buffer (MD)
+  std::vector<std::byte> dst; ///< target buffer (LE)
+  std::vector<std::byte> fetched; ///< fetch_add results, one uint64 per operation
+  portals::CtHandle md_ct, le_ct, fetch_ct;
+  portals::MdHandle md, fetch_md;
+  portals::LeHandle le;
+  std::map<std::pair<int, std::uint64_t>, std::uint64_t> last_tag; ///< random: (target, dst offset) -> tag
+  bool active = false;
+};
+
+namespace {
+const char* call_error(portals::Ni& ni, Status s)
+{
+  static std::string buf;
+  buf = std::string(portals::to_string(s));
+  if (!ni.last_error().empty())
+    buf += " (" + ni.last_error() + ")";
+  return buf.c_str();
+}
+} // namespace
+
+void TrafficPattern::fail_setup(int ep, const char* call, Status s)
+{
+  throw std::runtime_error("traffic[" + std::to_string(index_) + "] (" + to_string(p_.pattern) + "): endpoint " +
+                           std::to_string(ep) + ": " + call + " failed: " + call_error(net_.ni(ep), s));
+}
+
+std::uint64_t TrafficPattern::slots_per_source() const
+{
+  return static_cast<std::uint64_t>(p_.window);
+}
+
+std::uint64_t TrafficPattern::dst_offset(int source, std::uint64_t iteration) const
+{
+  switch (p_.pattern) {
+    case Pattern::PingPong:
+    case Pattern::FetchAdd:
+      return 0;
+    case Pattern::Stream:
+      return (iteration % slots_per_source()) * p_.size;
+    case Pattern::AllToAll:
+      return static_cast<std::uint64_t>(source) * p_.size;
+    case Pattern::Incast:
+    case Pattern::Random:
+      return (static_cast<std::uint64_t>(source) * slots_per_source() + iteration % slots_per_source()) * p_.size;
+  }
+  return 0;
+}
+
+TrafficPattern::TrafficPattern(portals::Network& net, const TrafficParams& p, int index, std::uint64_t seed)
+    : net_(net), p_(p), index_(index), seed_(seed), n_(net.endpoints())
+{
+  if (p_.peer < 0)
+    p_.peer = n_ - 1;
+  const std::uint64_t n = static_cast<std::uint64_t>(n_);
+  const std::uint64_t w = slots_per_source();
+  for (int ep = 0; ep < n_; ++ep) {
+    auto e    = std::make_unique<Endpoint>();
+    e->id     = ep;
+    auto& ni  = net_.ni(ep);
+    switch (p_.pattern) {
+      case Pattern::PingPong:
+        e->active = ep == p_.root || ep == p_.peer;
+        e->src.resize(p_.size);
+        e->dst.resize(p_.size);
+        break;
+      case Pattern::Stream:
+        e->active = ep == p_.root;
+        e->src.resize(ep == p_.root ? w * p_.size : 0);
+        e->dst.resize(ep == p_.peer ? w * p_.size : 0);
+        break;
+      case Pattern::AllToAll:
+        e->active = n_ > 1;
+        e->src.resize(p_.size);
+        e->dst.resize(n * p_.size);
+        break;
+      case Pattern::Incast:
+        e->active = ep != p_.root;
+        e->src.resize(w * p_.size);
+        e->dst.resize(ep == p_.root ? n * w * p_.size : 0);
+        break;
+      case Pattern::Random:
+        e->active = n_ > 1;
+        e->src.resize(w * p_.size);
+        e->dst.resize(n * w * p_.size);
+        break;
+      case Pattern::FetchAdd:
+        e->active = true;
+        e->src.resize(8);
+        e->dst.resize(8);
+        e->fetched.resize(p_.iterations * 8);
+        break;
+    }
+    // Counters, then the target side (portal table entry + list entry), then the source MD.
+    if (Status s = ni.ct_alloc(&e->le_ct); s != Status::Ok)
+      fail_setup(ep, "PtlCTAlloc", s);
+    std::uint32_t pt = 0;
+    if (Status s = ni.pt_alloc(static_cast<std::uint32_t>(index_), &pt); s != Status::Ok)
+      fail_setup(ep, "PtlPTAlloc", s);
+    pt_ = pt;
+    portals::LeDesc le;
+    le.start   = e->dst.data();
+    le.length  = e->dst.size();
+    le.options = portals::LE_OP_PUT | portals::LE_OP_GET | portals::LE_EVENT_CT_COMM;
+    le.ct      = e->le_ct;
+    if (Status s = ni.le_append(pt_, le, &e->le); s != Status::Ok)
+      fail_setup(ep, "PtlLEAppend", s);
+    if (!e->active) {
+      eps_.push_back(std::move(e));
+      continue;
+    }
+    if (Status s = ni.ct_alloc(&e->md_ct); s != Status::Ok)
+      fail_setup(ep, "PtlCTAlloc", s);
+    portals::MdDesc md;
+    md.start   = e->src.data();
+    md.length  = e->src.size();
+    md.options = (p_.ack == portals::AckReq::NoAck ? portals::MD_EVENT_CT_SEND : portals::MD_EVENT_CT_ACK) |
+                 (p_.volatile_md ? portals::MD_VOLATILE : 0u) | (p_.independent_md ? portals::MD_INDEPENDENT : 0u);
+    md.ct = e->md_ct;
+    if (Status s = ni.md_bind(md, &e->md); s != Status::Ok)
+      fail_setup(ep, "PtlMDBind", s);
+    if (p_.pattern == Pattern::FetchAdd) {
+      const std::uint64_t one = 1;
+      std::memcpy(e->src.data(), &one, 8);
+      if (Status s = ni.ct_alloc(&e->fetch_ct); s != Status::Ok)
+        fail_setup(ep, "PtlCTAlloc", s);
+      portals::MdDesc fmd;
+      fmd.start   = e->fetched.data();
+      fmd.length  = e->fetched.size();
+      fmd.options = portals::MD_EVENT_CT_REPLY;
+      fmd.ct      = e->fetch_ct;
+      if (Status s = ni.md_bind(fmd, &e->fetch_md); s != Status::Ok)
+        fail_setup(ep, "PtlMDBind", s);
+    }
+    eps_.push_back(std::move(e));
+  }
+}
+
+TrafficPattern::~TrafficPattern() = default;
+
+void TrafficPattern::start()
+{
+  for (auto& e : eps_) {
+    if (!e->active)
+      continue;
+    const int ep = e->id;
+    net_.simulation().spawn("endpoint " + std::to_string(ep) + " (traffic[" + std::to_string(index_) + "] " +
+                                to_string(p_.pattern) + ")",
+                            net_.ni(ep).node(), [this, ep] { run_endpoint(ep); });
+  }
+}
+
+void TrafficPattern::note_time(sim::Ps start, sim::Ps end)
+{
+  if (!started_any_ || start < result_.start)
+    result_.start = start;
+  result_.end  = std::max(result_.end, end);
+  started_any_ = true;
+}
+
+void TrafficPattern::window_wait(Endpoint& e, std::uint64_t issued)
+{
+  if (issued < static_cast<std::uint64_t>(p_.window))
+    return;
+  portals::CtEvent ev;
+  net_.ni(e.id).ct_wait(p_.pattern == Pattern::FetchAdd ? e.fetch_ct : e.md_ct, issued - p_.window + 1, &ev);
+}
+
+void TrafficPattern::issue_put(Endpoint& e, int target, std::uint64_t src_off, std::uint64_t dst_off, std::uint64_t tag)
+{
+  for (std::uint64_t k = 0; k < p_.size; ++k)
+    e.src[src_off + k] = static_cast<std::byte>(payload_byte(e.id, tag, k));
+  auto& ni = net_.ni(e.id);
+  if (Status s = ni.put(e.md, src_off, p_.size, p_.ack, target, pt_, dst_off); s != Status::Ok)
+    throw std::runtime_error(std::string("PtlPut failed: ") + call_error(ni, s));
+  ++result_.operations;
+  result_.bytes += p_.size;
+}
+
+void TrafficPattern::run_endpoint(int ep)
+{
+  Endpoint& e   = *eps_[static_cast<std::size_t>(ep)];
+  auto& ni      = net_.ni(ep);
+  auto& sim     = net_.simulation();
+  const sim::Ps t0 = sim.queue().now();
+  std::uint64_t issued = 0;
+  portals::CtEvent ev;
+  auto pause = [&] {
+    if (p_.gap > 0)
+      sim.sleep_for(p_.gap);
+  };
+  try {
+    switch (p_.pattern) {
+      case Pattern::PingPong: {
+        const bool is_root = ep == p_.root;
+        const int other    = is_root ? p_.peer : p_.root;
+        for (std::uint64_t i = 0; i < p_.iterations; ++i) {
+          if (!is_root)
+            ni.ct_wait(e.le_ct, i + 1, &ev); // the ping arrived
+          pause();
+          issue_put(e, other, 0, 0, i);
+          ++issued;
+          if (is_root)
+            ni.ct_wait(e.le_ct, i + 1, &ev); // the pong arrived
+        }
+        if (is_root)
+          result_.half_rtt_s = sim::ps_to_seconds(sim.queue().now() - t0) / (2.0 * static_cast<double>(p_.iterations));
+        break;
+      }
+      case Pattern::Stream:
+      case Pattern::Incast: {
+        const int target = p_.pattern == Pattern::Stream ? p_.peer : p_.root;
+        for (std::uint64_t i = 0; i < p_.iterations; ++i) {
+          window_wait(e, issued);
+          pause();
+          issue_put(e, target, (i % slots_per_source()) * p_.size, dst_offset(ep, i), i);
+          ++issued;
+        }
+        break;
+      }
+      case Pattern::AllToAll: {
+        for (std::uint64_t round = 0; round < p_.iterations; ++round) {
+          for (int k = 1; k < n_; ++k) {
+            const int target = (ep + k) % n_;
+            window_wait(e, issued);
+            pause();
+            if (k == 1)
+              issue_put(e, target, 0, dst_offset(ep, round), round);
+            else {
+              if (Status s = ni.put(e.md, 0, p_.size, p_.ack, target, pt_, dst_offset(ep, round)); s != Status::Ok)
+                throw std::runtime_error(std::string("PtlPut failed: ") + call_error(ni, s));
+              ++result_.operations;
+              result_.bytes += p_.size;
+            }
+            ++issued;
+          }
+          ni.ct_wait(e.md_ct, issued, &ev); // end of round: every put of the round completed
+        }
+        break;
+      }
+      case Pattern::Random: {
+        sim::Rng rng = sim::Rng::stream(seed_ ^ (static_cast<std::uint64_t>(index_) << 20), 1000 + static_cast<std::uint64_t>(ep));
+        for (std::uint64_t i = 0; i < p_.iterations; ++i) {
+          int target = static_cast<int>(rng.below(static_cast<std::uint64_t>(n_ - 1)));
+          if (target >= ep)
+            ++target;
+          window_wait(e, issued);
+          pause();
+          const std::uint64_t off = dst_offset(ep, i);
+          issue_put(e, target, (i % slots_per_source()) * p_.size, off, i);
+          e.last_tag[{target, off}] = i;
+          ++issued;
+        }
+        break;
+      }
+      case Pattern::FetchAdd: {
+        for (std::uint64_t i = 0; i < p_.iterations; ++i) {
+          window_wait(e, issued);
+          pause();
+          if (Status s = ni.fetch_atomic(e.fetch_md, i * 8, e.md, 0, 8, p_.root, pt_, 0, portals::AtomicOp::Sum,
+                                         portals::Datatype::Uint64);
+              s != Status::Ok)
+            throw std::runtime_error(std::string("PtlFetchAtomic failed: ") + call_error(ni, s));
+          ++result_.operations;
+          result_.bytes += 8;
+          ++issued;
+        }
+        ni.ct_wait(e.fetch_ct, issued, &ev);
+        break;
+      }
+    }
+    // Wait for every operation this endpoint issued to complete.
+    if (p_.pattern != Pattern::FetchAdd && issued > 0)
+      ni.ct_wait(e.md_ct, issued, &ev);
+    if (ev.failure > 0)
+      result_.failures.push_back("endpoint " + std::to_string(ep) + ": " + std::to_string(ev.failure) +
+                                 " operations failed at their target");
+  } catch (const std::runtime_error& err) {
+    result_.failures.push_back("endpoint " + std::to_string(ep) + ": " + err.what());
+  }
+  note_time(t0, sim.queue().now());
+}
+
+void TrafficPattern::verify()
+{
+  auto check = [&](int target, std::uint64_t off, int source, std::uint64_t tag) {
+    const Endpoint& t = *eps_[static_cast<std::size_t>(target)];
+    for (std::uint64_t k = 0; k < p_.size; ++k)
+      if (t.dst[off + k] != static_cast<std::byte>(payload_byte(source, tag, k))) {
+        result_.failures.push_back("endpoint " + std::to_string(target) + ": byte " + std::to_string(off + k) +
+                                   " holds the wrong data (expected the put tagged " + std::to_string(tag) +
+                                   " from endpoint " + std::to_string(source) + ")");
+        return false;
+      }
+    return true;
+  };
+  if (!p_.verify || !result_.failures.empty()) {
+    result_.verified = false;
+    return;
+  }
+  const std::uint64_t it = p_.iterations;
+  const bool acked       = p_.ack != portals::AckReq::NoAck;
+  switch (p_.pattern) {
+    case Pattern::PingPong:
+      check(p_.peer, 0, p_.root, it - 1);
+      check(p_.root, 0, p_.peer, it - 1);
+      break;
+    case Pattern::Stream:
+      if (acked)
+        for (std::uint64_t i = it > slots_per_source() ? it - slots_per_source() : 0; i < it; ++i)
+          check(p_.peer, dst_offset(p_.root, i), p_.root, i);
+      break;
+    case Pattern::AllToAll:
+      if (acked)
+        for (int t = 0; t < n_; ++t)
+          for (int s = 0; s < n_; ++s)
+            if (s != t && !check(t, dst_offset(s, it - 1), s, it - 1))
+              break;
+      break;
+    case Pattern::Incast:
+      if (acked)
+        for (int s = 0; s < n_; ++s)
+          if (s != p_.root)
+            for (std::uint64_t i = it > slots_per_source() ? it - slots_per_source() : 0; i < it; ++i)
+              if (!check(p_.root, dst_offset(s, i), s, i))
+                break;
+      break;
+    case Pattern::Random:
+      if (acked)
+        for (const auto& e : eps_)
+          for (const auto& [where, tag] : e->last_tag)
+            if (!check(where.first, where.second, e->id, tag))
+              break;
+      break;
+    case Pattern::FetchAdd: {
+      // Every fetched value is distinct and together they are exactly 0 .. total-1.
+      std::uint64_t counter;
+      std::memcpy(&counter, eps_[static_cast<std::size_t>(p_.root)]->dst.data(), 8);
+      const std::uint64_t total = it * static_cast<std::uint64_t>(n_);
+      if (counter != total)
+        result_.failures.push_back("fetch_add: counter at endpoint " + std::to_string(p_.root) + " is " +
+                                   std::to_string(counter) + ", expected " + std::to_string(total));
+      std::vector<bool> seen(total, false);
+      for (const auto& e : eps_)
+        for (std::uint64_t i = 0; i < it; ++i) {
+          std::uint64_t v;
+          std::memcpy(&v, e->fetched.data() + i * 8, 8);
+          if (v >= total || seen[v]) {
+            result_.failures.push_back("fetch_add: endpoint " + std::to_string(e->id) + " fetched " + std::to_string(v) +
+                                       (v >= total ? " (out of range)" : " twice"));
+            break;
+          }
+          seen[v] = true;
+        }
+      break;
+    }
+  }
+  result_.verified = result_.failures.empty();
+}
+
+} // namespace shmemsim::scenarios

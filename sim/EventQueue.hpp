@@ -1,0 +1,109 @@
+// The model's own event queue, on SimGrid's clock (DESIGN.md "Key decisions").
+//
+// Model events (injection, hops, delivery, ACK, CT increment) are ordered by
+// (time in integer picoseconds, sequence number) and drive ONE re-armed SimGrid kernel timer.
+// Callbacks run in maestro: they may wake actors (through Notifier), never block.
+//
+// Look-ahead: when no actor is inside a SimGrid activity (an Exec or a sleep, counted with
+// ActivityGuard), nothing but this queue can make time advance, so the queue keeps processing
+// later events within one timer firing, saving a SimGrid round trip per distinct date. The first
+// event that wakes an actor at a date later than SimGrid's clock stops the batch; the wake is
+// deferred and delivered when the timer fires at that date. Results are identical with and
+// without look-ahead (tested).
+#pragma once
+
+#include "sim/Time.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace simgrid::kernel::timer {
+class Timer;
+}
+
+namespace shmemsim::sim {
+
+class Notifier;
+
+class EventQueue {
+public:
+  using Fn = void (*)(void* obj, std::uint64_t arg);
+
+  EventQueue() = default;
+  EventQueue(const EventQueue&)            = delete;
+  EventQueue& operator=(const EventQueue&) = delete;
+  ~EventQueue();
+
+  /// Schedule fn(obj, arg) at date t (>= now()).
+  void schedule(Ps t, Fn fn, void* obj, std::uint64_t arg = 0);
+
+  /// Schedule obj->Method(arg) at date t.
+  template <auto Method, class T> void schedule(Ps t, T* obj, std::uint64_t arg = 0)
+  {
+    schedule(t, [](void* o, std::uint64_t a) { (static_cast<T*>(o)->*Method)(a); }, obj, arg);
+  }
+
+  /// Current model date: the date of the event being processed, or SimGrid's clock in an actor.
+  Ps now() const;
+
+  std::uint64_t events_processed() const { return processed_; }
+  std::size_t pending() const { return heap_.size(); }
+  Ps last_event_time() const { return now_; }
+
+  /// Allow or forbid look-ahead (for tests comparing both; on by default).
+  void set_lookahead(bool on) { lookahead_ = on; }
+
+  /// Number of actors inside a SimGrid activity; look-ahead is only legal at zero.
+  void activity_begin() { ++activities_; }
+  void activity_end() { --activities_; }
+
+  /// Called by Notifier from maestro: true if the wake must be deferred to the current model date.
+  bool defer_wake(Notifier* n);
+
+  /// Process every remaining event without SimGrid (after the last actor ended).
+  void drain();
+
+private:
+  struct Event {
+    Ps time;
+    std::uint64_t seq;
+    Fn fn;
+    void* obj;
+    std::uint64_t arg;
+  };
+  struct Later {
+    bool operator()(const Event& a, const Event& b) const { return a.time != b.time ? a.time > b.time : a.seq > b.seq; }
+  };
+
+  void arm();
+  void fire();
+  Event pop();
+
+  std::vector<Event> heap_;
+  std::uint64_t next_seq_  = 0;
+  std::uint64_t processed_ = 0;
+  Ps now_                  = 0;
+  simgrid::kernel::timer::Timer* timer_ = nullptr;
+  Ps timer_at_             = 0;
+  bool lookahead_          = true;
+  bool in_fire_            = false;
+  bool stop_batch_         = false;
+  bool woke_in_batch_      = false;
+  Ps fire_clock_           = 0;
+  int activities_          = 0;
+  std::vector<Notifier*> deferred_;
+};
+
+/// Marks an actor as inside a SimGrid activity (compute, sleep) for the look-ahead rule.
+class ActivityGuard {
+public:
+  explicit ActivityGuard(EventQueue& q) : q_(q) { q_.activity_begin(); }
+  ~ActivityGuard() { q_.activity_end(); }
+  ActivityGuard(const ActivityGuard&)            = delete;
+  ActivityGuard& operator=(const ActivityGuard&) = delete;
+
+private:
+  EventQueue& q_;
+};
+
+} // namespace shmemsim::sim

@@ -1,0 +1,254 @@
+#include "sim/FatTree.hpp"
+
+#include <algorithm>
+#include <cassert>
+
+namespace shmemsim::sim {
+
+const char* to_string(Routing r)
+{
+  switch (r) {
+    case Routing::DModK:
+      return "dmodk";
+    case Routing::Random:
+      return "random";
+    case Routing::Adaptive:
+      return "adaptive";
+  }
+  return "?";
+}
+
+std::int64_t FabricParams::capacity() const
+{
+  std::int64_t c = 1;
+  for (int d : down) {
+    c *= d;
+    if (c > (std::int64_t{1} << 31))
+      return c;
+  }
+  return c;
+}
+
+std::string FabricParams::check() const
+{
+  if (levels < 1 || levels > 8)
+    return "levels must be between 1 and 8, got " + std::to_string(levels);
+  if (static_cast<int>(down.size()) != levels)
+    return "down must give one port count per level (" + std::to_string(levels) + "), got " +
+           std::to_string(down.size());
+  if (static_cast<int>(up.size()) != levels - 1)
+    return "up must give one port count per level below the top (" + std::to_string(levels - 1) + "), got " +
+           std::to_string(up.size());
+  for (int d : down)
+    if (d < 1)
+      return "every down port count must be at least 1, got " + std::to_string(d);
+  for (int u : up)
+    if (u < 1)
+      return "every up port count must be at least 1, got " + std::to_string(u);
+  std::int64_t switches = 0;
+  std::int64_t b        = 1;
+  for (int l = 1; l <= levels; ++l) {
+    std::int64_t above = 1;
+    for (int j = l; j < levels; ++j)
+      above *= down[static_cast<std::size_t>(j)];
+    switches += above * b;
+    if (l < levels)
+      b *= up[static_cast<std::size_t>(l - 1)];
+    if (switches > 10'000'000 || b > 10'000'000)
+      return "the tree would have more than 10 million switches";
+  }
+  if (capacity() > (std::int64_t{1} << 31))
+    return "the tree would hold more than 2^31 nodes";
+  if (link_bandwidth == 0)
+    return "link_bandwidth must be positive";
+  if (mtu == 0)
+    return "mtu must be positive";
+  return {};
+}
+
+FatTree::FatTree(const FabricParams& p, int nodes, EventQueue& q, Rng routing_rng, Rng jitter_rng)
+    : p_(p), nodes_(nodes), q_(q), routing_rng_(routing_rng), jitter_rng_(jitter_rng)
+{
+  assert(p_.check().empty());
+  assert(nodes <= p_.capacity());
+  const int h = p_.levels;
+  m_prefix_.assign(static_cast<std::size_t>(h) + 1, 1);
+  for (int l = 1; l <= h; ++l)
+    m_prefix_[l] = m_prefix_[l - 1] * p_.down[static_cast<std::size_t>(l - 1)];
+  b_prefix_.assign(static_cast<std::size_t>(h) + 1, 1);
+  for (int l = 2; l <= h; ++l)
+    b_prefix_[l] = b_prefix_[l - 1] * p_.up[static_cast<std::size_t>(l - 2)];
+  level_base_.assign(static_cast<std::size_t>(h) + 2, 0);
+  for (int l = 1; l <= h; ++l) {
+    const std::int64_t count = (m_prefix_[h] / m_prefix_[l]) * b_prefix_[l];
+    const std::int64_t ports = p_.down[static_cast<std::size_t>(l - 1)] + (l < h ? p_.up[static_cast<std::size_t>(l - 1)] : 0);
+    level_base_[l + 1]       = level_base_[l] + count * ports;
+  }
+  switch_ports_.resize(static_cast<std::size_t>(level_base_[h + 1]));
+  node_ports_.resize(static_cast<std::size_t>(nodes));
+  clients_.assign(static_cast<std::size_t>(nodes), nullptr);
+}
+
+std::int64_t FatTree::switch_count() const
+{
+  std::int64_t n = 0;
+  for (int l = 1; l <= p_.levels; ++l)
+    n += (m_prefix_[p_.levels] / m_prefix_[l]) * b_prefix_[l];
+  return n;
+}
+
+Ps FatTree::max_port_busy() const
+{
+  Ps m = 0;
+  for (const Port& p : node_ports_)
+    m = std::max(m, p.busy_total);
+  for (const Port& p : switch_ports_)
+    m = std::max(m, p.busy_total);
+  return m;
+}
+
+int FatTree::path_links(int src, int dst) const
+{
+  if (src == dst)
+    return 0;
+  for (int l = 1; l <= p_.levels; ++l)
+    if (src / m_prefix_[l] == dst / m_prefix_[l])
+      return 2 * l;
+  assert(false);
+  return 0;
+}
+
+Ps FatTree::uncontended_time(int src, int dst, std::uint32_t wire_bytes) const
+{
+  const int links = path_links(src, dst);
+  if (links == 0)
+    return 0;
+  return links * p_.link_latency + (links - 1) * p_.switch_latency + serialization(wire_bytes);
+}
+
+FatTree::Port& FatTree::switch_port(int level, std::int64_t sw, int port)
+{
+  const int h            = p_.levels;
+  const std::int64_t per = p_.down[static_cast<std::size_t>(level - 1)] + (level < h ? p_.up[static_cast<std::size_t>(level - 1)] : 0);
+  return switch_ports_[static_cast<std::size_t>(level_base_[level] + sw * per + port)];
+}
+
+Ps FatTree::reserve(Port& port, Ps ready, std::uint32_t bytes)
+{
+  const Ps start = std::max(ready, port.busy_until);
+  const Ps ser   = serialization(bytes);
+  stats_.queueing_total += start - ready;
+  port.busy_until = start + ser;
+  port.busy_total += ser;
+  ++stats_.hops;
+  return start;
+}
+
+Ps FatTree::forward_delay()
+{
+  Ps d = p_.switch_latency;
+  if (p_.jitter > 0)
+    d += static_cast<Ps>(jitter_rng_.below(static_cast<std::uint64_t>(p_.jitter) + 1));
+  return d;
+}
+
+Ps FatTree::inject(Packet* p, Ps ready)
+{
+  assert(p->src_node != p->dst_node);
+  const std::uint64_t flow = (static_cast<std::uint64_t>(p->src_node) << 32) | static_cast<std::uint32_t>(p->dst_node);
+  p->flow_seq              = flow_next_[flow]++;
+  p->injected_at           = ready;
+  p->level                 = 1;
+  p->sw                    = p->src_node / p_.down[0];
+  p->going_down            = false;
+  stats_.wire_bytes += p->wire_bytes;
+  Port& port     = node_ports_[static_cast<std::size_t>(p->src_node)];
+  const Ps start = reserve(port, ready, p->wire_bytes);
+  q_.schedule<&FatTree::hop>(start + p_.link_latency + forward_delay(), this, reinterpret_cast<std::uint64_t>(p));
+  return start + serialization(p->wire_bytes);
+}
+
+int FatTree::up_port(const Packet& p, int level, std::int64_t sw)
+{
+  const int ups = p_.up[static_cast<std::size_t>(level - 1)];
+  if (ups == 1)
+    return 0;
+  switch (p_.routing) {
+    case Routing::DModK:
+      return static_cast<int>((p.dst_node / b_prefix_[level]) % ups);
+    case Routing::Random:
+      return static_cast<int>(routing_rng_.below(static_cast<std::uint64_t>(ups)));
+    case Routing::Adaptive: {
+      const int first = p_.down[static_cast<std::size_t>(level - 1)];
+      const Ps now    = q_.now();
+      Ps best         = INT64_MAX;
+      int best_port   = 0;
+      int ties        = 0;
+      for (int d = 0; d < ups; ++d) {
+        const Ps free_at = std::max(now, switch_port(level, sw, first + d).busy_until);
+        if (free_at < best) {
+          best      = free_at;
+          best_port = d;
+          ties      = 1;
+        } else if (free_at == best) {
+          // Reservoir choice among equally good uplinks.
+          ++ties;
+          if (routing_rng_.below(static_cast<std::uint64_t>(ties)) == 0)
+            best_port = d;
+        }
+      }
+      return best_port;
+    }
+  }
+  return 0;
+}
+
+void FatTree::hop(std::uint64_t packet_ptr)
+{
+  auto* p            = reinterpret_cast<Packet*>(packet_ptr);
+  const int l        = p->level;
+  const std::int64_t bl    = b_prefix_[l];
+  const std::int64_t upper = p->sw / bl;
+  const std::int64_t bnum  = p->sw % bl;
+  const Ps now             = q_.now();
+  if (p->dst_node / m_prefix_[l] == upper) {
+    // Destination below: go down through port c = digit l of dst.
+    const int c    = static_cast<int>((p->dst_node / m_prefix_[l - 1]) % p_.down[static_cast<std::size_t>(l - 1)]);
+    const Ps start = reserve(switch_port(l, p->sw, c), now, p->wire_bytes);
+    p->going_down  = true;
+    if (l == 1) {
+      q_.schedule<&FatTree::arrive>(start + serialization(p->wire_bytes) + p_.link_latency, this, packet_ptr);
+      return;
+    }
+    const std::int64_t child_upper = upper * p_.down[static_cast<std::size_t>(l - 1)] + c;
+    const std::int64_t child_bnum  = bnum % b_prefix_[l - 1];
+    p->level                       = l - 1;
+    p->sw                          = child_upper * b_prefix_[l - 1] + child_bnum;
+    q_.schedule<&FatTree::hop>(start + p_.link_latency + forward_delay(), this, packet_ptr);
+    return;
+  }
+  assert(l < p_.levels && !p->going_down);
+  const int d     = up_port(*p, l, p->sw);
+  const int first = p_.down[static_cast<std::size_t>(l - 1)];
+  const Ps start  = reserve(switch_port(l, p->sw, first + d), now, p->wire_bytes);
+  const std::int64_t parent_upper = upper / p_.down[static_cast<std::size_t>(l)];
+  const std::int64_t parent_bnum  = bnum + d * bl;
+  p->level                        = l + 1;
+  p->sw                           = parent_upper * b_prefix_[l + 1] + parent_bnum;
+  q_.schedule<&FatTree::hop>(start + p_.link_latency + forward_delay(), this, packet_ptr);
+}
+
+void FatTree::arrive(std::uint64_t packet_ptr)
+{
+  auto* p = reinterpret_cast<Packet*>(packet_ptr);
+  ++stats_.packets;
+  const std::uint64_t flow = (static_cast<std::uint64_t>(p->src_node) << 32) | static_cast<std::uint32_t>(p->dst_node);
+  std::uint64_t& highest   = flow_highest_[flow];
+  if (p->flow_seq + 1 < highest)
+    ++stats_.reordered_packets;
+  else
+    highest = p->flow_seq + 1;
+  clients_[static_cast<std::size_t>(p->dst_node)]->on_packet_arrival(p);
+}
+
+} // namespace shmemsim::sim

@@ -1,0 +1,130 @@
+// The fabric: a generalized fat tree (k-ary n-tree and its XGFT relatives) of switches.
+//
+// Shape: `levels` switch levels; a switch at level l has down[l-1] children and, below the top,
+// up[l-1] parents. Nodes hang off level-1 switches with one port each, so the tree holds
+// prod(down) nodes. Links are full duplex; each direction is an output port that serializes
+// packets (per-port FIFO), so contention and queueing are real. Switching is virtual
+// cut-through: a packet is forwarded switch_latency (+ seeded jitter) after its head arrives,
+// once the output port is free.
+//
+// Routing happens hop by hop: on the way up, `dmodk` picks uplink (dst / B_l) mod up (fixed per
+// destination), `random` a uniform uplink per packet, `adaptive` the uplink whose port frees up
+// first (ties broken at random). The way down is unique. Packets of one flow that take
+// different uplinks can overtake each other: out-of-order delivery comes from multipath
+// routing, not from a shuffle.
+#pragma once
+
+#include "sim/EventQueue.hpp"
+#include "sim/Rng.hpp"
+#include "sim/Time.hpp"
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace shmemsim::sim {
+
+enum class Routing { DModK, Random, Adaptive };
+
+const char* to_string(Routing r);
+
+struct FabricParams {
+  int levels = 1;
+  std::vector<int> down{16}; ///< children per switch, per level (size = levels)
+  std::vector<int> up{};     ///< parents per switch, per level below the top (size = levels - 1)
+  std::uint64_t link_bandwidth = 32'000'000'000ull; ///< bit/s, each direction
+  Ps link_latency   = 10'000;
+  Ps switch_latency = 100'000;
+  std::uint32_t mtu         = 2048; ///< payload bytes per packet
+  std::uint32_t header_size = 42;   ///< bytes added to every packet on the wire
+  Routing routing           = Routing::DModK;
+  Ps jitter                 = 0; ///< uniform extra delay in [0, jitter] per switch traversal
+
+  /// Number of nodes the shape can hold.
+  std::int64_t capacity() const;
+  /// Empty if the shape is possible, else why not.
+  std::string check() const;
+};
+
+/// A packet in flight. Owners (the NIC) derive from it to carry their own data.
+struct Packet {
+  int src_node          = 0;
+  int dst_node          = 0;
+  std::uint32_t wire_bytes = 0; ///< on the wire, header included
+  // Fabric-private routing state.
+  int level            = 0;
+  std::int64_t sw      = 0; ///< switch index within its level
+  bool going_down      = false;
+  std::uint64_t flow_seq = 0;
+  Ps injected_at       = 0;
+};
+
+/// Receives packets at their destination node (tail arrival).
+class FabricClient {
+public:
+  virtual ~FabricClient()                   = default;
+  virtual void on_packet_arrival(Packet* p) = 0;
+};
+
+struct FabricStats {
+  std::uint64_t packets          = 0;
+  std::uint64_t wire_bytes       = 0;
+  std::uint64_t hops             = 0;
+  std::uint64_t reordered_packets = 0; ///< arrived after a later-injected packet of the same node pair
+  Ps queueing_total              = 0;  ///< time packets waited for busy output ports, summed over hops
+};
+
+class FatTree {
+public:
+  FatTree(const FabricParams& p, int nodes, EventQueue& q, Rng routing_rng, Rng jitter_rng);
+
+  void attach(int node, FabricClient* client) { clients_.at(static_cast<std::size_t>(node)) = client; }
+
+  /// Hand a packet from its source node's NIC to the fabric; it may leave at `ready`.
+  /// Returns when its tail has left the node's port.
+  Ps inject(Packet* p, Ps ready);
+
+  /// Number of links between two nodes (0 for the same node).
+  int path_links(int src, int dst) const;
+  /// Time for the tail of an uncontended, jitter-free packet to cross the fabric.
+  Ps uncontended_time(int src, int dst, std::uint32_t wire_bytes) const;
+
+  const FabricParams& params() const { return p_; }
+  const FabricStats& stats() const { return stats_; }
+  /// Total transmission time of the busiest output port (node or switch).
+  Ps max_port_busy() const;
+  std::int64_t switch_count() const;
+  /// Time to serialize `bytes` on one link.
+  Ps serialization(std::uint32_t bytes) const { return transfer_time(bytes, p_.link_bandwidth); }
+
+private:
+  struct Port {
+    Ps busy_until = 0;
+    Ps busy_total = 0;
+  };
+
+  void hop(std::uint64_t packet_ptr);
+  void arrive(std::uint64_t packet_ptr);
+  Ps forward_delay();
+  Port& switch_port(int level, std::int64_t sw, int port);
+  Ps reserve(Port& port, Ps ready, std::uint32_t bytes);
+  int up_port(const Packet& p, int level, std::int64_t sw);
+
+  FabricParams p_;
+  int nodes_;
+  EventQueue& q_;
+  Rng routing_rng_;
+  Rng jitter_rng_;
+  std::vector<std::int64_t> m_prefix_; ///< M_l = prod(down[0..l-1]), M_0 = 1
+  std::vector<std::int64_t> b_prefix_; ///< B_l = prod(up[0..l-2]), B_1 = 1
+  std::vector<std::int64_t> level_base_; ///< first port index of level l's switches
+  std::vector<Port> node_ports_;
+  std::vector<Port> switch_ports_;
+  std::vector<FabricClient*> clients_;
+  std::unordered_map<std::uint64_t, std::uint64_t> flow_next_;    ///< (src,dst) -> next seq to assign
+  std::unordered_map<std::uint64_t, std::uint64_t> flow_highest_; ///< (src,dst) -> highest seq arrived + 1
+  FabricStats stats_;
+};
+
+} // namespace shmemsim::sim

@@ -1,0 +1,55 @@
+#include "sim/Notifier.hpp"
+
+#include "sim/EventQueue.hpp"
+#include "sim/Simulation.hpp"
+
+namespace shmemsim::sim {
+
+Notifier::Notifier(Simulation& sim, std::string owner)
+    : sim_(sim), queue_(sim.queue()), owner_(std::move(owner)), sem_(simgrid::s4u::Semaphore::create(0))
+{
+  sim_.register_notifier(this);
+}
+
+Notifier::~Notifier()
+{
+  sim_.unregister_notifier(this);
+}
+
+void Notifier::wait(const Waitable* on, const char* call)
+{
+  on_       = on;
+  call_     = call;
+  waiting_  = true;
+  signaled_ = false;
+  sem_->acquire();
+  waiting_ = false;
+  on_      = nullptr;
+  call_    = nullptr;
+}
+
+void Notifier::notify()
+{
+  if (!waiting_ || signaled_)
+    return;
+  signaled_ = true;
+  if (!queue_.defer_wake(this))
+    sem_->release();
+}
+
+void Notifier::release_now()
+{
+  sem_->release();
+}
+
+std::string Notifier::describe() const
+{
+  if (!waiting_)
+    return {};
+  std::string s = owner_ + " waits in " + (call_ != nullptr ? call_ : "a blocking call");
+  if (on_ != nullptr)
+    s += " on " + on_->describe_wait();
+  return s;
+}
+
+} // namespace shmemsim::sim

@@ -1,0 +1,132 @@
+#include "sim/Simulation.hpp"
+
+#include "sim/Notifier.hpp"
+
+#include <simgrid/s4u/Actor.hpp>
+#include <simgrid/s4u/Engine.hpp>
+#include <simgrid/s4u/Host.hpp>
+#include <simgrid/s4u/NetZone.hpp>
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace sg4 = simgrid::s4u;
+
+namespace shmemsim::sim {
+
+namespace {
+bool g_alive = false;
+}
+
+Simulation::Simulation(const HostParams& hp, std::uint64_t seed) : seed_(seed)
+{
+  if (g_alive)
+    throw std::logic_error("only one Simulation may exist in a process");
+  g_alive = true;
+  // SimGrid's own chatter stays off: every message users see comes from shmemsim.
+  std::vector<std::string> args = {"shmemsim", "--log=root.thres:critical", "--log=ker_engine.app:file:/dev/null", "--log=ker_engine.add:no",
+                                   "--cfg=contexts/factory:raw", "--cfg=contexts/nthreads:1"};
+  std::vector<char*> argv;
+  for (auto& a : args)
+    argv.push_back(a.data());
+  argv.push_back(nullptr);
+  int argc = static_cast<int>(args.size());
+  engine_  = std::make_unique<sg4::Engine>(&argc, argv.data());
+
+  auto* zone = sg4::create_full_zone("cluster");
+  for (int i = 0; i < hp.nodes; ++i) {
+    auto* h = zone->create_host("node-" + std::to_string(i), hp.core_speed);
+    h->set_core_count(hp.cores_per_node);
+    h->seal();
+    hosts_.push_back(h);
+  }
+  zone->seal();
+
+  sg4::Engine::on_deadlock_cb([this] {
+    deadlock_ = true;
+    collect_blocked();
+  });
+}
+
+Simulation::~Simulation()
+{
+  g_alive = false;
+}
+
+void Simulation::spawn(const std::string& name, int node, std::function<void()> code)
+{
+  sg4::Actor::create(name, host(node), [this, name, code = std::move(code)] {
+    const auto pid = static_cast<std::size_t>(sg4::this_actor::get_pid());
+    Notifier self(*this, name);
+    if (by_pid_.size() <= pid)
+      by_pid_.resize(pid + 1, nullptr);
+    by_pid_[pid] = &self;
+    struct Clear {
+      std::vector<Notifier*>& slots;
+      std::size_t pid;
+      ~Clear() { slots[pid] = nullptr; }
+    } clear{by_pid_, pid};
+    code();
+  });
+}
+
+Notifier& Simulation::self_notifier()
+{
+  const auto pid = static_cast<std::size_t>(sg4::this_actor::get_pid());
+  if (pid >= by_pid_.size() || by_pid_[pid] == nullptr)
+    throw std::logic_error("blocking model call outside an actor started by Simulation::spawn");
+  return *by_pid_[pid];
+}
+
+void Simulation::collect_blocked()
+{
+  blocked_.clear();
+  for (const Notifier* n : notifiers_)
+    if (n->waiting())
+      blocked_.push_back(n->describe());
+}
+
+RunStatus Simulation::run(Ps time_limit)
+{
+  if (time_limit > 0)
+    engine_->run_until(ps_to_seconds(time_limit));
+  else
+    engine_->run();
+  if (deadlock_)
+    return RunStatus::Deadlock;
+  if (engine_->get_actor_count() > 0) {
+    collect_blocked();
+    return RunStatus::TimeLimit;
+  }
+  queue_.drain();
+  return RunStatus::Completed;
+}
+
+Ps Simulation::end_time() const
+{
+  return std::max(seconds_to_ps(sg4::Engine::get_clock()), queue_.last_event_time());
+}
+
+void Simulation::execute(double flops)
+{
+  ActivityGuard guard(queue_);
+  sg4::this_actor::execute(flops);
+}
+
+void Simulation::sleep_for(Ps duration)
+{
+  ActivityGuard guard(queue_);
+  sg4::this_actor::sleep_for(ps_to_seconds(duration));
+}
+
+void Simulation::register_notifier(Notifier* n)
+{
+  notifiers_.push_back(n);
+}
+
+void Simulation::unregister_notifier(Notifier* n)
+{
+  notifiers_.erase(std::remove(notifiers_.begin(), notifiers_.end(), n), notifiers_.end());
+}
+
+} // namespace shmemsim::sim

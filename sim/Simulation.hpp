@@ -1,0 +1,84 @@
+// Engine glue: one SimGrid engine, one host per node, the model's event queue, seeded RNG
+// streams, actors, and the end-of-run verdict (completed, deadlock, simulated-time limit).
+#pragma once
+
+#include "sim/EventQueue.hpp"
+#include "sim/Rng.hpp"
+#include "sim/Time.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace simgrid::s4u {
+class Engine;
+class Host;
+} // namespace simgrid::s4u
+
+namespace shmemsim::sim {
+
+class Notifier;
+
+struct HostParams {
+  int nodes             = 1;
+  int cores_per_node    = 1;
+  double core_speed     = 1e9; ///< flop/s of one core
+};
+
+enum class RunStatus { Completed, Deadlock, TimeLimit };
+
+/// RNG purposes: each gets its own stream derived from the scenario seed.
+enum class RngPurpose : std::uint64_t { Routing = 1, Jitter = 2, Traffic = 3 };
+
+class Simulation {
+public:
+  /// Only one Simulation may exist in a process (SimGrid's engine is a singleton).
+  Simulation(const HostParams& hosts, std::uint64_t seed);
+  ~Simulation();
+  Simulation(const Simulation&)            = delete;
+  Simulation& operator=(const Simulation&) = delete;
+
+  EventQueue& queue() { return queue_; }
+  std::uint64_t seed() const { return seed_; }
+  Rng rng(RngPurpose p) const { return Rng::stream(seed_, static_cast<std::uint64_t>(p)); }
+  int node_count() const { return static_cast<int>(hosts_.size()); }
+  simgrid::s4u::Host* host(int node) const { return hosts_.at(static_cast<std::size_t>(node)); }
+
+  /// Start an actor running `code` on `node`. `name` names it in reports ("endpoint 3").
+  void spawn(const std::string& name, int node, std::function<void()> code);
+
+  /// The calling actor's notifier (actors started with spawn() have one).
+  Notifier& self_notifier();
+
+  /// Run until every actor has ended (then drain in-flight model events), a deadlock, or
+  /// `time_limit` (0: none).
+  RunStatus run(Ps time_limit = 0);
+
+  /// After a Deadlock or TimeLimit: one line per blocked party, saying what it waits for.
+  const std::vector<std::string>& blocked() const { return blocked_; }
+  /// Date of the last thing that happened (actor or model event).
+  Ps end_time() const;
+
+  /// Actor helpers: simulated computation on the actor's host, and sleeping.
+  void execute(double flops);
+  void sleep_for(Ps duration);
+
+  void register_notifier(Notifier* n);
+  void unregister_notifier(Notifier* n);
+
+private:
+  void collect_blocked();
+
+  std::uint64_t seed_;
+  std::unique_ptr<simgrid::s4u::Engine> engine_;
+  std::vector<simgrid::s4u::Host*> hosts_;
+  EventQueue queue_;
+  std::vector<Notifier*> notifiers_;
+  std::vector<Notifier*> by_pid_;
+  std::vector<std::string> blocked_;
+  bool deadlock_ = false;
+};
+
+} // namespace shmemsim::sim

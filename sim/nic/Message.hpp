@@ -1,0 +1,62 @@
+// A network operation as the NIC sees it: a request (put, get, atomic...) from one endpoint to
+// another, its payload, and its progress through the initiator NIC, the fabric and the target NIC.
+// The Portals model derives from it to carry its own fields; the NIC never interprets those.
+#pragma once
+
+#include "sim/Time.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+namespace shmemsim::nic {
+
+class DeliveryHandler;
+
+enum class OpKind : std::uint8_t { Put, Get, Atomic, FetchAtomic, Swap };
+
+const char* to_string(OpKind k);
+
+/// Which way a reply carries data: gets and fetching atomics get a reply, the others an ACK.
+inline bool has_reply(OpKind k) { return k == OpKind::Get || k == OpKind::FetchAtomic || k == OpKind::Swap; }
+/// Whether the request carries data from the initiator.
+inline bool has_request_payload(OpKind k) { return k != OpKind::Get; }
+
+struct Message {
+  virtual ~Message() = default;
+
+  OpKind kind          = OpKind::Put;
+  int src_ep           = 0;
+  int dst_ep           = 0;
+  std::uint64_t length = 0; ///< bytes moved (put/atomic operand, get/fetch result)
+  bool ack_requested   = false;
+  bool ordered         = false; ///< delivered in issue order with earlier ordered messages of the pair
+  int queue            = 0;     ///< injection queue on the initiator NIC
+
+  /// Request payload source. If `inline_payload`, the data was copied into `request_data` at
+  /// issue (a volatile put); otherwise the NIC reads `source` by DMA as it injects the packets.
+  const std::byte* source = nullptr;
+  bool inline_payload     = false;
+  /// Where a reply's data lands at the initiator (get, fetch, swap).
+  std::byte* reply_dest = nullptr;
+
+  // Filled in by the NIC.
+  std::unique_ptr<std::byte[]> request_data; ///< request payload as read from the initiator
+  std::unique_ptr<std::byte[]> reply_data;   ///< reply payload as read/produced at the target
+  std::uint64_t pair_seq    = 0; ///< issue order among all messages of (src_ep, dst_ep)
+  std::uint64_t ordered_seq = 0; ///< issue order among ordered messages of the pair
+  sim::Ps issued_at         = 0;
+  sim::Ps delivered_at      = 0;
+  std::uint32_t request_packets = 0;
+  std::uint32_t reply_packets   = 0;
+  std::uint32_t arrived         = 0; ///< request packets through the target's receive engine
+  std::uint32_t landed          = 0; ///< request (at target) or reply (at initiator) packets landed
+  bool target_ok                = true;
+  std::uint64_t mlength         = 0;       ///< bytes the target accepted (may be truncated)
+  std::byte* target_base        = nullptr; ///< resolved target address (null on failure)
+  bool send_done                = false;
+  bool target_done              = false;
+  bool initiator_done           = false; ///< ACK or reply seen by the initiator
+};
+
+} // namespace shmemsim::nic

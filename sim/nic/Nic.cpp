@@ -1,0 +1,464 @@
+#include "sim/nic/Nic.hpp"
+
+#include <algorithm>
+#include <cassert>
+#include <cstring>
+
+namespace shmemsim::nic {
+
+using sim::Ps;
+
+const char* to_string(OpKind k)
+{
+  switch (k) {
+    case OpKind::Put:
+      return "put";
+    case OpKind::Get:
+      return "get";
+    case OpKind::Atomic:
+      return "atomic";
+    case OpKind::FetchAtomic:
+      return "fetch_atomic";
+    case OpKind::Swap:
+      return "swap";
+  }
+  return "?";
+}
+
+enum PacketDir : int { kRequest = 0, kAck = 1, kReply = 2 };
+
+struct Nic::NicPacket : sim::Packet {
+  Message* msg          = nullptr;
+  int dir               = kRequest;
+  std::uint32_t index   = 0;
+  std::uint64_t offset  = 0; ///< payload offset within the message
+  std::uint32_t bytes   = 0; ///< payload bytes
+};
+
+namespace {
+// Packets are recycled: a run allocates only as many as are ever in flight at once.
+std::vector<void*>& packet_pool()
+{
+  static std::vector<void*> pool;
+  return pool;
+}
+} // namespace
+
+Nic::NicPacket* Nic::make_packet(Message* m, int dir, std::uint32_t index, std::uint64_t offset, std::uint32_t bytes,
+                                 int dst_node)
+{
+  auto& pool = packet_pool();
+  NicPacket* p;
+  if (pool.empty()) {
+    p = new NicPacket;
+  } else {
+    p = static_cast<NicPacket*>(pool.back());
+    pool.pop_back();
+    *p = NicPacket{};
+  }
+  p->msg        = m;
+  p->dir        = dir;
+  p->index      = index;
+  p->offset     = offset;
+  p->bytes      = bytes;
+  p->src_node   = node_;
+  p->dst_node   = dst_node;
+  p->wire_bytes = bytes + header_;
+  return p;
+}
+
+static void free_packet(void* p)
+{
+  packet_pool().push_back(p);
+}
+
+Nic::Nic(int node, const NicParams& p, sim::FatTree& fabric, sim::EventQueue& q, const Directory& dir)
+    : node_(node), p_(p), fabric_(fabric), q_(q), dir_(dir), mtu_(fabric.params().mtu), header_(fabric.params().header_size)
+{
+  assert(p_.injection_queues >= 1);
+  queues_.resize(static_cast<std::size_t>(p_.injection_queues));
+  fabric_.attach(node, this);
+}
+
+Nic::~Nic() = default;
+
+int Nic::attach_endpoint()
+{
+  // Endpoint i of this NIC takes queue i mod n; independent MDs claim the queues left over.
+  const int n = p_.injection_queues;
+  const int q = endpoints_ % n;
+  ++endpoints_;
+  return q;
+}
+
+int Nic::claim_queue()
+{
+  // A queue no endpoint uses as its default and no MD has claimed.
+  for (int i = p_.injection_queues - 1; i >= endpoints_; --i) {
+    Queue& q = queues_[static_cast<std::size_t>(i)];
+    if (!q.claimed) {
+      q.claimed = true;
+      ++stats_.independent_queues;
+      return i;
+    }
+  }
+  return -1;
+}
+
+void Nic::release_queue(int qi)
+{
+  if (qi >= 0 && qi < p_.injection_queues)
+    queues_[static_cast<std::size_t>(qi)].claimed = false;
+}
+
+void Nic::submit(Message* m)
+{
+  const Ps now = q_.now();
+  m->issued_at = now;
+  const std::uint64_t key = pair_key(m->src_ep, m->dst_ep);
+  m->pair_seq             = pair_seq_[key]++;
+  if (m->ordered)
+    m->ordered_seq = ordered_seq_[key]++;
+  const std::uint64_t chunks = m->length == 0 ? 1 : (m->length + mtu_ - 1) / mtu_;
+  m->request_packets         = has_request_payload(m->kind) ? static_cast<std::uint32_t>(chunks) : 1;
+  m->reply_packets           = has_reply(m->kind) ? static_cast<std::uint32_t>(chunks) : 0;
+  if (has_request_payload(m->kind) && !m->request_data && m->length > 0)
+    m->request_data = std::make_unique<std::byte[]>(m->length);
+  ++stats_.messages;
+  q_.schedule<&Nic::cmd_arrive>(now + p_.pcie_latency, this, reinterpret_cast<std::uint64_t>(m));
+}
+
+void Nic::cmd_arrive(std::uint64_t msg)
+{
+  auto* m  = reinterpret_cast<Message*>(msg);
+  Queue& q = queues_[static_cast<std::size_t>(m->queue)];
+  q.fifo.push_back(m);
+  q.arrived_at.push_back(q_.now());
+  if (!q.busy)
+    start_next(m->queue);
+}
+
+void Nic::start_next(int qi)
+{
+  Queue& q = queues_[static_cast<std::size_t>(qi)];
+  if (q.fifo.empty()) {
+    q.busy = false;
+    q.cur  = nullptr;
+    return;
+  }
+  q.busy     = true;
+  q.cur      = q.fifo.front();
+  q.next_pkt = 0;
+  stats_.queue_wait += q_.now() - q.arrived_at.front();
+  q.fifo.pop_front();
+  q.arrived_at.pop_front();
+  q_.schedule<&Nic::queue_step>(q_.now() + p_.send_overhead, this, static_cast<std::uint64_t>(qi));
+}
+
+void Nic::queue_step(std::uint64_t qi)
+{
+  Queue& q       = queues_[qi];
+  Message* m     = q.cur;
+  const Ps now   = q_.now();
+  const auto i   = q.next_pkt;
+  std::uint64_t off   = 0;
+  std::uint32_t bytes = 0;
+  if (has_request_payload(m->kind)) {
+    off   = static_cast<std::uint64_t>(i) * mtu_;
+    bytes = static_cast<std::uint32_t>(std::min<std::uint64_t>(mtu_, m->length - std::min(m->length, off)));
+  }
+  Ps ready = now;
+  if (bytes > 0 && !m->inline_payload) {
+    // DMA read of this packet's payload from host memory (one PCIe round trip per message).
+    const Ps begin = std::max(now + (i == 0 ? p_.pcie_latency : 0), dma_read_busy_);
+    ready          = begin + sim::transfer_time(bytes, p_.pcie_bandwidth);
+    dma_read_busy_ = ready;
+    std::memcpy(m->request_data.get() + off, m->source + off, bytes);
+  }
+  ++stats_.request_packets;
+  send(make_packet(m, kRequest, i, off, bytes, node_of(m->dst_ep)), ready);
+  if (i + 1 < m->request_packets) {
+    q.next_pkt = i + 1;
+    q_.schedule<&Nic::queue_step>(ready, this, qi);
+    return;
+  }
+  // Payload fully read: the buffer is reusable; the counter update reaches the host later.
+  q_.schedule<&Nic::sent>(ready + p_.pcie_latency, this, reinterpret_cast<std::uint64_t>(m));
+  if (ready == now) {
+    start_next(static_cast<int>(qi));
+  } else {
+    q.cur = nullptr;
+    q_.schedule(
+        ready,
+        [](void* o, std::uint64_t a) { static_cast<Nic*>(o)->start_next(static_cast<int>(a)); }, this, qi);
+  }
+}
+
+void Nic::sent(std::uint64_t msg)
+{
+  auto* m      = reinterpret_cast<Message*>(msg);
+  m->send_done = true;
+  handler(m->src_ep).initiator_sent(*m);
+  maybe_release(*m);
+}
+
+void Nic::send(NicPacket* p, Ps ready)
+{
+  if (p->dst_node == node_) {
+    // Both endpoints on this NIC: loopback inside the NIC, no fabric.
+    q_.schedule<&Nic::loopback_arrive>(ready, this, reinterpret_cast<std::uint64_t>(p));
+    return;
+  }
+  fabric_.inject(p, ready);
+}
+
+void Nic::loopback_arrive(std::uint64_t pkt)
+{
+  on_packet_arrival(reinterpret_cast<NicPacket*>(pkt));
+}
+
+void Nic::on_packet_arrival(sim::Packet* sp)
+{
+  auto* p    = static_cast<NicPacket*>(sp);
+  Message* m = p->msg;
+  const Ps now = q_.now();
+  switch (p->dir) {
+    case kRequest:
+      rx(p);
+      return;
+    case kAck:
+      ++stats_.acks_received;
+      free_packet(p);
+      q_.schedule<&Nic::ack_visible>(now + p_.pcie_latency, this, reinterpret_cast<std::uint64_t>(m));
+      return;
+    case kReply: {
+      // DMA write of the reply data into the initiator's memory.
+      const Ps begin  = std::max(now, dma_write_busy_);
+      const Ps done   = begin + sim::transfer_time(p->bytes, p_.pcie_bandwidth);
+      dma_write_busy_ = done;
+      write_landed_max_ = std::max(write_landed_max_, done + p_.pcie_latency);
+      q_.schedule<&Nic::reply_land>(done + p_.pcie_latency, this, reinterpret_cast<std::uint64_t>(p));
+      return;
+    }
+  }
+}
+
+void Nic::rx(NicPacket* p)
+{
+  Message* m = p->msg;
+  if (!m->ordered) {
+    process_request(p);
+    return;
+  }
+  OrderState& st = order_[pair_key(m->src_ep, m->dst_ep)];
+  if (m->ordered_seq != st.next) {
+    st.held[m->ordered_seq].push_back(p);
+    ++stats_.held_packets;
+    return;
+  }
+  process_request(p);
+  if (m->arrived < m->request_packets)
+    return;
+  ++st.next;
+  // Release what waited for this message, as long as whole messages complete.
+  while (!st.held.empty() && st.held.begin()->first == st.next) {
+    std::vector<NicPacket*> pkts = std::move(st.held.begin()->second);
+    st.held.erase(st.held.begin());
+    Message* hm = pkts.front()->msg;
+    for (NicPacket* hp : pkts)
+      process_request(hp);
+    if (hm->arrived < hm->request_packets)
+      break;
+    ++st.next;
+  }
+}
+
+void Nic::process_request(NicPacket* p)
+{
+  Message& m   = *p->msg;
+  const Ps now = q_.now();
+  const Ps begin = std::max(now, rx_busy_);
+  const Ps cost  = m.arrived == 0 ? p_.recv_overhead : 0;
+  rx_busy_       = begin + cost;
+  const Ps t     = begin + cost;
+  if (m.arrived == 0)
+    handler(m.dst_ep).target_resolve(m);
+  ++m.arrived;
+
+  switch (m.kind) {
+    case OpKind::Put: {
+      const std::uint64_t writable = m.target_ok && p->offset < m.mlength ? std::min<std::uint64_t>(p->bytes, m.mlength - p->offset) : 0;
+      Ps land = t;
+      if (writable > 0) {
+        Ps wbegin = std::max(t, dma_write_busy_);
+        if (m.ordered)
+          wbegin = std::max({wbegin, read_done_max_, atomic_done_max_});
+        const Ps done     = wbegin + sim::transfer_time(writable, p_.pcie_bandwidth);
+        dma_write_busy_   = done;
+        land              = done + p_.pcie_latency;
+        write_landed_max_ = std::max(write_landed_max_, land);
+      }
+      q_.schedule<&Nic::request_land>(land, this, reinterpret_cast<std::uint64_t>(p));
+      return;
+    }
+    case OpKind::Get: {
+      free_packet(p);
+      // Read the data from host memory (reads do not pass earlier writes), one reply per MTU.
+      const std::uint64_t len = m.target_ok ? m.mlength : 0;
+      if (len > 0)
+        m.reply_data = std::make_unique<std::byte[]>(len);
+      m.reply_packets = len == 0 ? 1 : static_cast<std::uint32_t>((len + mtu_ - 1) / mtu_);
+      Ps cursor       = std::max({t + (len > 0 ? p_.pcie_latency : 0), dma_read_busy_, write_landed_max_});
+      for (std::uint32_t j = 0; j < m.reply_packets; ++j) {
+        const std::uint64_t off = static_cast<std::uint64_t>(j) * mtu_;
+        const auto bytes        = static_cast<std::uint32_t>(len > off ? std::min<std::uint64_t>(mtu_, len - off) : 0);
+        cursor += sim::transfer_time(bytes, p_.pcie_bandwidth);
+        NicPacket* r = make_packet(&m, kReply, j, off, bytes, node_of(m.src_ep));
+        q_.schedule<&Nic::reply_read>(cursor, this, reinterpret_cast<std::uint64_t>(r));
+      }
+      if (len > 0) {
+        dma_read_busy_ = cursor;
+        read_done_max_ = std::max(read_done_max_, cursor);
+      }
+      return;
+    }
+    case OpKind::Atomic:
+    case OpKind::FetchAtomic:
+    case OpKind::Swap: {
+      free_packet(p);
+      if (m.arrived < m.request_packets)
+        return;
+      // The atomic unit executes once the whole operand is in, after earlier writes landed.
+      const Ps begin2  = std::max({t, au_busy_, write_landed_max_});
+      au_busy_         = begin2 + p_.atomic_overhead;
+      atomic_done_max_ = std::max(atomic_done_max_, au_busy_);
+      q_.schedule<&Nic::atomic_exec>(au_busy_, this, reinterpret_cast<std::uint64_t>(&m));
+      return;
+    }
+  }
+}
+
+void Nic::request_land(std::uint64_t pkt)
+{
+  auto* p    = reinterpret_cast<NicPacket*>(pkt);
+  Message& m = *p->msg;
+  if (m.target_ok && p->offset < m.mlength) {
+    const std::uint64_t n = std::min<std::uint64_t>(p->bytes, m.mlength - p->offset);
+    std::memcpy(m.target_base + p->offset, m.request_data.get() + p->offset, n);
+    stats_.bytes_delivered += n;
+  }
+  ++m.landed;
+  free_packet(p);
+  if (m.landed < m.request_packets)
+    return;
+  target_done(m);
+  if (m.ack_requested)
+    send_ack(m);
+  maybe_release(m);
+}
+
+void Nic::reply_read(std::uint64_t pkt)
+{
+  auto* p    = reinterpret_cast<NicPacket*>(pkt);
+  Message& m = *p->msg;
+  if (p->bytes > 0)
+    std::memcpy(m.reply_data.get() + p->offset, m.target_base + p->offset, p->bytes);
+  if (p->index + 1 == m.reply_packets)
+    target_done(m);
+  send(p, q_.now());
+}
+
+void Nic::atomic_exec(std::uint64_t msg)
+{
+  auto* m = reinterpret_cast<Message*>(msg);
+  if (has_reply(m->kind))
+    m->reply_data = std::make_unique<std::byte[]>(std::max<std::uint64_t>(m->length, 1));
+  if (m->target_ok)
+    handler(m->dst_ep).target_atomic(*m, m->reply_data.get());
+  target_done(*m);
+  if (has_reply(m->kind))
+    send_reply_packets(*m, q_.now());
+  else if (m->ack_requested)
+    send_ack(*m);
+  maybe_release(*m);
+}
+
+void Nic::send_reply_packets(Message& m, Ps ready)
+{
+  const std::uint64_t len = m.target_ok ? m.length : 0;
+  m.reply_packets         = len == 0 ? 1 : static_cast<std::uint32_t>((len + mtu_ - 1) / mtu_);
+  for (std::uint32_t j = 0; j < m.reply_packets; ++j) {
+    const std::uint64_t off = static_cast<std::uint64_t>(j) * mtu_;
+    const auto bytes        = static_cast<std::uint32_t>(len > off ? std::min<std::uint64_t>(mtu_, len - off) : 0);
+    send(make_packet(&m, kReply, j, off, bytes, node_of(m.src_ep)), ready);
+  }
+}
+
+void Nic::target_done(Message& m)
+{
+  const Ps now   = q_.now();
+  m.delivered_at = now;
+  m.target_done  = true;
+  ++stats_.deliveries;
+  if (!m.target_ok)
+    ++stats_.failed_deliveries;
+  stats_.delivery_latency.add(now - m.issued_at);
+  DeliveryOrder& d = delivery_order_[pair_key(m.src_ep, m.dst_ep)];
+  if (m.pair_seq == d.lowest) {
+    ++d.lowest;
+    while (!d.ahead.empty() && *d.ahead.begin() == d.lowest) {
+      d.ahead.erase(d.ahead.begin());
+      ++d.lowest;
+    }
+  } else {
+    ++stats_.out_of_order;
+    d.ahead.insert(m.pair_seq);
+  }
+  handler(m.dst_ep).target_complete(m);
+}
+
+void Nic::send_ack(Message& m)
+{
+  ++stats_.acks_sent;
+  send(make_packet(&m, kAck, 0, 0, 0, node_of(m.src_ep)), q_.now());
+}
+
+void Nic::ack_visible(std::uint64_t msg)
+{
+  auto* m = reinterpret_cast<Message*>(msg);
+  stats_.completion_latency.add(q_.now() - m->issued_at);
+  m->initiator_done = true;
+  handler(m->src_ep).initiator_acked(*m);
+  maybe_release(*m);
+}
+
+void Nic::reply_land(std::uint64_t pkt)
+{
+  auto* p    = reinterpret_cast<NicPacket*>(pkt);
+  Message& m = *p->msg;
+  if (m.target_ok && p->bytes > 0) {
+    std::memcpy(m.reply_dest + p->offset, m.reply_data.get() + p->offset, p->bytes);
+    stats_.bytes_delivered += p->bytes;
+  }
+  ++m.landed;
+  free_packet(p);
+  // Requests of gets and atomics carry no data to land, so `landed` counts reply packets here.
+  if (m.landed < m.reply_packets)
+    return;
+  ++stats_.replies_received;
+  stats_.completion_latency.add(q_.now() - m.issued_at);
+  m.initiator_done = true;
+  handler(m.src_ep).initiator_replied(m);
+  maybe_release(m);
+}
+
+void Nic::maybe_release(Message& m)
+{
+  if (!m.send_done || !m.target_done)
+    return;
+  if ((m.ack_requested || has_reply(m.kind)) && !m.initiator_done)
+    return;
+  handler(m.src_ep).release(&m);
+}
+
+} // namespace shmemsim::nic

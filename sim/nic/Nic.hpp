@@ -1,0 +1,135 @@
+// One NIC per node: injection queues, PCIe DMA channels, receive engine, atomic unit, ACK and
+// reply generation, ordering at the target. All timing rules are in docs/model.md.
+#pragma once
+
+#include "sim/EventQueue.hpp"
+#include "sim/FatTree.hpp"
+#include "sim/Histogram.hpp"
+#include "sim/nic/DeliveryHandler.hpp"
+#include "sim/nic/Message.hpp"
+#include "sim/nic/NicParams.hpp"
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <set>
+#include <unordered_map>
+#include <vector>
+
+namespace shmemsim::nic {
+
+/// Who is where: endpoint -> node and endpoint -> handler. Shared by every NIC of a run.
+struct Directory {
+  std::vector<int> node_of;
+  std::vector<DeliveryHandler*> handler_of;
+};
+
+/// Counters of one NIC (sum them for the whole network).
+struct NicStats {
+  std::uint64_t messages          = 0; ///< requests issued by this NIC
+  std::uint64_t request_packets   = 0;
+  std::uint64_t deliveries        = 0; ///< requests completed at this NIC as target
+  std::uint64_t out_of_order      = 0; ///< deliveries before an earlier-issued request of the same pair
+  std::uint64_t failed_deliveries = 0; ///< rejected by the target (no entry, permissions, bounds)
+  std::uint64_t acks_sent         = 0;
+  std::uint64_t acks_received     = 0;
+  std::uint64_t replies_received  = 0;
+  std::uint64_t bytes_delivered   = 0; ///< request/reply payload bytes that landed in memory
+  std::uint64_t held_packets      = 0; ///< request packets held back for total data ordering
+  std::uint64_t independent_queues = 0; ///< queues granted to independent MDs
+  sim::Histogram delivery_latency;   ///< issue -> delivered at the target
+  sim::Histogram completion_latency; ///< issue -> ACK or reply visible at the initiator
+  sim::Ps queue_wait = 0;            ///< time commands waited for a busy injection queue
+};
+
+class Nic : public sim::FabricClient {
+public:
+  Nic(int node, const NicParams& p, sim::FatTree& fabric, sim::EventQueue& q, const Directory& dir);
+  ~Nic() override;
+
+  int node() const { return node_; }
+  const NicParams& params() const { return p_; }
+
+  /// A new endpoint on this NIC: returns its default injection queue (one per endpoint while
+  /// queues last, then shared round-robin).
+  int attach_endpoint();
+  /// A queue of its own for an independent MD, or -1 if none is left (the MD then uses its
+  /// endpoint's queue).
+  int claim_queue();
+  void release_queue(int q);
+
+  /// Issue a request (from the initiator endpoint's actor, at the current date). The NIC takes
+  /// the message; it hands it back through DeliveryHandler::release when done.
+  void submit(Message* m);
+
+  void on_packet_arrival(sim::Packet* p) override;
+
+  const NicStats& stats() const { return stats_; }
+
+private:
+  struct NicPacket;
+  struct Queue {
+    std::deque<Message*> fifo;
+    std::deque<sim::Ps> arrived_at;
+    Message* cur           = nullptr;
+    std::uint32_t next_pkt = 0;
+    bool busy              = false;
+    bool claimed           = false;
+  };
+  struct OrderState {
+    std::uint64_t next = 0;
+    std::map<std::uint64_t, std::vector<NicPacket*>> held;
+  };
+  struct DeliveryOrder {
+    std::uint64_t lowest = 0;
+    std::set<std::uint64_t> ahead;
+  };
+
+  static std::uint64_t pair_key(int src, int dst) { return (static_cast<std::uint64_t>(src) << 32) | static_cast<std::uint32_t>(dst); }
+  DeliveryHandler& handler(int ep) const { return *dir_.handler_of[static_cast<std::size_t>(ep)]; }
+  int node_of(int ep) const { return dir_.node_of[static_cast<std::size_t>(ep)]; }
+
+  NicPacket* make_packet(Message* m, int dir, std::uint32_t index, std::uint64_t offset, std::uint32_t bytes, int dst_node);
+  void send(NicPacket* p, sim::Ps ready);
+
+  void cmd_arrive(std::uint64_t msg);
+  void start_next(int qi);
+  void queue_step(std::uint64_t qi);
+  void sent(std::uint64_t msg);
+  void loopback_arrive(std::uint64_t pkt);
+  void rx(NicPacket* p);
+  void process_request(NicPacket* p);
+  void request_land(std::uint64_t pkt);
+  void reply_read(std::uint64_t pkt);
+  void atomic_exec(std::uint64_t msg);
+  void target_done(Message& m);
+  void send_ack(Message& m);
+  void send_reply_packets(Message& m, sim::Ps ready);
+  void ack_visible(std::uint64_t msg);
+  void reply_land(std::uint64_t pkt);
+  void maybe_release(Message& m);
+
+  int node_;
+  NicParams p_;
+  sim::FatTree& fabric_;
+  sim::EventQueue& q_;
+  const Directory& dir_;
+  std::uint32_t mtu_;
+  std::uint32_t header_;
+  std::vector<Queue> queues_;
+  int endpoints_          = 0;
+  sim::Ps dma_read_busy_  = 0;
+  sim::Ps dma_write_busy_ = 0;
+  sim::Ps rx_busy_        = 0;
+  sim::Ps au_busy_        = 0;
+  sim::Ps write_landed_max_ = 0; ///< when the last write issued so far is visible in memory
+  sim::Ps read_done_max_    = 0; ///< when the last read issued so far completes
+  sim::Ps atomic_done_max_  = 0; ///< when the last atomic issued so far completes
+  std::unordered_map<std::uint64_t, std::uint64_t> pair_seq_;
+  std::unordered_map<std::uint64_t, std::uint64_t> ordered_seq_;
+  std::unordered_map<std::uint64_t, OrderState> order_;
+  std::unordered_map<std::uint64_t, DeliveryOrder> delivery_order_;
+  NicStats stats_;
+};
+
+} // namespace shmemsim::nic

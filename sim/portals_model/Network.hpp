@@ -1,0 +1,42 @@
+// The whole simulated network of a run: the fat tree, one NIC per node and one Portals NI per
+// endpoint (process), placed on nodes by the caller.
+#pragma once
+
+#include "sim/FatTree.hpp"
+#include "sim/Simulation.hpp"
+#include "sim/nic/Nic.hpp"
+#include "sim/portals_model/Ni.hpp"
+
+#include <memory>
+#include <vector>
+
+namespace shmemsim::portals {
+
+class Network {
+public:
+  /// `node_of[ep]` places endpoint ep on a node of `sim`.
+  Network(sim::Simulation& sim, const sim::FabricParams& fabric, const nic::NicParams& nic, const Limits& limits,
+          const std::vector<int>& node_of);
+  Network(const Network&)            = delete;
+  Network& operator=(const Network&) = delete;
+  ~Network();
+
+  sim::Simulation& simulation() { return sim_; }
+  sim::FatTree& fabric() { return *fabric_; }
+  int endpoints() const { return static_cast<int>(nis_.size()); }
+  int nodes() const { return static_cast<int>(nics_.size()); }
+  Ni& ni(int ep) { return *nis_.at(static_cast<std::size_t>(ep)); }
+  nic::Nic& nic(int node) { return *nics_.at(static_cast<std::size_t>(node)); }
+
+  /// Sum of every NIC's counters.
+  nic::NicStats totals() const;
+
+private:
+  sim::Simulation& sim_;
+  std::unique_ptr<sim::FatTree> fabric_;
+  nic::Directory dir_;
+  std::vector<std::unique_ptr<nic::Nic>> nics_;
+  std::vector<std::unique_ptr<Ni>> nis_;
+};
+
+} // namespace shmemsim::portals

@@ -1,0 +1,558 @@
+#include "sim/portals_model/Ni.hpp"
+
+#include "sim/Simulation.hpp"
+#include "sim/portals_model/Atomics.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+namespace shmemsim::portals {
+
+struct Ni::Ct {
+  struct Waiter {
+    std::uint64_t threshold;
+    sim::Notifier* who;
+  };
+  bool used = false;
+  CtEvent ev;
+  std::vector<Waiter> waiters;
+};
+
+/// A Portals operation in flight: the NIC's message plus what the Portals model needs back.
+struct Ni::Op final : nic::Message {
+  Ni* initiator   = nullptr;
+  int md          = -1; ///< MD the request data comes from (put, atomic) / put_md (fetch, swap)
+  int get_md      = -1; ///< MD the reply lands in (get, fetch, swap)
+  std::uint32_t pt = 0;
+  std::uint64_t remote_offset = 0;
+  AtomicOp op     = AtomicOp::Sum;
+  Datatype dt     = Datatype::Uint64;
+  bool has_compare = false;
+  alignas(16) std::byte compare[32]{};
+  // Resolved at the target.
+  CtHandle le_ct{};
+  std::uint32_t le_options = 0;
+};
+
+namespace {
+/// What an actor blocked in ct_wait waits for, for deadlock and time-limit reports.
+struct CtWait final : sim::Waitable {
+  int ni, ct;
+  std::uint64_t test;
+  const CtEvent* ev;
+  std::string describe_wait() const override
+  {
+    return "CT " + std::to_string(ct) + " of endpoint " + std::to_string(ni) + " reaching " + std::to_string(test) +
+           " (success " + std::to_string(ev->success) + ", failure " + std::to_string(ev->failure) + ")";
+  }
+};
+} // namespace
+
+Ni::Ni(sim::Simulation& sim, nic::Nic& nic, int id, int endpoints, const Limits& limits)
+    : sim_(sim), nic_(nic), id_(id), endpoints_(endpoints), limits_(limits)
+{
+  default_queue_ = nic_.attach_endpoint();
+  pts_.resize(static_cast<std::size_t>(limits_.max_pt_index) + 1);
+}
+
+Ni::~Ni()
+{
+  for (Ct* c : cts_)
+    delete c;
+}
+
+Status Ni::fail(Status s, std::string why)
+{
+  last_error_ = std::move(why);
+  return s;
+}
+
+Ni::Ct* Ni::ct_of(CtHandle h)
+{
+  if (h.index < 0 || h.index >= static_cast<int>(cts_.size()) || !cts_[static_cast<std::size_t>(h.index)]->used)
+    return nullptr;
+  return cts_[static_cast<std::size_t>(h.index)];
+}
+
+const Ni::Ct* Ni::ct_of(CtHandle h) const
+{
+  return const_cast<Ni*>(this)->ct_of(h);
+}
+
+Ni::Md* Ni::md_of(MdHandle h)
+{
+  if (h.index < 0 || h.index >= static_cast<int>(mds_.size()) || !mds_[static_cast<std::size_t>(h.index)].used)
+    return nullptr;
+  return &mds_[static_cast<std::size_t>(h.index)];
+}
+
+// ---------------------------------------------------------------- counting events
+
+Status Ni::ct_alloc(CtHandle* out)
+{
+  if (usage_.cts >= limits_.max_cts)
+    return fail(Status::NoSpace, "max_cts (" + std::to_string(limits_.max_cts) + ") counting events already allocated");
+  std::size_t i = 0;
+  while (i < cts_.size() && cts_[i]->used)
+    ++i;
+  if (i == cts_.size())
+    cts_.push_back(new Ct);
+  *cts_[i]   = Ct{};
+  cts_[i]->used = true;
+  usage_.cts_peak = std::max(usage_.cts_peak, ++usage_.cts);
+  out->index      = static_cast<int>(i);
+  last_error_.clear();
+  return Status::Ok;
+}
+
+Status Ni::ct_free(CtHandle h)
+{
+  Ct* c = ct_of(h);
+  if (c == nullptr)
+    return fail(Status::ArgInvalid, "not an allocated counting event");
+  if (!c->waiters.empty())
+    return fail(Status::InUse, "an actor is waiting on this counting event");
+  c->used = false;
+  --usage_.cts;
+  return Status::Ok;
+}
+
+Status Ni::ct_get(CtHandle h, CtEvent* ev) const
+{
+  const Ct* c = ct_of(h);
+  if (c == nullptr)
+    return Status::ArgInvalid;
+  *ev = c->ev;
+  return Status::Ok;
+}
+
+Status Ni::ct_wait(CtHandle h, std::uint64_t test, CtEvent* ev)
+{
+  Ct* c = ct_of(h);
+  if (c == nullptr)
+    return fail(Status::ArgInvalid, "not an allocated counting event");
+  while (c->ev.success + c->ev.failure < test) {
+    sim::Notifier& self = sim_.self_notifier();
+    c->waiters.push_back({test, &self});
+    CtWait what;
+    what.ni   = id_;
+    what.ct   = h.index;
+    what.test = test;
+    what.ev   = &c->ev;
+    self.wait(&what, "PtlCTWait");
+    c = ct_of(h);
+    if (c == nullptr)
+      return fail(Status::ArgInvalid, "counting event freed while waited on");
+    std::erase_if(c->waiters, [&](const Ct::Waiter& w) { return w.who == &self; });
+  }
+  *ev = c->ev;
+  return Status::Ok;
+}
+
+static void wake_reached(std::vector<Ni::Ct::Waiter>& waiters, const CtEvent& ev)
+{
+  const std::uint64_t value = ev.success + ev.failure;
+  auto it                   = waiters.begin();
+  while (it != waiters.end()) {
+    if (value >= it->threshold) {
+      sim::Notifier* n = it->who;
+      it               = waiters.erase(it);
+      n->notify();
+    } else {
+      ++it;
+    }
+  }
+}
+
+Status Ni::ct_set(CtHandle h, CtEvent value)
+{
+  Ct* c = ct_of(h);
+  if (c == nullptr)
+    return fail(Status::ArgInvalid, "not an allocated counting event");
+  c->ev = value;
+  wake_reached(c->waiters, c->ev);
+  return Status::Ok;
+}
+
+Status Ni::ct_inc(CtHandle h, CtEvent inc)
+{
+  Ct* c = ct_of(h);
+  if (c == nullptr)
+    return fail(Status::ArgInvalid, "not an allocated counting event");
+  c->ev.success += inc.success;
+  c->ev.failure += inc.failure;
+  wake_reached(c->waiters, c->ev);
+  return Status::Ok;
+}
+
+void Ni::count(CtHandle h, bool ok, std::uint64_t bytes, bool count_bytes)
+{
+  Ct* c = ct_of(h);
+  if (c == nullptr)
+    return; // freed meanwhile: the event has nowhere to go
+  if (ok)
+    c->ev.success += count_bytes ? bytes : 1;
+  else
+    c->ev.failure += 1;
+  if (!c->waiters.empty())
+    wake_reached(c->waiters, c->ev);
+}
+
+// ---------------------------------------------------------------- memory descriptors
+
+Status Ni::md_bind(const MdDesc& d, MdHandle* out)
+{
+  if (d.start == nullptr && d.length > 0)
+    return fail(Status::ArgInvalid, "MD start is null");
+  if (d.ct.valid() && ct_of(d.ct) == nullptr)
+    return fail(Status::ArgInvalid, "MD names a counting event that is not allocated");
+  if (usage_.mds >= limits_.max_mds)
+    return fail(Status::NoSpace, "max_mds (" + std::to_string(limits_.max_mds) + ") memory descriptors already bound");
+  std::size_t i = 0;
+  while (i < mds_.size() && mds_[i].used)
+    ++i;
+  if (i == mds_.size())
+    mds_.emplace_back();
+  Md& md  = mds_[i];
+  md      = Md{};
+  md.used = true;
+  md.desc = d;
+  md.queue = default_queue_;
+  if ((d.options & MD_INDEPENDENT) != 0) {
+    const int q = nic_.claim_queue();
+    if (q >= 0) {
+      md.queue     = q;
+      md.own_queue = true;
+    }
+  }
+  usage_.mds_peak = std::max(usage_.mds_peak, ++usage_.mds);
+  out->index      = static_cast<int>(i);
+  last_error_.clear();
+  return Status::Ok;
+}
+
+Status Ni::md_release(MdHandle h)
+{
+  Md* md = md_of(h);
+  if (md == nullptr)
+    return fail(Status::ArgInvalid, "not a bound memory descriptor");
+  if (md->pending > 0)
+    return fail(Status::InUse, "operations on this MD are still in flight");
+  if (md->own_queue)
+    nic_.release_queue(md->queue);
+  md->used = false;
+  --usage_.mds;
+  return Status::Ok;
+}
+
+// ---------------------------------------------------------------- portal table and list entries
+
+Status Ni::pt_alloc(std::uint32_t requested, std::uint32_t* actual)
+{
+  if (requested == PT_ANY) {
+    for (std::size_t i = 0; i < pts_.size(); ++i)
+      if (!pts_[i].used) {
+        pts_[i].used = true;
+        *actual      = static_cast<std::uint32_t>(i);
+        return Status::Ok;
+      }
+    return fail(Status::PtFull, "every portal table entry is allocated");
+  }
+  if (requested >= pts_.size())
+    return fail(Status::ArgInvalid, "portal index above max_pt_index (" + std::to_string(limits_.max_pt_index) + ")");
+  if (pts_[requested].used)
+    return fail(Status::PtInUse, "portal table entry " + std::to_string(requested) + " is already allocated");
+  pts_[requested].used = true;
+  *actual              = requested;
+  return Status::Ok;
+}
+
+Status Ni::pt_free(std::uint32_t pt)
+{
+  if (pt >= pts_.size() || !pts_[pt].used)
+    return fail(Status::ArgInvalid, "not an allocated portal table entry");
+  if (!pts_[pt].list.empty())
+    return fail(Status::InUse, "list entries are still attached");
+  pts_[pt].used = false;
+  return Status::Ok;
+}
+
+Status Ni::le_append(std::uint32_t pt, const LeDesc& d, LeHandle* out)
+{
+  if (pt >= pts_.size() || !pts_[pt].used)
+    return fail(Status::ArgInvalid, "not an allocated portal table entry");
+  if (d.start == nullptr && d.length > 0)
+    return fail(Status::ArgInvalid, "LE start is null");
+  if (d.ct.valid() && ct_of(d.ct) == nullptr)
+    return fail(Status::ArgInvalid, "LE names a counting event that is not allocated");
+  if (usage_.les >= limits_.max_entries)
+    return fail(Status::NoSpace, "max_entries (" + std::to_string(limits_.max_entries) + ") list entries already appended");
+  std::size_t i = 0;
+  while (i < les_.size() && les_[i].used)
+    ++i;
+  if (i == les_.size())
+    les_.emplace_back();
+  les_[i] = Le{true, d, pt};
+  pts_[pt].list.push_back(static_cast<int>(i));
+  usage_.les_peak = std::max(usage_.les_peak, ++usage_.les);
+  out->index      = static_cast<int>(i);
+  return Status::Ok;
+}
+
+Status Ni::le_unlink(LeHandle h)
+{
+  if (h.index < 0 || h.index >= static_cast<int>(les_.size()) || !les_[static_cast<std::size_t>(h.index)].used)
+    return fail(Status::ArgInvalid, "not an appended list entry");
+  Le& le = les_[static_cast<std::size_t>(h.index)];
+  std::erase(pts_[le.pt].list, h.index);
+  le.used = false;
+  --usage_.les;
+  return Status::Ok;
+}
+
+// ---------------------------------------------------------------- data movement
+
+Status Ni::check_common(Md* md, std::uint64_t local_offset, std::uint64_t length, int target, const char* what)
+{
+  if (md == nullptr)
+    return fail(Status::ArgInvalid, std::string(what) + ": not a bound memory descriptor");
+  if (local_offset > md->desc.length || length > md->desc.length - local_offset)
+    return fail(Status::ArgInvalid, std::string(what) + ": local_offset + length exceeds the MD");
+  if (length > limits_.max_msg_size)
+    return fail(Status::ArgInvalid, std::string(what) + ": length exceeds max_msg_size");
+  if (target < 0 || target >= endpoints_)
+    return fail(Status::ArgInvalid, std::string(what) + ": target " + std::to_string(target) + " is not an endpoint (0.." +
+                                        std::to_string(endpoints_ - 1) + ")");
+  return Status::Ok;
+}
+
+Ni::Op* Ni::new_op(nic::OpKind kind, Md& md, int md_index, std::uint64_t local_offset, std::uint64_t length, int target,
+                   std::uint32_t pt, std::uint64_t remote_offset)
+{
+  auto* op          = new Op;
+  op->kind          = kind;
+  op->initiator     = this;
+  op->src_ep        = id_;
+  op->dst_ep        = target;
+  op->length        = length;
+  op->pt            = pt;
+  op->remote_offset = remote_offset;
+  op->queue         = md.queue;
+  op->ordered = limits_.total_data_ordering && (md.desc.options & MD_UNORDERED) == 0 && length <= limits_.max_waw_ordered_size;
+  if (kind == nic::OpKind::Get)
+    op->get_md = md_index;
+  else
+    op->md = md_index;
+  ++md.pending;
+  last_error_.clear();
+  return op;
+}
+
+/// Take the request payload: copied now if the MD is volatile and the message small enough
+/// (the buffer is reusable at once), else read by the NIC's DMA as it injects the packets.
+static bool capture_payload(nic::Message& m, const MdDesc& md, const std::byte* src, std::uint64_t length,
+                            const Limits& limits)
+{
+  m.source = src;
+  if ((md.options & MD_VOLATILE) != 0 && length <= limits.max_volatile_size) {
+    m.request_data = std::make_unique<std::byte[]>(std::max<std::uint64_t>(length, 1));
+    std::memcpy(m.request_data.get(), src, length);
+    m.inline_payload = true;
+  }
+  return m.inline_payload;
+}
+
+Status Ni::put(MdHandle h, std::uint64_t local_offset, std::uint64_t length, AckReq ack, int target, std::uint32_t pt,
+               std::uint64_t remote_offset)
+{
+  Md* md = md_of(h);
+  if (Status s = check_common(md, local_offset, length, target, "PtlPut"); s != Status::Ok)
+    return s;
+  Op* op            = new_op(nic::OpKind::Put, *md, h.index, local_offset, length, target, pt, remote_offset);
+  op->ack_requested = ack != AckReq::NoAck;
+  if (capture_payload(*op, md->desc, static_cast<const std::byte*>(md->desc.start) + local_offset, length, limits_))
+    ++usage_.volatile_puts;
+  else
+    ++usage_.dma_puts;
+  nic_.submit(op);
+  return Status::Ok;
+}
+
+Status Ni::get(MdHandle h, std::uint64_t local_offset, std::uint64_t length, int target, std::uint32_t pt,
+               std::uint64_t remote_offset)
+{
+  Md* md = md_of(h);
+  if (Status s = check_common(md, local_offset, length, target, "PtlGet"); s != Status::Ok)
+    return s;
+  Op* op         = new_op(nic::OpKind::Get, *md, h.index, local_offset, length, target, pt, remote_offset);
+  op->reply_dest = static_cast<std::byte*>(md->desc.start) + local_offset;
+  nic_.submit(op);
+  return Status::Ok;
+}
+
+Status Ni::atomic(MdHandle h, std::uint64_t local_offset, std::uint64_t length, AckReq ack, int target, std::uint32_t pt,
+                  std::uint64_t remote_offset, AtomicOp aop, Datatype dt)
+{
+  Md* md = md_of(h);
+  if (Status s = check_common(md, local_offset, length, target, "PtlAtomic"); s != Status::Ok)
+    return s;
+  if (const char* why = check_atomic(AtomicCall::Atomic, aop, dt, length, limits_); *why != '\0')
+    return fail(Status::ArgInvalid, std::string("PtlAtomic ") + to_string(aop) + " on " + to_string(dt) + ": " + why);
+  Op* op            = new_op(nic::OpKind::Atomic, *md, h.index, local_offset, length, target, pt, remote_offset);
+  op->ack_requested = ack != AckReq::NoAck;
+  op->op            = aop;
+  op->dt            = dt;
+  capture_payload(*op, md->desc, static_cast<const std::byte*>(md->desc.start) + local_offset, length, limits_);
+  nic_.submit(op);
+  return Status::Ok;
+}
+
+Status Ni::fetch_atomic(MdHandle get_h, std::uint64_t get_offset, MdHandle put_h, std::uint64_t put_offset,
+                        std::uint64_t length, int target, std::uint32_t pt, std::uint64_t remote_offset, AtomicOp aop,
+                        Datatype dt)
+{
+  Md* gmd = md_of(get_h);
+  Md* pmd = md_of(put_h);
+  if (Status s = check_common(gmd, get_offset, length, target, "PtlFetchAtomic (get_md)"); s != Status::Ok)
+    return s;
+  if (Status s = check_common(pmd, put_offset, length, target, "PtlFetchAtomic (put_md)"); s != Status::Ok)
+    return s;
+  if (const char* why = check_atomic(AtomicCall::FetchAtomic, aop, dt, length, limits_); *why != '\0')
+    return fail(Status::ArgInvalid, std::string("PtlFetchAtomic ") + to_string(aop) + " on " + to_string(dt) + ": " + why);
+  Op* op         = new_op(nic::OpKind::FetchAtomic, *pmd, put_h.index, put_offset, length, target, pt, remote_offset);
+  op->get_md     = get_h.index;
+  ++gmd->pending;
+  op->reply_dest = static_cast<std::byte*>(gmd->desc.start) + get_offset;
+  op->op         = aop;
+  op->dt         = dt;
+  capture_payload(*op, pmd->desc, static_cast<const std::byte*>(pmd->desc.start) + put_offset, length, limits_);
+  nic_.submit(op);
+  return Status::Ok;
+}
+
+Status Ni::swap(MdHandle get_h, std::uint64_t get_offset, MdHandle put_h, std::uint64_t put_offset, std::uint64_t length,
+                int target, std::uint32_t pt, std::uint64_t remote_offset, const void* operand, AtomicOp aop, Datatype dt)
+{
+  Md* gmd = md_of(get_h);
+  Md* pmd = md_of(put_h);
+  if (Status s = check_common(gmd, get_offset, length, target, "PtlSwap (get_md)"); s != Status::Ok)
+    return s;
+  if (Status s = check_common(pmd, put_offset, length, target, "PtlSwap (put_md)"); s != Status::Ok)
+    return s;
+  if (const char* why = check_atomic(AtomicCall::Swap, aop, dt, length, limits_); *why != '\0')
+    return fail(Status::ArgInvalid, std::string("PtlSwap ") + to_string(aop) + " on " + to_string(dt) + ": " + why);
+  if (aop != AtomicOp::Swap && operand == nullptr)
+    return fail(Status::ArgInvalid, std::string("PtlSwap ") + to_string(aop) + " needs an operand");
+  Op* op         = new_op(nic::OpKind::Swap, *pmd, put_h.index, put_offset, length, target, pt, remote_offset);
+  op->get_md     = get_h.index;
+  ++gmd->pending;
+  op->reply_dest = static_cast<std::byte*>(gmd->desc.start) + get_offset;
+  op->op         = aop;
+  op->dt         = dt;
+  if (aop != AtomicOp::Swap) {
+    op->has_compare = true;
+    std::memcpy(op->compare, operand, datatype_size(dt));
+  }
+  capture_payload(*op, pmd->desc, static_cast<const std::byte*>(pmd->desc.start) + put_offset, length, limits_);
+  nic_.submit(op);
+  return Status::Ok;
+}
+
+// ---------------------------------------------------------------- NIC callbacks: target side
+
+void Ni::target_resolve(nic::Message& m)
+{
+  Op& op         = static_cast<Op&>(m);
+  op.target_ok   = false;
+  op.mlength     = 0;
+  op.target_base = nullptr;
+  if (op.pt >= pts_.size() || !pts_[op.pt].used || pts_[op.pt].list.empty())
+    return; // PTL_NI_DROPPED: nothing to deliver into
+  const int le_index = pts_[op.pt].list.front();
+  Le& le             = les_[static_cast<std::size_t>(le_index)];
+  std::uint32_t need = 0;
+  switch (op.kind) {
+    case nic::OpKind::Put:
+    case nic::OpKind::Atomic:
+      need = LE_OP_PUT;
+      break;
+    case nic::OpKind::Get:
+      need = LE_OP_GET;
+      break;
+    case nic::OpKind::FetchAtomic:
+    case nic::OpKind::Swap:
+      need = LE_OP_PUT | LE_OP_GET;
+      break;
+  }
+  if ((le.desc.options & need) != need)
+    return; // PTL_NI_OP_VIOLATION
+  const std::uint64_t avail = le.desc.length > op.remote_offset ? le.desc.length - op.remote_offset : 0;
+  std::uint64_t mlength     = op.length;
+  if (op.length > avail) {
+    const bool atomic_kind = op.kind != nic::OpKind::Put && op.kind != nic::OpKind::Get;
+    if (atomic_kind || (le.desc.options & LE_NO_TRUNCATE) != 0)
+      return; // does not fit
+    mlength = avail; // truncated
+  }
+  op.target_ok   = true;
+  op.mlength     = mlength;
+  op.target_base = static_cast<std::byte*>(le.desc.start) + op.remote_offset;
+  op.le_ct       = le.desc.ct;
+  op.le_options  = le.desc.options;
+  if ((le.desc.options & LE_USE_ONCE) != 0)
+    le_unlink(LeHandle{le_index});
+}
+
+void Ni::target_atomic(nic::Message& m, std::byte* fetched)
+{
+  Op& op = static_cast<Op&>(m);
+  apply_atomic(op.op, op.dt, op.target_base, op.request_data.get(), op.has_compare ? op.compare : nullptr, fetched,
+               op.length);
+}
+
+void Ni::target_complete(nic::Message& m)
+{
+  Op& op = static_cast<Op&>(m);
+  if (op.target_ok && (op.le_options & LE_EVENT_CT_COMM) != 0)
+    count(op.le_ct, true, op.mlength, (op.le_options & LE_EVENT_CT_BYTES) != 0);
+}
+
+// ---------------------------------------------------------------- NIC callbacks: initiator side
+
+void Ni::initiator_sent(nic::Message& m)
+{
+  Op& op = static_cast<Op&>(m);
+  if (op.kind == nic::OpKind::Get || op.md < 0)
+    return;
+  const MdDesc& d = mds_[static_cast<std::size_t>(op.md)].desc;
+  if ((d.options & MD_EVENT_CT_SEND) != 0)
+    count(d.ct, true, op.length, (d.options & MD_EVENT_CT_BYTES) != 0);
+}
+
+void Ni::initiator_acked(nic::Message& m)
+{
+  Op& op          = static_cast<Op&>(m);
+  const MdDesc& d = mds_[static_cast<std::size_t>(op.md)].desc;
+  if ((d.options & MD_EVENT_CT_ACK) != 0)
+    count(d.ct, op.target_ok, op.mlength, (d.options & MD_EVENT_CT_BYTES) != 0);
+}
+
+void Ni::initiator_replied(nic::Message& m)
+{
+  Op& op          = static_cast<Op&>(m);
+  const MdDesc& d = mds_[static_cast<std::size_t>(op.get_md)].desc;
+  if ((d.options & MD_EVENT_CT_REPLY) != 0)
+    count(d.ct, op.target_ok, op.mlength, (d.options & MD_EVENT_CT_BYTES) != 0);
+}
+
+void Ni::release(nic::Message* m)
+{
+  Op* op = static_cast<Op*>(m);
+  if (op->md >= 0)
+    --mds_[static_cast<std::size_t>(op->md)].pending;
+  if (op->get_md >= 0)
+    --mds_[static_cast<std::size_t>(op->get_md)].pending;
+  delete op;
+}
+
+} // namespace shmemsim::portals

@@ -1,0 +1,134 @@
+// A Portals 4 network interface (one per endpoint/process) over the NIC model: CTs, MDs,
+// portal table entries with non-matching list entries, and the data movement operations.
+// Resource limits return PTL_NO_SPACE, never abort. Data really moves: bytes land in target
+// memory at delivery time and atomics really compute.
+#pragma once
+
+#include "sim/Notifier.hpp"
+#include "sim/nic/DeliveryHandler.hpp"
+#include "sim/nic/Nic.hpp"
+#include "sim/portals_model/Types.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace shmemsim::sim {
+class Simulation;
+}
+
+namespace shmemsim::portals {
+
+/// PT_ANY for pt_alloc.
+inline constexpr std::uint32_t PT_ANY = 0xFFFFFFFFu;
+
+/// Resources in use right now and their peaks (for reports against limits).
+struct NiUsage {
+  int cts = 0, cts_peak = 0;
+  int mds = 0, mds_peak = 0;
+  int les = 0, les_peak = 0;
+  std::uint64_t volatile_puts = 0; ///< puts completed locally at issue (buffered)
+  std::uint64_t dma_puts      = 0; ///< puts whose payload the NIC read by DMA
+};
+
+class Ni final : public nic::DeliveryHandler {
+public:
+  Ni(sim::Simulation& sim, nic::Nic& nic, int id, int endpoints, const Limits& limits);
+  ~Ni() override;
+  Ni(const Ni&)            = delete;
+  Ni& operator=(const Ni&) = delete;
+
+  int id() const { return id_; }
+  int node() const { return nic_.node(); }
+  const Limits& limits() const { return limits_; }
+  const NiUsage& usage() const { return usage_; }
+
+  // Counting events (PtlCTAlloc, PtlCTFree, PtlCTGet, PtlCTWait, PtlCTSet, PtlCTInc).
+  Status ct_alloc(CtHandle* ct);
+  Status ct_free(CtHandle ct);
+  Status ct_get(CtHandle ct, CtEvent* ev) const;
+  /// Block the calling actor until success + failure >= test.
+  Status ct_wait(CtHandle ct, std::uint64_t test, CtEvent* ev);
+  Status ct_set(CtHandle ct, CtEvent value);
+  Status ct_inc(CtHandle ct, CtEvent increment);
+
+  // Memory descriptors (PtlMDBind, PtlMDRelease).
+  Status md_bind(const MdDesc& md, MdHandle* handle);
+  Status md_release(MdHandle md);
+
+  // Portal table and non-matching list entries (PtlPTAlloc, PtlPTFree, PtlLEAppend, PtlLEUnlink).
+  Status pt_alloc(std::uint32_t requested, std::uint32_t* actual);
+  Status pt_free(std::uint32_t pt);
+  Status le_append(std::uint32_t pt, const LeDesc& le, LeHandle* handle);
+  Status le_unlink(LeHandle le);
+
+  // Data movement (PtlPut, PtlGet, PtlAtomic, PtlFetchAtomic, PtlSwap). `target` is an endpoint.
+  Status put(MdHandle md, std::uint64_t local_offset, std::uint64_t length, AckReq ack, int target, std::uint32_t pt,
+             std::uint64_t remote_offset);
+  Status get(MdHandle md, std::uint64_t local_offset, std::uint64_t length, int target, std::uint32_t pt,
+             std::uint64_t remote_offset);
+  Status atomic(MdHandle md, std::uint64_t local_offset, std::uint64_t length, AckReq ack, int target, std::uint32_t pt,
+                std::uint64_t remote_offset, AtomicOp op, Datatype dt);
+  Status fetch_atomic(MdHandle get_md, std::uint64_t get_offset, MdHandle put_md, std::uint64_t put_offset,
+                      std::uint64_t length, int target, std::uint32_t pt, std::uint64_t remote_offset, AtomicOp op,
+                      Datatype dt);
+  Status swap(MdHandle get_md, std::uint64_t get_offset, MdHandle put_md, std::uint64_t put_offset, std::uint64_t length,
+              int target, std::uint32_t pt, std::uint64_t remote_offset, const void* operand, AtomicOp op, Datatype dt);
+
+  /// Why the last call returned an error (for messages), empty after success.
+  const std::string& last_error() const { return last_error_; }
+
+  // nic::DeliveryHandler
+  void target_resolve(nic::Message& m) override;
+  void target_atomic(nic::Message& m, std::byte* fetched) override;
+  void target_complete(nic::Message& m) override;
+  void initiator_sent(nic::Message& m) override;
+  void initiator_acked(nic::Message& m) override;
+  void initiator_replied(nic::Message& m) override;
+  void release(nic::Message* m) override;
+
+  struct Ct; ///< a counting event with its waiters (internal)
+
+private:
+  struct Md {
+    bool used = false;
+    MdDesc desc;
+    int queue             = 0;
+    bool own_queue        = false;
+    std::uint64_t pending = 0;
+  };
+  struct Le {
+    bool used        = false;
+    LeDesc desc;
+    std::uint32_t pt = 0;
+  };
+  struct Pt {
+    bool used = false;
+    std::vector<int> list; ///< priority list, in append order
+  };
+  struct Op;
+
+  Status fail(Status s, std::string why);
+  Ct* ct_of(CtHandle h);
+  const Ct* ct_of(CtHandle h) const;
+  Md* md_of(MdHandle h);
+  void count(CtHandle h, bool ok, std::uint64_t bytes, bool count_bytes);
+  Status check_common(Md* md, std::uint64_t local_offset, std::uint64_t length, int target, const char* what);
+  Op* new_op(nic::OpKind kind, Md& md, int md_index, std::uint64_t local_offset, std::uint64_t length, int target,
+             std::uint32_t pt, std::uint64_t remote_offset);
+
+  sim::Simulation& sim_;
+  nic::Nic& nic_;
+  int id_;
+  int endpoints_;
+  Limits limits_;
+  int default_queue_;
+  std::vector<Ct*> cts_;
+  std::vector<Md> mds_;
+  std::vector<Le> les_;
+  std::vector<Pt> pts_;
+  NiUsage usage_;
+  std::string last_error_;
+};
+
+} // namespace shmemsim::portals

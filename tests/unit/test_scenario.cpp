@@ -1,0 +1,711 @@
+// Scenario loading: defaults, units, presets, --set, error messages, resolved JSON.
+#include "scenarios/Scenario.hpp"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+using namespace shmemsim;
+using namespace shmemsim::scenarios;
+namespace fs = std::filesystem;
+
+namespace {
+
+/// A fresh directory per test, removed afterwards.
+class TempDir {
+public:
+  TempDir()
+  {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    path_ = fs::temp_directory_path() /
+            ("shmemsim_test_scenario_" + std::string(info->test_suite_name()) + "_" + info->name() + "_" +
+             std::to_string(::getpid()));
+    fs::remove_all(path_);
+    fs::create_directories(path_);
+  }
+  ~TempDir() { fs::remove_all(path_); }
+  std::string write(const std::string& name, const std::string& text) const
+  {
+    fs::path p = path_ / name;
+    fs::create_directories(p.parent_path());
+    std::ofstream(p) << text;
+    return p.string();
+  }
+  const fs::path& path() const { return path_; }
+
+private:
+  fs::path path_;
+};
+
+Scenario parse(const std::string& text, const std::vector<std::string>& sets = {})
+{
+  return parse_scenario(text, "net.json", sets);
+}
+
+/// The message of the ScenarioError thrown by parsing `text`; fails the test if none is thrown.
+std::string error_of(const std::string& text, const std::vector<std::string>& sets = {})
+{
+  try {
+    parse(text, sets);
+  } catch (const ScenarioError& e) {
+    std::string msg = e.what();
+    EXPECT_EQ(msg.find('\n'), std::string::npos) << "message must be one line: " << msg;
+    return msg;
+  }
+  ADD_FAILURE() << "no ScenarioError for " << text;
+  return {};
+}
+
+#define EXPECT_CONTAINS(haystack, needle)                                                                     \
+  EXPECT_NE(std::string(haystack).find(needle), std::string::npos) << "in: " << (haystack)
+
+} // namespace
+
+// ---------------------------------------------------------------------------------------------
+// Defaults
+// ---------------------------------------------------------------------------------------------
+
+TEST(scenario_defaults, EmptyObjectGivesDocumentedDefaults)
+{
+  Scenario s = parse("{}");
+  EXPECT_EQ(s.source, "net.json");
+  EXPECT_EQ(s.seed, 1u);
+  EXPECT_EQ(s.platform.preset, "");
+  EXPECT_EQ(s.platform.hosts.nodes, 16);
+  EXPECT_EQ(s.platform.hosts.cores_per_node, 12);
+  EXPECT_DOUBLE_EQ(s.platform.hosts.core_speed, 13.32e9);
+
+  const auto& f = s.platform.fabric;
+  EXPECT_EQ(f.levels, 1);
+  EXPECT_EQ(f.down, std::vector<int>{16});
+  EXPECT_TRUE(f.up.empty());
+  EXPECT_EQ(f.link_bandwidth, 32'000'000'000ull);
+  EXPECT_EQ(f.link_latency, 10'000);
+  EXPECT_EQ(f.switch_latency, 100'000);
+  EXPECT_EQ(f.mtu, 2048u);
+  EXPECT_EQ(f.header_size, 42u);
+  EXPECT_EQ(f.routing, sim::Routing::DModK);
+  EXPECT_EQ(f.jitter, 0);
+
+  const auto& n = s.platform.nic;
+  EXPECT_EQ(n.injection_queues, 16);
+  EXPECT_EQ(n.send_overhead, 200'000);
+  EXPECT_EQ(n.recv_overhead, 200'000);
+  EXPECT_EQ(n.pcie_latency, 250'000);
+  EXPECT_EQ(n.pcie_bandwidth, 25'600'000'000ull);
+  EXPECT_EQ(n.atomic_overhead, 100'000);
+
+  const portals::Limits def{};
+  const auto& l = s.platform.limits;
+  EXPECT_EQ(l.max_cts, def.max_cts);
+  EXPECT_EQ(l.max_mds, def.max_mds);
+  EXPECT_EQ(l.max_eqs, def.max_eqs);
+  EXPECT_EQ(l.max_entries, def.max_entries);
+  EXPECT_EQ(l.max_pt_index, def.max_pt_index);
+  EXPECT_EQ(l.max_volatile_size, def.max_volatile_size);
+  EXPECT_EQ(l.max_atomic_size, def.max_atomic_size);
+  EXPECT_EQ(l.max_fetch_atomic_size, def.max_fetch_atomic_size);
+  EXPECT_EQ(l.max_waw_ordered_size, def.max_waw_ordered_size);
+  EXPECT_EQ(l.max_msg_size, std::uint64_t{4} << 30);
+  EXPECT_FALSE(l.total_data_ordering);
+
+  EXPECT_EQ(s.job.pes, 16); // 0 means nodes x pes_per_node
+  EXPECT_EQ(s.job.pes_per_node, 1);
+  EXPECT_EQ(s.job.placement, Placement::Block);
+
+  ASSERT_EQ(s.traffic.size(), 1u);
+  const auto& t = s.traffic[0];
+  EXPECT_EQ(t.pattern, Pattern::PingPong);
+  EXPECT_EQ(t.size, 8u);
+  EXPECT_EQ(t.iterations, 100u);
+  EXPECT_EQ(t.window, 16);
+  EXPECT_EQ(t.ack, portals::AckReq::CtAck);
+  EXPECT_EQ(t.root, 0);
+  EXPECT_EQ(t.peer, -1);
+  EXPECT_EQ(t.gap, 0);
+  EXPECT_TRUE(t.volatile_md);
+  EXPECT_FALSE(t.independent_md);
+  EXPECT_TRUE(t.verify);
+}
+
+TEST(scenario_defaults, ResolvedHasEveryKey)
+{
+  Scenario s = parse("{}");
+  const auto& r = s.resolved;
+  EXPECT_EQ(r["seed"], 1);
+  EXPECT_EQ(r["platform"]["nodes"], 16);
+  EXPECT_EQ(r["platform"]["core_speed"], "13.32Gf");
+  EXPECT_EQ(r["platform"]["fabric"]["routing"], "dmodk");
+  EXPECT_EQ(r["platform"]["fabric"]["down"], nlohmann::json::array({16}));
+  EXPECT_EQ(r["platform"]["fabric"]["up"], nlohmann::json::array());
+  EXPECT_EQ(r["platform"]["fabric"]["link_latency"], "10ns");
+  EXPECT_EQ(r["platform"]["fabric"]["mtu"], "2KiB");
+  EXPECT_EQ(r["platform"]["nic"]["pcie_bandwidth"], "25.6Gbps");
+  EXPECT_EQ(r["platform"]["nic"]["limits"]["max_msg_size"], "4GiB");
+  EXPECT_EQ(r["platform"]["nic"]["features"]["total_data_ordering"], false);
+  EXPECT_EQ(r["job"]["pes"], 16);
+  EXPECT_EQ(r["job"]["placement"], "block");
+  ASSERT_TRUE(r["traffic"].is_array());
+  ASSERT_EQ(r["traffic"].size(), 1u);
+  EXPECT_EQ(r["traffic"][0]["pattern"], "pingpong");
+  EXPECT_EQ(r["traffic"][0]["size"], "8B");
+  EXPECT_EQ(r["traffic"][0]["ack"], "ct");
+  EXPECT_EQ(r["traffic"][0]["volatile"], true);
+  for (const char* k : {"seed", "description", "platform", "job", "traffic"})
+    EXPECT_TRUE(r.contains(k)) << k;
+}
+
+TEST(scenario_defaults, ResolvedIsDeterministicAndReparses)
+{
+  const std::string text = R"({"seed": 7, "platform": {"fabric": {"levels": 2, "down": 4, "up": [2],
+    "link_latency": "1.3us", "link_bandwidth": "12.5GB/s"}}, "traffic": {"pattern": "stream", "size": "1.5KiB"}})";
+  Scenario a = parse(text);
+  Scenario b = parse(text);
+  EXPECT_EQ(a.resolved.dump(), b.resolved.dump());
+  EXPECT_EQ(a.resolved["platform"]["fabric"]["link_latency"], "1.3us");
+  EXPECT_EQ(a.resolved["platform"]["fabric"]["link_bandwidth"], "100Gbps");
+  EXPECT_EQ(a.resolved["platform"]["fabric"]["down"], nlohmann::json::array({4, 4}));
+  EXPECT_EQ(a.resolved["traffic"][0]["size"], "1536B");
+  // The resolved form is itself a valid scenario that resolves to the same thing.
+  Scenario c = parse(a.resolved.dump());
+  EXPECT_EQ(c.resolved.dump(), a.resolved.dump());
+}
+
+TEST(scenario_defaults, ResolvedUsesCanonicalUnits)
+{
+  Scenario s = parse(R"({"platform": {"core_speed": "1330Mf", "fabric": {"jitter": "1500ps", "switch_latency": "0.1us",
+    "link_bandwidth": "3.2GBps", "mtu": 4096}, "nic": {"pcie_latency": "1e3ns", "pcie_bandwidth": "9600bps",
+    "limits": {"max_msg_size": 1000000}}}, "traffic": {"size": 1536, "gap": "2s"}})");
+  const auto& r = s.resolved;
+  EXPECT_EQ(r["platform"]["core_speed"], "1.33Gf");
+  EXPECT_EQ(r["platform"]["fabric"]["jitter"], "1.5ns");
+  EXPECT_EQ(r["platform"]["fabric"]["switch_latency"], "100ns");
+  EXPECT_EQ(r["platform"]["fabric"]["link_bandwidth"], "25.6Gbps");
+  EXPECT_EQ(r["platform"]["fabric"]["mtu"], "4KiB");
+  EXPECT_EQ(r["platform"]["nic"]["pcie_latency"], "1us");
+  EXPECT_EQ(r["platform"]["nic"]["pcie_bandwidth"], "9.6Kbps");
+  EXPECT_EQ(r["platform"]["nic"]["limits"]["max_msg_size"], "1MB");
+  EXPECT_EQ(r["traffic"][0]["size"], "1536B");
+  EXPECT_EQ(r["traffic"][0]["gap"], "2s");
+}
+
+TEST(scenario_defaults, DescribeKeysListsEveryKeyAndPresets)
+{
+  std::string d = describe_keys();
+  for (const char* k : {"seed", "platform.preset", "platform.nodes", "platform.fabric.routing",
+                        "platform.fabric.down", "platform.nic.limits.max_cts", "platform.nic.limits.max_msg_size",
+                        "platform.nic.features.total_data_ordering", "job.placement", "traffic.pattern",
+                        "traffic.verify", "dmodk | random | adaptive", "qdr-16", "\"4GiB\""})
+    EXPECT_CONTAINS(d, k);
+  EXPECT_EQ(preset_names(), std::vector<std::string>{"qdr-16"});
+  EXPECT_STREQ(to_string(Pattern::FetchAdd), "fetch_add");
+  EXPECT_STREQ(to_string(Pattern::AllToAll), "alltoall");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Units
+// ---------------------------------------------------------------------------------------------
+
+TEST(scenario_units, Time)
+{
+  EXPECT_EQ(parse_time("1.3us"), 1'300'000);
+  EXPECT_EQ(parse_time("100ns"), 100'000);
+  EXPECT_EQ(parse_time("2ms"), 2'000'000'000);
+  EXPECT_EQ(parse_time("0.5s"), 500'000'000'000);
+  EXPECT_EQ(parse_time("500ps"), 500);
+  EXPECT_EQ(parse_time("1e3ns"), 1'000'000);
+  EXPECT_EQ(parse_time("0ns"), 0);
+  EXPECT_EQ(parse_time("0.0004ns"), 0);   // rounds to the nearest ps
+  EXPECT_EQ(parse_time("1.5ps"), 2);      // half away from zero
+  EXPECT_EQ(parse_time("2.5e-3us"), 2'500);
+  for (const char* bad : {"10", "10 parsecs", "ns", "1.3", "1.3 hours", "-5ns", "1e30s", "", "1.2.3ns", "NaNs"})
+    EXPECT_THROW(parse_time(bad), std::invalid_argument) << bad;
+  try {
+    parse_time("10 parsecs");
+  } catch (const std::invalid_argument& e) {
+    EXPECT_CONTAINS(e.what(), "\"10 parsecs\" is not a time");
+    EXPECT_CONTAINS(e.what(), "ps, ns, us, ms or s");
+  }
+}
+
+TEST(scenario_units, Bandwidth)
+{
+  EXPECT_EQ(parse_bandwidth("40Gbps"), 40'000'000'000ull);
+  EXPECT_EQ(parse_bandwidth("32Gb/s"), 32'000'000'000ull);
+  EXPECT_EQ(parse_bandwidth("25.6Gbit/s"), 25'600'000'000ull);
+  EXPECT_EQ(parse_bandwidth("3.2GBps"), 25'600'000'000ull);
+  EXPECT_EQ(parse_bandwidth("1GB/s"), 8'000'000'000ull);
+  EXPECT_EQ(parse_bandwidth("100Mbps"), 100'000'000ull);
+  EXPECT_EQ(parse_bandwidth("1Kbps"), 1'000ull);
+  EXPECT_EQ(parse_bandwidth("1Tbps"), 1'000'000'000'000ull);
+  EXPECT_EQ(parse_bandwidth("1KiBps"), 8'192ull);
+  EXPECT_EQ(parse_bandwidth("1GiBps"), 8ull << 30);
+  EXPECT_EQ(parse_bandwidth("9600bps"), 9'600ull);
+  for (const char* bad : {"40", "40G", "40Gbpm", "0Gbps", "-1Gbps", "fast", "40 gigabits"})
+    EXPECT_THROW(parse_bandwidth(bad), std::invalid_argument) << bad;
+}
+
+TEST(scenario_units, Size)
+{
+  EXPECT_EQ(parse_size("4KiB"), 4096u);
+  EXPECT_EQ(parse_size("2048B"), 2048u);
+  EXPECT_EQ(parse_size("1MB"), 1'000'000u);
+  EXPECT_EQ(parse_size("1MiB"), 1u << 20);
+  EXPECT_EQ(parse_size("4GiB"), std::uint64_t{4} << 30);
+  EXPECT_EQ(parse_size("1.5KiB"), 1536u);
+  EXPECT_EQ(parse_size("1.1KB"), 1100u);
+  EXPECT_EQ(parse_size("0B"), 0u);
+  for (const char* bad : {"0.3B", "4096", "4kib", "4 KiBs", "-1B", "1.0000001KB", "KiB"})
+    EXPECT_THROW(parse_size(bad), std::invalid_argument) << bad;
+  try {
+    parse_size("0.3B");
+  } catch (const std::invalid_argument& e) {
+    EXPECT_CONTAINS(e.what(), "whole number of bytes");
+  }
+}
+
+TEST(scenario_units, Speed)
+{
+  EXPECT_DOUBLE_EQ(parse_speed("13.32Gf"), 13.32e9);
+  EXPECT_DOUBLE_EQ(parse_speed("1e9f"), 1e9);
+  EXPECT_DOUBLE_EQ(parse_speed("2Tf"), 2e12);
+  EXPECT_DOUBLE_EQ(parse_speed("500Mf"), 5e8);
+  EXPECT_DOUBLE_EQ(parse_speed("3Kf"), 3e3);
+  for (const char* bad : {"13.32", "13.32GHz", "0f", "-1Gf", "Gf"})
+    EXPECT_THROW(parse_speed(bad), std::invalid_argument) << bad;
+}
+
+TEST(scenario_units, ScenarioFieldsUseUnits)
+{
+  Scenario s = parse(R"({"platform": {"core_speed": "1Gf", "fabric": {"link_latency": "1.3us", "jitter": "5ns",
+    "link_bandwidth": "100Gb/s", "mtu": 4096, "header_size": "0B"}, "nic": {"pcie_bandwidth": "8GBps",
+    "limits": {"max_volatile_size": 256, "max_msg_size": "1MiB"}}},
+    "traffic": {"size": "64KiB", "gap": "1us"}})");
+  EXPECT_DOUBLE_EQ(s.platform.hosts.core_speed, 1e9);
+  EXPECT_EQ(s.platform.fabric.link_latency, 1'300'000);
+  EXPECT_EQ(s.platform.fabric.jitter, 5'000);
+  EXPECT_EQ(s.platform.fabric.link_bandwidth, 100'000'000'000ull);
+  EXPECT_EQ(s.platform.fabric.mtu, 4096u);
+  EXPECT_EQ(s.platform.fabric.header_size, 0u);
+  EXPECT_EQ(s.platform.nic.pcie_bandwidth, 64'000'000'000ull);
+  EXPECT_EQ(s.platform.limits.max_volatile_size, 256u);
+  EXPECT_EQ(s.platform.limits.max_msg_size, 1u << 20);
+  EXPECT_EQ(s.traffic[0].size, 65536u);
+  EXPECT_EQ(s.traffic[0].gap, 1'000'000);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Presets
+// ---------------------------------------------------------------------------------------------
+
+TEST(scenario_presets, Qdr16Values)
+{
+  Scenario s = parse(R"({"platform": {"preset": "qdr-16"}})");
+  EXPECT_EQ(s.platform.preset, "qdr-16");
+  EXPECT_EQ(s.platform.hosts.nodes, 16);
+  EXPECT_EQ(s.platform.hosts.cores_per_node, 12);
+  EXPECT_DOUBLE_EQ(s.platform.hosts.core_speed, 13.32e9);
+  EXPECT_EQ(s.platform.fabric.levels, 1);
+  EXPECT_EQ(s.platform.fabric.down, std::vector<int>{16});
+  EXPECT_EQ(s.platform.fabric.link_bandwidth, 32'000'000'000ull);
+  EXPECT_EQ(s.platform.fabric.mtu, 2048u);
+  EXPECT_EQ(s.platform.fabric.header_size, 42u);
+  EXPECT_EQ(s.platform.fabric.link_latency, 15'000);
+  EXPECT_EQ(s.platform.nic.pcie_bandwidth, 25'600'000'000ull);
+  EXPECT_EQ(s.platform.nic.send_overhead, 500'000);
+  EXPECT_EQ(s.platform.nic.injection_queues, 1);
+  EXPECT_EQ(s.platform.limits.max_volatile_size, 8u);
+  EXPECT_EQ(s.platform.limits.max_msg_size, 16u << 20);
+  EXPECT_EQ(s.platform.limits.max_pt_index, 64);
+  EXPECT_EQ(s.resolved["platform"]["preset"], "qdr-16");
+}
+
+TEST(scenario_presets, ScenarioOverridesPresetDeeply)
+{
+  Scenario s = parse(R"({"platform": {"preset": "qdr-16", "nodes": 8,
+    "fabric": {"routing": "adaptive"}, "nic": {"limits": {"max_cts": 4}}}})");
+  EXPECT_EQ(s.platform.hosts.nodes, 8);                            // scenario wins
+  EXPECT_EQ(s.platform.hosts.cores_per_node, 12);                  // preset kept
+  EXPECT_EQ(s.platform.fabric.routing, sim::Routing::Adaptive);    // scenario wins
+  EXPECT_EQ(s.platform.fabric.mtu, 2048u);                         // preset sibling kept
+  EXPECT_EQ(s.platform.limits.max_cts, 4);                         // scenario wins
+  EXPECT_EQ(s.platform.limits.max_mds, 1024);                      // preset sibling kept
+  EXPECT_EQ(s.platform.limits.max_volatile_size, 8u);
+  EXPECT_EQ(s.job.pes, 8);
+}
+
+TEST(scenario_presets, PresetFileRelativeToScenario)
+{
+  TempDir dir;
+  dir.write("plat/small.json", R"({"platform": {"nodes": 4, "fabric": {"down": 4}}})");
+  std::string scn = dir.write("scn/run.json", R"({"platform": {"preset": "../plat/small.json", "cores_per_node": 2}})");
+  Scenario s = load_scenario(scn, {});
+  EXPECT_EQ(s.platform.hosts.nodes, 4);
+  EXPECT_EQ(s.platform.hosts.cores_per_node, 2);
+  EXPECT_EQ(s.platform.fabric.down, std::vector<int>{4});
+  EXPECT_EQ(s.source, scn);
+}
+
+TEST(scenario_presets, UnknownPresetListsBuiltins)
+{
+  std::string e = error_of(R"({"platform": {"preset": "qdr-32"}})");
+  EXPECT_CONTAINS(e, "net.json: platform.preset: \"qdr-32\" is not a preset; choose qdr-16");
+  EXPECT_CONTAINS(e, ".json");
+}
+
+TEST(scenario_presets, MissingPresetFile)
+{
+  TempDir dir;
+  std::string scn = dir.write("run.json", R"({"platform": {"preset": "nothere.json"}})");
+  try {
+    load_scenario(scn, {});
+    FAIL() << "expected an error";
+  } catch (const ScenarioError& e) {
+    EXPECT_CONTAINS(e.what(), "run.json: platform.preset: cannot read preset file");
+    EXPECT_CONTAINS(e.what(), "nothere.json: No such file or directory");
+  }
+}
+
+TEST(scenario_presets, KeysInsidePresetAreValidatedAndNamed)
+{
+  TempDir dir;
+  dir.write("bad.json", R"({"platform": {"fabric": {"rooting": "dmodk"}}})");
+  std::string scn = dir.write("run.json", R"({"platform": {"preset": "bad.json"}})");
+  try {
+    load_scenario(scn, {});
+    FAIL() << "expected an error";
+  } catch (const ScenarioError& e) {
+    std::string m = e.what();
+    EXPECT_CONTAINS(m, "bad.json: platform.fabric.rooting: unknown key");
+    EXPECT_CONTAINS(m, "did you mean 'routing'?");
+  }
+  dir.write("bad2.json", R"({"platform": {"nic": {"send_overhead": "fast"}}})");
+  scn = dir.write("run2.json", R"({"platform": {"preset": "bad2.json"}})");
+  try {
+    load_scenario(scn, {});
+    FAIL() << "expected an error";
+  } catch (const ScenarioError& e) {
+    EXPECT_CONTAINS(e.what(), "bad2.json: platform.nic.send_overhead: \"fast\" is not a time");
+  }
+  dir.write("bad3.json", R"({"nodes": 4})");
+  scn = dir.write("run3.json", R"({"platform": {"preset": "bad3.json"}})");
+  try {
+    load_scenario(scn, {});
+    FAIL() << "expected an error";
+  } catch (const ScenarioError& e) {
+    EXPECT_CONTAINS(e.what(), "bad3.json: nodes: unknown key; valid keys here: platform");
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// --set
+// ---------------------------------------------------------------------------------------------
+
+TEST(scenario_set, CreatesAndOverridesKeys)
+{
+  Scenario s = parse(R"({"platform": {"nodes": 4, "fabric": {"down": 4}}})",
+                     {"platform.nodes=2", "platform.fabric.routing=random", "job.placement=cyclic",
+                      "platform.fabric.link_latency=1.3us", "seed=42", "description=hello world"});
+  EXPECT_EQ(s.platform.hosts.nodes, 2);                       // JSON number
+  EXPECT_EQ(s.platform.fabric.routing, sim::Routing::Random); // string, created the key
+  EXPECT_EQ(s.job.placement, Placement::Cyclic);              // created the `job` object
+  EXPECT_EQ(s.platform.fabric.link_latency, 1'300'000);
+  EXPECT_EQ(s.seed, 42u);
+  EXPECT_EQ(s.resolved["description"], "hello world");
+}
+
+TEST(scenario_set, ParsesJsonValues)
+{
+  Scenario s = parse("{}", {"platform.fabric.levels=2", "platform.fabric.down=[4,8]", "platform.fabric.up=[2]",
+                            "platform.nic.features.total_data_ordering=true",
+                            R"(traffic=[{"pattern":"stream"},{"pattern":"incast","size":64}])"});
+  EXPECT_EQ(s.platform.fabric.down, (std::vector<int>{4, 8}));
+  EXPECT_EQ(s.platform.fabric.up, std::vector<int>{2});
+  EXPECT_TRUE(s.platform.limits.total_data_ordering);
+  ASSERT_EQ(s.traffic.size(), 2u);
+  EXPECT_EQ(s.traffic[1].pattern, Pattern::Incast);
+  EXPECT_EQ(s.traffic[1].size, 64u);
+  // "true" is JSON, so a string key given `true` is a type error, not the string "true".
+  std::string e = error_of("{}", {"platform.preset=true"});
+  EXPECT_CONTAINS(e, "--set platform.preset=true: platform.preset: expected a string");
+  // A quoted JSON string stays a string.
+  Scenario q = parse("{}", {R"(description="42")"});
+  EXPECT_EQ(q.resolved["description"], "42");
+}
+
+TEST(scenario_set, PresetBeforeResolution)
+{
+  Scenario s = parse("{}", {"platform.preset=qdr-16", "platform.nic.limits.max_cts=3"});
+  EXPECT_EQ(s.platform.preset, "qdr-16");
+  EXPECT_EQ(s.platform.nic.injection_queues, 1);
+  EXPECT_EQ(s.platform.limits.max_cts, 3);
+}
+
+TEST(scenario_set, IndexesIntoTrafficArrays)
+{
+  Scenario s = parse(R"({"traffic": [{}, {"pattern": "alltoall"}]})", {"traffic.1.size=1KiB"});
+  EXPECT_EQ(s.traffic[1].size, 1024u);
+  EXPECT_EQ(s.traffic[0].size, 8u);
+  EXPECT_EQ(error_of(R"({"traffic": [{}]})", {"traffic.size=64"}),
+            "--set traffic.size=64: traffic is an array of 1; name an element by index, e.g. traffic.0.size");
+}
+
+TEST(scenario_set, UnknownKeyNamesSet)
+{
+  std::string e = error_of("{}", {"platform.fabric.rooting=adaptive"});
+  EXPECT_CONTAINS(e, "--set platform.fabric.rooting=adaptive: platform.fabric.rooting: unknown key; valid keys "
+                     "here: topology, levels, down, up, link_bandwidth");
+  EXPECT_CONTAINS(e, "(did you mean 'routing'?)");
+  e = error_of("{}", {"platfrom.nodes=3"});
+  EXPECT_CONTAINS(e, "--set platfrom.nodes=3: platfrom: unknown key; valid keys here: seed, description, "
+                     "platform, job, traffic (did you mean 'platform'?)");
+}
+
+TEST(scenario_set, BadValueNamesSet)
+{
+  std::string e = error_of(R"({"platform": {"nodes": 4}})", {"platform.nodes=four"});
+  EXPECT_EQ(e, "--set platform.nodes=four: platform.nodes: expected an integer >= 1, got \"four\"");
+}
+
+TEST(scenario_set, MalformedArguments)
+{
+  std::string e = error_of("{}", {"platform.nodes"});
+  EXPECT_CONTAINS(e, "--set platform.nodes: expected dotted.path=VALUE");
+  e = error_of("{}", {"platform..nodes=3"});
+  EXPECT_CONTAINS(e, "--set platform..nodes=3:");
+  e = error_of(R"({"platform": {"nodes": 4}})", {"platform.nodes.x=3"});
+  EXPECT_CONTAINS(e, "--set platform.nodes.x=3: platform.nodes is 4, not an object; cannot set platform.nodes.x");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Errors
+// ---------------------------------------------------------------------------------------------
+
+TEST(scenario_errors, MalformedJsonHasLineAndColumn)
+{
+  std::string e = error_of("{\n  \"seed\": 1,\n  \"platform\": {\"nodes\" 4}\n}");
+  EXPECT_CONTAINS(e, "net.json:3:24: malformed JSON: ");
+  e = error_of("");
+  EXPECT_CONTAINS(e, "net.json:1:1: malformed JSON: ");
+}
+
+TEST(scenario_errors, MissingFile)
+{
+  TempDir dir;
+  std::string p = (dir.path() / "missing.json").string();
+  try {
+    load_scenario(p, {});
+    FAIL() << "expected an error";
+  } catch (const ScenarioError& e) {
+    EXPECT_EQ(std::string(e.what()), p + ": cannot read scenario file: No such file or directory");
+  }
+}
+
+TEST(scenario_errors, FileBasedErrorNamesFile)
+{
+  TempDir dir;
+  std::string p = dir.write("net.json", "{\n  \"platform\": {\n    \"fabric\": {\n      \"rooting\": 3}}}\n");
+  try {
+    load_scenario(p, {});
+    FAIL() << "expected an error";
+  } catch (const ScenarioError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              p + ": platform.fabric.rooting: unknown key; valid keys here: topology, levels, down, up, "
+                  "link_bandwidth, link_latency, switch_latency, mtu, header_size, routing, jitter (did you mean "
+                  "'routing'?)");
+  }
+  p = dir.write("broken.json", "{\n  \"seed\": 1,,\n}");
+  try {
+    load_scenario(p, {});
+    FAIL() << "expected an error";
+  } catch (const ScenarioError& e) {
+    EXPECT_CONTAINS(e.what(), p + ":2:13: malformed JSON: ");
+  }
+}
+
+TEST(scenario_errors, TopLevelMustBeObject)
+{
+  EXPECT_CONTAINS(error_of("[1, 2]"), "net.json: expected a JSON object at the top level, got array");
+}
+
+TEST(scenario_errors, EnumValues)
+{
+  EXPECT_EQ(error_of(R"({"platform": {"fabric": {"routing": "foo"}}})"),
+            "net.json: platform.fabric.routing: \"foo\" is not a routing; choose dmodk, random or adaptive");
+  EXPECT_EQ(error_of(R"({"job": {"placement": "scatter"}})"),
+            "net.json: job.placement: \"scatter\" is not a placement; choose block or cyclic");
+  EXPECT_EQ(error_of(R"({"traffic": {"ack": 1}})"),
+            "net.json: traffic.ack: 1 is not an ack type; choose ct, oc or none");
+  EXPECT_CONTAINS(error_of(R"({"traffic": [{}, {"pattern": "broadcast"}]})"),
+                  "net.json: traffic[1].pattern: \"broadcast\" is not a pattern; choose pingpong, stream, alltoall, "
+                  "incast, fetch_add or random");
+  EXPECT_CONTAINS(error_of(R"({"platform": {"fabric": {"topology": "torus"}}})"),
+                  "platform.fabric.topology: \"torus\" is not a topology; choose fat_tree");
+}
+
+TEST(scenario_errors, UnitValues)
+{
+  EXPECT_EQ(error_of(R"({"platform": {"fabric": {"link_latency": "10 parsecs"}}})"),
+            "net.json: platform.fabric.link_latency: \"10 parsecs\" is not a time; use a number with ps, ns, us, ms "
+            "or s, e.g. \"1.3us\"");
+  EXPECT_CONTAINS(error_of(R"({"platform": {"fabric": {"link_latency": 10}}})"),
+                  "net.json: platform.fabric.link_latency: 10 is not a time (units are required); use a number "
+                  "with ps, ns, us, ms or s");
+  EXPECT_CONTAINS(error_of(R"({"platform": {"fabric": {"link_bandwidth": "40G"}}})"),
+                  "net.json: platform.fabric.link_bandwidth: \"40G\" is not a bandwidth; use a number with bps");
+  EXPECT_CONTAINS(error_of(R"({"platform": {"nic": {"pcie_bandwidth": 40}}})"),
+                  "platform.nic.pcie_bandwidth: 40 is not a bandwidth (units are required)");
+  EXPECT_CONTAINS(error_of(R"({"platform": {"core_speed": 3.3e9}})"),
+                  "platform.core_speed: 3300000000.0 is not a speed (units are required); use a number with f, Kf");
+  EXPECT_CONTAINS(error_of(R"({"traffic": {"size": "0.3B"}})"),
+                  "net.json: traffic.size: \"0.3B\" is not a whole number of bytes; use a whole number of bytes");
+  EXPECT_CONTAINS(error_of(R"({"traffic": {"size": -4}})"), "traffic.size: -4 is not a size");
+  EXPECT_CONTAINS(error_of(R"({"platform": {"fabric": {"mtu": 0}}})"),
+                  "platform.fabric.mtu: 0 is out of range; expected a size between 1B and 4294967295B");
+  EXPECT_CONTAINS(error_of(R"({"platform": {"nic": {"recv_overhead": "-3ns"}}})"),
+                  "platform.nic.recv_overhead: \"-3ns\" is negative");
+}
+
+TEST(scenario_errors, WrongTypesAndRanges)
+{
+  EXPECT_EQ(error_of(R"({"platform": {"nodes": "four"}})"),
+            "net.json: platform.nodes: expected an integer >= 1, got \"four\"");
+  EXPECT_EQ(error_of(R"({"platform": {"nodes": 0}})"), "net.json: platform.nodes: expected an integer >= 1, got 0");
+  EXPECT_EQ(error_of(R"({"platform": {"nodes": 2.5}})"),
+            "net.json: platform.nodes: expected an integer >= 1, got 2.5");
+  EXPECT_EQ(error_of(R"({"platform": {"fabric": {"levels": 9}}})"),
+            "net.json: platform.fabric.levels: expected an integer between 1 and 8, got 9");
+  EXPECT_EQ(error_of(R"({"seed": -1})"), "net.json: seed: expected a non-negative integer, got -1");
+  EXPECT_EQ(error_of(R"({"traffic": {"verify": "yes"}})"),
+            "net.json: traffic.verify: expected true or false, got \"yes\"");
+  EXPECT_EQ(error_of(R"({"traffic": {"peer": -2}})"), "net.json: traffic.peer: expected an integer >= -1, got -2");
+  EXPECT_CONTAINS(error_of(R"({"platform": {"fabric": {"down": [4, 0]}}})"),
+                  "net.json: platform.fabric.down[1]: expected an integer >= 1 or an array of them, got 0");
+  EXPECT_CONTAINS(error_of(R"({"platform": {"fabric": 3}})"),
+                  "net.json: platform.fabric: expected an object with keys topology, levels, down");
+  EXPECT_CONTAINS(error_of(R"({"traffic": 3})"), "net.json: traffic: expected an object or an array of objects");
+  EXPECT_CONTAINS(error_of(R"({"traffic": [{}, 3]})"), "net.json: traffic[1]: expected an object");
+}
+
+TEST(scenario_errors, UnknownKeys)
+{
+  EXPECT_EQ(error_of(R"({"platform": {"fabric": {"rooting": "dmodk"}}})"),
+            "net.json: platform.fabric.rooting: unknown key; valid keys here: topology, levels, down, up, "
+            "link_bandwidth, link_latency, switch_latency, mtu, header_size, routing, jitter (did you mean "
+            "'routing'?)");
+  EXPECT_EQ(error_of(R"({"traffic": {"patern": "stream"}})"),
+            "net.json: traffic.patern: unknown key; valid keys here: pattern, size, iterations, window, ack, root, "
+            "peer, gap, volatile, independent, verify (did you mean 'pattern'?)");
+  // No suggestion when nothing is close.
+  std::string e = error_of(R"({"zzzzzz": 1})");
+  EXPECT_CONTAINS(e, "net.json: zzzzzz: unknown key; valid keys here: seed, description, platform, job, traffic");
+  EXPECT_EQ(e.find("did you mean"), std::string::npos);
+  EXPECT_CONTAINS(error_of(R"({"platform": {"nic": {"limits": {"max_ct": 4}}}})"),
+                  "platform.nic.limits.max_ct: unknown key; valid keys here: max_cts, max_mds, max_eqs, "
+                  "max_entries, max_pt_index, max_volatile_size");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fabric shapes, job and traffic checks
+// ---------------------------------------------------------------------------------------------
+
+TEST(scenario_fabric, ScalarsExpandPerLevel)
+{
+  Scenario s = parse(R"({"platform": {"nodes": 64, "fabric": {"levels": 3, "down": 4, "up": 2}}})");
+  EXPECT_EQ(s.platform.fabric.down, (std::vector<int>{4, 4, 4}));
+  EXPECT_EQ(s.platform.fabric.up, (std::vector<int>{2, 2}));
+  Scenario t = parse(R"({"platform": {"nodes": 24, "fabric": {"levels": 2, "down": [8, 3], "up": [4]}}})");
+  EXPECT_EQ(t.platform.fabric.down, (std::vector<int>{8, 3}));
+  EXPECT_EQ(t.platform.fabric.up, std::vector<int>{4});
+  Scenario one = parse(R"({"platform": {"fabric": {"up": 7}}})"); // scalar up ignored with one level
+  EXPECT_TRUE(one.platform.fabric.up.empty());
+}
+
+TEST(scenario_fabric, ImpossibleShapesRejected)
+{
+  EXPECT_EQ(error_of(R"({"platform": {"fabric": {"levels": 2, "down": [4, 4, 4], "up": 1}}})"),
+            "net.json: platform.fabric: down must give one port count per level (2), got 3");
+  EXPECT_CONTAINS(error_of(R"({"platform": {"fabric": {"up": [2]}}})"),
+                  "net.json: platform.fabric: up must give one port count per level below the top (0), got 1");
+  EXPECT_CONTAINS(error_of(R"({"platform": {"fabric": {"levels": 8, "down": 64, "up": 64}}})"),
+                  "net.json: platform.fabric: the tree would have more than");
+  // From --set: named as the source.
+  EXPECT_CONTAINS(error_of("{}", {"platform.fabric.levels=2", "platform.fabric.down=[16]"}),
+                  "--set platform.fabric.down=[16]: platform.fabric: down must give one port count per level (2), "
+                  "got 1");
+}
+
+TEST(scenario_fabric, TooManyNodes)
+{
+  EXPECT_EQ(error_of(R"({"platform": {"nodes": 40}})"),
+            "net.json: platform.nodes: 40 nodes do not fit a fat tree of capacity 16 (levels 1, down [16]); raise "
+            "platform.fabric.down or levels");
+  EXPECT_CONTAINS(error_of(R"({"platform": {"nodes": 17, "fabric": {"levels": 2, "down": [4, 4], "up": [2]}}})"),
+                  "17 nodes do not fit a fat tree of capacity 16 (levels 2, down [4, 4])");
+}
+
+TEST(scenario_job, PesAndPlacement)
+{
+  Scenario s = parse(R"({"platform": {"nodes": 4, "fabric": {"down": 4}}, "job": {"pes_per_node": 3}})");
+  EXPECT_EQ(s.job.pes, 12);
+  EXPECT_EQ(s.resolved["job"]["pes"], 12);
+  Scenario t = parse(R"({"platform": {"nodes": 4}, "job": {"pes": 5, "pes_per_node": 2, "placement": "cyclic"}})");
+  EXPECT_EQ(t.job.pes, 5);
+  EXPECT_EQ(t.job.placement, Placement::Cyclic);
+  EXPECT_EQ(error_of(R"({"platform": {"nodes": 4}, "job": {"pes": 9, "pes_per_node": 2}})"),
+            "net.json: job.pes: 9 endpoints do not fit 4 nodes x 2 pes_per_node = 8; raise job.pes_per_node or "
+            "platform.nodes");
+}
+
+TEST(scenario_traffic, ObjectVersusArray)
+{
+  Scenario one = parse(R"({"traffic": {"pattern": "incast", "root": 3, "size": 4096, "ack": "oc"}})");
+  ASSERT_EQ(one.traffic.size(), 1u);
+  EXPECT_EQ(one.traffic[0].pattern, Pattern::Incast);
+  EXPECT_EQ(one.traffic[0].root, 3);
+  EXPECT_EQ(one.traffic[0].size, 4096u);
+  EXPECT_EQ(one.traffic[0].ack, portals::AckReq::OcAck);
+  ASSERT_TRUE(one.resolved["traffic"].is_array());
+  EXPECT_EQ(one.resolved["traffic"].size(), 1u);
+
+  Scenario two = parse(R"({"traffic": [{"pattern": "stream", "peer": 5, "window": 4, "ack": "none",
+    "volatile": false, "independent": true, "verify": false, "iterations": 7},
+    {"pattern": "fetch_add", "size": "8B", "root": 2}]})");
+  ASSERT_EQ(two.traffic.size(), 2u);
+  EXPECT_EQ(two.traffic[0].pattern, Pattern::Stream);
+  EXPECT_EQ(two.traffic[0].peer, 5);
+  EXPECT_EQ(two.traffic[0].window, 4);
+  EXPECT_EQ(two.traffic[0].ack, portals::AckReq::NoAck);
+  EXPECT_FALSE(two.traffic[0].volatile_md);
+  EXPECT_TRUE(two.traffic[0].independent_md);
+  EXPECT_FALSE(two.traffic[0].verify);
+  EXPECT_EQ(two.traffic[0].iterations, 7u);
+  EXPECT_EQ(two.traffic[1].pattern, Pattern::FetchAdd);
+  EXPECT_EQ(two.resolved["traffic"].size(), 2u);
+  EXPECT_EQ(two.resolved["traffic"][1]["pattern"], "fetch_add");
+
+  Scenario none = parse(R"({"traffic": []})");
+  EXPECT_TRUE(none.traffic.empty());
+}
+
+TEST(scenario_traffic, EndpointChecks)
+{
+  EXPECT_EQ(error_of(R"({"traffic": {"root": 16}})"),
+            "net.json: traffic.root: 16 is not an endpoint; expected 0..15 (the job has 16 endpoints)");
+  EXPECT_CONTAINS(error_of(R"({"traffic": [{}, {"pattern": "stream", "peer": 20}]})"),
+                  "net.json: traffic[1].peer: 20 is not an endpoint; expected 0..15");
+  EXPECT_CONTAINS(error_of(R"({"traffic": {"peer": 0}})"),
+                  "net.json: traffic.peer: 0 is the root; pingpong needs a peer other than the root");
+  EXPECT_CONTAINS(error_of(R"({"traffic": {"pattern": "stream", "root": 15}})"),
+                  "net.json: traffic.peer: -1 means the last endpoint (15), which is the root");
+  EXPECT_CONTAINS(error_of(R"({"platform": {"nodes": 1}})"),
+                  "net.json: traffic.pattern: pingpong needs at least 2 endpoints, the job has 1");
+  // Patterns that do not need a partner are fine on one endpoint.
+  EXPECT_NO_THROW(parse(R"({"platform": {"nodes": 1}, "traffic": {"pattern": "incast"}})"));
+  EXPECT_EQ(error_of(R"({"traffic": {"pattern": "fetch_add", "size": 16}})"),
+            "net.json: traffic.size: \"16B\" is not valid for fetch_add, which adds 8-byte integers; use 8");
+}
