@@ -59,7 +59,9 @@ RunOutcome run_scenario(const Scenario& sc)
   for (auto& p : patterns)
     p->start();
 
+  const auto run0             = std::chrono::steady_clock::now();
   const sim::RunStatus status = sim.run();
+  out.run_wall_seconds        = std::chrono::duration<double>(std::chrono::steady_clock::now() - run0).count();
   const sim::Ps end           = sim.end_time();
   const nic::NicStats t       = net.totals();
   const sim::FabricStats& fs  = net.fabric().stats();

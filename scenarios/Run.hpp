@@ -18,6 +18,7 @@ struct RunOutcome {
   nlohmann::json summary;          ///< deterministic: no wall-clock figures, dates or paths
   std::vector<std::string> errors; ///< one line each (failed checks, deadlock report...)
   double wall_seconds = 0;         ///< for --perf only; never in the summary
+  double run_wall_seconds = 0;     ///< the simulation proper (no setup, no checks)
 };
 
 /// Endpoint -> node placement (job.placement, job.pes_per_node).

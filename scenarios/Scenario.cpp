@@ -130,7 +130,7 @@ std::string preset_help()
   for (const auto& n : detail::preset_list())
     names += (names.empty() ? "" : ", ") + n;
   return "Platform preset: a built-in name (" + names +
-         ") or a path ending in .json (relative to the scenario file) to a file {\"platform\": {...}}. The "
+         ") or a path ending in .json (relative to the scenario file) to a file {\"platform\": {...}} (a \"description\" string may sit beside it). The "
          "preset is the base; keys given under `platform` override it. \"\": none.";
 }
 
@@ -301,6 +301,9 @@ const std::vector<Key>& schema()
         {.scope = S::Traffic, .path = "peer", .kind = K::Int, .def = -1,
          .help = "pingpong/stream partner; -1: the last endpoint.", .min = -1,
          .traffic = [](TrafficParams& t, const Value& v) { t.peer = static_cast<int>(v.i); }},
+        {.scope = S::Traffic, .path = "pairs", .kind = K::Bool, .def = false,
+         .help = "stream: every endpoint e of the first half streams to e + n/2 (root and peer ignored).",
+         .traffic = [](TrafficParams& t, const Value& v) { t.pairs = v.b; }},
         {.scope = S::Traffic, .path = "gap", .kind = K::Time, .def = "0ns",
          .help = "Idle time between two issues of one endpoint.",
          .traffic = [](TrafficParams& t, const Value& v) { t.gap = v.i; }},
@@ -1018,7 +1021,7 @@ private:
         throw Fail{prefix + "pattern", std::string(name) + " needs at least 2 endpoints, the job has " +
                                            std::to_string(n) + "; raise job.pes, job.pes_per_node or platform.nodes"};
       int peer = t.peer == -1 ? n - 1 : t.peer;
-      if (peer == t.root)
+      if (peer == t.root && !(t.pattern == Pattern::Stream && t.pairs))
         throw Fail{prefix + "peer",
                    (t.peer == -1 ? "-1 means the last endpoint (" + std::to_string(peer) + "), which is the root"
                                  : std::to_string(t.peer) + " is the root") +

@@ -38,6 +38,7 @@ struct TrafficParams {
   portals::AckReq ack      = portals::AckReq::CtAck;
   int root                 = 0;   ///< pingpong/stream source, incast/fetch_add target
   int peer                 = -1;  ///< pingpong/stream partner; -1: the last endpoint
+  bool pairs               = false; ///< stream: endpoint e < n/2 streams to e + n/2
   sim::Ps gap              = 0;   ///< idle time between two issues of one endpoint
   bool volatile_md         = true; ///< source MD marked PTL_MD_VOLATILE
   bool independent_md      = false; ///< source MD marked PTL_MD_INDEPENDENT

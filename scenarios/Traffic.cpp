@@ -4,7 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
-#include <map>
+#include <unordered_map>
 #include <stdexcept>
 
 namespace shmemsim::scenarios {
@@ -19,7 +19,7 @@ struct TrafficPattern::Endpoint {
   portals::CtHandle md_ct, le_ct, fetch_ct;
   portals::MdHandle md, fetch_md;
   portals::LeHandle le;
-  std::map<std::pair<int, std::uint64_t>, std::uint64_t> last_tag; ///< random: (target, dst offset) -> tag
+  std::unordered_map<std::uint64_t, std::uint64_t> last_tag; ///< random: target * slots + slot -> tag
   bool active = false;
 };
 
@@ -79,11 +79,14 @@ TrafficPattern::TrafficPattern(portals::Network& net, const TrafficParams& p, in
         e->src.resize(p_.size);
         e->dst.resize(p_.size);
         break;
-      case Pattern::Stream:
-        e->active = ep == p_.root;
-        e->src.resize(ep == p_.root ? w * p_.size : 0);
-        e->dst.resize(ep == p_.peer ? w * p_.size : 0);
+      case Pattern::Stream: {
+        const bool sends    = p_.pairs ? ep < n_ / 2 : ep == p_.root;
+        const bool receives = p_.pairs ? ep >= n_ / 2 && ep < 2 * (n_ / 2) : ep == p_.peer;
+        e->active           = sends;
+        e->src.resize(sends ? w * p_.size : 0);
+        e->dst.resize(receives ? w * p_.size : 0);
         break;
+      }
       case Pattern::AllToAll:
         e->active = n_ > 1;
         e->src.resize(p_.size);
@@ -224,7 +227,7 @@ void TrafficPattern::run_endpoint(int ep)
       }
       case Pattern::Stream:
       case Pattern::Incast: {
-        const int target = p_.pattern == Pattern::Stream ? p_.peer : p_.root;
+        const int target = p_.pattern == Pattern::Incast ? p_.root : (p_.pairs ? ep + n_ / 2 : p_.peer);
         for (std::uint64_t i = 0; i < p_.iterations; ++i) {
           window_wait(e, issued);
           pause();
@@ -254,6 +257,7 @@ void TrafficPattern::run_endpoint(int ep)
         break;
       }
       case Pattern::Random: {
+        e.last_tag.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(p_.iterations, 1u << 20)));
         sim::Rng rng = sim::Rng::stream(seed_ ^ (static_cast<std::uint64_t>(index_) << 20), 1000 + static_cast<std::uint64_t>(ep));
         for (std::uint64_t i = 0; i < p_.iterations; ++i) {
           int target = static_cast<int>(rng.below(static_cast<std::uint64_t>(n_ - 1)));
@@ -263,7 +267,7 @@ void TrafficPattern::run_endpoint(int ep)
           pause();
           const std::uint64_t off = dst_offset(ep, i);
           issue_put(e, target, (i % slots_per_source()) * p_.size, off, i);
-          e.last_tag[{target, off}] = i;
+          e.last_tag[static_cast<std::uint64_t>(target) * (static_cast<std::uint64_t>(n_) * slots_per_source()) + off / p_.size] = i;
           ++issued;
         }
         break;
@@ -322,8 +326,14 @@ void TrafficPattern::verify()
       break;
     case Pattern::Stream:
       if (acked)
-        for (std::uint64_t i = it > slots_per_source() ? it - slots_per_source() : 0; i < it; ++i)
-          check(p_.peer, dst_offset(p_.root, i), p_.root, i);
+        for (int src = 0; src < n_; ++src) {
+          if (!eps_[static_cast<std::size_t>(src)]->active)
+            continue;
+          const int dst = p_.pairs ? src + n_ / 2 : p_.peer;
+          for (std::uint64_t i = it > slots_per_source() ? it - slots_per_source() : 0; i < it; ++i)
+            if (!check(dst, dst_offset(src, i), src, i))
+              break;
+        }
       break;
     case Pattern::AllToAll:
       if (acked)
@@ -343,9 +353,11 @@ void TrafficPattern::verify()
     case Pattern::Random:
       if (acked)
         for (const auto& e : eps_)
-          for (const auto& [where, tag] : e->last_tag)
-            if (!check(where.first, where.second, e->id, tag))
+          for (const auto& [where, tag] : e->last_tag) {
+            const std::uint64_t per_target = static_cast<std::uint64_t>(n_) * slots_per_source();
+            if (!check(static_cast<int>(where / per_target), (where % per_target) * p_.size, e->id, tag))
               break;
+          }
       break;
     case Pattern::FetchAdd: {
       // Every fetched value is distinct and together they are exactly 0 .. total-1.

@@ -35,18 +35,68 @@ Ps EventQueue::now() const
 void EventQueue::schedule(Ps t, Fn fn, void* obj, std::uint64_t arg)
 {
   assert(t >= now() && "event scheduled in the past");
-  heap_.push_back(Event{t, next_seq_++, fn, obj, arg});
-  std::push_heap(heap_.begin(), heap_.end(), Later{});
+  std::uint32_t slot;
+  if (free_slots_.empty()) {
+    slot = static_cast<std::uint32_t>(slots_.size());
+    slots_.push_back(Payload{fn, obj, arg});
+  } else {
+    slot = free_slots_.back();
+    free_slots_.pop_back();
+    slots_[slot] = Payload{fn, obj, arg};
+  }
+  heap_.push_back(Key{t, next_seq_++, slot});
+  sift_up(heap_.size() - 1);
   if (!in_fire_)
     arm();
 }
 
-EventQueue::Event EventQueue::pop()
+void EventQueue::sift_up(std::size_t i)
 {
-  std::pop_heap(heap_.begin(), heap_.end(), Later{});
-  Event e = heap_.back();
+  const Key k = heap_[i];
+  while (i > 0) {
+    const std::size_t parent = (i - 1) / 4;
+    if (!before(k, heap_[parent]))
+      break;
+    heap_[i] = heap_[parent];
+    i        = parent;
+  }
+  heap_[i] = k;
+}
+
+void EventQueue::sift_down(std::size_t i)
+{
+  const std::size_t n = heap_.size();
+  const Key k         = heap_[i];
+  while (true) {
+    const std::size_t first = 4 * i + 1;
+    if (first >= n)
+      break;
+    std::size_t best  = first;
+    const std::size_t last = std::min(first + 4, n);
+    for (std::size_t c = first + 1; c < last; ++c)
+      if (before(heap_[c], heap_[best]))
+        best = c;
+    if (!before(heap_[best], k))
+      break;
+    heap_[i] = heap_[best];
+    i        = best;
+  }
+  heap_[i] = k;
+}
+
+/// Pop the earliest event and run it.
+void EventQueue::run_top()
+{
+  const Key top = heap_.front();
+  heap_.front() = heap_.back();
   heap_.pop_back();
-  return e;
+  if (!heap_.empty())
+    sift_down(0);
+  const Payload p = slots_[top.slot];
+  free_slots_.push_back(top.slot);
+  now_ = top.time;
+  ++processed_;
+  p.fn(p.obj, p.arg);
 }
 
 void EventQueue::arm()
@@ -108,10 +158,7 @@ void EventQueue::fire()
       if (other >= 0 && seconds_to_ps(other) <= t)
         break;
     }
-    Event e = pop();
-    now_    = e.time;
-    ++processed_;
-    e.fn(e.obj, e.arg);
+    run_top();
     if (stop_batch_)
       break;
   }
@@ -130,12 +177,8 @@ void EventQueue::drain()
     timer_->remove();
     timer_ = nullptr;
   }
-  while (!heap_.empty()) {
-    Event e = pop();
-    now_    = e.time;
-    ++processed_;
-    e.fn(e.obj, e.arg);
-  }
+  while (!heap_.empty())
+    run_top();
   in_fire_ = false;
 }
 

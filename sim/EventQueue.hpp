@@ -64,22 +64,28 @@ public:
   void drain();
 
 private:
-  struct Event {
+  // The heap holds small keys (date, sequence, payload slot); payloads stay put in slots_.
+  struct Key {
     Ps time;
     std::uint64_t seq;
+    std::uint32_t slot;
+  };
+  struct Payload {
     Fn fn;
     void* obj;
     std::uint64_t arg;
   };
-  struct Later {
-    bool operator()(const Event& a, const Event& b) const { return a.time != b.time ? a.time > b.time : a.seq > b.seq; }
-  };
+  static bool before(const Key& a, const Key& b) { return a.time != b.time ? a.time < b.time : a.seq < b.seq; }
 
   void arm();
   void fire();
-  Event pop();
+  void run_top();
+  void sift_up(std::size_t i);
+  void sift_down(std::size_t i);
 
-  std::vector<Event> heap_;
+  std::vector<Key> heap_; ///< 4-ary min-heap
+  std::vector<Payload> slots_;
+  std::vector<std::uint32_t> free_slots_;
   std::uint64_t next_seq_  = 0;
   std::uint64_t processed_ = 0;
   Ps now_                  = 0;

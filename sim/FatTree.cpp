@@ -67,7 +67,8 @@ std::string FabricParams::check() const
 }
 
 FatTree::FatTree(const FabricParams& p, int nodes, EventQueue& q, Rng routing_rng, Rng jitter_rng)
-    : p_(p), nodes_(nodes), q_(q), routing_rng_(routing_rng), jitter_rng_(jitter_rng)
+    : p_(p), nodes_(nodes), q_(q), routing_rng_(routing_rng), jitter_rng_(jitter_rng),
+      flow_next_(static_cast<std::size_t>(nodes)), flow_highest_(static_cast<std::size_t>(nodes))
 {
   assert(p_.check().empty());
   assert(nodes <= p_.capacity());
@@ -155,8 +156,7 @@ Ps FatTree::forward_delay()
 Ps FatTree::inject(Packet* p, Ps ready)
 {
   assert(p->src_node != p->dst_node);
-  const std::uint64_t flow = (static_cast<std::uint64_t>(p->src_node) << 32) | static_cast<std::uint32_t>(p->dst_node);
-  p->flow_seq              = flow_next_[flow]++;
+  p->flow_seq = flow_next_.at(static_cast<std::size_t>(p->src_node), static_cast<std::size_t>(p->dst_node))++;
   p->injected_at           = ready;
   p->level                 = 1;
   p->sw                    = p->src_node / p_.down[0];
@@ -242,8 +242,7 @@ void FatTree::arrive(std::uint64_t packet_ptr)
 {
   auto* p = reinterpret_cast<Packet*>(packet_ptr);
   ++stats_.packets;
-  const std::uint64_t flow = (static_cast<std::uint64_t>(p->src_node) << 32) | static_cast<std::uint32_t>(p->dst_node);
-  std::uint64_t& highest   = flow_highest_[flow];
+  std::uint64_t& highest = flow_highest_.at(static_cast<std::size_t>(p->src_node), static_cast<std::size_t>(p->dst_node));
   if (p->flow_seq + 1 < highest)
     ++stats_.reordered_packets;
   else

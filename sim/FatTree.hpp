@@ -15,12 +15,12 @@
 #pragma once
 
 #include "sim/EventQueue.hpp"
+#include "sim/PairTable.hpp"
 #include "sim/Rng.hpp"
 #include "sim/Time.hpp"
 
 #include <cstdint>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 namespace shmemsim::sim {
@@ -122,8 +122,8 @@ private:
   std::vector<Port> node_ports_;
   std::vector<Port> switch_ports_;
   std::vector<FabricClient*> clients_;
-  std::unordered_map<std::uint64_t, std::uint64_t> flow_next_;    ///< (src,dst) -> next seq to assign
-  std::unordered_map<std::uint64_t, std::uint64_t> flow_highest_; ///< (src,dst) -> highest seq arrived + 1
+  PairTable<std::uint64_t> flow_next_;    ///< (src,dst) -> next seq to assign
+  PairTable<std::uint64_t> flow_highest_; ///< (src,dst) -> highest seq arrived + 1
   FabricStats stats_;
 };
 

@@ -73,8 +73,14 @@ static void free_packet(void* p)
 }
 
 Nic::Nic(int node, const NicParams& p, sim::FatTree& fabric, sim::EventQueue& q, const Directory& dir)
-    : node_(node), p_(p), fabric_(fabric), q_(q), dir_(dir), mtu_(fabric.params().mtu), header_(fabric.params().header_size)
+    : node_(node), p_(p), fabric_(fabric), q_(q), dir_(dir), mtu_(fabric.params().mtu), header_(fabric.params().header_size),
+      pair_seq_(dir.node_of.size()), ordered_seq_(dir.node_of.size())
 {
+  std::size_t local_count = 0;
+  for (int n : dir.node_of)
+    local_count += n == node ? 1 : 0;
+  order_.set_columns(local_count);
+  delivery_order_.set_columns(local_count);
   assert(p_.injection_queues >= 1);
   queues_.resize(static_cast<std::size_t>(p_.injection_queues));
   fabric_.attach(node, this);
@@ -115,10 +121,10 @@ void Nic::submit(Message* m)
 {
   const Ps now = q_.now();
   m->issued_at = now;
-  const std::uint64_t key = pair_key(m->src_ep, m->dst_ep);
-  m->pair_seq             = pair_seq_[key]++;
+  const auto dst = static_cast<std::size_t>(m->dst_ep);
+  m->pair_seq    = pair_seq_.at(local(m->src_ep), dst)++;
   if (m->ordered)
-    m->ordered_seq = ordered_seq_[key]++;
+    m->ordered_seq = ordered_seq_.at(local(m->src_ep), dst)++;
   const std::uint64_t chunks = m->length == 0 ? 1 : (m->length + mtu_ - 1) / mtu_;
   m->request_packets         = has_request_payload(m->kind) ? static_cast<std::uint32_t>(chunks) : 1;
   m->reply_packets           = has_reply(m->kind) ? static_cast<std::uint32_t>(chunks) : 0;
@@ -250,7 +256,7 @@ void Nic::rx(NicPacket* p)
     process_request(p);
     return;
   }
-  OrderState& st = order_[pair_key(m->src_ep, m->dst_ep)];
+  OrderState& st = order_.at(static_cast<std::size_t>(m->src_ep), local(m->dst_ep));
   if (m->ordered_seq != st.next) {
     st.held[m->ordered_seq].push_back(p);
     ++stats_.held_packets;
@@ -403,16 +409,18 @@ void Nic::target_done(Message& m)
   if (!m.target_ok)
     ++stats_.failed_deliveries;
   stats_.delivery_latency.add(now - m.issued_at);
-  DeliveryOrder& d = delivery_order_[pair_key(m.src_ep, m.dst_ep)];
+  DeliveryOrder& d = delivery_order_.at(static_cast<std::size_t>(m.src_ep), local(m.dst_ep));
   if (m.pair_seq == d.lowest) {
     ++d.lowest;
-    while (!d.ahead.empty() && *d.ahead.begin() == d.lowest) {
-      d.ahead.erase(d.ahead.begin());
+    std::size_t drop = 0;
+    while (drop < d.ahead.size() && d.ahead[drop] == d.lowest) {
+      ++drop;
       ++d.lowest;
     }
+    d.ahead.erase(d.ahead.begin(), d.ahead.begin() + static_cast<std::ptrdiff_t>(drop));
   } else {
     ++stats_.out_of_order;
-    d.ahead.insert(m.pair_seq);
+    d.ahead.insert(std::upper_bound(d.ahead.begin(), d.ahead.end(), m.pair_seq), m.pair_seq);
   }
   handler(m.dst_ep).target_complete(m);
 }

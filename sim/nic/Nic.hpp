@@ -5,6 +5,7 @@
 #include "sim/EventQueue.hpp"
 #include "sim/FatTree.hpp"
 #include "sim/Histogram.hpp"
+#include "sim/PairTable.hpp"
 #include "sim/nic/DeliveryHandler.hpp"
 #include "sim/nic/Message.hpp"
 #include "sim/nic/NicParams.hpp"
@@ -12,8 +13,6 @@
 #include <cstdint>
 #include <deque>
 #include <map>
-#include <set>
-#include <unordered_map>
 #include <vector>
 
 namespace shmemsim::nic {
@@ -21,6 +20,7 @@ namespace shmemsim::nic {
 /// Who is where: endpoint -> node and endpoint -> handler. Shared by every NIC of a run.
 struct Directory {
   std::vector<int> node_of;
+  std::vector<int> local_of; ///< index of the endpoint among those of its node
   std::vector<DeliveryHandler*> handler_of;
 };
 
@@ -82,10 +82,12 @@ private:
   };
   struct DeliveryOrder {
     std::uint64_t lowest = 0;
-    std::set<std::uint64_t> ahead;
+    std::vector<std::uint64_t> ahead; ///< delivered early, sorted
   };
 
-  static std::uint64_t pair_key(int src, int dst) { return (static_cast<std::uint64_t>(src) << 32) | static_cast<std::uint32_t>(dst); }
+  /// Per-pair tables: at the initiator rows are local sources, columns all endpoints; at the
+  /// target rows are all sources, columns local destinations.
+  std::size_t local(int ep) const { return static_cast<std::size_t>(dir_.local_of[static_cast<std::size_t>(ep)]); }
   DeliveryHandler& handler(int ep) const { return *dir_.handler_of[static_cast<std::size_t>(ep)]; }
   int node_of(int ep) const { return dir_.node_of[static_cast<std::size_t>(ep)]; }
 
@@ -125,10 +127,10 @@ private:
   sim::Ps write_landed_max_ = 0; ///< when the last write issued so far is visible in memory
   sim::Ps read_done_max_    = 0; ///< when the last read issued so far completes
   sim::Ps atomic_done_max_  = 0; ///< when the last atomic issued so far completes
-  std::unordered_map<std::uint64_t, std::uint64_t> pair_seq_;
-  std::unordered_map<std::uint64_t, std::uint64_t> ordered_seq_;
-  std::unordered_map<std::uint64_t, OrderState> order_;
-  std::unordered_map<std::uint64_t, DeliveryOrder> delivery_order_;
+  sim::PairTable<std::uint64_t> pair_seq_;    ///< [local src][dst]
+  sim::PairTable<std::uint64_t> ordered_seq_; ///< [local src][dst]
+  sim::PairTable<OrderState> order_;          ///< [src][local dst]
+  sim::PairTable<DeliveryOrder> delivery_order_; ///< [src][local dst]
   NicStats stats_;
 };
 

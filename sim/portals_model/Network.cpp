@@ -10,6 +10,9 @@ Network::Network(sim::Simulation& sim, const sim::FabricParams& fabric, const ni
   fabric_ = std::make_unique<sim::FatTree>(fabric, nodes, sim.queue(), sim.rng(sim::RngPurpose::Routing),
                                            sim.rng(sim::RngPurpose::Jitter));
   dir_.node_of = node_of;
+  std::vector<int> per_node(static_cast<std::size_t>(nodes), 0);
+  for (int n : node_of)
+    dir_.local_of.push_back(per_node.at(static_cast<std::size_t>(n))++);
   dir_.handler_of.assign(node_of.size(), nullptr);
   for (int n = 0; n < nodes; ++n)
     nics_.push_back(std::make_unique<nic::Nic>(n, nicp, *fabric_, sim.queue(), dir_));
