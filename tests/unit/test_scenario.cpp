@@ -599,7 +599,7 @@ TEST(scenario_errors, UnknownKeys)
             "'routing'?)");
   EXPECT_EQ(error_of(R"({"traffic": {"patern": "stream"}})"),
             "net.json: traffic.patern: unknown key; valid keys here: pattern, size, iterations, window, ack, root, "
-            "peer, gap, volatile, independent, verify (did you mean 'pattern'?)");
+            "peer, pairs, gap, volatile, independent, verify (did you mean 'pattern'?)");
   // No suggestion when nothing is close.
   std::string e = error_of(R"({"zzzzzz": 1})");
   EXPECT_CONTAINS(e, "net.json: zzzzzz: unknown key; valid keys here: seed, description, platform, job, traffic");
