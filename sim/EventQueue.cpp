@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <bit>
 #include <cstdint>
 
 namespace shmemsim::sim {
@@ -44,54 +45,101 @@ void EventQueue::schedule(Ps t, Fn fn, void* obj, std::uint64_t arg)
     free_slots_.pop_back();
     slots_[slot] = Payload{fn, obj, arg};
   }
-  heap_.push_back(Key{t, next_seq_++, slot});
-  sift_up(heap_.size() - 1);
+  push_key(Key{t, next_seq_++, slot});
   if (!in_fire_)
     arm();
 }
 
-void EventQueue::sift_up(std::size_t i)
+namespace {
+struct FarLater {
+  bool operator()(const auto& a, const auto& b) const { return a.time != b.time ? a.time > b.time : a.seq > b.seq; }
+};
+} // namespace
+
+void EventQueue::push_key(const Key& k)
 {
-  const Key k = heap_[i];
-  while (i > 0) {
-    const std::size_t parent = (i - 1) / 4;
-    if (!before(k, heap_[parent]))
-      break;
-    heap_[i] = heap_[parent];
-    i        = parent;
+  ++count_;
+  const std::int64_t b = k.time >> kBucketShift;
+  assert(b >= cur_bucket_);
+  if (b >= cur_bucket_ + static_cast<std::int64_t>(kBuckets)) {
+    far_.push_back(k);
+    std::push_heap(far_.begin(), far_.end(), FarLater{});
+    return;
   }
-  heap_[i] = k;
+  const std::size_t i   = static_cast<std::size_t>(b) & (kBuckets - 1);
+  std::vector<Key>& bkt = buckets_[i];
+  if (b == sorted_bucket_) {
+    // Keep it sorted: new keys are usually the latest, so this is usually an append.
+    if (bkt.size() == sorted_head_ || before(bkt.back(), k))
+      bkt.push_back(k);
+    else
+      bkt.insert(std::upper_bound(bkt.begin() + static_cast<std::ptrdiff_t>(sorted_head_), bkt.end(), k, before), k);
+  } else {
+    bkt.push_back(k);
+  }
+  nonempty_[i >> 6] |= std::uint64_t{1} << (i & 63);
 }
 
-void EventQueue::sift_down(std::size_t i)
+const EventQueue::Key* EventQueue::peek()
 {
-  const std::size_t n = heap_.size();
-  const Key k         = heap_[i];
-  while (true) {
-    const std::size_t first = 4 * i + 1;
-    if (first >= n)
+  if (count_ == 0)
+    return nullptr;
+  // Scan the window [cur, cur + kBuckets) for the first non-empty bucket.
+  const std::int64_t end = cur_bucket_ + static_cast<std::int64_t>(kBuckets);
+  std::int64_t pos       = cur_bucket_;
+  std::int64_t found     = -1;
+  while (pos < end) {
+    const std::size_t idx  = static_cast<std::size_t>(pos) & (kBuckets - 1);
+    const unsigned bit     = static_cast<unsigned>(idx & 63);
+    const std::uint64_t bits = nonempty_[idx >> 6] & (~std::uint64_t{0} << bit);
+    if (bits != 0) {
+      found = pos + (std::countr_zero(bits) - static_cast<int>(bit));
       break;
-    std::size_t best  = first;
-    const std::size_t last = std::min(first + 4, n);
-    for (std::size_t c = first + 1; c < last; ++c)
-      if (before(heap_[c], heap_[best]))
-        best = c;
-    if (!before(heap_[best], k))
-      break;
-    heap_[i] = heap_[best];
-    i        = best;
+    }
+    pos += 64 - bit;
   }
-  heap_[i] = k;
+  if (found < 0 || found >= end) {
+    peeked_bucket_ = -1;
+    assert(!far_.empty());
+    return &far_.front();
+  }
+  peeked_bucket_        = found;
+  std::vector<Key>& bkt = buckets_[static_cast<std::size_t>(found) & (kBuckets - 1)];
+  if (sorted_bucket_ != found) {
+    std::sort(bkt.begin(), bkt.end(), before);
+    sorted_bucket_ = found;
+    sorted_head_   = 0;
+  }
+  return &bkt[sorted_head_];
 }
 
 /// Pop the earliest event and run it.
 void EventQueue::run_top()
 {
-  const Key top = heap_.front();
-  heap_.front() = heap_.back();
-  heap_.pop_back();
-  if (!heap_.empty())
-    sift_down(0);
+  const Key* kp = peek();
+  Key top       = *kp;
+  if (peeked_bucket_ < 0) {
+    std::pop_heap(far_.begin(), far_.end(), FarLater{});
+    far_.pop_back();
+    cur_bucket_ = top.time >> kBucketShift;
+  } else {
+    const std::size_t i = static_cast<std::size_t>(peeked_bucket_) & (kBuckets - 1);
+    if (++sorted_head_ == buckets_[i].size()) {
+      buckets_[i].clear();
+      sorted_head_ = 0;
+      nonempty_[i >> 6] &= ~(std::uint64_t{1} << (i & 63));
+    }
+    cur_bucket_ = peeked_bucket_;
+  }
+  --count_;
+  // The window moved forward: bring in far keys it now covers.
+  while (!far_.empty() && (far_.front().time >> kBucketShift) < cur_bucket_ + static_cast<std::int64_t>(kBuckets)) {
+    std::pop_heap(far_.begin(), far_.end(), FarLater{});
+    const Key k = far_.back();
+    far_.pop_back();
+    --count_;
+    push_key(k);
+  }
   const Payload p = slots_[top.slot];
   free_slots_.push_back(top.slot);
   now_ = top.time;
@@ -104,8 +152,8 @@ void EventQueue::arm()
   Ps want;
   if (!deferred_.empty())
     want = now_;
-  else if (!heap_.empty())
-    want = heap_.front().time;
+  else if (const Key* k = peek())
+    want = k->time;
   else
     return;
   if (timer_ != nullptr) {
@@ -147,8 +195,8 @@ void EventQueue::fire()
     woke_in_batch_ = true;
   }
   stop_batch_ = false;
-  while (!heap_.empty()) {
-    const Ps t = heap_.front().time;
+  while (const Key* next = peek()) {
+    const Ps t = next->time;
     if (t > clock) {
       // Look ahead only while no actor can act before t: none inside a SimGrid activity, and no
       // other SimGrid timer due first.
@@ -177,7 +225,7 @@ void EventQueue::drain()
     timer_->remove();
     timer_ = nullptr;
   }
-  while (!heap_.empty())
+  while (!empty())
     run_top();
   in_fire_ = false;
 }

@@ -47,7 +47,7 @@ public:
   Ps now() const;
 
   std::uint64_t events_processed() const { return processed_; }
-  std::size_t pending() const { return heap_.size(); }
+  std::size_t pending() const { return count_; }
   Ps last_event_time() const { return now_; }
 
   /// Allow or forbid look-ahead (for tests comparing both; on by default).
@@ -64,7 +64,10 @@ public:
   void drain();
 
 private:
-  // The heap holds small keys (date, sequence, payload slot); payloads stay put in slots_.
+  // A calendar queue: keys (date, sequence, payload slot) go into buckets of 2^kBucketShift ps
+  // covering a window of kBuckets buckets from the current one; a bitmap finds the next
+  // non-empty bucket; keys beyond the window wait in a heap until the window reaches them. The
+  // bucket being drained is kept sorted, so events pop in exact (date, sequence) order.
   struct Key {
     Ps time;
     std::uint64_t seq;
@@ -76,14 +79,26 @@ private:
     std::uint64_t arg;
   };
   static bool before(const Key& a, const Key& b) { return a.time != b.time ? a.time < b.time : a.seq < b.seq; }
+  static constexpr int kBucketShift    = 10;      // 1.024 ns
+  static constexpr std::size_t kBuckets = 1 << 16; // a window of about 67 us
 
   void arm();
   void fire();
   void run_top();
-  void sift_up(std::size_t i);
-  void sift_down(std::size_t i);
+  void push_key(const Key& k);
+  /// Earliest key, or nullptr if empty. Never moves the window (only popping does), so an actor
+  /// may still schedule at the current date after a peek.
+  const Key* peek();
+  bool empty() const { return count_ == 0; }
 
-  std::vector<Key> heap_; ///< 4-ary min-heap
+  std::vector<std::vector<Key>> buckets_ = std::vector<std::vector<Key>>(kBuckets);
+  std::vector<std::uint64_t> nonempty_   = std::vector<std::uint64_t>(kBuckets / 64, 0);
+  std::int64_t cur_bucket_    = 0;  ///< absolute bucket of the last popped event: the window's start
+  std::int64_t sorted_bucket_ = -1; ///< absolute bucket kept sorted ascending, popped from sorted_head_
+  std::size_t sorted_head_    = 0;
+  std::int64_t peeked_bucket_ = -1; ///< where peek() found the earliest key (-1: in far_)
+  std::vector<Key> far_;            ///< min-heap of keys beyond the window
+  std::size_t count_ = 0;
   std::vector<Payload> slots_;
   std::vector<std::uint32_t> free_slots_;
   std::uint64_t next_seq_  = 0;
