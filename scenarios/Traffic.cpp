@@ -67,6 +67,17 @@ TrafficPattern::TrafficPattern(portals::Network& net, const TrafficParams& p, in
 {
   if (p_.peer < 0)
     p_.peer = n_ - 1;
+  // Operations the NI's limits would reject make the pattern impossible: say so before running.
+  const portals::Limits& lim = net_.ni(0).limits();
+  const std::string where    = "traffic[" + std::to_string(index_) + "] (" + to_string(p_.pattern) + "): ";
+  if (p_.pattern == Pattern::FetchAdd && lim.max_fetch_atomic_size < 8)
+    throw std::runtime_error(where + "8-byte fetch-adds exceed platform.nic.limits.max_fetch_atomic_size (" +
+                             std::to_string(lim.max_fetch_atomic_size) +
+                             " B); every PtlFetchAtomic would be rejected with PTL_ARG_INVALID: raise the limit to 8 or more");
+  if (p_.pattern != Pattern::FetchAdd && p_.size > lim.max_msg_size)
+    throw std::runtime_error(where + "size " + std::to_string(p_.size) + " B exceeds platform.nic.limits.max_msg_size (" +
+                             std::to_string(lim.max_msg_size) +
+                             " B); every PtlPut would be rejected with PTL_ARG_INVALID: lower traffic.size or raise the limit");
   const std::uint64_t n = static_cast<std::uint64_t>(n_);
   const std::uint64_t w = slots_per_source();
   for (int ep = 0; ep < n_; ++ep) {

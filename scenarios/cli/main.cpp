@@ -35,7 +35,7 @@ exit status: 0 ok, 1 a data check failed, 2 bad input, 3 deadlock, 4 simulated-t
 
 [[noreturn]] void usage_error(const std::string& msg)
 {
-  std::fprintf(stderr, "shmemsim: %s\n(run 'shmemsim --help' for usage)\n", msg.c_str());
+  std::fprintf(stderr, "shmemsim: %s (see 'shmemsim --help')\n", msg.c_str());
   std::exit(kExitBadInput);
 }
 

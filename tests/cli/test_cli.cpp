@@ -1,0 +1,679 @@
+// The `shmemsim` command as users see it: the real binary run as a subprocess (fork/exec, stdout
+// and stderr captured separately, exit status checked), one fresh temporary directory per test.
+//
+// SHMEMSIM_BIN (the built tool) and SHMEMSIM_SOURCE_DIR (for the shipped scenarios) come from
+// tests/CMakeLists.txt.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <initializer_list>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#ifndef SHMEMSIM_BIN
+#error "SHMEMSIM_BIN must be defined (path of the shmemsim executable)"
+#endif
+#ifndef SHMEMSIM_SOURCE_DIR
+#error "SHMEMSIM_SOURCE_DIR must be defined (the project's source directory)"
+#endif
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+const fs::path kBin       = SHMEMSIM_BIN;
+const fs::path kSource    = SHMEMSIM_SOURCE_DIR;
+const fs::path kScenarios = kSource / "scenarios";
+
+/// The hint that command-line usage errors print after their one `shmemsim: ` line.
+const std::string kUsageHint = "(see 'shmemsim --help')";
+
+// ---------------------------------------------------------------------------------------------
+// Running the tool
+// ---------------------------------------------------------------------------------------------
+
+struct Result {
+  bool exited   = false; ///< terminated normally (not by a signal)
+  int status    = -1;    ///< exit status if exited
+  int signal    = 0;     ///< terminating signal otherwise
+  bool timed_out = false;
+  std::string out, err;
+
+  /// For failure messages.
+  std::string describe() const
+  {
+    std::ostringstream o;
+    if (timed_out)
+      o << "TIMED OUT; ";
+    if (exited)
+      o << "exit status " << status;
+    else
+      o << "killed by signal " << signal << " (" << strsignal(signal) << ")";
+    o << "\n--- stdout ---\n" << out << "--- stderr ---\n" << err << "--------------";
+    return o.str();
+  }
+};
+
+/// Runs `exe args...` in `cwd` (empty: the current directory), stdin from /dev/null, without a
+/// shell. Kills the child after `timeout_s`.
+Result run_in(const fs::path& cwd, const std::vector<std::string>& args, const fs::path& exe = kBin,
+              double timeout_s = 60)
+{
+  Result r;
+  int out_pipe[2], err_pipe[2];
+  if (::pipe2(out_pipe, O_CLOEXEC) != 0 || ::pipe2(err_pipe, O_CLOEXEC) != 0) {
+    ADD_FAILURE() << "pipe2: " << std::strerror(errno);
+    return r;
+  }
+  std::vector<std::string> argv_s;
+  argv_s.push_back(exe.string());
+  argv_s.insert(argv_s.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& a : argv_s)
+    argv.push_back(a.data());
+  argv.push_back(nullptr);
+  const std::string cwd_s = cwd.string();
+
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    ADD_FAILURE() << "fork: " << std::strerror(errno);
+    return r;
+  }
+  if (pid == 0) {
+    // Child: only async-signal-safe calls from here on.
+    int devnull = ::open("/dev/null", O_RDONLY);
+    if (devnull < 0 || ::dup2(devnull, 0) < 0 || ::dup2(out_pipe[1], 1) < 0 || ::dup2(err_pipe[1], 2) < 0)
+      ::_exit(126);
+    if (!cwd_s.empty() && ::chdir(cwd_s.c_str()) != 0)
+      ::_exit(126);
+    ::execv(argv[0], argv.data());
+    ::_exit(127);
+  }
+  ::close(out_pipe[1]);
+  ::close(err_pipe[1]);
+
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
+  pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
+  std::string* sinks[2] = {&r.out, &r.err};
+  int open_fds = 2;
+  char buf[65536];
+  while (open_fds > 0) {
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
+    if (left <= 0) {
+      r.timed_out = true;
+      ::kill(pid, SIGKILL);
+      break;
+    }
+    int n = ::poll(fds, 2, static_cast<int>(std::min<long long>(left, 1000)));
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n < 0) {
+      ADD_FAILURE() << "poll: " << std::strerror(errno);
+      ::kill(pid, SIGKILL);
+      break;
+    }
+    for (int i = 0; i < 2; ++i) {
+      if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
+        continue;
+      ssize_t got = ::read(fds[i].fd, buf, sizeof buf);
+      if (got > 0) {
+        sinks[i]->append(buf, static_cast<std::size_t>(got));
+      } else if (got == 0 || errno != EINTR) {
+        ::close(fds[i].fd);
+        fds[i].fd = -1;
+        --open_fds;
+      }
+    }
+  }
+  for (auto& f : fds)
+    if (f.fd >= 0)
+      ::close(f.fd);
+
+  int ws = 0;
+  while (::waitpid(pid, &ws, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFEXITED(ws)) {
+    r.exited = true;
+    r.status = WEXITSTATUS(ws);
+  } else if (WIFSIGNALED(ws)) {
+    r.signal = WTERMSIG(ws);
+  }
+  EXPECT_FALSE(r.exited && r.status == 127) << "could not execute " << exe;
+  EXPECT_FALSE(r.timed_out) << "shmemsim ran longer than " << timeout_s << " s";
+  return r;
+}
+
+Result run(const std::vector<std::string>& args)
+{
+  return run_in({}, args);
+}
+
+std::vector<std::string> lines_of(const std::string& text)
+{
+  std::vector<std::string> r;
+  std::istringstream in(text);
+  for (std::string l; std::getline(in, l);)
+    r.push_back(l);
+  return r;
+}
+
+bool starts_with(const std::string& s, const std::string& prefix)
+{
+  return s.rfind(prefix, 0) == 0;
+}
+
+std::string read_text(const fs::path& p)
+{
+  std::ifstream f(p, std::ios::binary);
+  std::ostringstream o;
+  o << f.rdbuf();
+  return o.str();
+}
+
+json read_json(const fs::path& p)
+{
+  std::string text = read_text(p);
+  json j           = json::parse(text, nullptr, false);
+  EXPECT_FALSE(j.is_discarded()) << p << " is not valid JSON:\n" << text;
+  return j;
+}
+
+fs::path scenario(const std::string& rel)
+{
+  return kScenarios / rel;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fixture: a fresh temporary directory per test (mkdtemp), removed afterwards
+// ---------------------------------------------------------------------------------------------
+
+class CliTest : public ::testing::Test {
+protected:
+  void SetUp() override
+  {
+    ASSERT_TRUE(fs::is_regular_file(kBin)) << "shmemsim binary not found at " << kBin;
+    std::string tmpl = (fs::temp_directory_path() / "shmemsim_cli_XXXXXX").string();
+    ASSERT_NE(::mkdtemp(tmpl.data()), nullptr) << "mkdtemp: " << std::strerror(errno);
+    dir_ = tmpl;
+  }
+  void TearDown() override
+  {
+    std::error_code ec;
+    if (!dir_.empty())
+      fs::remove_all(dir_, ec);
+  }
+
+  const fs::path& dir() const { return dir_; }
+
+  fs::path write(const std::string& name, const std::string& text) const
+  {
+    fs::path p = dir_ / name;
+    fs::create_directories(p.parent_path());
+    std::ofstream(p, std::ios::binary) << text;
+    return p;
+  }
+
+  fs::path mkdir(const std::string& name) const
+  {
+    fs::path p = dir_ / name;
+    fs::create_directories(p);
+    return p;
+  }
+
+  /// `shmemsim run SCENARIO --out DIR [extra...]`; expects exit 0 and returns summary.json.
+  json run_ok(const fs::path& sc, const std::string& out_name, const std::vector<std::string>& extra = {})
+  {
+    std::vector<std::string> args = {"run", sc.string(), "--out", (dir_ / out_name).string()};
+    args.insert(args.end(), extra.begin(), extra.end());
+    Result r = run(args);
+    EXPECT_TRUE(r.exited && r.status == 0) << sc << ": " << r.describe();
+    return read_json(dir_ / out_name / "summary.json");
+  }
+
+private:
+  fs::path dir_;
+};
+
+// Test suites are named cli_* so that `ctest -R cli` selects them.
+using cli_determinism = CliTest;
+using cli_shipped     = CliTest;
+using cli_output      = CliTest;
+using cli_bad_input   = CliTest;
+using cli_nic_limits  = CliTest;
+using cli_info        = CliTest;
+using cli_location    = CliTest;
+using cli_checks      = CliTest;
+
+/// Bad input: exit status 2 (not a crash), nothing on stdout, and exactly one line on stderr,
+/// starting with "shmemsim: " and containing every one of `needles`. Command-line usage errors
+/// (`usage`) end that line with the hint "(see 'shmemsim --help')".
+void expect_bad_input(const Result& r, std::initializer_list<std::string> needles, bool usage = false)
+{
+  ASSERT_TRUE(r.exited) << "crashed: " << r.describe();
+  EXPECT_EQ(r.status, 2) << r.describe();
+  EXPECT_EQ(r.out, "") << r.describe();
+  ASSERT_FALSE(r.err.empty()) << r.describe();
+  EXPECT_EQ(r.err.back(), '\n') << "stderr does not end with a newline: " << r.describe();
+  std::vector<std::string> lines = lines_of(r.err);
+  ASSERT_EQ(lines.size(), 1u) << "expected one line on stderr: " << r.describe();
+  const std::string& line = lines[0];
+  if (usage) {
+    EXPECT_NE(line.find(kUsageHint), std::string::npos) << line;
+  }
+  EXPECT_TRUE(starts_with(line, "shmemsim: ")) << line;
+  for (const std::string& n : needles)
+    EXPECT_NE(line.find(n), std::string::npos) << "the message does not mention '" << n << "':\n  " << line;
+}
+
+// ---------------------------------------------------------------------------------------------
+// 1. Determinism
+// ---------------------------------------------------------------------------------------------
+
+TEST_F(cli_determinism, SameScenarioAndSeedGiveByteIdenticalSummaries)
+{
+  const fs::path sc = scenario("net/alltoall.json");
+  // Run 1: working directory w1, relative --out. Run 2: working directory w2, absolute --out
+  // somewhere else.
+  const fs::path w1 = mkdir("w1"), w2 = mkdir("w2"), elsewhere = mkdir("elsewhere");
+  Result r1 = run_in(w1, {"run", sc.string(), "--out", "first"});
+  ASSERT_TRUE(r1.exited && r1.status == 0) << r1.describe();
+  Result r2 = run_in(w2, {"run", sc.string(), "--out", (elsewhere / "second").string()});
+  ASSERT_TRUE(r2.exited && r2.status == 0) << r2.describe();
+
+  const std::string s1 = read_text(w1 / "first" / "summary.json");
+  const std::string s2 = read_text(elsewhere / "second" / "summary.json");
+  ASSERT_FALSE(s1.empty());
+  EXPECT_EQ(s1, s2) << "summary.json differs between two identical runs";
+
+  json j = json::parse(s1, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << s1;
+  for (const char* key : {"sim_time_s", "events", "deliveries", "out_of_order_deliveries", "latency", "bandwidth", "checks"})
+    EXPECT_TRUE(j.contains(key)) << "summary.json has no top-level key " << key;
+  EXPECT_GT(j["sim_time_s"].get<double>(), 0);
+  EXPECT_GT(j["events"].get<std::uint64_t>(), 0u);
+  EXPECT_GT(j["deliveries"].get<std::uint64_t>(), 0u);
+  ASSERT_TRUE(j["checks"].is_object());
+  EXPECT_EQ(j["checks"]["passed"], true);
+}
+
+TEST_F(cli_determinism, AnotherSeedGivesAnotherSummary)
+{
+  const fs::path sc = scenario("net/alltoall.json");
+  json a            = run_ok(sc, "seed1");
+  json b            = run_ok(sc, "seed2", {"--set", "seed=2"});
+  const std::string ta = read_text(dir() / "seed1" / "summary.json");
+  const std::string tb = read_text(dir() / "seed2" / "summary.json");
+  EXPECT_NE(ta, tb) << "--set seed=2 gave the same summary.json as seed 1";
+  EXPECT_EQ(b["checks"]["passed"], true);
+  // The seed reaches the run: the effective scenario records it.
+  EXPECT_EQ(read_json(dir() / "seed2" / "scenario.json")["seed"], 2);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 2. Shipped scenarios
+// ---------------------------------------------------------------------------------------------
+
+TEST_F(cli_shipped, EveryShippedScenarioRunsAndPassesItsChecks)
+{
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(kScenarios / "net"))
+    if (e.is_regular_file() && e.path().extension() == ".json")
+      files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  ASSERT_GE(files.size(), 5u) << "expected the shipped scenarios in " << (kScenarios / "net");
+  files.push_back(scenario("default.json"));
+
+  int i = 0;
+  for (const fs::path& f : files) {
+    SCOPED_TRACE(f.string());
+    const std::string out = "out" + std::to_string(i++);
+    Result r = run({"run", f.string(), "--out", (dir() / out).string()});
+    ASSERT_TRUE(r.exited) << r.describe();
+    EXPECT_EQ(r.status, 0) << r.describe(); // in particular not 1: every data check passes
+    EXPECT_EQ(r.err, "") << r.describe();
+    json s = read_json(dir() / out / "summary.json");
+    EXPECT_EQ(s["checks"]["passed"], true) << s["checks"].dump();
+    ASSERT_TRUE(s["traffic"].is_array() && !s["traffic"].empty());
+    for (const auto& t : s["traffic"])
+      EXPECT_EQ(t["verified"], true) << "traffic pattern not verified: " << t.dump();
+  }
+}
+
+TEST_F(cli_shipped, AllToAllDeliversOutOfOrder)
+{
+  json s = run_ok(scenario("net/alltoall.json"), "a2a");
+  EXPECT_GT(s["out_of_order_deliveries"].get<std::uint64_t>(), 0u) << s.dump(2);
+}
+
+TEST_F(cli_shipped, OrderedHoldsBackReorderedPackets)
+{
+  json s = run_ok(scenario("net/ordered.json"), "ordered");
+  EXPECT_EQ(s["out_of_order_deliveries"].get<std::uint64_t>(), 0u);
+  EXPECT_GT(s["fabric"]["reordered_packets"].get<std::uint64_t>(), 0u)
+      << "the fabric should still reorder packets under total data ordering";
+}
+
+TEST_F(cli_shipped, PingPongHalfRoundTripIsPositiveAndRepeatable)
+{
+  json a = run_ok(scenario("net/pingpong.json"), "p1");
+  json b = run_ok(scenario("net/pingpong.json"), "p2");
+  ASSERT_TRUE(a["traffic"].is_array() && !a["traffic"].empty());
+  ASSERT_TRUE(a["traffic"][0].contains("half_round_trip_s")) << a["traffic"].dump();
+  const double x = a["traffic"][0]["half_round_trip_s"].get<double>();
+  const double y = b["traffic"][0]["half_round_trip_s"].get<double>();
+  EXPECT_GT(x, 0.0);
+  EXPECT_LE(std::fabs(x - y), 1e-12 * std::max(std::fabs(x), std::fabs(y))) << x << " vs " << y;
+}
+
+// ---------------------------------------------------------------------------------------------
+// 3. Output
+// ---------------------------------------------------------------------------------------------
+
+TEST_F(cli_output, ReportNamesTheSummaryFile)
+{
+  const fs::path out = dir() / "report";
+  Result r = run({"run", scenario("net/pingpong.json").string(), "--out", out.string()});
+  ASSERT_TRUE(r.exited && r.status == 0) << r.describe();
+  EXPECT_NE(r.out.find("summary written to"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find((out / "summary.json").string()), std::string::npos) << r.out;
+  EXPECT_TRUE(fs::is_regular_file(out / "summary.json"));
+  EXPECT_TRUE(fs::is_regular_file(out / "scenario.json"));
+  EXPECT_EQ(r.err, "");
+}
+
+TEST_F(cli_output, ReportWithoutOutWritesNoSummary)
+{
+  Result r = run_in(dir(), {"run", scenario("net/pingpong.json").string()});
+  ASSERT_TRUE(r.exited && r.status == 0) << r.describe();
+  EXPECT_NE(r.out.find("checks"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("summary written to"), std::string::npos) << r.out;
+  EXPECT_TRUE(fs::is_empty(dir())) << "a run without --out wrote files into its working directory";
+}
+
+TEST_F(cli_output, QuietPrintsNothing)
+{
+  const fs::path out = dir() / "quiet";
+  Result r = run({"run", scenario("net/pingpong.json").string(), "--quiet", "--out", out.string()});
+  ASSERT_TRUE(r.exited && r.status == 0) << r.describe();
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, "");
+  EXPECT_TRUE(fs::is_regular_file(out / "summary.json")) << "--quiet must still write the summary";
+}
+
+TEST_F(cli_output, PerfGoesToStderr)
+{
+  Result r = run({"run", scenario("net/pingpong.json").string(), "--quiet", "--perf"});
+  ASSERT_TRUE(r.exited && r.status == 0) << r.describe();
+  EXPECT_EQ(r.out, "");
+  std::vector<std::string> lines = lines_of(r.err);
+  EXPECT_TRUE(std::any_of(lines.begin(), lines.end(), [](const std::string& l) { return starts_with(l, "perf:"); }))
+      << r.describe();
+
+  // The same without --quiet: the report on stdout, perf still on stderr only.
+  Result v = run({"run", scenario("net/pingpong.json").string(), "--perf"});
+  ASSERT_TRUE(v.exited && v.status == 0) << v.describe();
+  EXPECT_EQ(v.out.find("perf:"), std::string::npos) << v.out;
+  EXPECT_TRUE(starts_with(v.err, "perf:")) << v.describe();
+}
+
+// ---------------------------------------------------------------------------------------------
+// 4. Bad input
+// ---------------------------------------------------------------------------------------------
+
+TEST_F(cli_bad_input, MalformedJsonNamesFileLineAndColumn)
+{
+  // The second comma on line 4 is at column 16.
+  fs::path f = write("bad.json", "{\n  \"seed\": 1,\n  \"platform\": {\n    \"nodes\": 4,,\n  }\n}\n");
+  expect_bad_input(run({"run", f.string()}), {f.string() + ":4:16:", "malformed JSON"});
+}
+
+TEST_F(cli_bad_input, UnknownKeyNamesPathAndSuggestion)
+{
+  fs::path f = write("unknown.json", R"({"platform": {"fabric": {"routnig": "dmodk"}}})");
+  expect_bad_input(run({"run", f.string()}),
+                   {f.string(), "platform.fabric.routnig", "unknown key", "did you mean", "routing"});
+}
+
+TEST_F(cli_bad_input, WrongTypeNamesPathAndValue)
+{
+  fs::path f = write("type.json", R"({"platform": {"nodes": "many"}})");
+  expect_bad_input(run({"run", f.string()}), {f.string(), "platform.nodes", "\"many\"", "integer"});
+}
+
+TEST_F(cli_bad_input, BadUnitNamesPathValueAndForms)
+{
+  fs::path f = write("unit.json", R"({"platform": {"fabric": {"link_latency": "10 parsecs"}}})");
+  expect_bad_input(run({"run", f.string()}), {f.string(), "platform.fabric.link_latency", "10 parsecs", "us"});
+}
+
+TEST_F(cli_bad_input, UnknownRoutingListsChoices)
+{
+  fs::path f = write("routing.json", R"({"platform": {"fabric": {"routing": "ecmp"}}})");
+  expect_bad_input(run({"run", f.string()}),
+                   {f.string(), "platform.fabric.routing", "ecmp", "dmodk", "random", "adaptive"});
+}
+
+TEST_F(cli_bad_input, ImpossibleFatTreeShape)
+{
+  fs::path f = write("shape.json", R"({"platform": {"fabric": {"levels": 2, "down": [4, 4, 4], "up": [4]}}})");
+  expect_bad_input(run({"run", f.string()}), {f.string(), "platform.fabric", "down", "2", "3"});
+}
+
+TEST_F(cli_bad_input, TooManyNodesForTheTree)
+{
+  fs::path f = write("nodes.json", R"({"platform": {"nodes": 100, "fabric": {"levels": 1, "down": 16}}})");
+  expect_bad_input(run({"run", f.string()}), {f.string(), "platform.nodes", "100", "16"});
+}
+
+TEST_F(cli_bad_input, MissingFile)
+{
+  const fs::path f = dir() / "no-such-scenario.json";
+  expect_bad_input(run({"run", f.string()}), {f.string(), "cannot read"});
+  expect_bad_input(run({"validate", f.string()}), {f.string(), "cannot read"});
+}
+
+TEST_F(cli_bad_input, UnknownSetKeyNamesTheSetArgument)
+{
+  expect_bad_input(run({"run", scenario("net/pingpong.json").string(), "--set", "seeed=3"}),
+                   {"--set seeed=3", "unknown key", "did you mean", "seed"});
+  expect_bad_input(run({"run", scenario("net/pingpong.json").string(), "--set", "platform.fabric.routnig=random"}),
+                   {"--set platform.fabric.routnig=random", "routnig", "did you mean", "routing"});
+}
+
+TEST_F(cli_bad_input, BadSetValueNamesTheSetArgument)
+{
+  expect_bad_input(run({"run", scenario("net/pingpong.json").string(), "--set", "platform.fabric.routing=ecmp"}),
+                   {"--set platform.fabric.routing=ecmp", "ecmp", "dmodk", "random", "adaptive"});
+}
+
+TEST_F(cli_bad_input, BadCommandLineOption)
+{
+  expect_bad_input(run({"run", scenario("net/pingpong.json").string(), "--bogus"}), {"--bogus"}, /*usage=*/true);
+  expect_bad_input(run({"run", scenario("net/pingpong.json").string(), "--set"}), {"--set"}, /*usage=*/true);
+  expect_bad_input(run({"run", scenario("net/pingpong.json").string(), "--set", "nokeyvalue"}),
+                   {"--set", "KEY=VALUE"}, /*usage=*/true);
+  expect_bad_input(run({"frobnicate"}), {"frobnicate"}, /*usage=*/true);
+  expect_bad_input(run({}), {"command"}, /*usage=*/true);
+}
+
+TEST_F(cli_bad_input, MissingScenarioArgument)
+{
+  expect_bad_input(run({"run"}), {"SCENARIO"}, /*usage=*/true);
+  expect_bad_input(run({"run", "--quiet"}), {"SCENARIO"}, /*usage=*/true);
+  expect_bad_input(run({"validate"}), {"SCENARIO"}, /*usage=*/true);
+}
+
+TEST_F(cli_bad_input, RunWithTwoScenarioFiles)
+{
+  const std::string a = scenario("net/pingpong.json").string();
+  const std::string b = scenario("net/stream.json").string();
+  expect_bad_input(run({"run", a, b}), {b, "one scenario"}, /*usage=*/true);
+  EXPECT_FALSE(fs::exists(dir() / "out"));
+}
+
+// ---------------------------------------------------------------------------------------------
+// 5. NIC resources exhausted at setup
+// ---------------------------------------------------------------------------------------------
+
+TEST_F(cli_nic_limits, TooFewCountingEventsIsBadInput)
+{
+  // Every active endpoint of a pattern needs at least two counting events (target LE, source MD).
+  const fs::path out = dir() / "cts";
+  Result r = run({"run", scenario("net/alltoall.json").string(), "--set", "platform.nic.limits.max_cts=1", "--out",
+                  out.string()});
+  expect_bad_input(r, {scenario("net/alltoall.json").string(), "PTL_NO_SPACE", "max_cts"});
+  EXPECT_FALSE(fs::exists(out / "summary.json")) << "a run that could not start wrote a summary";
+}
+
+// ---------------------------------------------------------------------------------------------
+// 6. keys, presets, validate, --help
+// ---------------------------------------------------------------------------------------------
+
+TEST_F(cli_info, KeysListsRoutingWithChoices)
+{
+  Result r = run({"keys"});
+  ASSERT_TRUE(r.exited && r.status == 0) << r.describe();
+  EXPECT_EQ(r.err, "");
+  std::vector<std::string> lines = lines_of(r.out);
+  auto it = std::find_if(lines.begin(), lines.end(),
+                         [](const std::string& l) { return starts_with(l, "platform.fabric.routing "); });
+  ASSERT_NE(it, lines.end()) << "no line for platform.fabric.routing in:\n" << r.out;
+  for (const char* choice : {"dmodk", "random", "adaptive"})
+    EXPECT_NE(it->find(choice), std::string::npos) << *it;
+  for (const char* key : {"seed", "platform.nodes", "platform.nic.limits.max_cts", "job.pes", "traffic.pattern"})
+    EXPECT_TRUE(std::any_of(lines.begin(), lines.end(),
+                            [&](const std::string& l) { return starts_with(l, std::string(key) + " "); }))
+        << "keys does not list " << key;
+}
+
+TEST_F(cli_info, PresetsListsQdr16)
+{
+  Result r = run({"presets"});
+  ASSERT_TRUE(r.exited && r.status == 0) << r.describe();
+  std::vector<std::string> lines = lines_of(r.out);
+  EXPECT_NE(std::find(lines.begin(), lines.end(), "qdr-16"), lines.end()) << r.out;
+}
+
+TEST_F(cli_info, ValidatePrintsEveryEffectiveValueAsJson)
+{
+  Result r = run({"validate", scenario("net/pingpong.json").string(), "--set", "platform.fabric.routing=random"});
+  ASSERT_TRUE(r.exited && r.status == 0) << r.describe();
+  EXPECT_EQ(r.err, "");
+  json j = json::parse(r.out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << r.out;
+  for (const char* section : {"platform", "job", "traffic"})
+    EXPECT_TRUE(j.contains(section)) << "validate output lacks " << section << ":\n" << r.out;
+  EXPECT_TRUE(j.contains("seed"));
+  EXPECT_EQ(j["platform"]["fabric"]["routing"], "random");
+  EXPECT_EQ(j["platform"]["preset"], "qdr-16");
+  ASSERT_TRUE(j["traffic"].is_array() && j["traffic"].size() == 1u);
+  EXPECT_EQ(j["traffic"][0]["pattern"], "pingpong");
+  EXPECT_FALSE(fs::exists(dir() / "summary.json"));
+}
+
+TEST_F(cli_info, ValidateAcceptsTheEmptyScenario)
+{
+  fs::path f = write("empty.json", "{}");
+  Result r   = run({"validate", f.string()});
+  ASSERT_TRUE(r.exited && r.status == 0) << r.describe();
+  json j = json::parse(r.out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << r.out;
+  for (const char* section : {"platform", "job", "traffic"})
+    EXPECT_TRUE(j.contains(section)) << section;
+}
+
+TEST_F(cli_info, HelpExitsZero)
+{
+  for (const char* flag : {"--help", "-h", "help"}) {
+    Result r = run({flag});
+    ASSERT_TRUE(r.exited) << r.describe();
+    EXPECT_EQ(r.status, 0) << flag << ": " << r.describe();
+    EXPECT_NE(r.out.find("usage: shmemsim"), std::string::npos) << r.out;
+    EXPECT_EQ(r.err, "");
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// 7. Through a symlink, from another working directory
+// ---------------------------------------------------------------------------------------------
+
+TEST_F(cli_location, WorksThroughSymlinkFromAnotherDirectory)
+{
+  const fs::path link = mkdir("bin") / "shmemsim";
+  fs::create_symlink(fs::absolute(kBin), link);
+  const fs::path cwd = mkdir("somewhere/else");
+
+  Result v = run_in(cwd, {"validate", scenario("net/alltoall.json").string()}, link);
+  ASSERT_TRUE(v.exited && v.status == 0) << v.describe();
+  json j = json::parse(v.out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << v.out;
+  EXPECT_EQ(j["platform"]["preset"], "qdr-16");
+
+  Result p = run_in(cwd, {"presets"}, link);
+  ASSERT_TRUE(p.exited && p.status == 0) << p.describe();
+  EXPECT_NE(p.out.find("qdr-16"), std::string::npos);
+
+  // A run through the symlink gives the same summary as the binary itself.
+  Result r = run_in(cwd, {"run", scenario("net/pingpong.json").string(), "--quiet", "--out", "via-link"}, link);
+  ASSERT_TRUE(r.exited && r.status == 0) << r.describe();
+  json direct = run_ok(scenario("net/pingpong.json"), "direct");
+  EXPECT_EQ(read_text(cwd / "via-link" / "summary.json"), read_text(dir() / "direct" / "summary.json"));
+}
+
+TEST_F(cli_location, PresetFileIsRelativeToTheScenarioNotTheWorkingDirectory)
+{
+  write("scen/platforms/tiny.json", R"({"description": "4 nodes", "platform": {"nodes": 4, "fabric": {"down": 4}}})");
+  write("scen/tiny-pingpong.json",
+        R"({"platform": {"preset": "platforms/tiny.json"}, "traffic": {"pattern": "pingpong", "iterations": 10}})");
+  const fs::path cwd = mkdir("cwd");
+  Result r = run_in(cwd, {"validate", "../scen/tiny-pingpong.json"});
+  ASSERT_TRUE(r.exited && r.status == 0) << r.describe();
+  json j = json::parse(r.out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << r.out;
+  EXPECT_EQ(j["platform"]["nodes"], 4);
+  Result s = run_in(cwd, {"run", "../scen/tiny-pingpong.json", "--quiet"});
+  EXPECT_TRUE(s.exited && s.status == 0) << s.describe();
+}
+
+// ---------------------------------------------------------------------------------------------
+// 8. Traffic the NI's limits would reject is bad input, refused before the run
+// ---------------------------------------------------------------------------------------------
+//
+// Landed data cannot be corrupted from outside the tool, so exit status 1 (a data check failed)
+// is not reachable from here; the shipped scenarios never exit 1
+// (cli_shipped.EveryShippedScenarioRunsAndPassesItsChecks). What users can do is ask for
+// operations the platform's limits forbid: that is refused up front, in one line.
+
+TEST_F(cli_checks, FetchAddAboveMaxFetchAtomicSizeIsRefusedBeforeTheRun)
+{
+  const fs::path out = dir() / "refused";
+  Result r = run({"run", scenario("net/alltoall.json").string(), "--set", "platform.nic.limits.max_fetch_atomic_size=4",
+                  "--out", out.string()});
+  expect_bad_input(r, {"traffic[1] (fetch_add)", "max_fetch_atomic_size", "PTL_ARG_INVALID"});
+  EXPECT_FALSE(fs::exists(out / "summary.json")) << "nothing ran, nothing to summarize";
+}
+
+TEST_F(cli_checks, PutsAboveMaxMsgSizeAreRefusedBeforeTheRun)
+{
+  Result r = run({"run", scenario("net/pingpong.json").string(), "--set", "platform.nic.limits.max_msg_size=4"});
+  expect_bad_input(r, {"traffic[0] (pingpong)", "max_msg_size", "size 8 B"});
+}
+
+} // namespace
