@@ -76,7 +76,7 @@ RunOutcome run_scenario(const Scenario& sc)
                      {"failed_at_target", t.failed_deliveries},
                      {"acks_received", t.acks_received},
                      {"replies_received", t.replies_received}};
-  s["latency"] = {{"delivery", histogram_json(t.delivery_latency)}, {"completion", histogram_json(t.completion_latency)}};
+  s["latency"] = {{"delivery", histogram_json(net.latency().delivery)}, {"completion", histogram_json(net.latency().completion)}};
   s["bandwidth"] = {{"payload_bytes", t.bytes_delivered},
                     {"aggregate_Bps", sim_s > 0 ? static_cast<double>(t.bytes_delivered) / sim_s : 0.0},
                     {"busiest_port_utilization", end > 0 ? static_cast<double>(net.fabric().max_port_busy()) / static_cast<double>(end) : 0.0}};

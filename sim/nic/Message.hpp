@@ -23,7 +23,10 @@ inline bool has_reply(OpKind k) { return k == OpKind::Get || k == OpKind::FetchA
 inline bool has_request_payload(OpKind k) { return k != OpKind::Get; }
 
 struct Message {
-  virtual ~Message() = default;
+  Message()                          = default;
+  Message(Message&&)                 = default;
+  Message& operator=(Message&&)      = default;
+  virtual ~Message()                 = default;
 
   OpKind kind          = OpKind::Put;
   int src_ep           = 0;
@@ -40,9 +43,42 @@ struct Message {
   /// Where a reply's data lands at the initiator (get, fetch, swap).
   std::byte* reply_dest = nullptr;
 
+  /// Request payload as read from the initiator (or copied at issue), `length` bytes.
+  std::byte* request_data() { return buffer(request_heap_, request_small_); }
+  /// Reply payload as read or produced at the target, `length` bytes.
+  std::byte* reply_data() { return buffer(reply_heap_, reply_small_); }
+  bool has_request_data() const { return request_ready_; }
+  /// Make room for the payloads (small ones live inside the message: no allocation).
+  void alloc_request()
+  {
+    alloc(request_heap_);
+    request_ready_ = true;
+  }
+  void alloc_reply() { alloc(reply_heap_); }
+  /// Forget the payloads (the message is about to be reused).
+  void clear_payloads()
+  {
+    request_heap_.reset();
+    reply_heap_.reset();
+    request_ready_ = false;
+  }
+
+private:
+  static constexpr std::uint64_t kSmall = 32;
+  std::byte* buffer(std::unique_ptr<std::byte[]>& heap, std::byte* small) { return length <= kSmall ? small : heap.get(); }
+  void alloc(std::unique_ptr<std::byte[]>& heap)
+  {
+    if (length > kSmall && !heap)
+      heap.reset(new std::byte[length]);
+  }
+  std::unique_ptr<std::byte[]> request_heap_;
+  std::unique_ptr<std::byte[]> reply_heap_;
+  alignas(16) std::byte request_small_[kSmall];
+  alignas(16) std::byte reply_small_[kSmall];
+  bool request_ready_ = false;
+
+public:
   // Filled in by the NIC.
-  std::unique_ptr<std::byte[]> request_data; ///< request payload as read from the initiator
-  std::unique_ptr<std::byte[]> reply_data;   ///< reply payload as read/produced at the target
   std::uint64_t pair_seq    = 0; ///< issue order among all messages of (src_ep, dst_ep)
   std::uint64_t ordered_seq = 0; ///< issue order among ordered messages of the pair
   sim::Ps issued_at         = 0;

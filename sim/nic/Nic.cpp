@@ -72,8 +72,8 @@ static void free_packet(void* p)
   packet_pool().push_back(p);
 }
 
-Nic::Nic(int node, const NicParams& p, sim::FatTree& fabric, sim::EventQueue& q, const Directory& dir)
-    : node_(node), p_(p), fabric_(fabric), q_(q), dir_(dir), mtu_(fabric.params().mtu), header_(fabric.params().header_size),
+Nic::Nic(int node, const NicParams& p, sim::FatTree& fabric, sim::EventQueue& q, const Directory& dir, LatencyStats& latency)
+    : node_(node), p_(p), fabric_(fabric), q_(q), dir_(dir), latency_(latency), mtu_(fabric.params().mtu), header_(fabric.params().header_size),
       pair_seq_(dir.node_of.size()), ordered_seq_(dir.node_of.size())
 {
   std::size_t local_count = 0;
@@ -128,8 +128,8 @@ void Nic::submit(Message* m)
   const std::uint64_t chunks = m->length == 0 ? 1 : (m->length + mtu_ - 1) / mtu_;
   m->request_packets         = has_request_payload(m->kind) ? static_cast<std::uint32_t>(chunks) : 1;
   m->reply_packets           = has_reply(m->kind) ? static_cast<std::uint32_t>(chunks) : 0;
-  if (has_request_payload(m->kind) && !m->request_data && m->length > 0)
-    m->request_data = std::make_unique<std::byte[]>(m->length);
+  if (has_request_payload(m->kind) && !m->has_request_data())
+    m->alloc_request();
   ++stats_.messages;
   q_.schedule<&Nic::cmd_arrive>(now + p_.pcie_latency, this, reinterpret_cast<std::uint64_t>(m));
 }
@@ -179,7 +179,7 @@ void Nic::queue_step(std::uint64_t qi)
     const Ps begin = std::max(now + (i == 0 ? p_.pcie_latency : 0), dma_read_busy_);
     ready          = begin + sim::transfer_time(bytes, p_.pcie_bandwidth);
     dma_read_busy_ = ready;
-    std::memcpy(m->request_data.get() + off, m->source + off, bytes);
+    std::memcpy(m->request_data() + off, m->source + off, bytes);
   }
   ++stats_.request_packets;
   send(make_packet(m, kRequest, i, off, bytes, node_of(m->dst_ep)), ready);
@@ -312,7 +312,7 @@ void Nic::process_request(NicPacket* p)
       // Read the data from host memory (reads do not pass earlier writes), one reply per MTU.
       const std::uint64_t len = m.target_ok ? m.mlength : 0;
       if (len > 0)
-        m.reply_data = std::make_unique<std::byte[]>(len);
+        m.alloc_reply();
       m.reply_packets = len == 0 ? 1 : static_cast<std::uint32_t>((len + mtu_ - 1) / mtu_);
       Ps cursor       = std::max({t + (len > 0 ? p_.pcie_latency : 0), dma_read_busy_, write_landed_max_});
       for (std::uint32_t j = 0; j < m.reply_packets; ++j) {
@@ -350,7 +350,7 @@ void Nic::request_land(std::uint64_t pkt)
   Message& m = *p->msg;
   if (m.target_ok && p->offset < m.mlength) {
     const std::uint64_t n = std::min<std::uint64_t>(p->bytes, m.mlength - p->offset);
-    std::memcpy(m.target_base + p->offset, m.request_data.get() + p->offset, n);
+    std::memcpy(m.target_base + p->offset, m.request_data() + p->offset, n);
     stats_.bytes_delivered += n;
   }
   ++m.landed;
@@ -368,7 +368,7 @@ void Nic::reply_read(std::uint64_t pkt)
   auto* p    = reinterpret_cast<NicPacket*>(pkt);
   Message& m = *p->msg;
   if (p->bytes > 0)
-    std::memcpy(m.reply_data.get() + p->offset, m.target_base + p->offset, p->bytes);
+    std::memcpy(m.reply_data() + p->offset, m.target_base + p->offset, p->bytes);
   if (p->index + 1 == m.reply_packets)
     target_done(m);
   send(p, q_.now());
@@ -378,9 +378,9 @@ void Nic::atomic_exec(std::uint64_t msg)
 {
   auto* m = reinterpret_cast<Message*>(msg);
   if (has_reply(m->kind))
-    m->reply_data = std::make_unique<std::byte[]>(std::max<std::uint64_t>(m->length, 1));
+    m->alloc_reply();
   if (m->target_ok)
-    handler(m->dst_ep).target_atomic(*m, m->reply_data.get());
+    handler(m->dst_ep).target_atomic(*m, m->reply_data());
   target_done(*m);
   if (has_reply(m->kind))
     send_reply_packets(*m, q_.now());
@@ -408,7 +408,7 @@ void Nic::target_done(Message& m)
   ++stats_.deliveries;
   if (!m.target_ok)
     ++stats_.failed_deliveries;
-  stats_.delivery_latency.add(now - m.issued_at);
+  latency_.delivery.add(now - m.issued_at);
   DeliveryOrder& d = delivery_order_.at(static_cast<std::size_t>(m.src_ep), local(m.dst_ep));
   if (m.pair_seq == d.lowest) {
     ++d.lowest;
@@ -434,7 +434,7 @@ void Nic::send_ack(Message& m)
 void Nic::ack_visible(std::uint64_t msg)
 {
   auto* m = reinterpret_cast<Message*>(msg);
-  stats_.completion_latency.add(q_.now() - m->issued_at);
+  latency_.completion.add(q_.now() - m->issued_at);
   m->initiator_done = true;
   handler(m->src_ep).initiator_acked(*m);
   maybe_release(*m);
@@ -445,7 +445,7 @@ void Nic::reply_land(std::uint64_t pkt)
   auto* p    = reinterpret_cast<NicPacket*>(pkt);
   Message& m = *p->msg;
   if (m.target_ok && p->bytes > 0) {
-    std::memcpy(m.reply_dest + p->offset, m.reply_data.get() + p->offset, p->bytes);
+    std::memcpy(m.reply_dest + p->offset, m.reply_data() + p->offset, p->bytes);
     stats_.bytes_delivered += p->bytes;
   }
   ++m.landed;
@@ -454,7 +454,7 @@ void Nic::reply_land(std::uint64_t pkt)
   if (m.landed < m.reply_packets)
     return;
   ++stats_.replies_received;
-  stats_.completion_latency.add(q_.now() - m.issued_at);
+  latency_.completion.add(q_.now() - m.issued_at);
   m.initiator_done = true;
   handler(m.src_ep).initiator_replied(m);
   maybe_release(m);

@@ -37,14 +37,18 @@ struct NicStats {
   std::uint64_t bytes_delivered   = 0; ///< request/reply payload bytes that landed in memory
   std::uint64_t held_packets      = 0; ///< request packets held back for total data ordering
   std::uint64_t independent_queues = 0; ///< queues granted to independent MDs
-  sim::Histogram delivery_latency;   ///< issue -> delivered at the target
-  sim::Histogram completion_latency; ///< issue -> ACK or reply visible at the initiator
   sim::Ps queue_wait = 0;            ///< time commands waited for a busy injection queue
+};
+
+/// Latency distributions, shared by every NIC of a network (one cache-friendly copy).
+struct LatencyStats {
+  sim::Histogram delivery;   ///< issue -> delivered at the target
+  sim::Histogram completion; ///< issue -> ACK or reply visible at the initiator
 };
 
 class Nic : public sim::FabricClient {
 public:
-  Nic(int node, const NicParams& p, sim::FatTree& fabric, sim::EventQueue& q, const Directory& dir);
+  Nic(int node, const NicParams& p, sim::FatTree& fabric, sim::EventQueue& q, const Directory& dir, LatencyStats& latency);
   ~Nic() override;
 
   int node() const { return node_; }
@@ -116,6 +120,7 @@ private:
   sim::FatTree& fabric_;
   sim::EventQueue& q_;
   const Directory& dir_;
+  LatencyStats& latency_;
   std::uint32_t mtu_;
   std::uint32_t header_;
   std::vector<Queue> queues_;

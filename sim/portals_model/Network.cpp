@@ -15,7 +15,7 @@ Network::Network(sim::Simulation& sim, const sim::FabricParams& fabric, const ni
     dir_.local_of.push_back(per_node.at(static_cast<std::size_t>(n))++);
   dir_.handler_of.assign(node_of.size(), nullptr);
   for (int n = 0; n < nodes; ++n)
-    nics_.push_back(std::make_unique<nic::Nic>(n, nicp, *fabric_, sim.queue(), dir_));
+    nics_.push_back(std::make_unique<nic::Nic>(n, nicp, *fabric_, sim.queue(), dir_, latency_));
   const int eps = static_cast<int>(node_of.size());
   for (int ep = 0; ep < eps; ++ep) {
     nis_.push_back(std::make_unique<Ni>(sim, *nics_.at(static_cast<std::size_t>(node_of[static_cast<std::size_t>(ep)])), ep,
@@ -42,8 +42,6 @@ nic::NicStats Network::totals() const
     t.bytes_delivered += s.bytes_delivered;
     t.held_packets += s.held_packets;
     t.independent_queues += s.independent_queues;
-    t.delivery_latency.merge(s.delivery_latency);
-    t.completion_latency.merge(s.completion_latency);
     t.queue_wait += s.queue_wait;
   }
   return t;

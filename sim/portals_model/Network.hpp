@@ -30,11 +30,13 @@ public:
 
   /// Sum of every NIC's counters.
   nic::NicStats totals() const;
+  const nic::LatencyStats& latency() const { return latency_; }
 
 private:
   sim::Simulation& sim_;
   std::unique_ptr<sim::FatTree> fabric_;
   nic::Directory dir_;
+  nic::LatencyStats latency_;
   std::vector<std::unique_ptr<nic::Nic>> nics_;
   std::vector<std::unique_ptr<Ni>> nis_;
 };

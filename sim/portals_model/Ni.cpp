@@ -326,10 +326,26 @@ Status Ni::check_common(Md* md, std::uint64_t local_offset, std::uint64_t length
   return Status::Ok;
 }
 
+namespace {
+/// Operations are recycled: a run allocates only as many as are ever in flight at once.
+std::vector<nic::Message*>& op_pool()
+{
+  static std::vector<nic::Message*> pool;
+  return pool;
+}
+} // namespace
+
 Ni::Op* Ni::new_op(nic::OpKind kind, Md& md, int md_index, std::uint64_t local_offset, std::uint64_t length, int target,
                    std::uint32_t pt, std::uint64_t remote_offset)
 {
-  auto* op          = new Op;
+  Op* op;
+  if (op_pool().empty()) {
+    op = new Op;
+  } else {
+    op = static_cast<Op*>(op_pool().back());
+    op_pool().pop_back();
+    *op = Op{};
+  }
   op->kind          = kind;
   op->initiator     = this;
   op->src_ep        = id_;
@@ -355,8 +371,8 @@ static bool capture_payload(nic::Message& m, const MdDesc& md, const std::byte* 
 {
   m.source = src;
   if ((md.options & MD_VOLATILE) != 0 && length <= limits.max_volatile_size) {
-    m.request_data = std::make_unique<std::byte[]>(std::max<std::uint64_t>(length, 1));
-    std::memcpy(m.request_data.get(), src, length);
+    m.alloc_request();
+    std::memcpy(m.request_data(), src, length);
     m.inline_payload = true;
   }
   return m.inline_payload;
@@ -506,7 +522,7 @@ void Ni::target_resolve(nic::Message& m)
 void Ni::target_atomic(nic::Message& m, std::byte* fetched)
 {
   Op& op = static_cast<Op&>(m);
-  apply_atomic(op.op, op.dt, op.target_base, op.request_data.get(), op.has_compare ? op.compare : nullptr, fetched,
+  apply_atomic(op.op, op.dt, op.target_base, op.request_data(), op.has_compare ? op.compare : nullptr, fetched,
                op.length);
 }
 
@@ -552,7 +568,8 @@ void Ni::release(nic::Message* m)
     --mds_[static_cast<std::size_t>(op->md)].pending;
   if (op->get_md >= 0)
     --mds_[static_cast<std::size_t>(op->get_md)].pending;
-  delete op;
+  op->clear_payloads();
+  op_pool().push_back(op);
 }
 
 } // namespace shmemsim::portals

@@ -91,7 +91,7 @@ nlohmann::json alltoall(sim::Routing routing, bool tdo, std::uint64_t size, int 
           {"deliveries", t.deliveries},             {"reordered", c.net->fabric().stats().reordered_packets},
           {"held", t.held_packets},                 {"acks", t.acks_received},
           {"ct_success", ct_success},               {"events", c.sim->queue().events_processed()},
-          {"end", c.sim->end_time()},               {"delivery_p99", t.delivery_latency.quantile(0.99)}};
+          {"end", c.sim->end_time()},               {"delivery_p99", c.net->latency().delivery.quantile(0.99)}};
 }
 
 } // namespace
