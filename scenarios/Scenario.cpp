@@ -70,6 +70,8 @@ enum class Kind {
   Size,      ///< "4KiB" or a bare integer -> bytes, in [size_min, size_max]
   Speed,     ///< "13.32Gf" -> flop/s
   IntList,   ///< integer or array of integers, each in [min, max]
+  StrList,   ///< array of strings
+  Number,    ///< JSON number (double) in [min, max]
   Traffic,   ///< the `traffic` object/array; its keys are the Scope::Traffic entries
 };
 
@@ -82,6 +84,7 @@ struct Value {
   bool b          = false;
   std::string s;
   std::vector<int> list;
+  std::vector<std::string> strings;
   bool scalar = false; ///< IntList given as one integer
   int choice  = 0;     ///< Enum: index into choices
 };
@@ -269,6 +272,33 @@ const std::vector<Key>& schema()
          .root = [](Build& b, const Value& v) {
            b.sc.job.placement = v.choice == 0 ? Placement::Block : Placement::Cyclic;
          }},
+        {.scope = S::Root, .path = "job.program", .kind = K::Str, .def = "",
+         .help = "The OpenSHMEM program (built with shmemsim-cc) for shmemsim-run; its command line gives it too.",
+         .root = [](Build& b, const Value& v) { b.sc.job.program = v.s; }},
+        {.scope = S::Root, .path = "job.args", .kind = K::StrList, .def = json::array(),
+         .help = "The program's arguments (shmemsim-run's command line replaces them).",
+         .root = [](Build& b, const Value& v) { b.sc.job.args = v.strings; }},
+        {.scope = S::Root, .path = "job.compute", .kind = K::Enum, .def = "counted",
+         .help = "How the program's own computation costs simulated time: counted (basic blocks x cost, "
+                 "deterministic), measured (CPU time between library calls, noisy), none.",
+         .choices = {"counted", "measured", "none"}, .noun = "compute mode",
+         .root = [](Build& b, const Value& v) { b.sc.job.compute = static_cast<ComputeMode>(v.choice); }},
+        {.scope = S::Root, .path = "job.compute_scale", .kind = K::Number, .def = 1.0,
+         .help = "Multiplies simulated computation time (calibration: counted mode charges 4 flop of "
+                 "platform.core_speed per basic block).", .min = 0, .max = 1000000,
+         .root = [](Build& b, const Value& v) { b.sc.job.compute_scale = v.d; }},
+        {.scope = S::Root, .path = "job.symmetric_heap", .kind = K::Size, .def = "64MiB",
+         .help = "Symmetric heap per PE (SHMEM_SYMMETRIC_SIZE in the environment overrides it).", .size_min = 4096,
+         .root = [](Build& b, const Value& v) { b.sc.job.symmetric_heap = v.u; }},
+        {.scope = S::Root, .path = "job.contexts.mapping", .kind = K::Enum, .def = "lean",
+         .help = "Contexts on Portals: lean (the paper's: one CT + one MD per context) or split (a put and "
+                 "a get CT/MD pair per context).", .choices = {"lean", "split"}, .noun = "context mapping",
+         .root = [](Build& b, const Value& v) { b.sc.job.contexts_split = v.choice == 1; }},
+        {.scope = S::Root, .path = "job.contexts.on_exhaustion", .kind = K::Enum, .def = "fail",
+         .help = "When CTs/MDs run out: fail (shmem_ctx_create returns non-zero and SHMEM_CTX_INVALID) or "
+                 "share (the new context shares the default context's resources).",
+         .choices = {"fail", "share"}, .noun = "exhaustion policy",
+         .root = [](Build& b, const Value& v) { b.sc.job.contexts_share = v.choice == 1; }},
         {.scope = S::Root, .path = "traffic", .kind = K::Traffic, .def = json::array({json::object()}),
          .help = "Built-in Portals-level traffic: one pattern object, or an array of them running "
                  "concurrently. Keys of each pattern: traffic.*"},
@@ -676,6 +706,20 @@ Value read_value(const Key& k, const json& v, const std::string& path)
       }
       break;
     }
+    case Kind::StrList:
+      if (!v.is_array())
+        throw Fail{path, "expected an array of strings, got " + show(v)};
+      for (std::size_t i = 0; i < v.size(); ++i) {
+        if (!v[i].is_string())
+          throw Fail{path + "[" + std::to_string(i) + "]", "expected a string, got " + show(v[i])};
+        r.strings.push_back(v[i].get<std::string>());
+      }
+      break;
+    case Kind::Number:
+      if (!v.is_number() || v.get<double>() < static_cast<double>(k.min) || v.get<double>() > static_cast<double>(k.max))
+        throw Fail{path, "expected a number between " + std::to_string(k.min) + " and " + std::to_string(k.max) + ", got " + show(v)};
+      r.d = v.get<double>();
+      break;
     case Kind::IntList: {
       std::string what = int_range(k);
       auto elem_error  = [&](const std::string& p, const json& e) {
@@ -725,6 +769,10 @@ json canonical(const Key& k, const Value& v)
       return detail::format_speed(v.d);
     case Kind::IntList:
       return v.list;
+    case Kind::StrList:
+      return v.strings;
+    case Kind::Number:
+      return v.d;
     case Kind::Traffic:
       break;
   }
@@ -1101,6 +1149,10 @@ std::string describe_keys()
         return "speed";
       case Kind::IntList:
         return int_range(k) + ", or an array of them";
+      case Kind::StrList:
+        return "array of strings";
+      case Kind::Number:
+        return "number";
       case Kind::Traffic:
         return "object or array of objects";
     }
@@ -1108,7 +1160,7 @@ std::string describe_keys()
   };
   for (const auto& k : schema()) {
     std::string name = k.scope == Scope::Traffic ? "traffic." + k.path : k.path;
-    std::string def  = k.kind == Kind::Traffic || k.kind == Kind::IntList
+    std::string def  = k.kind == Kind::Traffic || k.kind == Kind::IntList || k.kind == Kind::StrList
                            ? k.def.dump()
                            : canonical(k, read_value(k, k.def, name)).dump();
     o << pad(name, 44) << pad("default " + def, 26) << "(" << type_of(k) << ")\n";

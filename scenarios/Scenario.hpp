@@ -45,10 +45,19 @@ struct TrafficParams {
   bool verify              = true;  ///< check the data that landed at the end
 };
 
+enum class ComputeMode { Counted, Measured, None };
+
 struct JobParams {
   int pes             = 0; ///< endpoints (processes); 0: one per node
   int pes_per_node    = 1;
   Placement placement = Placement::Block;
+  std::string program;            ///< for shmemsim-run
+  std::vector<std::string> args;
+  ComputeMode compute   = ComputeMode::Counted;
+  double compute_scale  = 1.0;
+  std::uint64_t symmetric_heap = 64ull << 20;
+  bool contexts_split   = false; ///< job.contexts.mapping: split (else lean)
+  bool contexts_share   = false; ///< job.contexts.on_exhaustion: share (else fail)
 };
 
 struct PlatformParams {

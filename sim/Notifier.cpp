@@ -22,7 +22,9 @@ void Notifier::wait(const Waitable* on, const char* call)
   call_     = call;
   waiting_  = true;
   signaled_ = false;
+  sim_.before_block();
   sem_->acquire();
+  sim_.after_resume();
   waiting_ = false;
   on_      = nullptr;
   call_    = nullptr;
@@ -46,7 +48,10 @@ std::string Notifier::describe() const
 {
   if (!waiting_)
     return {};
-  std::string s = owner_ + " waits in " + (call_ != nullptr ? call_ : "a blocking call");
+  std::string s = owner_;
+  if (context_ != nullptr && *context_ != nullptr)
+    s += std::string(" in ") + *context_ + ",";
+  s += std::string(" waits in ") + (call_ != nullptr ? call_ : "a blocking call");
   if (on_ != nullptr)
     s += " on " + on_->describe_wait();
   return s;

@@ -37,6 +37,8 @@ public:
   void release_now();
 
   bool waiting() const { return waiting_; }
+  /// `*routine` (if set and non-null) names the routine the owner is in, for reports.
+  void set_context(const char* const* routine) { context_ = routine; }
   const std::string& owner() const { return owner_; }
   /// "endpoint 3 waits in ct_wait on CT 2 ...", or an empty string if not waiting.
   std::string describe() const;
@@ -47,6 +49,7 @@ private:
   std::string owner_;
   simgrid::s4u::SemaphorePtr sem_;
   const Waitable* on_ = nullptr;
+  const char* const* context_ = nullptr;
   const char* call_   = nullptr;
   bool waiting_       = false;
   bool signaled_      = false;

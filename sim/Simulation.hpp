@@ -65,6 +65,27 @@ public:
   void execute(double flops);
   void sleep_for(Ps duration);
 
+  /// Called around every point where an actor may be switched out (Notifier waits, execute,
+  /// sleep_for): `before` in the actor about to block, `after` once it runs again. The PE runtime
+  /// uses them to keep per-PE process state (getopt variables, errno) private.
+  using SwitchHook = void (*)(void* ctx);
+  void set_switch_hooks(SwitchHook before, SwitchHook after, void* ctx)
+  {
+    before_block_ = before;
+    after_resume_ = after;
+    hook_ctx_     = ctx;
+  }
+  void before_block() const
+  {
+    if (before_block_ != nullptr)
+      before_block_(hook_ctx_);
+  }
+  void after_resume() const
+  {
+    if (after_resume_ != nullptr)
+      after_resume_(hook_ctx_);
+  }
+
   void register_notifier(Notifier* n);
   void unregister_notifier(Notifier* n);
 
@@ -79,6 +100,9 @@ private:
   std::vector<Notifier*> by_pid_;
   std::vector<std::string> blocked_;
   bool deadlock_ = false;
+  SwitchHook before_block_ = nullptr;
+  SwitchHook after_resume_ = nullptr;
+  void* hook_ctx_          = nullptr;
 };
 
 } // namespace shmemsim::sim

@@ -202,8 +202,8 @@ void Ni::count(CtHandle h, bool ok, std::uint64_t bytes, bool count_bytes)
 
 Status Ni::md_bind(const MdDesc& d, MdHandle* out)
 {
-  if (d.start == nullptr && d.length > 0)
-    return fail(Status::ArgInvalid, "MD start is null");
+  // A null start with any length is allowed: an MD over the whole address space, offsets being
+  // addresses (as OpenSHMEM libraries bind theirs).
   if (d.ct.valid() && ct_of(d.ct) == nullptr)
     return fail(Status::ArgInvalid, "MD names a counting event that is not allocated");
   if (usage_.mds >= limits_.max_mds)
@@ -364,13 +364,20 @@ Ni::Op* Ni::new_op(nic::OpKind kind, Md& md, int md_index, std::uint64_t local_o
   return op;
 }
 
+/// The address at `offset` of an MD (a null start means the whole address space).
+static std::byte* address(const MdDesc& md, std::uint64_t offset)
+{
+  return reinterpret_cast<std::byte*>(reinterpret_cast<std::uintptr_t>(md.start) + offset);
+}
+
 /// Take the request payload: copied now if the MD is volatile and the message small enough
 /// (the buffer is reusable at once), else read by the NIC's DMA as it injects the packets.
 static bool capture_payload(nic::Message& m, const MdDesc& md, const std::byte* src, std::uint64_t length,
-                            const Limits& limits)
+                            const Limits& limits, bool atomic_operand = false)
 {
   m.source = src;
-  if ((md.options & MD_VOLATILE) != 0 && length <= limits.max_volatile_size) {
+  // Small atomic operands are part of the command (up to 32 bytes), like volatile puts.
+  if (((md.options & MD_VOLATILE) != 0 && length <= limits.max_volatile_size) || (atomic_operand && length <= 32)) {
     m.alloc_request();
     std::memcpy(m.request_data(), src, length);
     m.inline_payload = true;
@@ -386,7 +393,7 @@ Status Ni::put(MdHandle h, std::uint64_t local_offset, std::uint64_t length, Ack
     return s;
   Op* op            = new_op(nic::OpKind::Put, *md, h.index, local_offset, length, target, pt, remote_offset);
   op->ack_requested = ack != AckReq::NoAck;
-  if (capture_payload(*op, md->desc, static_cast<const std::byte*>(md->desc.start) + local_offset, length, limits_))
+  if (capture_payload(*op, md->desc, address(md->desc, local_offset), length, limits_))
     ++usage_.volatile_puts;
   else
     ++usage_.dma_puts;
@@ -401,7 +408,7 @@ Status Ni::get(MdHandle h, std::uint64_t local_offset, std::uint64_t length, int
   if (Status s = check_common(md, local_offset, length, target, "PtlGet"); s != Status::Ok)
     return s;
   Op* op         = new_op(nic::OpKind::Get, *md, h.index, local_offset, length, target, pt, remote_offset);
-  op->reply_dest = static_cast<std::byte*>(md->desc.start) + local_offset;
+  op->reply_dest = address(md->desc, local_offset);
   nic_.submit(op);
   return Status::Ok;
 }
@@ -418,7 +425,7 @@ Status Ni::atomic(MdHandle h, std::uint64_t local_offset, std::uint64_t length, 
   op->ack_requested = ack != AckReq::NoAck;
   op->op            = aop;
   op->dt            = dt;
-  capture_payload(*op, md->desc, static_cast<const std::byte*>(md->desc.start) + local_offset, length, limits_);
+  capture_payload(*op, md->desc, address(md->desc, local_offset), length, limits_, true);
   nic_.submit(op);
   return Status::Ok;
 }
@@ -438,10 +445,10 @@ Status Ni::fetch_atomic(MdHandle get_h, std::uint64_t get_offset, MdHandle put_h
   Op* op         = new_op(nic::OpKind::FetchAtomic, *pmd, put_h.index, put_offset, length, target, pt, remote_offset);
   op->get_md     = get_h.index;
   ++gmd->pending;
-  op->reply_dest = static_cast<std::byte*>(gmd->desc.start) + get_offset;
+  op->reply_dest = address(gmd->desc, get_offset);
   op->op         = aop;
   op->dt         = dt;
-  capture_payload(*op, pmd->desc, static_cast<const std::byte*>(pmd->desc.start) + put_offset, length, limits_);
+  capture_payload(*op, pmd->desc, address(pmd->desc, put_offset), length, limits_, true);
   nic_.submit(op);
   return Status::Ok;
 }
@@ -462,14 +469,14 @@ Status Ni::swap(MdHandle get_h, std::uint64_t get_offset, MdHandle put_h, std::u
   Op* op         = new_op(nic::OpKind::Swap, *pmd, put_h.index, put_offset, length, target, pt, remote_offset);
   op->get_md     = get_h.index;
   ++gmd->pending;
-  op->reply_dest = static_cast<std::byte*>(gmd->desc.start) + get_offset;
+  op->reply_dest = address(gmd->desc, get_offset);
   op->op         = aop;
   op->dt         = dt;
   if (aop != AtomicOp::Swap) {
     op->has_compare = true;
     std::memcpy(op->compare, operand, datatype_size(dt));
   }
-  capture_payload(*op, pmd->desc, static_cast<const std::byte*>(pmd->desc.start) + put_offset, length, limits_);
+  capture_payload(*op, pmd->desc, address(pmd->desc, put_offset), length, limits_, true);
   nic_.submit(op);
   return Status::Ok;
 }

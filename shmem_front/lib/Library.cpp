@@ -1,0 +1,120 @@
+#include "shmem_front/lib/Library.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+
+namespace shmemsim::front {
+
+namespace {
+Env g_env;
+std::vector<std::unique_ptr<PeState>> g_pes;
+} // namespace
+
+std::size_t amo_size(AmoType t)
+{
+  switch (t) {
+    case AmoType::Int32:
+    case AmoType::Uint32:
+    case AmoType::Float:
+      return 4;
+    case AmoType::Int64:
+    case AmoType::Uint64:
+    case AmoType::Double:
+      return 8;
+  }
+  return 8;
+}
+
+void install(const Env& env)
+{
+  g_env = env;
+  g_pes.clear();
+}
+
+const Env& env()
+{
+  return g_env;
+}
+
+Runtime& rt()
+{
+  return *g_env.runtime;
+}
+
+Transport& tp()
+{
+  return *g_env.transport;
+}
+
+PeState& pe_state()
+{
+  const int me = rt().my_pe();
+  if (g_pes.size() <= static_cast<std::size_t>(me))
+    g_pes.resize(static_cast<std::size_t>(rt().n_pes()));
+  auto& slot = g_pes[static_cast<std::size_t>(me)];
+  if (!slot)
+    slot = std::make_unique<PeState>();
+  return *slot;
+}
+
+std::string hex(const void* p)
+{
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%p", p);
+  return buf;
+}
+
+Entry::Entry(const char* routine, bool before_init) : routine_(routine)
+{
+  if (g_env.runtime == nullptr) {
+    std::fprintf(stderr, "shmemsim: %s called outside shmemsim-run (compile with shmemsim-cc, run with shmemsim-run)\n",
+                 routine);
+    std::fflush(stderr);
+    std::_Exit(2);
+  }
+  rt().enter(routine);
+  pe_ = &pe_state();
+  if (!before_init && !pe_->initialized)
+    fail(pe_->finalized ? "called after shmem_finalize" : "called before shmem_init");
+}
+
+Entry::~Entry()
+{
+  rt().leave();
+}
+
+void Entry::fail(const std::string& what) const
+{
+  rt().fatal(std::string(routine_) + ": " + what);
+  std::abort(); // fatal does not return
+}
+
+void Entry::check_pe(int pe) const
+{
+  const int n = rt().n_pes();
+  if (pe < 0 || pe >= n)
+    fail("invalid PE " + std::to_string(pe) + "; the job has " + std::to_string(n) + " PEs (0.." + std::to_string(n - 1) + ")");
+}
+
+void Entry::check_symmetric(const void* addr, std::size_t n, const char* what) const
+{
+  if (!rt().is_symmetric(addr, n == 0 ? 1 : n))
+    fail(std::string(what) + " " + hex(addr) + " (" + std::to_string(n) +
+         " bytes) is not symmetric: not within the static data or the symmetric heap of the program");
+}
+
+TransportCtx* Entry::ctx(shmemsim_ctx* handle) const
+{
+  if (handle == reinterpret_cast<shmemsim_ctx*>(std::uintptr_t{1}))
+    return tp().default_ctx();
+  if (handle == nullptr)
+    fail("SHMEM_CTX_INVALID is not a usable context (shmem_ctx_create failed?)");
+  if (pe_->live.count(handle) != 0)
+    return handle->tctx;
+  if (pe_->destroyed.count(handle) != 0)
+    fail("context " + hex(handle) + " was destroyed");
+  fail("context " + hex(handle) + " is not a context of this PE");
+}
+
+} // namespace shmemsim::front

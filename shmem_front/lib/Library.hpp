@@ -1,0 +1,65 @@
+// Library-wide state of the OpenSHMEM routines: one PeState per PE (every PE runs in this
+// process), context handles, and the checks every routine makes. Only the seams reach out.
+#pragma once
+
+#include "shmem_front/lib/Seams.hpp"
+#include "shmem_front/lib/SymmetricHeap.hpp"
+
+#include <cstdint>
+#include <set>
+#include <string>
+#include <vector>
+
+struct shmemsim_ctx {
+  std::uint32_t magic = 0x53484354; // "SHCT"
+  int pe              = -1;
+  long options        = 0;
+  shmemsim::front::TransportCtx* tctx = nullptr;
+};
+
+namespace shmemsim::front {
+
+/// Bytes at the start of every PE's symmetric heap reserved for the library (barrier counters).
+constexpr std::size_t kReservedHeap = 4096;
+
+struct PeState {
+  bool initialized  = false;
+  bool finalized    = false;
+  int thread_level  = 0;
+  SymmetricHeap heap;
+  std::uint64_t barrier_epoch = 0;
+  std::set<shmemsim_ctx*> live;
+  std::set<shmemsim_ctx*> destroyed;
+};
+
+/// The calling PE's state.
+PeState& pe_state();
+
+/// What every routine does first: charge compute, check initialization (unless `before_init`).
+class Entry {
+public:
+  explicit Entry(const char* routine, bool before_init = false);
+  ~Entry();
+  Entry(const Entry&)            = delete;
+  Entry& operator=(const Entry&) = delete;
+  const char* routine() const { return routine_; }
+  PeState& pe() { return *pe_; }
+
+  [[noreturn]] void fail(const std::string& what) const;
+  void check_pe(int pe) const;
+  /// [addr, addr+n) must be symmetric on the calling PE; `what` names the argument.
+  void check_symmetric(const void* addr, std::size_t n, const char* what) const;
+  /// The transport context behind a handle (SHMEM_CTX_DEFAULT included); misuse is fatal.
+  TransportCtx* ctx(shmemsim_ctx* handle) const;
+
+private:
+  const char* routine_;
+  PeState* pe_;
+};
+
+Runtime& rt();
+Transport& tp();
+
+std::string hex(const void* p);
+
+} // namespace shmemsim::front

@@ -1,0 +1,106 @@
+// The two seams between the OpenSHMEM routines and the rest (DESIGN.md "Layers"), as Sandia
+// OpenSHMEM has transport.h and runtime.h. The routines (shmem_front/lib) include neither
+// sim/nic nor SimGrid headers: a null transport/runtime pair is enough to unit-test them.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace shmemsim::front {
+
+/// Atomic operations as the routines ask for them.
+enum class AmoOp { Set, Fetch, Add, And, Or, Xor, Swap, CompareSwap };
+
+/// Element types of AMOs (the OpenSHMEM AMO types reduce to these).
+enum class AmoType { Int32, Int64, Uint32, Uint64, Float, Double };
+
+std::size_t amo_size(AmoType t);
+
+/// One communication context's resources in the transport (opaque to the routines).
+struct TransportCtx;
+
+/// Transport seam: data movement and completion, on symmetric addresses of the calling PE.
+/// Remote addresses are given as the calling PE's own address of the symmetric object; the
+/// transport translates them for `pe`. Every call is made by the PE (or thread) that owns `ctx`.
+class Transport {
+public:
+  virtual ~Transport() = default;
+
+  /// A context with `options` (SHMEM_CTX_* bits). Returns null if resources are exhausted.
+  virtual TransportCtx* ctx_create(long options) = 0;
+  virtual void ctx_destroy(TransportCtx* ctx) = 0;
+  virtual TransportCtx* default_ctx() = 0;
+
+  /// Put `n` bytes from local `src` to symmetric `dest` on `pe`. Blocking: return once `src` may
+  /// be reused (local completion); non-blocking: at once, completed by quiet.
+  virtual void put(TransportCtx* ctx, void* dest, const void* src, std::size_t n, int pe, bool blocking) = 0;
+  /// Get `n` bytes from symmetric `src` on `pe` into local `dest`. Blocking: return with the
+  /// data; non-blocking: completed by quiet.
+  virtual void get(TransportCtx* ctx, void* dest, const void* src, std::size_t n, int pe, bool blocking) = 0;
+  /// Non-fetching AMO on symmetric `dest` at `pe` (Set, Add, And, Or, Xor).
+  virtual void amo(TransportCtx* ctx, AmoOp op, AmoType t, void* dest, const void* value, int pe) = 0;
+  /// Fetching AMO (Fetch, Add, And, Or, Xor, Swap, CompareSwap): the previous value goes to
+  /// `result`. `cond` is the comparand of CompareSwap. Blocking: `result` holds it on return;
+  /// non-blocking: after quiet.
+  virtual void fetch_amo(TransportCtx* ctx, AmoOp op, AmoType t, void* dest, const void* value, const void* cond,
+                         void* result, int pe, bool blocking) = 0;
+  /// Complete every operation issued on `ctx` (remote completion).
+  virtual void quiet(TransportCtx* ctx) = 0;
+  /// Order puts/AMOs on `ctx` to each PE (a quiet when the network cannot do better).
+  virtual void fence(TransportCtx* ctx) = 0;
+
+  /// Updates of this PE's symmetric memory by others, counted. wait_for_update blocks until the
+  /// count exceeds `seen` (the caller re-checks its condition).
+  virtual std::uint64_t updates() = 0;
+  virtual void wait_for_update(std::uint64_t seen, const char* call) = 0;
+};
+
+/// Runtime seam: who am I, memory, time, blocking, compute accounting, fatal errors.
+class Runtime {
+public:
+  virtual ~Runtime() = default;
+
+  virtual int my_pe() = 0;
+  virtual int n_pes() = 0;
+  /// The PE's symmetric heap (same size and layout on every PE).
+  virtual void* heap_base() = 0;
+  virtual std::size_t heap_size() = 0;
+  /// Whether [addr, addr+n) is symmetric memory of the calling PE (static data or heap).
+  virtual bool is_symmetric(const void* addr, std::size_t n) = 0;
+  /// The address of the calling PE's symmetric `addr` on `pe` when load/store can reach it
+  /// (same node), else null.
+  virtual void* local_address(const void* addr, int pe) = 0;
+  /// Whether `pe` runs the same program (always, here) and is reachable.
+  virtual bool pe_accessible(int pe) = 0;
+
+  /// Called at entry of every library routine: charge the computation done since the last call.
+  virtual void enter(const char* routine) = 0;
+  /// Called when the routine returns (computation starts again).
+  virtual void leave() = 0;
+  /// A poll that found nothing: let simulated time pass by one poll cost.
+  virtual void poll_pause() = 0;
+  /// Simulated seconds since the start of the run.
+  virtual double wtime() = 0;
+  /// Run-wide barrier among the PEs' main threads without network traffic (startup only).
+  virtual void startup_barrier() = 0;
+  /// An environment variable as this PE sees it (null if unset).
+  virtual const char* getenv(const char* name) = 0;
+
+  /// Misuse: print one line naming the PE and the routine, end the run with a non-zero status.
+  [[noreturn]] virtual void fatal(const std::string& message) = 0;
+  /// shmem_global_exit: end every PE, the run exits with `status`.
+  [[noreturn]] virtual void global_exit(int status) = 0;
+};
+
+/// The pair the routines use, installed by the PE runtime before any PE starts.
+struct Env {
+  Runtime* runtime     = nullptr;
+  Transport* transport = nullptr;
+};
+
+/// Install the seams (the launcher does this once; tests install their own).
+void install(const Env& env);
+const Env& env();
+
+} // namespace shmemsim::front

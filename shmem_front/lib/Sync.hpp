@@ -1,0 +1,23 @@
+// Internal synchronization shared by several routine families.
+#pragma once
+
+#include "shmem_front/lib/Library.hpp"
+
+namespace shmemsim::front {
+
+/// Quiet every context of the calling PE, then synchronize all PEs.
+void barrier_all_impl(Entry& e);
+/// Synchronize all PEs (dissemination over atomic increments; no quiet).
+void sync_all_impl(Entry& e);
+/// Block until `done()` holds, waking on every update of this PE's memory.
+template <class F> void wait_for(const char* call, F done)
+{
+  while (true) {
+    const std::uint64_t seen = tp().updates();
+    if (done())
+      return;
+    tp().wait_for_update(seen, call);
+  }
+}
+
+} // namespace shmemsim::front

@@ -1,0 +1,104 @@
+// RMA on bytes (putmem/getmem), fence, quiet, barrier_all, sync_all.
+#include "shmem_front/lib/Library.hpp"
+#include "shmem_front/lib/Sync.hpp"
+
+#include <shmem.h>
+
+using namespace shmemsim::front;
+
+namespace shmemsim::front {
+
+void sync_all_impl(Entry& e)
+{
+  const int n  = rt().n_pes();
+  const int me = rt().my_pe();
+  if (n == 1)
+    return;
+  // Dissemination: in round r, signal PE me + 2^r and wait for PE me - 2^r. Counters only grow
+  // (atomic adds commute), so out-of-order delivery and fast PEs cannot confuse rounds.
+  auto* counters            = static_cast<volatile std::uint64_t*>(rt().heap_base());
+  const std::uint64_t epoch = ++e.pe().barrier_epoch;
+  const std::uint64_t one   = 1;
+  int r                     = 0;
+  for (int dist = 1; dist < n; dist *= 2, ++r) {
+    tp().amo(tp().default_ctx(), AmoOp::Add, AmoType::Uint64, const_cast<std::uint64_t*>(&counters[r]), &one, (me + dist) % n);
+    wait_for(e.routine(), [&] { return counters[r] >= epoch; });
+  }
+}
+
+void barrier_all_impl(Entry& e)
+{
+  tp().quiet(tp().default_ctx());
+  for (shmemsim_ctx* c : e.pe().live)
+    tp().quiet(c->tctx);
+  sync_all_impl(e);
+}
+
+} // namespace shmemsim::front
+
+static void putmem(const char* name, shmem_ctx_t ctx, void* dest, const void* source, size_t n, int pe, bool blocking)
+{
+  Entry e(name);
+  TransportCtx* t = e.ctx(ctx);
+  e.check_pe(pe);
+  e.check_symmetric(dest, n, "dest");
+  tp().put(t, dest, source, n, pe, blocking);
+}
+
+static void getmem(const char* name, shmem_ctx_t ctx, void* dest, const void* source, size_t n, int pe, bool blocking)
+{
+  Entry e(name);
+  TransportCtx* t = e.ctx(ctx);
+  e.check_pe(pe);
+  e.check_symmetric(source, n, "source");
+  tp().get(t, dest, source, n, pe, blocking);
+}
+
+extern "C" {
+
+void shmem_putmem(void* d, const void* s, size_t n, int pe) { putmem("shmem_putmem", SHMEM_CTX_DEFAULT, d, s, n, pe, true); }
+void shmem_getmem(void* d, const void* s, size_t n, int pe) { getmem("shmem_getmem", SHMEM_CTX_DEFAULT, d, s, n, pe, true); }
+void shmem_putmem_nbi(void* d, const void* s, size_t n, int pe) { putmem("shmem_putmem_nbi", SHMEM_CTX_DEFAULT, d, s, n, pe, false); }
+void shmem_getmem_nbi(void* d, const void* s, size_t n, int pe) { getmem("shmem_getmem_nbi", SHMEM_CTX_DEFAULT, d, s, n, pe, false); }
+void shmem_ctx_putmem(shmem_ctx_t c, void* d, const void* s, size_t n, int pe) { putmem("shmem_ctx_putmem", c, d, s, n, pe, true); }
+void shmem_ctx_getmem(shmem_ctx_t c, void* d, const void* s, size_t n, int pe) { getmem("shmem_ctx_getmem", c, d, s, n, pe, true); }
+void shmem_ctx_putmem_nbi(shmem_ctx_t c, void* d, const void* s, size_t n, int pe) { putmem("shmem_ctx_putmem_nbi", c, d, s, n, pe, false); }
+void shmem_ctx_getmem_nbi(shmem_ctx_t c, void* d, const void* s, size_t n, int pe) { getmem("shmem_ctx_getmem_nbi", c, d, s, n, pe, false); }
+
+void shmem_fence(void)
+{
+  Entry e("shmem_fence");
+  tp().fence(tp().default_ctx());
+}
+
+void shmem_ctx_fence(shmem_ctx_t ctx)
+{
+  Entry e("shmem_ctx_fence");
+  tp().fence(e.ctx(ctx));
+}
+
+void shmem_quiet(void)
+{
+  Entry e("shmem_quiet");
+  tp().quiet(tp().default_ctx());
+}
+
+void shmem_ctx_quiet(shmem_ctx_t ctx)
+{
+  Entry e("shmem_ctx_quiet");
+  tp().quiet(e.ctx(ctx));
+}
+
+void shmem_barrier_all(void)
+{
+  Entry e("shmem_barrier_all");
+  barrier_all_impl(e);
+}
+
+void shmem_sync_all(void)
+{
+  Entry e("shmem_sync_all");
+  sync_all_impl(e);
+}
+
+} // extern "C"

@@ -1,0 +1,251 @@
+// Setup, query, symmetric memory and contexts.
+#include "shmem_front/lib/Library.hpp"
+#include "shmem_front/lib/Sync.hpp"
+
+#include <shmem.h>
+
+#include <cstdio>
+#include <cstring>
+
+using namespace shmemsim::front;
+
+extern "C" {
+
+void shmem_init(void)
+{
+  Entry e("shmem_init", true);
+  if (e.pe().initialized)
+    return;
+  if (e.pe().finalized)
+    e.fail("shmem_init after shmem_finalize: the library cannot be initialized again");
+  e.pe().heap.reset(rt().heap_size(), kReservedHeap);
+  e.pe().initialized = true;
+  rt().startup_barrier();
+}
+
+int shmem_init_thread(int requested, int* provided)
+{
+  {
+    Entry e("shmem_init_thread", true);
+    if (requested < SHMEM_THREAD_SINGLE || requested > SHMEM_THREAD_MULTIPLE)
+      e.fail("requested thread level " + std::to_string(requested) +
+             " is not one of SHMEM_THREAD_SINGLE, _FUNNELED, _SERIALIZED, _MULTIPLE");
+    e.pe().thread_level = requested;
+  }
+  shmem_init();
+  if (provided != nullptr)
+    *provided = requested;
+  return 0;
+}
+
+void shmem_query_thread(int* provided)
+{
+  Entry e("shmem_query_thread");
+  *provided = e.pe().thread_level;
+}
+
+void shmem_finalize(void)
+{
+  Entry e("shmem_finalize", true);
+  if (!e.pe().initialized)
+    return;
+  barrier_all_impl(e);
+  for (shmemsim_ctx* c : e.pe().live)
+    tp().ctx_destroy(c->tctx);
+  e.pe().live.clear();
+  e.pe().initialized = false;
+  e.pe().finalized   = true;
+}
+
+void shmem_global_exit(int status)
+{
+  Entry e("shmem_global_exit", true);
+  rt().global_exit(status);
+}
+
+int shmem_my_pe(void)
+{
+  Entry e("shmem_my_pe");
+  return rt().my_pe();
+}
+
+int shmem_n_pes(void)
+{
+  Entry e("shmem_n_pes");
+  return rt().n_pes();
+}
+
+int shmem_pe_accessible(int pe)
+{
+  Entry e("shmem_pe_accessible");
+  return pe >= 0 && pe < rt().n_pes() && rt().pe_accessible(pe) ? 1 : 0;
+}
+
+int shmem_addr_accessible(const void* addr, int pe)
+{
+  Entry e("shmem_addr_accessible");
+  return pe >= 0 && pe < rt().n_pes() && rt().is_symmetric(addr, 1) ? 1 : 0;
+}
+
+void* shmem_ptr(const void* dest, int pe)
+{
+  Entry e("shmem_ptr");
+  e.check_pe(pe);
+  if (!rt().is_symmetric(dest, 1))
+    return nullptr;
+  return rt().local_address(dest, pe);
+}
+
+void shmem_info_get_version(int* major, int* minor)
+{
+  Entry e("shmem_info_get_version", true);
+  *major = SHMEM_MAJOR_VERSION;
+  *minor = SHMEM_MINOR_VERSION;
+}
+
+void shmem_info_get_name(char* name)
+{
+  Entry e("shmem_info_get_name", true);
+  std::snprintf(name, SHMEM_MAX_NAME_LEN, "%s", SHMEM_VENDOR_STRING);
+}
+
+// ---------------------------------------------------------------- symmetric memory
+
+static void* heap_allocate(Entry& e, std::size_t size, std::size_t alignment)
+{
+  auto off = e.pe().heap.allocate(size, alignment);
+  if (!off) {
+    std::fprintf(stderr,
+                 "shmemsim: PE %d: %s: out of symmetric heap: %zu bytes requested, %zu of %zu bytes in use (largest free "
+                 "block %zu); returning NULL. Raise job.symmetric_heap or SHMEM_SYMMETRIC_SIZE\n",
+                 rt().my_pe(), e.routine(), size, e.pe().heap.in_use(), e.pe().heap.capacity(), e.pe().heap.largest_free());
+    return nullptr;
+  }
+  return static_cast<char*>(rt().heap_base()) + *off;
+}
+
+void* shmem_malloc(size_t size)
+{
+  Entry e("shmem_malloc");
+  void* p = heap_allocate(e, size, 64);
+  barrier_all_impl(e);
+  return p;
+}
+
+void* shmem_malloc_with_hints(size_t size, long hints)
+{
+  Entry e("shmem_malloc_with_hints");
+  void* p = heap_allocate(e, size, 64);
+  barrier_all_impl(e);
+  return p;
+}
+
+void* shmem_calloc(size_t count, size_t size)
+{
+  Entry e("shmem_calloc");
+  if (size != 0 && count > SIZE_MAX / size)
+    e.fail("count * size overflows");
+  void* p = heap_allocate(e, count * size, 64);
+  if (p != nullptr)
+    std::memset(p, 0, count * size);
+  barrier_all_impl(e);
+  return p;
+}
+
+void* shmem_align(size_t alignment, size_t size)
+{
+  Entry e("shmem_align");
+  if (alignment == 0 || (alignment & (alignment - 1)) != 0)
+    e.fail("alignment " + std::to_string(alignment) + " is not a power of two");
+  void* p = heap_allocate(e, size, alignment);
+  barrier_all_impl(e);
+  return p;
+}
+
+static std::size_t heap_offset(Entry& e, void* ptr)
+{
+  const auto* base = static_cast<char*>(rt().heap_base());
+  const auto* p    = static_cast<char*>(ptr);
+  if (p < base || p >= base + rt().heap_size() || !e.pe().heap.block_size(static_cast<std::size_t>(p - base)))
+    e.fail(hex(ptr) + " was not returned by shmem_malloc, shmem_calloc, shmem_align or shmem_realloc");
+  return static_cast<std::size_t>(p - base);
+}
+
+void shmem_free(void* ptr)
+{
+  Entry e("shmem_free");
+  if (ptr == nullptr) {
+    barrier_all_impl(e);
+    return;
+  }
+  const std::size_t off = heap_offset(e, ptr);
+  barrier_all_impl(e);
+  e.pe().heap.release(off);
+}
+
+void* shmem_realloc(void* ptr, size_t size)
+{
+  Entry e("shmem_realloc");
+  if (ptr == nullptr) {
+    void* p = heap_allocate(e, size, 64);
+    barrier_all_impl(e);
+    return p;
+  }
+  const std::size_t off = heap_offset(e, ptr);
+  if (size == 0) {
+    barrier_all_impl(e);
+    e.pe().heap.release(off);
+    return nullptr;
+  }
+  const std::size_t old = *e.pe().heap.block_size(off);
+  void* p               = heap_allocate(e, size, 64);
+  if (p != nullptr) {
+    std::memcpy(p, ptr, old < size ? old : size);
+    e.pe().heap.release(off);
+  }
+  barrier_all_impl(e);
+  return p;
+}
+
+// ---------------------------------------------------------------- contexts
+
+int shmem_ctx_create(long options, shmem_ctx_t* ctx)
+{
+  Entry e("shmem_ctx_create");
+  if ((options & ~(SHMEM_CTX_SERIALIZED | SHMEM_CTX_PRIVATE | SHMEM_CTX_NOSTORE)) != 0)
+    e.fail("unknown option bits " + std::to_string(options) + "; use SHMEM_CTX_SERIALIZED, SHMEM_CTX_PRIVATE, SHMEM_CTX_NOSTORE");
+  TransportCtx* t = tp().ctx_create(options);
+  if (t == nullptr) {
+    *ctx = SHMEM_CTX_INVALID;
+    return 1;
+  }
+  auto* c    = new shmemsim_ctx;
+  c->pe      = rt().my_pe();
+  c->options = options;
+  c->tctx    = t;
+  e.pe().live.insert(c);
+  *ctx = c;
+  return 0;
+}
+
+void shmem_ctx_destroy(shmem_ctx_t ctx)
+{
+  Entry e("shmem_ctx_destroy");
+  if (ctx == SHMEM_CTX_DEFAULT)
+    e.fail("SHMEM_CTX_DEFAULT cannot be destroyed");
+  TransportCtx* t = e.ctx(ctx);
+  tp().quiet(t);
+  tp().ctx_destroy(t);
+  e.pe().live.erase(ctx);
+  e.pe().destroyed.insert(ctx); // kept, so that later use is reported as use of a destroyed context
+}
+
+int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t* team)
+{
+  Entry e("shmem_ctx_get_team");
+  e.ctx(ctx);
+  *team = SHMEM_TEAM_INVALID; // teams come with the collectives
+  return -1;
+}
+
+} // extern "C"

@@ -1,0 +1,96 @@
+// The PE runtime: the runtime seam on SimGrid. Each PE is an actor running `main` of its own
+// private copy of the program; this class knows which PE is running, its memory, its process
+// state (argv, getopt variables, errno, random generators), charges its computation, and ends
+// the run on misuse, crashes, exit and global_exit.
+#pragma once
+
+#include "scenarios/Scenario.hpp"
+#include "shmem_front/interpose/hooks.h"
+#include "shmem_front/lib/Seams.hpp"
+#include "shmem_front/transport/PortalsTransport.hpp"
+#include "sim/Simulation.hpp"
+
+#include <string>
+#include <vector>
+
+namespace shmemsim::front {
+
+using ProgramMain = int (*)(int, char**, char**);
+
+struct PeProcess {
+  int id   = 0;
+  int node = 0;
+  PeMemory mem;
+  ProgramMain main = nullptr;
+  std::vector<std::string> args; ///< argv[0] is the program
+  std::vector<char*> argv;
+  int exit_status = 0;
+  bool finished   = false;
+  const char* routine = nullptr; ///< library routine the PE is in (for reports)
+  // Process state kept per PE and swapped at every actor switch.
+  int optind = 1, opterr = 1, optopt = '?';
+  char* optarg = nullptr;
+  int err      = 0;
+  shmemsim_libc_state libc{};
+  double cpu_mark = 0; ///< measured mode: CPU time when the PE last left the library
+};
+
+class PeRuntime final : public Runtime {
+public:
+  PeRuntime(sim::Simulation& sim, const scenarios::Scenario& sc, std::vector<PeProcess>& pes,
+            unsigned long* block_counter, double poll_cost_s = 100e-9);
+  ~PeRuntime() override;
+
+  /// The hook table for the interposition library.
+  const shmemsim_hooks* hooks() const { return &hooks_; }
+  /// Start every PE's actor.
+  void spawn_all();
+  /// The calling actor's PE, or null (maestro, or an actor that is not a PE).
+  PeProcess* current();
+  /// The first non-zero exit status among the PEs (0 if all succeeded).
+  int exit_status() const;
+  /// Let simulated time pass for the calling PE.
+  void sleep(double seconds);
+
+  // Runtime seam
+  int my_pe() override;
+  int n_pes() override;
+  void* heap_base() override;
+  std::size_t heap_size() override;
+  bool is_symmetric(const void* addr, std::size_t n) override;
+  void* local_address(const void* addr, int pe) override;
+  bool pe_accessible(int pe) override;
+  void enter(const char* routine) override;
+  void leave() override;
+  void poll_pause() override;
+  double wtime() override;
+  void startup_barrier() override;
+  const char* getenv(const char* name) override;
+  [[noreturn]] void fatal(const std::string& message) override;
+  [[noreturn]] void global_exit(int status) override;
+
+private:
+  void run_pe(int id);
+  void charge_compute(PeProcess& pe);
+  static void save_state(void* self);
+  static void restore_state(void* self);
+
+  sim::Simulation& sim_;
+  const scenarios::Scenario& sc_;
+  std::vector<PeProcess>& pes_;
+  unsigned long* blocks_;
+  sim::Ps poll_cost_;
+  double core_speed_;
+  std::vector<int> pe_of_pid_;
+  shmemsim_hooks hooks_{};
+  // startup barrier
+  int arrived_ = 0;
+  std::uint64_t generation_ = 0;
+  std::vector<sim::Notifier*> barrier_waiters_;
+  struct BarrierWait;
+};
+
+/// The runtime of this process (one run per process), for the C hooks.
+PeRuntime& pe_runtime();
+
+} // namespace shmemsim::front

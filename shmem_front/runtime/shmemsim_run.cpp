@@ -1,0 +1,436 @@
+// shmemsim-run: run an unmodified OpenSHMEM program (built with shmemsim-cc) on a simulated
+// cluster. Each PE runs `main` of its own private copy of the program in a SimGrid actor.
+#include "scenarios/Run.hpp"
+#include "scenarios/Scenario.hpp"
+#include "shmem_front/interpose/hooks.h"
+#include "shmem_front/lib/Seams.hpp"
+#include "shmem_front/runtime/PeRuntime.hpp"
+#include "shmem_front/transport/PortalsTransport.hpp"
+#include "sim/Simulation.hpp"
+#include "sim/portals_model/Network.hpp"
+
+#include <dlfcn.h>
+#include <link.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+using namespace shmemsim;
+using namespace shmemsim::front;
+
+namespace {
+
+const char* kUsage = R"(usage: shmemsim-run [OPTIONS] PROGRAM [ARGS...]
+
+Run an OpenSHMEM program built with shmemsim-cc on a simulated cluster. Options stop at PROGRAM:
+everything after it belongs to the program.
+
+  -np N, -n N             number of PEs (job.pes)
+  --pes-per-node K        PEs per node (default: as many as needed to fit the nodes)
+  --scenario FILE.json    platform and job settings (default: the embedded qdr-16 platform)
+  --set KEY=VALUE         override a scenario key (repeatable), e.g. --set job.compute=none
+  --seed S                random seed (routing, jitter)
+  --sim-time-limit T      stop when simulated time reaches T (e.g. 10s, 500ms), exit status 4
+  --wall-time-limit SECS  stop after SECS seconds of real time (default 3600), exit status 4
+  --out DIR               write DIR/summary.json (deterministic) and DIR/scenario.json
+  --quiet                 no summary line on stderr at the end
+  -h, --help              this text
+
+exit status: the PEs' (the first non-zero one), 2 bad input or misuse of the OpenSHMEM API,
+3 deadlock, 4 a time limit was reached, 128+signal if a PE crashed
+)";
+
+[[noreturn]] void usage_error(const std::string& msg)
+{
+  std::fprintf(stderr, "shmemsim-run: %s (see 'shmemsim-run --help')\n", msg.c_str());
+  std::exit(2);
+}
+
+struct Options {
+  int np          = -1;
+  int ppn         = -1;
+  std::string scenario;
+  std::vector<std::string> sets;
+  long long seed  = -1;
+  std::string sim_time_limit;
+  double wall_limit = 3600;
+  std::string out;
+  bool quiet = false;
+  std::string program;
+  std::vector<std::string> args;
+};
+
+int parse_int(const std::string& opt, const std::string& v, int min)
+{
+  char* end   = nullptr;
+  errno       = 0;
+  const long x = std::strtol(v.c_str(), &end, 10);
+  if (v.empty() || *end != '\0' || errno != 0 || x < min || x > (1 << 24))
+    usage_error(opt + " " + v + ": expected an integer >= " + std::to_string(min));
+  return static_cast<int>(x);
+}
+
+Options parse(int argc, char** argv)
+{
+  Options o;
+  int i = 1;
+  for (; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value          = [&]() -> std::string {
+      if (i + 1 >= argc)
+        usage_error(a + " needs a value");
+      return argv[++i];
+    };
+    if (a == "-h" || a == "--help") {
+      std::fputs(kUsage, stdout);
+      std::exit(0);
+    } else if (a == "-np" || a == "-n" || a == "--np") {
+      o.np = parse_int(a, value(), 1);
+    } else if (a == "--pes-per-node") {
+      o.ppn = parse_int(a, value(), 1);
+    } else if (a == "--scenario") {
+      o.scenario = value();
+    } else if (a == "--set") {
+      std::string kv = value();
+      if (kv.find('=') == std::string::npos || kv.front() == '=')
+        usage_error("--set " + kv + ": expected KEY=VALUE");
+      o.sets.push_back(kv);
+    } else if (a == "--seed") {
+      o.seed = parse_int(a, value(), 0);
+    } else if (a == "--sim-time-limit") {
+      o.sim_time_limit = value();
+    } else if (a == "--wall-time-limit") {
+      o.wall_limit = parse_int(a, value(), 0);
+    } else if (a == "--out") {
+      o.out = value();
+    } else if (a == "--quiet") {
+      o.quiet = true;
+    } else if (!a.empty() && a[0] == '-') {
+      usage_error("unknown option '" + a + "'");
+    } else {
+      break;
+    }
+  }
+  if (i >= argc)
+    usage_error("missing PROGRAM");
+  o.program = argv[i++];
+  for (; i < argc; ++i)
+    o.args.emplace_back(argv[i]);
+  return o;
+}
+
+std::string self_dir()
+{
+  return fs::read_symlink("/proc/self/exe").parent_path().string();
+}
+
+/// One private copy of the program, loaded.
+struct Copy {
+  void* handle = nullptr;
+  ProgramMain main = nullptr;
+  std::byte* data  = nullptr;
+  std::size_t data_size = 0;
+};
+
+struct PhdrQuery {
+  ElfW(Addr) base;
+  std::byte* lo = nullptr;
+  std::byte* hi = nullptr;
+};
+
+int find_data(dl_phdr_info* info, std::size_t, void* arg)
+{
+  auto* q = static_cast<PhdrQuery*>(arg);
+  if (info->dlpi_addr != q->base)
+    return 0;
+  std::byte* relro_end = nullptr;
+  for (int i = 0; i < info->dlpi_phnum; ++i)
+    if (info->dlpi_phdr[i].p_type == PT_GNU_RELRO)
+      relro_end = reinterpret_cast<std::byte*>(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr + info->dlpi_phdr[i].p_memsz);
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+    if (ph.p_type != PT_LOAD || (ph.p_flags & PF_W) == 0)
+      continue;
+    auto* lo = reinterpret_cast<std::byte*>(info->dlpi_addr + ph.p_vaddr);
+    auto* hi = lo + ph.p_memsz;
+    if (relro_end != nullptr && relro_end > lo && relro_end < hi)
+      lo = relro_end; // the relocation read-only part is not program data
+    q->lo = lo;
+    q->hi = hi;
+  }
+  return 1;
+}
+
+Copy load_copy(const fs::path& program, const fs::path& dir, int index)
+{
+  const fs::path copy = dir / ("pe" + std::to_string(index) + "-" + program.filename().string());
+  std::error_code ec;
+  fs::copy_file(program, copy, fs::copy_options::overwrite_existing, ec);
+  if (ec)
+    throw scenarios::ScenarioError(program.string() + ": cannot copy for PE " + std::to_string(index) + ": " + ec.message());
+  Copy c;
+  c.handle = dlopen(copy.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
+  fs::remove(copy, ec);
+  if (c.handle == nullptr)
+    throw scenarios::ScenarioError(program.string() + ": cannot load: " + dlerror() +
+                                   " (build it with shmemsim-cc; see shmemsim-cc --help)");
+  if (dlsym(c.handle, "shmemsim_program_entry") == nullptr)
+    throw scenarios::ScenarioError(program.string() + ": not a program built by shmemsim-cc (rebuild it with shmemsim-cc)");
+  c.main = reinterpret_cast<ProgramMain>(dlsym(c.handle, "main"));
+  if (c.main == nullptr)
+    throw scenarios::ScenarioError(program.string() + ": has no main function");
+  link_map* lm = nullptr;
+  dlinfo(c.handle, RTLD_DI_LINKMAP, &lm);
+  PhdrQuery q{lm->l_addr};
+  dl_iterate_phdr(find_data, &q);
+  c.data      = q.lo;
+  c.data_size = q.lo != nullptr ? static_cast<std::size_t>(q.hi - q.lo) : 0;
+  return c;
+}
+
+// ------------------------------------------------------------------ crashes and watchdog
+
+const char* signal_name(int sig)
+{
+  switch (sig) {
+    case SIGSEGV:
+      return "SIGSEGV (invalid memory access)";
+    case SIGBUS:
+      return "SIGBUS (bus error)";
+    case SIGFPE:
+      return "SIGFPE (arithmetic error)";
+    case SIGILL:
+      return "SIGILL (illegal instruction)";
+    case SIGABRT:
+      return "SIGABRT (abort)";
+    default:
+      return "a fatal signal";
+  }
+}
+
+void on_crash(int sig)
+{
+  char line[256];
+  PeProcess* pe = nullptr;
+  try {
+    pe = pe_runtime().current();
+  } catch (...) {
+  }
+  int n;
+  if (pe != nullptr)
+    n = std::snprintf(line, sizeof line, "shmemsim-run: PE %d (main thread) crashed: %s%s%s\n", pe->id, signal_name(sig),
+                      pe->routine != nullptr ? " in " : "", pe->routine != nullptr ? pe->routine : "");
+  else
+    n = std::snprintf(line, sizeof line, "shmemsim-run: crashed outside any PE: %s\n", signal_name(sig));
+  if (n > 0)
+    (void)!write(2, line, static_cast<std::size_t>(n));
+  _exit(128 + sig);
+}
+
+void on_alarm(int)
+{
+  static const char msg[] =
+      "shmemsim-run: wall-clock time limit reached (--wall-time-limit); a PE may be spinning without calling the library\n";
+  (void)!write(2, msg, sizeof msg - 1);
+  _exit(4);
+}
+
+void install_signal_handlers(double wall_limit)
+{
+  static std::vector<char> altstack(1 << 16);
+  stack_t ss{};
+  ss.ss_sp    = altstack.data();
+  ss.ss_size  = altstack.size();
+  sigaltstack(&ss, nullptr);
+  struct sigaction sa{};
+  sa.sa_handler = on_crash;
+  sa.sa_flags   = SA_ONSTACK | SA_RESETHAND;
+  for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT})
+    sigaction(sig, &sa, nullptr);
+  if (wall_limit > 0) {
+    std::signal(SIGALRM, on_alarm);
+    alarm(static_cast<unsigned>(wall_limit));
+  }
+}
+
+// ------------------------------------------------------------------ the run
+
+int run(const Options& o)
+{
+  // The scenario: platform and job settings; the command line gives the program and its PEs.
+  std::vector<std::string> sets = o.sets;
+  if (o.np > 0)
+    sets.push_back("job.pes=" + std::to_string(o.np));
+  if (o.ppn > 0)
+    sets.push_back("job.pes_per_node=" + std::to_string(o.ppn));
+  if (o.seed >= 0)
+    sets.push_back("seed=" + std::to_string(o.seed));
+  sets.push_back("traffic=[]");
+  auto load = [&](const std::vector<std::string>& s) {
+    return o.scenario.empty() ? scenarios::parse_scenario(R"({"platform": {"preset": "qdr-16"}})", "embedded default", s)
+                              : scenarios::load_scenario(o.scenario, s);
+  };
+  scenarios::Scenario sc;
+  try {
+    sc = load(sets);
+  } catch (const scenarios::ScenarioError& e) {
+    // -np beyond nodes x 1 without --pes-per-node: spread the PEs over the nodes.
+    if (o.np <= 0 || o.ppn > 0 || std::string(e.what()).find("job.pes") == std::string::npos)
+      throw;
+    auto probe = load(std::vector<std::string>(o.sets.begin(), o.sets.end()));
+    const int nodes = probe.platform.hosts.nodes;
+    sets.push_back("job.pes_per_node=" + std::to_string((o.np + nodes - 1) / nodes));
+    sc = load(sets);
+  }
+  if (o.scenario.empty())
+    std::fprintf(stderr, "shmemsim-run: no --scenario: using the embedded default platform (qdr-16: %d nodes, %d cores each)\n",
+                 sc.platform.hosts.nodes, sc.platform.hosts.cores_per_node);
+  sc.job.program = o.program;
+  sc.job.args    = o.args;
+  sim::Ps time_limit = 0;
+  if (!o.sim_time_limit.empty()) {
+    try {
+      time_limit = scenarios::parse_time(o.sim_time_limit);
+    } catch (const std::invalid_argument& e) {
+      usage_error("--sim-time-limit " + o.sim_time_limit + ": " + e.what());
+    }
+  }
+  std::uint64_t heap_bytes = sc.job.symmetric_heap;
+  if (const char* env = std::getenv("SHMEM_SYMMETRIC_SIZE")) {
+    try {
+      heap_bytes = scenarios::parse_size(std::string(env));
+    } catch (const std::invalid_argument& e) {
+      usage_error(std::string("SHMEM_SYMMETRIC_SIZE=") + env + ": " + e.what());
+    }
+  }
+
+  const fs::path program = fs::absolute(o.program);
+  if (!fs::exists(program))
+    usage_error(o.program + ": no such file");
+
+  // The interposition library: loaded first, so the program copies bind to this instance.
+  const std::string interpose = self_dir() + "/../lib/libshmemsim_interpose.so";
+  void* ih                    = dlopen(interpose.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (ih == nullptr)
+    throw scenarios::ScenarioError(std::string("cannot load the interposition library: ") + dlerror());
+  auto* install_hooks = reinterpret_cast<void (*)(const shmemsim_hooks*)>(dlsym(ih, "shmemsim_interpose_install"));
+  auto* blocks        = static_cast<unsigned long*>(dlsym(ih, "shmemsim_blocks"));
+
+  const std::vector<int> node_of = scenarios::place_endpoints(sc);
+  const int npes                 = static_cast<int>(node_of.size());
+
+  // Private program copies and symmetric heaps.
+  char tmpl[] = "/tmp/shmemsim-run-XXXXXX";
+  const char* tmpdir = mkdtemp(tmpl);
+  if (tmpdir == nullptr)
+    throw scenarios::ScenarioError(std::string("cannot create a temporary directory: ") + std::strerror(errno));
+  std::vector<PeProcess> pes(static_cast<std::size_t>(npes));
+  std::vector<PeMemory> memory(static_cast<std::size_t>(npes));
+  for (int pe = 0; pe < npes; ++pe) {
+    const Copy c = load_copy(program, tmpdir, pe);
+    void* heap   = mmap(nullptr, heap_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (heap == MAP_FAILED)
+      throw scenarios::ScenarioError("cannot map a symmetric heap of " + std::to_string(heap_bytes) + " bytes for PE " +
+                                     std::to_string(pe) + ": " + std::strerror(errno));
+    PeProcess& p = pes[static_cast<std::size_t>(pe)];
+    p.id         = pe;
+    p.node       = node_of[static_cast<std::size_t>(pe)];
+    p.main       = c.main;
+    p.mem        = PeMemory{c.data, c.data_size, static_cast<std::byte*>(heap), heap_bytes};
+    p.args.push_back(o.program);
+    for (const auto& a : sc.job.args)
+      p.args.push_back(a);
+    memory[static_cast<std::size_t>(pe)] = p.mem;
+  }
+  fs::remove_all(tmpdir);
+
+  sim::Simulation sim(sc.platform.hosts, sc.seed);
+  portals::Network net(sim, sc.platform.fabric, sc.platform.nic, sc.platform.limits, node_of);
+  PeRuntime runtime(sim, sc, pes, blocks);
+  PortalsTransport transport(
+      net, memory, sc.job.contexts_split ? CtxMapping::Split : CtxMapping::Lean,
+      sc.job.contexts_share ? OnExhaustion::Share : OnExhaustion::Fail, [&runtime] { return runtime.my_pe(); },
+      [&runtime](const std::string& m) { runtime.fatal(m); });
+  try {
+    transport.setup();
+  } catch (const std::runtime_error& e) {
+    throw scenarios::ScenarioError(e.what());
+  }
+  install(Env{&runtime, &transport});
+  install_hooks(runtime.hooks());
+  runtime.spawn_all();
+
+  const sim::RunStatus status = sim.run(time_limit);
+  std::fflush(nullptr);
+  const double sim_s = sim::ps_to_seconds(sim.end_time());
+  int code           = 0;
+  switch (status) {
+    case sim::RunStatus::Completed:
+      code = runtime.exit_status();
+      break;
+    case sim::RunStatus::Deadlock:
+      std::fprintf(stderr, "shmemsim-run: deadlock at simulated time %.9f s: every PE is blocked\n", sim_s);
+      for (const std::string& b : sim.blocked())
+        std::fprintf(stderr, "shmemsim-run:   %s\n", b.c_str());
+      code = 3;
+      break;
+    case sim::RunStatus::TimeLimit:
+      std::fprintf(stderr, "shmemsim-run: simulated-time limit of %s reached; still running:\n", o.sim_time_limit.c_str());
+      for (const std::string& b : sim.blocked())
+        std::fprintf(stderr, "shmemsim-run:   %s\n", b.c_str());
+      code = 4;
+      break;
+  }
+  if (!o.out.empty()) {
+    fs::create_directories(o.out);
+    const nic::NicStats t = net.totals();
+    nlohmann::json s;
+    s["sim_time_s"]              = sim_s;
+    s["events"]                  = sim.queue().events_processed();
+    s["pes"]                     = npes;
+    s["deliveries"]              = t.deliveries;
+    s["out_of_order_deliveries"] = t.out_of_order;
+    s["operations"]              = {{"issued", t.messages}, {"acks_received", t.acks_received}, {"replies_received", t.replies_received}};
+    s["contexts"]                = {{"created", transport.contexts_created()}, {"refused", transport.contexts_refused()}};
+    nlohmann::json exits         = nlohmann::json::array();
+    for (const PeProcess& p : pes)
+      exits.push_back(p.exit_status);
+    s["exit_status"] = exits;
+    s["status"]      = code;
+    std::ofstream(fs::path(o.out) / "summary.json") << s.dump(2) << "\n";
+    std::ofstream(fs::path(o.out) / "scenario.json") << sc.resolved.dump(2) << "\n";
+  }
+  if (!o.quiet && status == sim::RunStatus::Completed)
+    std::fprintf(stderr, "shmemsim-run: %d PEs finished at simulated time %.9f s (%llu model events), exit status %d\n", npes,
+                 sim_s, static_cast<unsigned long long>(sim.queue().events_processed()), code);
+  std::fflush(nullptr);
+  // PE actors and program copies are not torn down: the process ends here.
+  std::_Exit(code);
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+  const Options o = parse(argc, argv);
+  install_signal_handlers(o.wall_limit);
+  try {
+    return run(o);
+  } catch (const scenarios::ScenarioError& e) {
+    std::fprintf(stderr, "shmemsim-run: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "shmemsim-run: %s\n", e.what());
+    return 2;
+  }
+}

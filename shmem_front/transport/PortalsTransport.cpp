@@ -1,0 +1,340 @@
+#include "shmem_front/transport/PortalsTransport.hpp"
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace shmemsim::front {
+
+using portals::AckReq;
+using portals::CtEvent;
+using portals::Status;
+
+struct TransportCtx {
+  int pe           = 0;
+  TransportCtx* owner = this; ///< where operations are issued and counted (the default one if shared)
+  portals::CtHandle ct, get_ct;
+  portals::MdHandle md, get_md;
+  std::uint64_t issued = 0, get_issued = 0;
+  bool fence_needs_quiet = false;
+};
+
+struct PortalsTransport::PeNet {
+  portals::Ni* ni = nullptr;
+  portals::CtHandle target_ct;
+  std::unique_ptr<TransportCtx> def;
+  std::vector<std::unique_ptr<TransportCtx>> ctxs;
+};
+
+namespace {
+const std::uint64_t kZero[4] = {0, 0, 0, 0};
+
+portals::Datatype datatype(AmoType t)
+{
+  switch (t) {
+    case AmoType::Int32:
+      return portals::Datatype::Int32;
+    case AmoType::Int64:
+      return portals::Datatype::Int64;
+    case AmoType::Uint32:
+      return portals::Datatype::Uint32;
+    case AmoType::Uint64:
+      return portals::Datatype::Uint64;
+    case AmoType::Float:
+      return portals::Datatype::Float;
+    case AmoType::Double:
+      return portals::Datatype::Double;
+  }
+  return portals::Datatype::Uint64;
+}
+
+portals::AtomicOp atomic_op(AmoOp op)
+{
+  switch (op) {
+    case AmoOp::Add:
+      return portals::AtomicOp::Sum;
+    case AmoOp::And:
+      return portals::AtomicOp::Band;
+    case AmoOp::Or:
+      return portals::AtomicOp::Bor;
+    case AmoOp::Xor:
+      return portals::AtomicOp::Bxor;
+    case AmoOp::Swap:
+      return portals::AtomicOp::Swap;
+    case AmoOp::CompareSwap:
+      return portals::AtomicOp::Cswap;
+    default:
+      return portals::AtomicOp::Sum;
+  }
+}
+
+std::uint64_t addr(const void* p)
+{
+  return reinterpret_cast<std::uintptr_t>(p);
+}
+} // namespace
+
+PortalsTransport::PortalsTransport(portals::Network& net, std::vector<PeMemory> memory, CtxMapping mapping,
+                                   OnExhaustion on_exhaustion, std::function<int()> current_pe,
+                                   std::function<void(const std::string&)> fatal)
+    : net_(net), memory_(std::move(memory)), mapping_(mapping), on_exhaustion_(on_exhaustion),
+      current_pe_(std::move(current_pe)), fatal_(std::move(fatal))
+{
+}
+
+PortalsTransport::~PortalsTransport() = default;
+
+PortalsTransport::PeNet& PortalsTransport::me()
+{
+  return *pes_[static_cast<std::size_t>(current_pe_())];
+}
+
+void PortalsTransport::check(Status s, const char* what)
+{
+  if (s != Status::Ok)
+    fatal_(std::string(what) + " failed in the network model: " + portals::to_string(s) + " (" + me().ni->last_error() + ")");
+}
+
+TransportCtx* PortalsTransport::make_ctx(PeNet& p, long /*options*/)
+{
+  auto c   = std::make_unique<TransportCtx>();
+  c->pe    = p.ni->id();
+  auto& ni = *p.ni;
+  const std::uint32_t vol = portals::MD_VOLATILE;
+  auto undo = [&] {
+    if (c->md.index >= 0)
+      ni.md_release(c->md);
+    if (c->get_md.index >= 0)
+      ni.md_release(c->get_md);
+    if (c->ct.valid())
+      ni.ct_free(c->ct);
+    if (c->get_ct.valid())
+      ni.ct_free(c->get_ct);
+    return nullptr;
+  };
+  if (ni.ct_alloc(&c->ct) != Status::Ok)
+    return undo();
+  if (mapping_ == CtxMapping::Lean) {
+    portals::MdDesc md{nullptr, UINT64_MAX, portals::MD_EVENT_CT_ACK | portals::MD_EVENT_CT_REPLY | vol, c->ct};
+    if (ni.md_bind(md, &c->md) != Status::Ok)
+      return undo();
+    c->get_ct = c->ct;
+    c->get_md = c->md;
+  } else {
+    if (ni.ct_alloc(&c->get_ct) != Status::Ok)
+      return undo();
+    if (ni.md_bind(portals::MdDesc{nullptr, UINT64_MAX, portals::MD_EVENT_CT_ACK | vol, c->ct}, &c->md) != Status::Ok)
+      return undo();
+    if (ni.md_bind(portals::MdDesc{nullptr, UINT64_MAX, portals::MD_EVENT_CT_REPLY, c->get_ct}, &c->get_md) != Status::Ok)
+      return undo();
+  }
+  TransportCtx* raw = c.get();
+  p.ctxs.push_back(std::move(c));
+  return raw;
+}
+
+void PortalsTransport::setup()
+{
+  for (int pe = 0; pe < net_.endpoints(); ++pe) {
+    auto p          = std::make_unique<PeNet>();
+    p->ni           = &net_.ni(pe);
+    auto& ni        = *p->ni;
+    const PeMemory& m = memory_.at(static_cast<std::size_t>(pe));
+    std::uint32_t pt;
+    portals::LeHandle le;
+    const std::uint32_t opts = portals::LE_OP_PUT | portals::LE_OP_GET | portals::LE_EVENT_CT_COMM;
+    if (ni.ct_alloc(&p->target_ct) != Status::Ok || ni.pt_alloc(0, &pt) != Status::Ok || ni.pt_alloc(1, &pt) != Status::Ok ||
+        ni.le_append(0, portals::LeDesc{m.data, m.data_size, opts, p->target_ct}, &le) != Status::Ok ||
+        ni.le_append(1, portals::LeDesc{m.heap, m.heap_size, opts, p->target_ct}, &le) != Status::Ok)
+      throw std::runtime_error("PE " + std::to_string(pe) + " cannot set up its symmetric memory in the Portals model: " +
+                               ni.last_error() + " (raise platform.nic.limits)");
+    TransportCtx* d = make_ctx(*p, 0);
+    if (d == nullptr)
+      throw std::runtime_error("PE " + std::to_string(pe) + " cannot bind its default context: " + ni.last_error() +
+                               " (raise platform.nic.limits.max_cts / max_mds)");
+    // The default context lives apart from the created ones.
+    p->def = std::move(p->ctxs.back());
+    p->ctxs.pop_back();
+    pes_.push_back(std::move(p));
+  }
+}
+
+TransportCtx* PortalsTransport::default_ctx()
+{
+  return me().def.get();
+}
+
+TransportCtx* PortalsTransport::ctx_create(long options)
+{
+  PeNet& p        = me();
+  TransportCtx* c = make_ctx(p, options);
+  if (c != nullptr) {
+    ++created_;
+    return c;
+  }
+  ++refused_;
+  if (on_exhaustion_ == OnExhaustion::Fail)
+    return nullptr;
+  // Share the default context's Portals resources (and its completion).
+  auto shared   = std::make_unique<TransportCtx>();
+  shared->pe    = p.ni->id();
+  shared->owner = p.def.get();
+  TransportCtx* raw = shared.get();
+  p.ctxs.push_back(std::move(shared));
+  return raw;
+}
+
+void PortalsTransport::ctx_destroy(TransportCtx* c)
+{
+  PeNet& p = me();
+  if (c->owner == c) {
+    auto& ni = *p.ni;
+    ni.md_release(c->md);
+    if (mapping_ == CtxMapping::Split) {
+      ni.md_release(c->get_md);
+      ni.ct_free(c->get_ct);
+    }
+    ni.ct_free(c->ct);
+  }
+  std::erase_if(p.ctxs, [c](const std::unique_ptr<TransportCtx>& x) { return x.get() == c; });
+}
+
+void PortalsTransport::target_of(const void* a, std::size_t n, std::uint32_t* pt, std::uint64_t* offset)
+{
+  const PeMemory& m = memory_[static_cast<std::size_t>(current_pe_())];
+  const auto* p     = static_cast<const std::byte*>(a);
+  if (p >= m.data && p + n <= m.data + m.data_size) {
+    *pt     = 0;
+    *offset = static_cast<std::uint64_t>(p - m.data);
+    return;
+  }
+  if (p >= m.heap && p + n <= m.heap + m.heap_size) {
+    *pt     = 1;
+    *offset = static_cast<std::uint64_t>(p - m.heap);
+    return;
+  }
+  fatal_("address " + std::to_string(addr(a)) + " is not symmetric");
+}
+
+void PortalsTransport::wait(TransportCtx* c, bool gets_only)
+{
+  auto& ni = *me().ni;
+  CtEvent ev;
+  if (mapping_ == CtxMapping::Lean || gets_only) {
+    const bool lean = mapping_ == CtxMapping::Lean;
+    ni.ct_wait(lean ? c->ct : c->get_ct, lean ? c->issued + c->get_issued : c->get_issued, &ev);
+  } else {
+    ni.ct_wait(c->ct, c->issued, &ev);
+    if (ev.failure == 0)
+      ni.ct_wait(c->get_ct, c->get_issued, &ev);
+  }
+  if (ev.failure > 0)
+    fatal_(std::to_string(ev.failure) + " remote operations failed at their target");
+}
+
+void PortalsTransport::put(TransportCtx* ctx, void* dest, const void* src, std::size_t n, int pe, bool blocking)
+{
+  TransportCtx* c = ctx->owner;
+  auto& ni        = *me().ni;
+  std::uint32_t pt;
+  std::uint64_t off;
+  target_of(dest, n, &pt, &off);
+  check(ni.put(c->md, addr(src), n, AckReq::CtAck, pe, pt, off), "PtlPut");
+  ++c->issued;
+  const auto& lim = ni.limits();
+  if (!lim.total_data_ordering || n > lim.max_waw_ordered_size)
+    c->fence_needs_quiet = true;
+  // Small puts are buffered (volatile): complete locally at once. Larger ones wait for the ACK
+  // counter to reach the issued count, completing everything pending on the context.
+  if (blocking && n > lim.max_volatile_size)
+    wait(c, false);
+}
+
+void PortalsTransport::get(TransportCtx* ctx, void* dest, const void* src, std::size_t n, int pe, bool blocking)
+{
+  TransportCtx* c = ctx->owner;
+  auto& ni        = *me().ni;
+  std::uint32_t pt;
+  std::uint64_t off;
+  target_of(src, n, &pt, &off);
+  check(ni.get(c->get_md, addr(dest), n, pe, pt, off), "PtlGet");
+  ++c->get_issued;
+  if (blocking)
+    wait(c, true);
+}
+
+void PortalsTransport::amo(TransportCtx* ctx, AmoOp op, AmoType t, void* dest, const void* value, int pe)
+{
+  const std::size_t size = amo_size(t);
+  if (op == AmoOp::Set) {
+    put(ctx, dest, value, size, pe, true); // an aligned put of one element is atomic
+    return;
+  }
+  TransportCtx* c = ctx->owner;
+  auto& ni        = *me().ni;
+  std::uint32_t pt;
+  std::uint64_t off;
+  target_of(dest, size, &pt, &off);
+  check(ni.atomic(c->md, addr(value), size, AckReq::CtAck, pe, pt, off, atomic_op(op), datatype(t)), "PtlAtomic");
+  ++c->issued;
+  c->fence_needs_quiet = true;
+}
+
+void PortalsTransport::fetch_amo(TransportCtx* ctx, AmoOp op, AmoType t, void* dest, const void* value, const void* cond,
+                                 void* result, int pe, bool blocking)
+{
+  const std::size_t size = amo_size(t);
+  TransportCtx* c        = ctx->owner;
+  auto& ni               = *me().ni;
+  std::uint32_t pt;
+  std::uint64_t off;
+  target_of(dest, size, &pt, &off);
+  const bool floating = t == AmoType::Float || t == AmoType::Double;
+  Status s;
+  if (op == AmoOp::Fetch && floating) {
+    s = ni.get(c->get_md, addr(result), size, pe, pt, off); // an aligned element read is atomic
+  } else if (op == AmoOp::Fetch) {
+    s = ni.fetch_atomic(c->get_md, addr(result), c->md, addr(kZero), size, pe, pt, off, portals::AtomicOp::Bor, datatype(t));
+  } else if (op == AmoOp::Swap || op == AmoOp::CompareSwap) {
+    s = ni.swap(c->get_md, addr(result), c->md, addr(value), size, pe, pt, off, cond, atomic_op(op), datatype(t));
+  } else {
+    s = ni.fetch_atomic(c->get_md, addr(result), c->md, addr(value), size, pe, pt, off, atomic_op(op), datatype(t));
+  }
+  check(s, "a fetching atomic");
+  ++c->get_issued;
+  c->fence_needs_quiet = true;
+  if (blocking)
+    wait(c, true);
+}
+
+void PortalsTransport::quiet(TransportCtx* ctx)
+{
+  TransportCtx* c = ctx->owner;
+  wait(c, false);
+  c->fence_needs_quiet = false;
+}
+
+void PortalsTransport::fence(TransportCtx* ctx)
+{
+  // With total data ordering, puts up to max_waw_ordered_size already arrive in order: nothing to
+  // do. Otherwise order by completing everything (a quiet), as the Portals mapping must.
+  if (ctx->owner->fence_needs_quiet)
+    quiet(ctx);
+}
+
+std::uint64_t PortalsTransport::updates()
+{
+  PeNet& p = me();
+  CtEvent ev;
+  p.ni->ct_get(p.target_ct, &ev);
+  return ev.success + ev.failure;
+}
+
+void PortalsTransport::wait_for_update(std::uint64_t seen, const char* /*call*/)
+{
+  PeNet& p = me();
+  CtEvent ev;
+  p.ni->ct_wait(p.target_ct, seen + 1, &ev);
+}
+
+} // namespace shmemsim::front
