@@ -11,21 +11,6 @@ Env g_env;
 std::vector<std::unique_ptr<PeState>> g_pes;
 } // namespace
 
-std::size_t amo_size(AmoType t)
-{
-  switch (t) {
-    case AmoType::Int32:
-    case AmoType::Uint32:
-    case AmoType::Float:
-      return 4;
-    case AmoType::Int64:
-    case AmoType::Uint64:
-    case AmoType::Double:
-      return 8;
-  }
-  return 8;
-}
-
 void install(const Env& env)
 {
   g_env = env;
@@ -99,9 +84,13 @@ void Entry::check_pe(int pe) const
 
 void Entry::check_symmetric(const void* addr, std::size_t n, const char* what) const
 {
-  if (!rt().is_symmetric(addr, n == 0 ? 1 : n))
+  if (rt().is_symmetric(addr, n == 0 ? 1 : n))
+    return;
+  if (rt().is_symmetric(addr, 1))
     fail(std::string(what) + " " + hex(addr) + " (" + std::to_string(n) +
-         " bytes) is not symmetric: not within the static data or the symmetric heap of the program");
+         " bytes) is out of bounds: it runs past the end of the symmetric region it starts in");
+  fail(std::string(what) + " " + hex(addr) + " (" + std::to_string(n) +
+       " bytes) is not symmetric: not within the static data or the symmetric heap of the program");
 }
 
 TransportCtx* Entry::ctx(shmemsim_ctx* handle) const

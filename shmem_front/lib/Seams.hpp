@@ -15,7 +15,10 @@ enum class AmoOp { Set, Fetch, Add, And, Or, Xor, Swap, CompareSwap };
 /// Element types of AMOs (the OpenSHMEM AMO types reduce to these).
 enum class AmoType { Int32, Int64, Uint32, Uint64, Float, Double };
 
-std::size_t amo_size(AmoType t);
+inline std::size_t amo_size(AmoType t)
+{
+  return t == AmoType::Int32 || t == AmoType::Uint32 || t == AmoType::Float ? 4 : 8;
+}
 
 /// One communication context's resources in the transport (opaque to the routines).
 struct TransportCtx;
