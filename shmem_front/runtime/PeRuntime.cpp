@@ -72,6 +72,8 @@ struct LibcVars {
   int* optopt;
   char** optarg;
   char*** environ_;
+  FILE** stdout_;
+  FILE** stderr_;
   LibcVars()
   {
     void* libc = dlopen("libc.so.6", RTLD_NOW | RTLD_NOLOAD);
@@ -80,6 +82,8 @@ struct LibcVars {
     optopt     = static_cast<int*>(dlsym(libc, "optopt"));
     optarg     = static_cast<char**>(dlsym(libc, "optarg"));
     environ_   = static_cast<char***>(dlsym(libc, "environ"));
+    stdout_    = static_cast<FILE**>(dlsym(libc, "stdout"));
+    stderr_    = static_cast<FILE**>(dlsym(libc, "stderr"));
   }
 };
 
@@ -87,6 +91,60 @@ const LibcVars& libc_vars()
 {
   static const LibcVars v;
   return v;
+}
+
+/// Point stdout/stderr at `out`/`err`: both libc's own variables (read by the program copies)
+/// and this executable's copies (read by libc's printf, through the copy relocation).
+FILE* g_real_out = nullptr;
+FILE* g_real_err = nullptr;
+
+void use_streams(FILE* out, FILE* err)
+{
+  const LibcVars& v = libc_vars();
+  *v.stdout_        = out;
+  *v.stderr_        = err;
+  stdout            = out;
+  stderr            = err;
+}
+
+/// A stream that writes complete lines to `fd`, each prefixed with "[PE n] ".
+struct TaggedStream {
+  int fd;
+  std::string prefix;
+  std::string pending;
+  static ssize_t write(void* cookie, const char* buf, std::size_t size)
+  {
+    auto* t = static_cast<TaggedStream*>(cookie);
+    t->pending.append(buf, size);
+    std::size_t start = 0, nl;
+    while ((nl = t->pending.find('\n', start)) != std::string::npos) {
+      const std::string line = t->prefix + t->pending.substr(start, nl + 1 - start);
+      (void)!::write(t->fd, line.data(), line.size());
+      start = nl + 1;
+    }
+    t->pending.erase(0, start);
+    return static_cast<ssize_t>(size);
+  }
+  static int close(void* cookie)
+  {
+    auto* t = static_cast<TaggedStream*>(cookie);
+    if (!t->pending.empty()) {
+      const std::string line = t->prefix + t->pending + "\n";
+      (void)!::write(t->fd, line.data(), line.size());
+    }
+    delete t;
+    return 0;
+  }
+};
+
+FILE* tagged(int fd, int pe)
+{
+  cookie_io_functions_t io{};
+  io.write = &TaggedStream::write;
+  io.close = &TaggedStream::close;
+  FILE* f  = fopencookie(new TaggedStream{fd, "[PE " + std::to_string(pe) + "] ", {}}, "w", io);
+  setvbuf(f, nullptr, _IOLBF, 0);
+  return f;
 }
 
 double thread_cpu_seconds()
@@ -137,10 +195,23 @@ PeProcess* PeRuntime::current()
   return &pes_[static_cast<std::size_t>(pe_of_pid_[pid])];
 }
 
+void PeRuntime::tag_output()
+{
+  std::fflush(nullptr);
+  g_real_out = stdout;
+  g_real_err = stderr;
+  for (PeProcess& pe : pes_) {
+    pe.out     = tagged(1, pe.id);
+    pe.err_out = tagged(2, pe.id);
+  }
+}
+
 void PeRuntime::save_state(void* self)
 {
   auto* rt = static_cast<PeRuntime*>(self);
   if (PeProcess* pe = rt->current()) {
+    if (pe->out != nullptr)
+      use_streams(g_real_out, g_real_err);
     const LibcVars& v = libc_vars();
     pe->optind        = *v.optind;
     pe->opterr        = *v.opterr;
@@ -160,6 +231,8 @@ void PeRuntime::restore_state(void* self)
     *v.optopt         = pe->optopt;
     *v.optarg         = pe->optarg;
     errno             = pe->err;
+    if (pe->out != nullptr)
+      use_streams(pe->out, pe->err_out);
   }
 }
 
@@ -192,6 +265,20 @@ void PeRuntime::run_pe(int id)
   errno             = 0;
   *blocks_ = 0;
   pe.cpu_mark = thread_cpu_seconds();
+  if (pe.out != nullptr)
+    use_streams(pe.out, pe.err_out);
+  struct Untag {
+    PeProcess& pe;
+    ~Untag()
+    {
+      if (pe.out != nullptr) {
+        std::fclose(pe.out);
+        std::fclose(pe.err_out);
+        pe.out = pe.err_out = nullptr;
+        use_streams(g_real_out, g_real_err);
+      }
+    }
+  } untag{pe};
   const int status = pe.main(static_cast<int>(pe.args.size()), pe.argv.data(), *v.environ_);
   charge_compute(pe);
   std::fflush(nullptr);
@@ -340,7 +427,9 @@ const char* PeRuntime::getenv(const char* name)
 
 void PeRuntime::fatal(const std::string& message)
 {
-  std::fflush(stdout);
+  std::fflush(nullptr);
+  if (g_real_out != nullptr)
+    use_streams(g_real_out, g_real_err);
   PeProcess* pe = current();
   if (pe != nullptr)
     std::fprintf(stderr, "shmemsim-run: PE %d: %s\n", pe->id, message.c_str());
@@ -353,6 +442,11 @@ void PeRuntime::fatal(const std::string& message)
 void PeRuntime::global_exit(int status)
 {
   std::fflush(nullptr);
+  for (PeProcess& pe : pes_)
+    if (pe.out != nullptr) {
+      std::fclose(pe.out);
+      std::fclose(pe.err_out);
+    }
   std::_Exit(status);
 }
 

@@ -10,6 +10,7 @@
 #include "shmem_front/transport/PortalsTransport.hpp"
 #include "sim/Simulation.hpp"
 
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,8 @@ struct PeProcess {
   int err      = 0;
   shmemsim_libc_state libc{};
   double cpu_mark = 0; ///< measured mode: CPU time when the PE last left the library
+  FILE* out       = nullptr; ///< --tag-output: this PE's stdout and stderr (prefix every line)
+  FILE* err_out   = nullptr;
 };
 
 class PeRuntime final : public Runtime {
@@ -51,6 +54,8 @@ public:
   int exit_status() const;
   /// Let simulated time pass for the calling PE.
   void sleep(double seconds);
+  /// Prefix every line a PE writes to stdout or stderr with "[PE n] " (call before spawn_all).
+  void tag_output();
 
   // Runtime seam
   int my_pe() override;

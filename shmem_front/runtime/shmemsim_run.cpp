@@ -43,6 +43,7 @@ everything after it belongs to the program.
   --sim-time-limit T      stop when simulated time reaches T (e.g. 10s, 500ms), exit status 4
   --wall-time-limit SECS  stop after SECS seconds of real time (default 3600), exit status 4
   --out DIR               write DIR/summary.json (deterministic) and DIR/scenario.json
+  --tag-output            prefix every line a PE prints with "[PE n] "
   --quiet                 no summary line on stderr at the end
   -h, --help              this text
 
@@ -66,6 +67,7 @@ struct Options {
   double wall_limit = 3600;
   std::string out;
   bool quiet = false;
+  bool tag   = false;
   std::string program;
   std::vector<std::string> args;
 };
@@ -115,6 +117,8 @@ Options parse(int argc, char** argv)
       o.out = value();
     } else if (a == "--quiet") {
       o.quiet = true;
+    } else if (a == "--tag-output") {
+      o.tag = true;
     } else if (!a.empty() && a[0] == '-') {
       usage_error("unknown option '" + a + "'");
     } else {
@@ -368,6 +372,8 @@ int run(const Options& o)
   }
   install(Env{&runtime, &transport});
   install_hooks(runtime.hooks());
+  if (o.tag)
+    runtime.tag_output();
   runtime.spawn_all();
 
   const sim::RunStatus status = sim.run(time_limit);
