@@ -50,6 +50,13 @@ std::string hex(const void* p)
   return buf;
 }
 
+void debug(const Entry& e, const std::string& what)
+{
+  static const bool on = std::getenv("SHMEM_DEBUG") != nullptr;
+  if (on)
+    std::fprintf(stderr, "shmemsim debug: PE %d: %s: %s\n", rt().my_pe(), e.routine(), what.c_str());
+}
+
 Entry::Entry(const char* routine, bool before_init) : routine_(routine)
 {
   if (g_env.runtime == nullptr) {

@@ -61,5 +61,7 @@ Runtime& rt();
 Transport& tp();
 
 std::string hex(const void* p);
+/// SHMEM_DEBUG: one line on stderr about what the routine does.
+void debug(const Entry& e, const std::string& what);
 
 } // namespace shmemsim::front

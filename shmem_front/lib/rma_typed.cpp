@@ -45,8 +45,9 @@ std::ptrdiff_t element_offset(const Entry& e, std::size_t i, std::ptrdiff_t stri
   return off;
 }
 
-// Each element is one put/get issued with the blocking flag of the call; the remote extent is
-// checked at its first and last element.
+// Each element is one put (blocking: local completion per element) or one non-blocking get,
+// completed together by one quiet of the context before returning; the remote extent is checked
+// at its first and last element.
 void strided(const char* name, shmem_ctx_t c, bool is_put, void* dest, const void* source, std::ptrdiff_t dst,
              std::ptrdiff_t sst, std::size_t nelems, std::size_t elem, int pe)
 {
@@ -73,8 +74,10 @@ void strided(const char* name, shmem_ctx_t c, bool is_put, void* dest, const voi
     if (is_put)
       tp().put(t, d + k * de, s + k * se, elem, pe, true);
     else
-      tp().get(t, d + k * de, s + k * se, elem, pe, true);
+      tp().get(t, d + k * de, s + k * se, elem, pe, false);
   }
+  if (!is_put)
+    tp().quiet(t);
 }
 
 template <class T> void single_put(const char* name, shmem_ctx_t c, T* dest, T value, int pe)

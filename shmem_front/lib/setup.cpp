@@ -20,6 +20,20 @@ void shmem_init(void)
     e.fail("shmem_init after shmem_finalize: the library cannot be initialized again");
   e.pe().heap.reset(rt().heap_size(), kReservedHeap);
   e.pe().initialized = true;
+  const char* info  = rt().getenv("SHMEM_INFO");
+  if (info != nullptr && rt().my_pe() == 0) {
+    // The specification's SHMEM_INFO: print the library's version and its environment variables.
+    const char* sym = rt().getenv("SHMEM_SYMMETRIC_SIZE");
+    const char* dbg = rt().getenv("SHMEM_DEBUG");
+    std::printf("%s OpenSHMEM %d.%d on a simulated cluster, %d PEs\n"
+                "  SHMEM_SYMMETRIC_SIZE  symmetric heap per PE: %zu bytes%s\n"
+                "  SHMEM_DEBUG           debugging messages on stderr: %s\n"
+                "  SHMEM_INFO            this text (PE 0, at shmem_init)\n",
+                SHMEM_VENDOR_STRING, SHMEM_MAJOR_VERSION, SHMEM_MINOR_VERSION, rt().n_pes(), rt().heap_size(),
+                sym != nullptr ? " (set)" : " (job.symmetric_heap)", dbg != nullptr ? "on" : "off");
+    std::fflush(stdout);
+  }
+  debug(e, "initialized: symmetric heap of " + std::to_string(rt().heap_size()) + " bytes at " + hex(rt().heap_base()));
   rt().startup_barrier();
 }
 
@@ -114,6 +128,8 @@ void shmem_info_get_name(char* name)
 static void* heap_allocate(Entry& e, std::size_t size, std::size_t alignment)
 {
   auto off = e.pe().heap.allocate(size, alignment);
+  if (off)
+    debug(e, std::to_string(size) + " bytes at heap offset " + std::to_string(*off));
   if (!off) {
     std::fprintf(stderr,
                  "shmemsim: PE %d: %s: out of symmetric heap: %zu bytes requested, %zu of %zu bytes in use (largest free "
@@ -181,6 +197,7 @@ void shmem_free(void* ptr)
   const std::size_t off = heap_offset(e, ptr);
   barrier_all_impl(e);
   e.pe().heap.release(off);
+  debug(e, "freed heap offset " + std::to_string(off));
 }
 
 void* shmem_realloc(void* ptr, size_t size)

@@ -965,8 +965,8 @@ TEST_F(Routines, ShmemxMisuseIsFatal)
   long pSync[SHMEM_SYNC_SIZE];
   m = fatal_of([&] { shmemx_sync(0, 0, 4, pSync); });
   EXPECT_NE(m.find("shmemx_sync: pSync"), std::string::npos) << m;
-  m = fatal_of([&] { shmemx_sync(1, 1, 2, sym<long>(0)); });
-  EXPECT_NE(m.find("ends at PE 3"), std::string::npos) << m;
+  m = fatal_of([&] { shmemx_sync(1, 1, 3, sym<long>(0)); });
+  EXPECT_NE(m.find("ends at PE 5; the job has 4 PEs"), std::string::npos) << m;
   m = fatal_of([&] { shmemx_sync(1, 0, 2, sym<long>(0)); });
   EXPECT_NE(m.find("the calling PE 0 is not in the active set"), std::string::npos) << m;
   m = fatal_of([&] { shmemx_ctx_putmem_nb(SHMEM_CTX_DEFAULT, pSync, pSync, 8, 1); });
