@@ -3,6 +3,8 @@
 #include "sim/EventQueue.hpp"
 #include "sim/Simulation.hpp"
 
+#include <simgrid/s4u/Actor.hpp>
+
 namespace shmemsim::sim {
 
 Notifier::Notifier(Simulation& sim, std::string owner)
@@ -35,8 +37,19 @@ void Notifier::notify()
   if (!waiting_ || signaled_)
     return;
   signaled_ = true;
-  if (!queue_.defer_wake(this))
+  if (queue_.defer_wake(this))
+    return;
+  if (simgrid::s4u::Actor::is_maestro()) {
     sem_->release();
+    return;
+  }
+  // From an actor, the release is a simcall: other actors may run before this one continues,
+  // the woken one included, which may end and destroy this notifier: use locals only.
+  Simulation& sim                       = sim_;
+  const simgrid::s4u::SemaphorePtr sem = sem_;
+  sim.before_block();
+  sem->release();
+  sim.after_resume();
 }
 
 void Notifier::release_now()

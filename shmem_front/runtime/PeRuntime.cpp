@@ -54,6 +54,7 @@ void hook_exit(int status)
   pe->exit_status = status;
   pe->finished    = true;
   std::fflush(nullptr);
+  g_runtime->forget_current();
   sg4::this_actor::exit(); // unwinds the PE's stack and ends its actor
   std::abort();
 }
@@ -184,7 +185,7 @@ void PeRuntime::sleep(double seconds)
   sim_.sleep_for(sim::seconds_to_ps(seconds));
 }
 
-PeProcess* PeRuntime::current()
+PeProcess* PeRuntime::lookup_current()
 {
   sg4::Actor* self = sg4::Actor::self();
   if (self == nullptr)
@@ -209,7 +210,9 @@ void PeRuntime::tag_output()
 void PeRuntime::save_state(void* self)
 {
   auto* rt = static_cast<PeRuntime*>(self);
-  if (PeProcess* pe = rt->current()) {
+  PeProcess* pe = rt->current_;
+  rt->current_  = nullptr; // until some actor resumes
+  if (pe != nullptr) {
     if (pe->out != nullptr)
       use_streams(g_real_out, g_real_err);
     const LibcVars& v = libc_vars();
@@ -223,8 +226,9 @@ void PeRuntime::save_state(void* self)
 
 void PeRuntime::restore_state(void* self)
 {
-  auto* rt = static_cast<PeRuntime*>(self);
-  if (PeProcess* pe = rt->current()) {
+  auto* rt     = static_cast<PeRuntime*>(self);
+  rt->current_ = rt->lookup_current();
+  if (PeProcess* pe = rt->current_) {
     const LibcVars& v = libc_vars();
     *v.optind         = pe->optind;
     *v.opterr         = pe->opterr;
@@ -251,6 +255,7 @@ void PeRuntime::run_pe(int id)
   if (pe_of_pid_.size() <= pid)
     pe_of_pid_.resize(pid + 1, -1);
   pe_of_pid_[pid] = id;
+  current_        = &pe;
   sim_.self_notifier().set_context(&pe.routine);
   pe.argv.clear();
   for (std::string& a : pe.args)
@@ -284,6 +289,7 @@ void PeRuntime::run_pe(int id)
   std::fflush(nullptr);
   pe.exit_status = status;
   pe.finished    = true;
+  current_       = nullptr;
 }
 
 int PeRuntime::exit_status() const
@@ -405,9 +411,10 @@ void PeRuntime::startup_barrier()
   if (++arrived_ == n_pes()) {
     arrived_ = 0;
     ++generation_;
-    for (sim::Notifier* n : barrier_waiters_)
+    std::vector<sim::Notifier*> wake;
+    wake.swap(barrier_waiters_); // waking lets other actors run: leave no list half-walked
+    for (sim::Notifier* n : wake)
       n->notify();
-    barrier_waiters_.clear();
     return;
   }
   sim::Notifier& self = sim_.self_notifier();

@@ -48,8 +48,10 @@ public:
   const shmemsim_hooks* hooks() const { return &hooks_; }
   /// Start every PE's actor.
   void spawn_all();
-  /// The calling actor's PE, or null (maestro, or an actor that is not a PE).
-  PeProcess* current();
+  /// The calling actor's PE, or null (maestro, or an actor that is not a PE). Kept up to date
+  /// at every switch (the simulation's switch hooks), so this costs nothing.
+  PeProcess* current() { return current_; }
+  void forget_current() { current_ = nullptr; }
   /// The first non-zero exit status among the PEs (0 if all succeeded).
   int exit_status() const;
   /// Let simulated time pass for the calling PE.
@@ -76,6 +78,7 @@ public:
 
 private:
   void run_pe(int id);
+  PeProcess* lookup_current();
   void charge_compute(PeProcess& pe);
   static void save_state(void* self);
   static void restore_state(void* self);
@@ -87,6 +90,7 @@ private:
   sim::Ps poll_cost_;
   double core_speed_;
   std::vector<int> pe_of_pid_;
+  PeProcess* current_ = nullptr;
   shmemsim_hooks hooks_{};
   // startup barrier
   int arrived_ = 0;

@@ -151,17 +151,18 @@ Status Ni::ct_wait(CtHandle h, std::uint64_t test, CtEvent* ev)
 
 static void wake_reached(std::vector<Ni::Ct::Waiter>& waiters, const CtEvent& ev)
 {
+  // Take the satisfied waiters out first: a wake issued from an actor lets other actors run,
+  // which may add waiters to this very list.
   const std::uint64_t value = ev.success + ev.failure;
-  auto it                   = waiters.begin();
-  while (it != waiters.end()) {
-    if (value >= it->threshold) {
-      sim::Notifier* n = it->who;
-      it               = waiters.erase(it);
-      n->notify();
-    } else {
-      ++it;
-    }
-  }
+  std::vector<sim::Notifier*> wake;
+  std::erase_if(waiters, [&](const Ni::Ct::Waiter& w) {
+    if (value < w.threshold)
+      return false;
+    wake.push_back(w.who);
+    return true;
+  });
+  for (sim::Notifier* n : wake)
+    n->notify();
 }
 
 Status Ni::ct_set(CtHandle h, CtEvent value)
