@@ -24,9 +24,10 @@ void Notifier::wait(const Waitable* on, const char* call)
   call_     = call;
   waiting_  = true;
   signaled_ = false;
-  sim_.before_block();
-  sem_->acquire();
-  sim_.after_resume();
+  {
+    Simulation::SwitchGuard sw(sim_);
+    sem_->acquire();
+  }
   waiting_ = false;
   on_      = nullptr;
   call_    = nullptr;
@@ -47,9 +48,8 @@ void Notifier::notify()
   // the woken one included, which may end and destroy this notifier: use locals only.
   Simulation& sim                       = sim_;
   const simgrid::s4u::SemaphorePtr sem = sem_;
-  sim.before_block();
+  Simulation::SwitchGuard sw(sim);
   sem->release();
-  sim.after_resume();
 }
 
 void Notifier::release_now()

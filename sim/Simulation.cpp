@@ -110,17 +110,15 @@ Ps Simulation::end_time() const
 void Simulation::execute(double flops)
 {
   ActivityGuard guard(queue_);
-  before_block();
+  SwitchGuard sw(*this);
   sg4::this_actor::execute(flops);
-  after_resume();
 }
 
 void Simulation::sleep_for(Ps duration)
 {
   ActivityGuard guard(queue_);
-  before_block();
+  SwitchGuard sw(*this);
   sg4::this_actor::sleep_for(ps_to_seconds(duration));
-  after_resume();
 }
 
 void Simulation::register_notifier(Notifier* n)

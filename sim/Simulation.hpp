@@ -86,6 +86,18 @@ public:
       after_resume_(hook_ctx_);
   }
 
+  /// before_block() now, after_resume() at scope exit, also when the actor is killed (unwinding).
+  class SwitchGuard {
+  public:
+    explicit SwitchGuard(const Simulation& s) : s_(s) { s_.before_block(); }
+    ~SwitchGuard() { s_.after_resume(); }
+    SwitchGuard(const SwitchGuard&)            = delete;
+    SwitchGuard& operator=(const SwitchGuard&) = delete;
+
+  private:
+    const Simulation& s_;
+  };
+
   void register_notifier(Notifier* n);
   void unregister_notifier(Notifier* n);
 

@@ -381,6 +381,8 @@ void PeRuntime::enter(const char* routine)
 
 void PeRuntime::leave()
 {
+  if (current() == nullptr)
+    return; // the PE is being torn down (killed at a deadlock or a time limit)
   PeProcess& pe = *current();
   pe.routine    = nullptr;
   if (sc_.job.compute == scenarios::ComputeMode::Measured)
