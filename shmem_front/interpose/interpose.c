@@ -169,20 +169,29 @@ static struct drand48_data* d48(void)
   return &s->drand48;
 }
 
+/* Internal helpers: calls between exported functions of this library would bind through the
+ * PLT to libc's global versions (this library is loaded RTLD_LOCAL). */
+static long pe_random(void)
+{
+  int32_t r;
+  random_r(rnd(), &r);
+  return r;
+}
+
+static void pe_srandom(unsigned seed) { srandom_r(seed, rnd()); }
+
 EXPORT long random(void)
 {
   if (!active())
     return get_real_random()();
-  int32_t r;
-  random_r(rnd(), &r);
-  return r;
+  return pe_random();
 }
 
 EXPORT int rand(void)
 {
   if (!active())
     return get_real_rand()();
-  return (int)random();
+  return (int)pe_random();
 }
 
 EXPORT void srandom(unsigned seed)
@@ -191,7 +200,7 @@ EXPORT void srandom(unsigned seed)
     get_real_srandom()(seed);
     return;
   }
-  srandom_r(seed, rnd());
+  pe_srandom(seed);
 }
 
 EXPORT void srand(unsigned seed)
@@ -200,7 +209,7 @@ EXPORT void srand(unsigned seed)
     get_real_srand()(seed);
     return;
   }
-  srandom(seed);
+  pe_srandom(seed);
 }
 
 EXPORT double drand48(void)

@@ -222,11 +222,12 @@ void PortalsTransport::wait(TransportCtx* c, bool gets_only)
   CtEvent ev;
   if (mapping_ == CtxMapping::Lean || gets_only) {
     const bool lean = mapping_ == CtxMapping::Lean;
-    ni.ct_wait(lean ? c->ct : c->get_ct, lean ? c->issued + c->get_issued : c->get_issued, &ev);
+    ni.ct_wait(lean ? c->ct : c->get_ct, lean ? c->issued + c->get_issued : c->get_issued, &ev,
+               "the completion of its operations on a context");
   } else {
-    ni.ct_wait(c->ct, c->issued, &ev);
+    ni.ct_wait(c->ct, c->issued, &ev, "the completion of its puts on a context");
     if (ev.failure == 0)
-      ni.ct_wait(c->get_ct, c->get_issued, &ev);
+      ni.ct_wait(c->get_ct, c->get_issued, &ev, "the completion of its gets on a context");
   }
   if (ev.failure > 0)
     fatal_(std::to_string(ev.failure) + " remote operations failed at their target");
@@ -334,7 +335,7 @@ void PortalsTransport::wait_for_update(std::uint64_t seen, const char* /*call*/)
 {
   PeNet& p = me();
   CtEvent ev;
-  p.ni->ct_wait(p.target_ct, seen + 1, &ev);
+  p.ni->ct_wait(p.target_ct, seen + 1, &ev, "an update of its symmetric memory by another PE");
 }
 
 } // namespace shmemsim::front

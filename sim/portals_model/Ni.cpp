@@ -40,10 +40,12 @@ struct CtWait final : sim::Waitable {
   int ni, ct;
   std::uint64_t test;
   const CtEvent* ev;
+  const char* purpose = nullptr;
   std::string describe_wait() const override
   {
-    return "CT " + std::to_string(ct) + " of endpoint " + std::to_string(ni) + " reaching " + std::to_string(test) +
-           " (success " + std::to_string(ev->success) + ", failure " + std::to_string(ev->failure) + ")";
+    std::string s = "CT " + std::to_string(ct) + " of endpoint " + std::to_string(ni) + " reaching " + std::to_string(test) +
+                    " (success " + std::to_string(ev->success) + ", failure " + std::to_string(ev->failure) + ")";
+    return purpose != nullptr ? std::string(purpose) + ": " + s : s;
   }
 };
 } // namespace
@@ -126,7 +128,7 @@ Status Ni::ct_get(CtHandle h, CtEvent* ev) const
   return Status::Ok;
 }
 
-Status Ni::ct_wait(CtHandle h, std::uint64_t test, CtEvent* ev)
+Status Ni::ct_wait(CtHandle h, std::uint64_t test, CtEvent* ev, const char* purpose)
 {
   Ct* c = ct_of(h);
   if (c == nullptr)
@@ -138,7 +140,8 @@ Status Ni::ct_wait(CtHandle h, std::uint64_t test, CtEvent* ev)
     what.ni   = id_;
     what.ct   = h.index;
     what.test = test;
-    what.ev   = &c->ev;
+    what.ev      = &c->ev;
+    what.purpose = purpose;
     self.wait(&what, "PtlCTWait");
     c = ct_of(h);
     if (c == nullptr)

@@ -47,8 +47,9 @@ public:
   Status ct_alloc(CtHandle* ct);
   Status ct_free(CtHandle ct);
   Status ct_get(CtHandle ct, CtEvent* ev) const;
-  /// Block the calling actor until success + failure >= test.
-  Status ct_wait(CtHandle ct, std::uint64_t test, CtEvent* ev);
+  /// Block the calling actor until success + failure >= test. `purpose` (optional) says what the
+  /// counter stands for, in deadlock and time-limit reports.
+  Status ct_wait(CtHandle ct, std::uint64_t test, CtEvent* ev, const char* purpose = nullptr);
   Status ct_set(CtHandle ct, CtEvent value);
   Status ct_inc(CtHandle ct, CtEvent increment);
 
