@@ -1,0 +1,11 @@
+# Build the program with make and CC=shmemsim-cc in a scratch copy, run it on 2 PEs, check output.
+file(REMOVE_RECURSE ${WORK})
+file(COPY ${SRC}/ DESTINATION ${WORK})
+execute_process(COMMAND make -s CC=${CC} WORKING_DIRECTORY ${WORK} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "make CC=shmemsim-cc failed (${rc}):\n${out}\n${err}")
+endif()
+execute_process(COMMAND ${RUN} -np 2 ./prog WORKING_DIRECTORY ${WORK} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0 OR NOT out MATCHES "PE 0: 0 6 4.0" OR NOT out MATCHES "PE 1: 2 6 4.0")
+  message(FATAL_ERROR "unexpected run (${rc}):\n${out}\n${err}")
+endif()
