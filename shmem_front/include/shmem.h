@@ -138,6 +138,8 @@ void shmem_sync_all(void);
 #include "shmemsim/shmem_rma.h"
 #include "shmemsim/shmem_amo.h"
 #include "shmemsim/shmem_p2p.h"
+#include "shmemsim/shmem_teams_coll.h" /* teams and collectives */
+#include "shmemsim/shmem_signal_lock.h" /* signals, vector waits, locks, deprecated, profiling */
 
 #ifdef __cplusplus
 }
