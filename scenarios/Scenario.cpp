@@ -299,6 +299,25 @@ const std::vector<Key>& schema()
                  "share (the new context shares the default context's resources).",
          .choices = {"fail", "share"}, .noun = "exhaustion policy",
          .root = [](Build& b, const Value& v) { b.sc.job.contexts_share = v.choice == 1; }},
+        // Collective algorithms (shmem_front/lib/collectives.cpp reads them via Runtime::setting).
+        {.scope = S::Root, .path = "job.collectives.barrier", .kind = K::Enum, .def = "dissemination",
+         .help = "Team/active-set barriers and syncs: dissemination (log2 p rounds) or tree (binomial "
+                 "gather and release).", .choices = {"dissemination", "tree"}, .noun = "barrier algorithm",
+         .root = [](Build& b, const Value& v) { b.sc.job.collectives["barrier"] = std::vector<std::string>{"dissemination", "tree"}.at(static_cast<std::size_t>(v.choice)); }},
+        {.scope = S::Root, .path = "job.collectives.broadcast", .kind = K::Enum, .def = "binomial",
+         .help = "Broadcast: binomial tree or linear (the root puts to every PE).",
+         .choices = {"binomial", "linear"}, .noun = "broadcast algorithm",
+         .root = [](Build& b, const Value& v) { b.sc.job.collectives["broadcast"] = std::vector<std::string>{"binomial", "linear"}.at(static_cast<std::size_t>(v.choice)); }},
+        {.scope = S::Root, .path = "job.collectives.collect", .kind = K::Enum, .def = "ring",
+         .help = "collect/fcollect: ring (p-1 steps to the right neighbour) or linear (every PE puts to "
+                 "every PE).", .choices = {"ring", "linear"}, .noun = "collect algorithm",
+         .root = [](Build& b, const Value& v) { b.sc.job.collectives["collect"] = std::vector<std::string>{"ring", "linear"}.at(static_cast<std::size_t>(v.choice)); }},
+        {.scope = S::Root, .path = "job.collectives.reduce", .kind = K::Enum, .def = "recursive_doubling",
+         .help = "Reductions: recursive_doubling (log2 p rounds of gets), linear (the first PE gets, "
+                 "reduces and puts the result) or ring (reduce-scatter + allgather in p chunks).",
+         .choices = {"recursive_doubling", "linear", "ring"},
+         .noun = "reduction algorithm",
+         .root = [](Build& b, const Value& v) { b.sc.job.collectives["reduce"] = std::vector<std::string>{"recursive_doubling", "linear", "ring"}.at(static_cast<std::size_t>(v.choice)); }},
         {.scope = S::Root, .path = "traffic", .kind = K::Traffic, .def = json::array({json::object()}),
          .help = "Built-in Portals-level traffic: one pattern object, or an array of them running "
                  "concurrently. Keys of each pattern: traffic.*"},

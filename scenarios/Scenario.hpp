@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <stdexcept>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -58,6 +59,8 @@ struct JobParams {
   std::uint64_t symmetric_heap = 64ull << 20;
   bool contexts_split   = false; ///< job.contexts.mapping: split (else lean)
   bool contexts_share   = false; ///< job.contexts.on_exhaustion: share (else fail)
+  /// job.collectives.<what>: algorithm names (barrier, broadcast, collect, reduce).
+  std::map<std::string, std::string> collectives;
 };
 
 struct PlatformParams {

@@ -145,4 +145,8 @@ void shmem_sync_all(void);
 }
 #endif
 
+/* Type-generic interfaces: C11 _Generic selections, C++ overloads (outside extern "C"). */
+#include "shmemsim/shmem_generic.h"
+#include "shmemsim/shmem_cxx.h"
+
 #endif /* SHMEM_H */

@@ -89,6 +89,9 @@ public:
   virtual void startup_barrier() = 0;
   /// An environment variable as this PE sees it (null if unset).
   virtual const char* getenv(const char* name) = 0;
+  /// The resolved value of a scenario setting the routines read (e.g. "job.collectives.barrier"),
+  /// as a string; empty when there is none (the routines then use their default).
+  virtual std::string setting(const char* key) { return {}; }
 
   /// Misuse: print one line naming the PE and the routine, end the run with a non-zero status.
   [[noreturn]] virtual void fatal(const std::string& message) = 0;

@@ -1,6 +1,7 @@
 // Setup, query, symmetric memory and contexts.
 #include "shmem_front/lib/Library.hpp"
 #include "shmem_front/lib/Sync.hpp"
+#include "shmem_front/lib/coll_team.hpp"
 
 #include <shmem.h>
 
@@ -260,9 +261,13 @@ void shmem_ctx_destroy(shmem_ctx_t ctx)
 int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t* team)
 {
   Entry e("shmem_ctx_get_team");
+  if (ctx == SHMEM_CTX_INVALID) {
+    *team = SHMEM_TEAM_INVALID;
+    return -1;
+  }
   e.ctx(ctx);
-  *team = SHMEM_TEAM_INVALID; // teams come with the collectives
-  return -1;
+  *team = shmemsim::front::ctx_team(ctx); // SHMEM_TEAM_WORLD unless made by shmem_team_create_ctx
+  return 0;
 }
 
 } // extern "C"
