@@ -6,8 +6,8 @@
 //
 // Algorithms (scenario keys job.collectives.*, read through Runtime::setting):
 //   barrier   dissemination (default) | tree (binomial gather + release, root 0)
-//             — shmem_barrier, shmem_sync, shmem_team_sync, and team management;
-//             shmem_barrier_all/sync_all keep their own dissemination barrier (rma_sync.cpp)
+//             — shmem_barrier_all, shmem_sync_all, shmem_barrier, shmem_sync, shmem_team_sync
+//             and team management
 //   broadcast binomial (default) | linear (root puts to everyone once all have arrived)
 //   collect   ring (default) | linear (everyone puts to everyone) — collect and fcollect
 //   reduce    recursive_doubling (default; get-based, with fold-in of the PEs beyond the largest

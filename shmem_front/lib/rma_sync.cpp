@@ -1,6 +1,7 @@
 // RMA on bytes (putmem/getmem), fence, quiet, barrier_all, sync_all.
 #include "shmem_front/lib/Library.hpp"
 #include "shmem_front/lib/Sync.hpp"
+#include "shmem_front/lib/coll_team.hpp"
 
 #include <shmem.h>
 
@@ -10,20 +11,11 @@ namespace shmemsim::front {
 
 void sync_all_impl(Entry& e)
 {
-  const int n  = rt().n_pes();
-  const int me = rt().my_pe();
-  if (n == 1)
+  // The world team's barrier: the algorithm of job.collectives.barrier (collectives.cpp).
+  if (rt().n_pes() == 1)
     return;
-  // Dissemination: in round r, signal PE me + 2^r and wait for PE me - 2^r. Counters only grow
-  // (atomic adds commute), so out-of-order delivery and fast PEs cannot confuse rounds.
-  auto* counters            = static_cast<volatile std::uint64_t*>(rt().heap_base());
-  const std::uint64_t epoch = ++e.pe().barrier_epoch;
-  const std::uint64_t one   = 1;
-  int r                     = 0;
-  for (int dist = 1; dist < n; dist *= 2, ++r) {
-    tp().amo(tp().default_ctx(), AmoOp::Add, AmoType::Uint64, const_cast<std::uint64_t*>(&counters[r]), &one, (me + dist) % n);
-    wait_for(e.routine(), [&] { return counters[r] >= epoch; });
-  }
+  Group g = team_group(e, resolve_team(e, SHMEM_TEAM_WORLD));
+  group_sync(g);
 }
 
 void barrier_all_impl(Entry& e)
