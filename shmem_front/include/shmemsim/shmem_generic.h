@@ -142,6 +142,39 @@ extern void shmemsim_c11_no_routine_for_these_types(shmem_ctx_t, ...);
 #define shmem_test_any_vector(...) SHMEMSIM_C11_P2P_(test_any_vector, __VA_ARGS__)
 #define shmem_test_some_vector(...) SHMEMSIM_C11_P2P_(test_some_vector, __VA_ARGS__)
 
+
+/* ------------------------------------------------------------------ collectives (§9.9), team first */
+/* Distinct C types of the reduction tables: bitwise (and, or, xor), ordered (max, min) and
+ * arithmetic (sum, prod: ordered plus the complex types). */
+#define SHMEMSIM_GEN_RED_BIT_TYPES(G, OP)                                                           \
+  G(unsigned char, uchar, OP) G(unsigned short, ushort, OP) G(unsigned int, uint, OP)                \
+  G(unsigned long, ulong, OP) G(unsigned long long, ulonglong, OP) G(signed char, int8, OP)          \
+  G(short, int16, OP) G(int, int32, OP) G(long, int64, OP)
+#define SHMEMSIM_GEN_RED_ORD_TYPES(G, OP)                                                           \
+  G(char, char, OP) G(signed char, schar, OP) G(short, short, OP) G(int, int, OP) G(long, long, OP)  \
+  G(long long, longlong, OP) G(unsigned char, uchar, OP) G(unsigned short, ushort, OP)               \
+  G(unsigned int, uint, OP) G(unsigned long, ulong, OP) G(unsigned long long, ulonglong, OP)         \
+  G(float, float, OP) G(double, double, OP) G(long double, longdouble, OP)
+#define SHMEMSIM_GEN_RED_ARITH_TYPES(G, OP) \
+  SHMEMSIM_GEN_RED_ORD_TYPES(G, OP) G(double _Complex, complexd, OP) G(float _Complex, complexf, OP)
+
+/* shmem_OP(team, dest, ...) on the type of dest (the second argument). */
+#define SHMEMSIM_C11_TEAM_(TYPES, OP, ...) \
+  _Generic(SHMEMSIM_C11_ARG1_(__VA_ARGS__, ~, ~), TYPES(SHMEMSIM_C11_A_, OP) default : shmemsim_c11_no_routine_for_these_types)(__VA_ARGS__)
+
+#define shmem_broadcast(...) SHMEMSIM_C11_TEAM_(SHMEMSIM_GEN_RMA_TYPES, broadcast, __VA_ARGS__)
+#define shmem_collect(...) SHMEMSIM_C11_TEAM_(SHMEMSIM_GEN_RMA_TYPES, collect, __VA_ARGS__)
+#define shmem_fcollect(...) SHMEMSIM_C11_TEAM_(SHMEMSIM_GEN_RMA_TYPES, fcollect, __VA_ARGS__)
+#define shmem_alltoall(...) SHMEMSIM_C11_TEAM_(SHMEMSIM_GEN_RMA_TYPES, alltoall, __VA_ARGS__)
+#define shmem_alltoalls(...) SHMEMSIM_C11_TEAM_(SHMEMSIM_GEN_RMA_TYPES, alltoalls, __VA_ARGS__)
+#define shmem_and_reduce(...) SHMEMSIM_C11_TEAM_(SHMEMSIM_GEN_RED_BIT_TYPES, and_reduce, __VA_ARGS__)
+#define shmem_or_reduce(...) SHMEMSIM_C11_TEAM_(SHMEMSIM_GEN_RED_BIT_TYPES, or_reduce, __VA_ARGS__)
+#define shmem_xor_reduce(...) SHMEMSIM_C11_TEAM_(SHMEMSIM_GEN_RED_BIT_TYPES, xor_reduce, __VA_ARGS__)
+#define shmem_max_reduce(...) SHMEMSIM_C11_TEAM_(SHMEMSIM_GEN_RED_ORD_TYPES, max_reduce, __VA_ARGS__)
+#define shmem_min_reduce(...) SHMEMSIM_C11_TEAM_(SHMEMSIM_GEN_RED_ORD_TYPES, min_reduce, __VA_ARGS__)
+#define shmem_sum_reduce(...) SHMEMSIM_C11_TEAM_(SHMEMSIM_GEN_RED_ARITH_TYPES, sum_reduce, __VA_ARGS__)
+#define shmem_prod_reduce(...) SHMEMSIM_C11_TEAM_(SHMEMSIM_GEN_RED_ARITH_TYPES, prod_reduce, __VA_ARGS__)
+
 #endif /* C11 */
 
 #endif /* SHMEMSIM_SHMEM_GENERIC_H */
