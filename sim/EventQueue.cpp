@@ -125,7 +125,12 @@ void EventQueue::run_top()
   } else {
     const std::size_t i = static_cast<std::size_t>(peeked_bucket_) & (kBuckets - 1);
     if (++sorted_head_ == buckets_[i].size()) {
-      buckets_[i].clear();
+      // Drained. A bucket that grew large gives its memory back: the window cycles through all
+      // of them, and keeping every bucket's peak would grow memory with the length of the run.
+      if (buckets_[i].capacity() > 64)
+        std::vector<Key>().swap(buckets_[i]);
+      else
+        buckets_[i].clear();
       sorted_head_ = 0;
       nonempty_[i >> 6] &= ~(std::uint64_t{1} << (i & 63));
     }
