@@ -43,6 +43,16 @@ PeState& pe_state()
   return *slot;
 }
 
+shmemsim_ctx* register_ctx(PeState& pe, TransportCtx* t, long options)
+{
+  auto* c    = new shmemsim_ctx;
+  c->pe      = rt().my_pe();
+  c->options = options;
+  c->tctx    = t;
+  pe.live.insert(c);
+  return c;
+}
+
 std::string hex(const void* p)
 {
   char buf[32];

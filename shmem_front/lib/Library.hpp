@@ -57,6 +57,9 @@ private:
   PeState* pe_;
 };
 
+/// A new context handle of the calling PE over transport context `t`.
+shmemsim_ctx* register_ctx(PeState& pe, TransportCtx* t, long options);
+
 Runtime& rt();
 Transport& tp();
 

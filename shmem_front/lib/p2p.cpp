@@ -1,5 +1,6 @@
 // Point-to-point synchronization: wait_until and test (scalar forms), the deprecated wait
 // routines, generated from the routine tables of shmemsim/shmem_p2p.h.
+#include "shmem_front/lib/Compare.hpp"
 #include "shmem_front/lib/Library.hpp"
 #include "shmem_front/lib/Sync.hpp"
 
@@ -11,40 +12,6 @@ using namespace shmemsim::front;
 
 namespace {
 
-void check_cmp(const Entry& e, int cmp)
-{
-  switch (cmp) {
-    case SHMEM_CMP_EQ:
-    case SHMEM_CMP_NE:
-    case SHMEM_CMP_GT:
-    case SHMEM_CMP_GE:
-    case SHMEM_CMP_LT:
-    case SHMEM_CMP_LE:
-      return;
-    default:
-      e.fail("invalid comparison operator cmp " + std::to_string(cmp) +
-             "; use SHMEM_CMP_EQ, SHMEM_CMP_NE, SHMEM_CMP_GT, SHMEM_CMP_GE, SHMEM_CMP_LT or SHMEM_CMP_LE");
-  }
-}
-
-template <class T> bool satisfied(T v, int cmp, T value)
-{
-  switch (cmp) {
-    case SHMEM_CMP_EQ:
-      return v == value;
-    case SHMEM_CMP_NE:
-      return v != value;
-    case SHMEM_CMP_GT:
-      return v > value;
-    case SHMEM_CMP_GE:
-      return v >= value;
-    case SHMEM_CMP_LT:
-      return v < value;
-    case SHMEM_CMP_LE:
-      return v <= value;
-  }
-  return false;
-}
 
 template <class T> void wait_until(const char* name, T* ivar, int cmp, T value)
 {

@@ -237,12 +237,7 @@ int shmem_ctx_create(long options, shmem_ctx_t* ctx)
     *ctx = SHMEM_CTX_INVALID;
     return 1;
   }
-  auto* c    = new shmemsim_ctx;
-  c->pe      = rt().my_pe();
-  c->options = options;
-  c->tctx    = t;
-  e.pe().live.insert(c);
-  *ctx = c;
+  *ctx = register_ctx(e.pe(), t, options);
   return 0;
 }
 

@@ -97,12 +97,7 @@ int shmemx_ctx_create(int num_ctx, int assertion, shmem_ctx_t ctx[])
         ctx[k] = SHMEM_CTX_INVALID;
       return 1;
     }
-    auto* c    = new shmemsim_ctx;
-    c->pe      = rt().my_pe();
-    c->options = options;
-    c->tctx    = t;
-    e.pe().live.insert(c);
-    made.push_back(c);
+    made.push_back(register_ctx(e.pe(), t, options));
   }
   for (int i = 0; i < num_ctx; ++i)
     ctx[i] = made[static_cast<std::size_t>(i)];

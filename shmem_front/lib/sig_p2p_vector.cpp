@@ -2,6 +2,7 @@
 // their _vector forms, test_all/_any/_some and their _vector forms, generated from the routine
 // tables of shmemsim/shmem_signal_lock.h. Waits block on updates of this PE's memory; a test that
 // finds its condition unsatisfied lets simulated time pass by one poll cost.
+#include "shmem_front/lib/Compare.hpp"
 #include "shmem_front/lib/Library.hpp"
 #include "shmem_front/lib/Sync.hpp"
 
@@ -16,31 +17,6 @@ using namespace shmemsim::front;
 
 namespace {
 
-void check_cmp(const Entry& e, int cmp)
-{
-  if (cmp < SHMEM_CMP_EQ || cmp > SHMEM_CMP_LE)
-    e.fail("invalid comparison operator cmp " + std::to_string(cmp) +
-           "; use SHMEM_CMP_EQ, SHMEM_CMP_NE, SHMEM_CMP_GT, SHMEM_CMP_GE, SHMEM_CMP_LT or SHMEM_CMP_LE");
-}
-
-template <class T> bool satisfied(T v, int cmp, T value)
-{
-  switch (cmp) {
-    case SHMEM_CMP_EQ:
-      return v == value;
-    case SHMEM_CMP_NE:
-      return v != value;
-    case SHMEM_CMP_GT:
-      return v > value;
-    case SHMEM_CMP_GE:
-      return v >= value;
-    case SHMEM_CMP_LT:
-      return v < value;
-    case SHMEM_CMP_LE:
-      return v <= value;
-  }
-  return false;
-}
 
 /// One wait/test set: ivars, the optional status mask, and one comparison value or a vector.
 template <class T> struct Set {

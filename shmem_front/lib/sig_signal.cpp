@@ -7,6 +7,7 @@
 // (it is a quiet when the network does not order puts by itself), so a PE that sees the signal
 // sees the data. The nbi form issues the data put without waiting for local completion; the
 // fence may still wait for the data to be acknowledged when the network reorders.
+#include "shmem_front/lib/Compare.hpp"
 #include "shmem_front/lib/Library.hpp"
 #include "shmem_front/lib/Sync.hpp"
 
@@ -76,24 +77,8 @@ uint64_t shmem_signal_wait_until(uint64_t* sig_addr, int cmp, uint64_t cmp_value
   e.check_symmetric(sig_addr, sizeof(std::uint64_t), "sig_addr");
   const volatile std::uint64_t* v = sig_addr;
   std::uint64_t seen              = 0;
-  auto holds                      = [&](std::uint64_t x) {
-    switch (cmp) {
-      case SHMEM_CMP_EQ:
-        return x == cmp_value;
-      case SHMEM_CMP_NE:
-        return x != cmp_value;
-      case SHMEM_CMP_GT:
-        return x > cmp_value;
-      case SHMEM_CMP_GE:
-        return x >= cmp_value;
-      case SHMEM_CMP_LT:
-        return x < cmp_value;
-      case SHMEM_CMP_LE:
-        return x <= cmp_value;
-    }
-    e.fail("invalid comparison operator cmp " + std::to_string(cmp) +
-           "; use SHMEM_CMP_EQ, SHMEM_CMP_NE, SHMEM_CMP_GT, SHMEM_CMP_GE, SHMEM_CMP_LT or SHMEM_CMP_LE");
-  };
+  check_cmp(e, cmp);
+  auto holds = [&](std::uint64_t x) { return satisfied<std::uint64_t>(x, cmp, cmp_value); };
   wait_for(e.routine(), [&] {
     seen = *v;
     return holds(seen);
