@@ -35,7 +35,7 @@ void Notifier::wait(const Waitable* on, const char* call)
 
 void Notifier::notify()
 {
-  if (!waiting_ || signaled_)
+  if (!waiting())
     return;
   signaled_ = true;
   if (queue_.defer_wake(this))
@@ -59,7 +59,7 @@ void Notifier::release_now()
 
 std::string Notifier::describe() const
 {
-  if (!waiting_)
+  if (!waiting())
     return {};
   std::string s = owner_;
   if (context_ != nullptr && *context_ != nullptr)

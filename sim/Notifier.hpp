@@ -36,7 +36,8 @@ public:
   /// Internal: called by the event queue for a deferred wake.
   void release_now();
 
-  bool waiting() const { return waiting_; }
+  /// Blocked and not yet woken (a woken actor that has not run yet is not waiting any more).
+  bool waiting() const { return waiting_ && !signaled_; }
   /// `*routine` (if set and non-null) names the routine the owner is in, for reports.
   void set_context(const char* const* routine) { context_ = routine; }
   const std::string& owner() const { return owner_; }

@@ -185,9 +185,13 @@ Copy load_copy(const fs::path& program, const fs::path& dir, int index)
   Copy c;
   c.handle = dlopen(copy.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
   fs::remove(copy, ec);
-  if (c.handle == nullptr)
-    throw scenarios::ScenarioError(program.string() + ": cannot load: " + dlerror() +
+  if (c.handle == nullptr) {
+    std::string why = dlerror();
+    for (auto at = why.find(copy.string()); at != std::string::npos; at = why.find(copy.string()))
+      why.replace(at, copy.string().size(), program.string()); // name the user's file, not our copy
+    throw scenarios::ScenarioError(program.string() + ": cannot load: " + why +
                                    " (build it with shmemsim-cc; see shmemsim-cc --help)");
+  }
   if (dlsym(c.handle, "shmemsim_program_entry") == nullptr)
     throw scenarios::ScenarioError(program.string() + ": not a program built by shmemsim-cc (rebuild it with shmemsim-cc)");
   c.main = reinterpret_cast<ProgramMain>(dlsym(c.handle, "main"));
