@@ -36,16 +36,7 @@ Ps EventQueue::now() const
 void EventQueue::schedule(Ps t, Fn fn, void* obj, std::uint64_t arg)
 {
   assert(t >= now() && "event scheduled in the past");
-  std::uint32_t slot;
-  if (free_slots_.empty()) {
-    slot = static_cast<std::uint32_t>(slots_.size());
-    slots_.push_back(Payload{fn, obj, arg});
-  } else {
-    slot = free_slots_.back();
-    free_slots_.pop_back();
-    slots_[slot] = Payload{fn, obj, arg};
-  }
-  push_key(Key{t, next_seq_++, slot});
+  push_key(Key{t, next_seq_++, fn, obj, arg});
   if (!in_fire_)
     arm();
 }
@@ -145,11 +136,9 @@ void EventQueue::run_top()
     --count_;
     push_key(k);
   }
-  const Payload p = slots_[top.slot];
-  free_slots_.push_back(top.slot);
   now_ = top.time;
   ++processed_;
-  p.fn(p.obj, p.arg);
+  top.fn(top.obj, top.arg);
 }
 
 void EventQueue::arm()

@@ -64,17 +64,14 @@ public:
   void drain();
 
 private:
-  // A calendar queue: keys (date, sequence, payload slot) go into buckets of 2^kBucketShift ps
+  // A calendar queue: keys (date, sequence, payload) go into buckets of 2^kBucketShift ps
   // covering a window of kBuckets buckets from the current one; a bitmap finds the next
   // non-empty bucket; keys beyond the window wait in a heap until the window reaches them. The
   // bucket being drained is kept sorted, so events pop in exact (date, sequence) order.
   struct Key {
     Ps time;
     std::uint64_t seq;
-    std::uint32_t slot;
-  };
-  struct Payload {
-    Fn fn;
+    Fn fn; ///< the payload travels with its key: no second memory access per event
     void* obj;
     std::uint64_t arg;
   };
@@ -99,8 +96,6 @@ private:
   std::int64_t peeked_bucket_ = -1; ///< where peek() found the earliest key (-1: in far_)
   std::vector<Key> far_;            ///< min-heap of keys beyond the window
   std::size_t count_ = 0;
-  std::vector<Payload> slots_;
-  std::vector<std::uint32_t> free_slots_;
   std::uint64_t next_seq_  = 0;
   std::uint64_t processed_ = 0;
   Ps now_                  = 0;
