@@ -121,6 +121,12 @@ void Simulation::sleep_for(Ps duration)
   sg4::this_actor::sleep_for(ps_to_seconds(duration));
 }
 
+void Simulation::yield()
+{
+  SwitchGuard sw(*this);
+  sg4::this_actor::yield();
+}
+
 void Simulation::register_notifier(Notifier* n)
 {
   notifiers_.push_back(n);

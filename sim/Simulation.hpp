@@ -64,6 +64,8 @@ public:
   /// Actor helpers: simulated computation on the actor's host, and sleeping.
   void execute(double flops);
   void sleep_for(Ps duration);
+  /// Let the other runnable actors run first (sched_yield).
+  void yield();
 
   /// Called around every point where an actor may be switched out (Notifier waits, execute,
   /// sleep_for): `before` in the actor about to block, `after` once it runs again. The PE runtime

@@ -27,6 +27,27 @@ struct shmemsim_hooks {
   /* exit() of a PE: end it with `status` (never returns). */
   void (*exit)(int status);
   struct shmemsim_libc_state* (*libc_state)(void);
+
+  /* Threads of a PE are simulated actors; synchronization objects are keyed by address. Each
+   * returns 0 or an errno value like its pthread counterpart. */
+  int (*thread_create)(unsigned long* tid, void* (*fn)(void*), void* arg);
+  int (*thread_join)(unsigned long tid, void** retval);
+  void (*thread_exit)(void* retval); /* never returns */
+  unsigned long (*thread_self)(void);
+  int (*thread_detach)(unsigned long tid);
+  int (*mutex_lock)(void* m, int try_only);
+  int (*mutex_unlock)(void* m);
+  int (*mutex_forget)(void* m);
+  /* abstime: CLOCK_REALTIME deadline or NULL. */
+  int (*cond_wait)(void* c, void* m, const struct timespec* abstime);
+  int (*cond_signal)(void* c, int broadcast);
+  int (*barrier_init)(void* b, unsigned count);
+  int (*barrier_wait)(void* b);
+  int (*yield)(void);
+  int (*key_create)(unsigned* key, void (*destructor)(void*));
+  int (*key_delete)(unsigned key);
+  void* (*get_specific)(unsigned key);
+  int (*set_specific)(unsigned key, const void* value);
 };
 
 /* Installed by the runtime (found with dlsym). */

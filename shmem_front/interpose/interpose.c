@@ -6,6 +6,8 @@
 #include "hooks.h"
 
 #include <dlfcn.h>
+#include <pthread.h>
+#include <sched.h>
 #include <errno.h>
 #include <stdint.h>
 #include <string.h>
@@ -258,3 +260,138 @@ EXPORT unsigned short* seed48(unsigned short seed[3])
   seed48_r(seed, d);
   return previous;
 }
+
+/* ---------------------------------------------------------------- threads
+ * A PE's threads are simulated actors on its node (the PE runtime), so that they compete for the
+ * node's cores in simulated time and a deadlock between them is reported. Attribute objects are
+ * plain data and stay libc's. */
+
+REAL(int, pthread_create, (pthread_t*, const pthread_attr_t*, void* (*)(void*), void*))
+REAL(int, pthread_join, (pthread_t, void**))
+REAL(void, pthread_exit, (void*))
+REAL(pthread_t, pthread_self, (void))
+REAL(int, pthread_equal, (pthread_t, pthread_t))
+REAL(int, pthread_detach, (pthread_t))
+REAL(int, pthread_mutex_init, (pthread_mutex_t*, const pthread_mutexattr_t*))
+REAL(int, pthread_mutex_destroy, (pthread_mutex_t*))
+REAL(int, pthread_mutex_lock, (pthread_mutex_t*))
+REAL(int, pthread_mutex_trylock, (pthread_mutex_t*))
+REAL(int, pthread_mutex_unlock, (pthread_mutex_t*))
+REAL(int, pthread_cond_init, (pthread_cond_t*, const pthread_condattr_t*))
+REAL(int, pthread_cond_destroy, (pthread_cond_t*))
+REAL(int, pthread_cond_wait, (pthread_cond_t*, pthread_mutex_t*))
+REAL(int, pthread_cond_timedwait, (pthread_cond_t*, pthread_mutex_t*, const struct timespec*))
+REAL(int, pthread_cond_signal, (pthread_cond_t*))
+REAL(int, pthread_cond_broadcast, (pthread_cond_t*))
+REAL(int, pthread_barrier_init, (pthread_barrier_t*, const pthread_barrierattr_t*, unsigned))
+REAL(int, pthread_barrier_destroy, (pthread_barrier_t*))
+REAL(int, pthread_barrier_wait, (pthread_barrier_t*))
+REAL(int, pthread_once, (pthread_once_t*, void (*)(void)))
+REAL(int, pthread_key_create, (pthread_key_t*, void (*)(void*)))
+REAL(int, pthread_key_delete, (pthread_key_t))
+REAL(void*, pthread_getspecific, (pthread_key_t))
+REAL(int, pthread_setspecific, (pthread_key_t, const void*))
+REAL(int, pthread_spin_init, (pthread_spinlock_t*, int))
+REAL(int, pthread_spin_destroy, (pthread_spinlock_t*))
+REAL(int, pthread_spin_lock, (pthread_spinlock_t*))
+REAL(int, pthread_spin_trylock, (pthread_spinlock_t*))
+REAL(int, pthread_spin_unlock, (pthread_spinlock_t*))
+REAL(int, pthread_rwlock_init, (pthread_rwlock_t*, const pthread_rwlockattr_t*))
+REAL(int, pthread_rwlock_destroy, (pthread_rwlock_t*))
+REAL(int, pthread_rwlock_rdlock, (pthread_rwlock_t*))
+REAL(int, pthread_rwlock_wrlock, (pthread_rwlock_t*))
+REAL(int, pthread_rwlock_tryrdlock, (pthread_rwlock_t*))
+REAL(int, pthread_rwlock_trywrlock, (pthread_rwlock_t*))
+REAL(int, pthread_rwlock_unlock, (pthread_rwlock_t*))
+REAL(int, sched_yield, (void))
+
+EXPORT int pthread_create(pthread_t* t, const pthread_attr_t* a, void* (*fn)(void*), void* arg)
+{
+  if (!active())
+    return get_real_pthread_create()(t, a, fn, arg);
+  unsigned long id = 0;
+  int r            = hooks->thread_create(&id, fn, arg);
+  if (r == 0)
+    *t = (pthread_t)id;
+  return r;
+}
+EXPORT int pthread_join(pthread_t t, void** ret) { return active() ? hooks->thread_join((unsigned long)t, ret) : get_real_pthread_join()(t, ret); }
+EXPORT void pthread_exit(void* ret)
+{
+  if (active())
+    hooks->thread_exit(ret);
+  get_real_pthread_exit()(ret);
+  __builtin_unreachable();
+}
+EXPORT pthread_t pthread_self(void) { return active() ? (pthread_t)hooks->thread_self() : get_real_pthread_self()(); }
+EXPORT int pthread_equal(pthread_t a, pthread_t b) { return active() ? a == b : get_real_pthread_equal()(a, b); }
+EXPORT int pthread_detach(pthread_t t) { return active() ? hooks->thread_detach((unsigned long)t) : get_real_pthread_detach()(t); }
+
+EXPORT int pthread_mutex_init(pthread_mutex_t* m, const pthread_mutexattr_t* a)
+{
+  if (!active())
+    return get_real_pthread_mutex_init()(m, a);
+  return hooks->mutex_forget(m);
+}
+EXPORT int pthread_mutex_destroy(pthread_mutex_t* m) { return active() ? hooks->mutex_forget(m) : get_real_pthread_mutex_destroy()(m); }
+EXPORT int pthread_mutex_lock(pthread_mutex_t* m) { return active() ? hooks->mutex_lock(m, 0) : get_real_pthread_mutex_lock()(m); }
+EXPORT int pthread_mutex_trylock(pthread_mutex_t* m) { return active() ? hooks->mutex_lock(m, 1) : get_real_pthread_mutex_trylock()(m); }
+EXPORT int pthread_mutex_unlock(pthread_mutex_t* m) { return active() ? hooks->mutex_unlock(m) : get_real_pthread_mutex_unlock()(m); }
+
+EXPORT int pthread_cond_init(pthread_cond_t* c, const pthread_condattr_t* a) { return active() ? 0 : get_real_pthread_cond_init()(c, a); }
+EXPORT int pthread_cond_destroy(pthread_cond_t* c) { return active() ? 0 : get_real_pthread_cond_destroy()(c); }
+EXPORT int pthread_cond_wait(pthread_cond_t* c, pthread_mutex_t* m) { return active() ? hooks->cond_wait(c, m, NULL) : get_real_pthread_cond_wait()(c, m); }
+EXPORT int pthread_cond_timedwait(pthread_cond_t* c, pthread_mutex_t* m, const struct timespec* t)
+{
+  return active() ? hooks->cond_wait(c, m, t) : get_real_pthread_cond_timedwait()(c, m, t);
+}
+EXPORT int pthread_cond_signal(pthread_cond_t* c) { return active() ? hooks->cond_signal(c, 0) : get_real_pthread_cond_signal()(c); }
+EXPORT int pthread_cond_broadcast(pthread_cond_t* c) { return active() ? hooks->cond_signal(c, 1) : get_real_pthread_cond_broadcast()(c); }
+
+EXPORT int pthread_barrier_init(pthread_barrier_t* b, const pthread_barrierattr_t* a, unsigned n)
+{
+  return active() ? hooks->barrier_init(b, n) : get_real_pthread_barrier_init()(b, a, n);
+}
+EXPORT int pthread_barrier_destroy(pthread_barrier_t* b) { return active() ? 0 : get_real_pthread_barrier_destroy()(b); }
+EXPORT int pthread_barrier_wait(pthread_barrier_t* b) { return active() ? hooks->barrier_wait(b) : get_real_pthread_barrier_wait()(b); }
+
+EXPORT int pthread_once(pthread_once_t* once, void (*fn)(void))
+{
+  if (!active())
+    return get_real_pthread_once()(once, fn);
+  /* Simulated threads of a PE share one OS thread: a flag is enough. */
+  if (*(volatile int*)once == PTHREAD_ONCE_INIT) {
+    *(volatile int*)once = PTHREAD_ONCE_INIT + 1;
+    fn();
+  }
+  return 0;
+}
+
+EXPORT int pthread_key_create(pthread_key_t* k, void (*d)(void*))
+{
+  if (!active())
+    return get_real_pthread_key_create()(k, d);
+  unsigned key = 0;
+  int r        = hooks->key_create(&key, d);
+  *k           = (pthread_key_t)key;
+  return r;
+}
+EXPORT int pthread_key_delete(pthread_key_t k) { return active() ? hooks->key_delete((unsigned)k) : get_real_pthread_key_delete()(k); }
+EXPORT void* pthread_getspecific(pthread_key_t k) { return active() ? hooks->get_specific((unsigned)k) : get_real_pthread_getspecific()(k); }
+EXPORT int pthread_setspecific(pthread_key_t k, const void* v) { return active() ? hooks->set_specific((unsigned)k, v) : get_real_pthread_setspecific()(k, v); }
+
+/* Spin locks and read-write locks are simulated as mutexes (exclusive, also for readers). */
+EXPORT int pthread_spin_init(pthread_spinlock_t* s, int p) { return active() ? hooks->mutex_forget((void*)s) : get_real_pthread_spin_init()(s, p); }
+EXPORT int pthread_spin_destroy(pthread_spinlock_t* s) { return active() ? hooks->mutex_forget((void*)s) : get_real_pthread_spin_destroy()(s); }
+EXPORT int pthread_spin_lock(pthread_spinlock_t* s) { return active() ? hooks->mutex_lock((void*)s, 0) : get_real_pthread_spin_lock()(s); }
+EXPORT int pthread_spin_trylock(pthread_spinlock_t* s) { return active() ? hooks->mutex_lock((void*)s, 1) : get_real_pthread_spin_trylock()(s); }
+EXPORT int pthread_spin_unlock(pthread_spinlock_t* s) { return active() ? hooks->mutex_unlock((void*)s) : get_real_pthread_spin_unlock()(s); }
+EXPORT int pthread_rwlock_init(pthread_rwlock_t* l, const pthread_rwlockattr_t* a) { return active() ? hooks->mutex_forget(l) : get_real_pthread_rwlock_init()(l, a); }
+EXPORT int pthread_rwlock_destroy(pthread_rwlock_t* l) { return active() ? hooks->mutex_forget(l) : get_real_pthread_rwlock_destroy()(l); }
+EXPORT int pthread_rwlock_rdlock(pthread_rwlock_t* l) { return active() ? hooks->mutex_lock(l, 0) : get_real_pthread_rwlock_rdlock()(l); }
+EXPORT int pthread_rwlock_wrlock(pthread_rwlock_t* l) { return active() ? hooks->mutex_lock(l, 0) : get_real_pthread_rwlock_wrlock()(l); }
+EXPORT int pthread_rwlock_tryrdlock(pthread_rwlock_t* l) { return active() ? hooks->mutex_lock(l, 1) : get_real_pthread_rwlock_tryrdlock()(l); }
+EXPORT int pthread_rwlock_trywrlock(pthread_rwlock_t* l) { return active() ? hooks->mutex_lock(l, 1) : get_real_pthread_rwlock_trywrlock()(l); }
+EXPORT int pthread_rwlock_unlock(pthread_rwlock_t* l) { return active() ? hooks->mutex_unlock(l) : get_real_pthread_rwlock_unlock()(l); }
+
+EXPORT int sched_yield(void) { return active() ? hooks->yield() : get_real_sched_yield()(); }

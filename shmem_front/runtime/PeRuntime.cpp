@@ -25,7 +25,7 @@ constexpr time_t kEpoch = 1409529600;
 
 int hook_active()
 {
-  return g_runtime != nullptr && g_runtime->current() != nullptr ? 1 : 0;
+  return g_runtime != nullptr && g_runtime->current_thread() != nullptr ? 1 : 0;
 }
 
 void hook_now(int which, timespec* ts)
@@ -62,6 +62,43 @@ void hook_exit(int status)
 shmemsim_libc_state* hook_libc_state()
 {
   return &g_runtime->current()->libc;
+}
+
+int hook_thread_create(unsigned long* tid, void* (*fn)(void*), void* arg) { return g_runtime->thread_create(tid, fn, arg); }
+int hook_thread_join(unsigned long tid, void** ret) { return g_runtime->thread_join(tid, ret); }
+void hook_thread_exit(void* ret) { g_runtime->thread_exit(ret); }
+unsigned long hook_thread_self() { return g_runtime->current_thread()->tid; }
+int hook_thread_detach(unsigned long)
+{
+  g_runtime->current_thread(); // detached threads need no join: nothing to release
+  return 0;
+}
+int hook_mutex_lock(void* m, int try_only) { return g_runtime->mutex_lock(m, try_only != 0); }
+int hook_mutex_unlock(void* m) { return g_runtime->mutex_unlock(m); }
+int hook_mutex_forget(void* m) { return g_runtime->mutex_forget(m); }
+int hook_cond_wait(void* c, void* m, const timespec* t) { return g_runtime->cond_wait(c, m, t); }
+int hook_cond_signal(void* c, int all) { return g_runtime->cond_signal(c, all != 0); }
+int hook_barrier_init(void* b, unsigned n) { return g_runtime->barrier_init(b, n); }
+int hook_barrier_wait(void* b) { return g_runtime->barrier_wait(b); }
+int hook_yield()
+{
+  g_runtime->enter("sched_yield");
+  g_runtime->yield();
+  g_runtime->leave();
+  return 0;
+}
+int hook_key_create(unsigned* k, void (*d)(void*)) { return g_runtime->key_create(k, d); }
+int hook_key_delete(unsigned k) { return g_runtime->key_delete(k); }
+void* hook_get_specific(unsigned k)
+{
+  auto& m = g_runtime->current_thread()->specific;
+  auto it = m.find(k);
+  return it == m.end() ? nullptr : const_cast<void*>(it->second);
+}
+int hook_set_specific(unsigned k, const void* v)
+{
+  g_runtime->current_thread()->specific[k] = v;
+  return 0;
 }
 
 /// libc's own process variables. The launcher must not name them directly: that would create
@@ -172,6 +209,23 @@ PeRuntime::PeRuntime(sim::Simulation& sim, const scenarios::Scenario& sc, std::v
   hooks_.sleep       = hook_sleep;
   hooks_.exit        = hook_exit;
   hooks_.libc_state  = hook_libc_state;
+  hooks_.thread_create = hook_thread_create;
+  hooks_.thread_join   = hook_thread_join;
+  hooks_.thread_exit   = hook_thread_exit;
+  hooks_.thread_self   = hook_thread_self;
+  hooks_.thread_detach = hook_thread_detach;
+  hooks_.mutex_lock    = hook_mutex_lock;
+  hooks_.mutex_unlock  = hook_mutex_unlock;
+  hooks_.mutex_forget  = hook_mutex_forget;
+  hooks_.cond_wait     = hook_cond_wait;
+  hooks_.cond_signal   = hook_cond_signal;
+  hooks_.barrier_init  = hook_barrier_init;
+  hooks_.barrier_wait  = hook_barrier_wait;
+  hooks_.yield         = hook_yield;
+  hooks_.key_create    = hook_key_create;
+  hooks_.key_delete    = hook_key_delete;
+  hooks_.get_specific  = hook_get_specific;
+  hooks_.set_specific  = hook_set_specific;
   sim_.set_switch_hooks(&PeRuntime::save_state, &PeRuntime::restore_state, this);
 }
 
@@ -185,15 +239,30 @@ void PeRuntime::sleep(double seconds)
   sim_.sleep_for(sim::seconds_to_ps(seconds));
 }
 
-PeProcess* PeRuntime::lookup_current()
+SimThread* PeRuntime::lookup_current()
 {
   sg4::Actor* self = sg4::Actor::self();
   if (self == nullptr)
     return nullptr;
   const auto pid = static_cast<std::size_t>(self->get_pid());
-  if (pid >= pe_of_pid_.size() || pe_of_pid_[pid] < 0)
-    return nullptr;
-  return &pes_[static_cast<std::size_t>(pe_of_pid_[pid])];
+  return pid < thread_of_pid_.size() ? thread_of_pid_[pid] : nullptr;
+}
+
+SimThread* PeRuntime::adopt_actor(PeProcess& pe, int index)
+{
+  SimThread& t = threads_.emplace_back();
+  t.pe         = &pe;
+  t.index      = index;
+  t.tid        = (static_cast<unsigned long>(pe.id) + 1) << 16 | static_cast<unsigned long>(index);
+  t.notifier   = &sim_.self_notifier();
+  t.notifier->set_context(&t.routine);
+  by_tid_[t.tid] = &t;
+  const auto pid = static_cast<std::size_t>(sg4::this_actor::get_pid());
+  if (thread_of_pid_.size() <= pid)
+    thread_of_pid_.resize(pid + 1, nullptr);
+  thread_of_pid_[pid] = &t;
+  current_            = &t;
+  return &t;
 }
 
 void PeRuntime::tag_output()
@@ -209,10 +278,11 @@ void PeRuntime::tag_output()
 
 void PeRuntime::save_state(void* self)
 {
-  auto* rt = static_cast<PeRuntime*>(self);
-  PeProcess* pe = rt->current_;
+  auto* rt      = static_cast<PeRuntime*>(self);
+  SimThread* t  = rt->current_;
   rt->current_  = nullptr; // until some actor resumes
-  if (pe != nullptr) {
+  if (t != nullptr) {
+    PeProcess* pe = t->pe;
     if (pe->out != nullptr)
       use_streams(g_real_out, g_real_err);
     const LibcVars& v = libc_vars();
@@ -220,7 +290,7 @@ void PeRuntime::save_state(void* self)
     pe->opterr        = *v.opterr;
     pe->optopt        = *v.optopt;
     pe->optarg        = *v.optarg;
-    pe->err           = errno;
+    t->err            = errno;
   }
 }
 
@@ -228,13 +298,14 @@ void PeRuntime::restore_state(void* self)
 {
   auto* rt     = static_cast<PeRuntime*>(self);
   rt->current_ = rt->lookup_current();
-  if (PeProcess* pe = rt->current_) {
+  if (SimThread* t = rt->current_) {
+    PeProcess* pe     = t->pe;
     const LibcVars& v = libc_vars();
     *v.optind         = pe->optind;
     *v.opterr         = pe->opterr;
     *v.optopt         = pe->optopt;
     *v.optarg         = pe->optarg;
-    errno             = pe->err;
+    errno             = t->err;
     if (pe->out != nullptr)
       use_streams(pe->out, pe->err_out);
   }
@@ -250,13 +321,8 @@ void PeRuntime::spawn_all()
 
 void PeRuntime::run_pe(int id)
 {
-  PeProcess& pe  = pes_[static_cast<std::size_t>(id)];
-  const auto pid = static_cast<std::size_t>(sg4::this_actor::get_pid());
-  if (pe_of_pid_.size() <= pid)
-    pe_of_pid_.resize(pid + 1, -1);
-  pe_of_pid_[pid] = id;
-  current_        = &pe;
-  sim_.self_notifier().set_context(&pe.routine);
+  PeProcess& pe = pes_[static_cast<std::size_t>(id)];
+  SimThread* me = adopt_actor(pe, 0);
   pe.argv.clear();
   for (std::string& a : pe.args)
     pe.argv.push_back(a.data());
@@ -289,7 +355,7 @@ void PeRuntime::run_pe(int id)
   std::fflush(nullptr);
   pe.exit_status = status;
   pe.finished    = true;
-  current_       = nullptr;
+  finish_thread(me);
 }
 
 int PeRuntime::exit_status() const
@@ -374,17 +440,19 @@ bool PeRuntime::pe_accessible(int pe)
 
 void PeRuntime::enter(const char* routine)
 {
-  PeProcess& pe = *current();
-  pe.routine    = routine;
-  charge_compute(pe);
+  SimThread& t = *current_;
+  t.routine    = routine;
+  t.pe->routine = routine;
+  charge_compute(*t.pe);
 }
 
 void PeRuntime::leave()
 {
   if (current() == nullptr)
     return; // the PE is being torn down (killed at a deadlock or a time limit)
-  PeProcess& pe = *current();
-  pe.routine    = nullptr;
+  current_->routine = nullptr;
+  PeProcess& pe     = *current();
+  pe.routine        = nullptr;
   if (sc_.job.compute == scenarios::ComputeMode::Measured)
     pe.cpu_mark = thread_cpu_seconds();
 }
@@ -470,6 +538,270 @@ void PeRuntime::global_exit(int status)
       std::fclose(pe.err_out);
     }
   std::_Exit(status);
+}
+
+} // namespace shmemsim::front
+
+// ==================================================================== pthreads of the PEs
+
+namespace shmemsim::front {
+
+struct PeRuntime::SyncWait final : sim::Waitable {
+  const char* what;
+  const void* object;
+  std::string describe_wait() const override
+  {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%p", object);
+    return std::string(what) + " " + buf;
+  }
+};
+
+void PeRuntime::finish_thread(SimThread* t)
+{
+  // Thread-specific data destructors, as POSIX runs them at thread exit.
+  for (auto& [key, value] : t->specific) {
+    auto d = keys_.find(key);
+    if (value != nullptr && d != keys_.end() && d->second != nullptr)
+      d->second(const_cast<void*>(value));
+  }
+  t->finished = true;
+  std::vector<SimThread*> joiners;
+  joiners.swap(t->joiners);
+  for (SimThread* j : joiners)
+    j->notifier->notify();
+  current_ = nullptr;
+}
+
+int PeRuntime::thread_create(unsigned long* tid, void* (*fn)(void*), void* arg)
+{
+  PeProcess& pe = *current();
+  enter("pthread_create");
+  if (pe.has_tls)
+    fatal("pthread_create: the program has thread-local variables (__thread, thread_local), which the simulated "
+          "threads of a PE would share silently; shmemsim refuses to run it with threads");
+  const int index = pe.threads++;
+  *tid            = (static_cast<unsigned long>(pe.id) + 1) << 16 | static_cast<unsigned long>(index);
+  leave();
+  // Creating an actor is a simcall: other actors may run before this one continues.
+  sim::Simulation::SwitchGuard sw(sim_);
+  sim_.spawn("PE " + std::to_string(pe.id) + " thread " + std::to_string(index), pe.node,
+             [this, &pe, index, fn, arg] {
+               SimThread* t = adopt_actor(pe, index);
+               restore_state(this); // this PE's getopt variables, streams; errno 0 for the thread
+               errno = 0;
+               t->retval = fn(arg);
+               charge_compute(pe);
+               finish_thread(t);
+             });
+  return 0;
+}
+
+void PeRuntime::thread_exit(void* retval)
+{
+  SimThread* t = current_;
+  enter("pthread_exit");
+  charge_compute(*t->pe);
+  t->retval = retval;
+  if (t->index == 0) { // the main thread: the PE's main ends with status 0
+    t->pe->finished = true;
+    std::fflush(nullptr);
+  }
+  finish_thread(t);
+  sg4::this_actor::exit();
+  std::abort();
+}
+
+int PeRuntime::thread_join(unsigned long tid, void** retval)
+{
+  SimThread* me = current_;
+  auto it       = by_tid_.find(tid);
+  if (it == by_tid_.end() || it->second->pe != me->pe)
+    return ESRCH;
+  SimThread* target = it->second;
+  if (target == me)
+    return EDEADLK;
+  if (target->detached)
+    return EINVAL;
+  enter("pthread_join");
+  while (!target->finished) {
+    target->joiners.push_back(me);
+    struct JoinWait final : sim::Waitable {
+      const SimThread* target;
+      std::string describe_wait() const override
+      {
+        return "the end of PE " + std::to_string(target->pe->id) + " thread " + std::to_string(target->index);
+      }
+    } w;
+    w.target = target;
+    me->notifier->wait(&w, "pthread_join");
+  }
+  leave();
+  if (retval != nullptr)
+    *retval = target->retval;
+  return 0;
+}
+
+int PeRuntime::mutex_lock(void* m, bool try_only)
+{
+  SimThread* me = current_;
+  Mutex& mx     = mutexes_[m];
+  if (mx.owner == nullptr) {
+    mx.owner = me;
+    return 0;
+  }
+  if (mx.owner == me)
+    return try_only ? EBUSY : EDEADLK;
+  if (try_only)
+    return EBUSY;
+  enter("pthread_mutex_lock");
+  mx.waiters.push_back(me);
+  while (mx.owner != me) {
+    SyncWait w;
+    w.what   = "mutex";
+    w.object = m;
+    me->notifier->wait(&w, "pthread_mutex_lock");
+  }
+  leave();
+  return 0;
+}
+
+int PeRuntime::mutex_unlock(void* m)
+{
+  auto it = mutexes_.find(m);
+  if (it == mutexes_.end() || it->second.owner != current_)
+    return EPERM;
+  Mutex& mx = it->second;
+  if (mx.waiters.empty()) {
+    mx.owner = nullptr;
+    return 0;
+  }
+  mx.owner = mx.waiters.front(); // hand over, first come first served
+  mx.waiters.pop_front();
+  mx.owner->notifier->notify();
+  return 0;
+}
+
+int PeRuntime::mutex_forget(void* m)
+{
+  auto it = mutexes_.find(m);
+  if (it != mutexes_.end() && (it->second.owner != nullptr || !it->second.waiters.empty()))
+    return EBUSY;
+  if (it != mutexes_.end())
+    mutexes_.erase(it);
+  return 0;
+}
+
+namespace {
+struct CondTimeout {
+  SimThread* thread;
+  static void fire(void* o, std::uint64_t)
+  {
+    auto* self = static_cast<CondTimeout*>(o);
+    SimThread* t = self->thread;
+    delete self;
+    if (t->in_cond_wait && !t->cond_signaled) {
+      t->cond_timed_out = true;
+      t->notifier->notify();
+    }
+  }
+};
+} // namespace
+
+int PeRuntime::cond_wait(void* c, void* m, const timespec* abstime)
+{
+  SimThread* me = current_;
+  if (int r = mutex_unlock(m); r != 0)
+    return r;
+  enter(abstime != nullptr ? "pthread_cond_timedwait" : "pthread_cond_wait");
+  Cond& cv           = conds_[c];
+  me->cond_signaled  = false;
+  me->cond_timed_out = false;
+  me->in_cond_wait   = true;
+  if (abstime != nullptr) {
+    const double deadline = static_cast<double>(abstime->tv_sec - kEpoch) + static_cast<double>(abstime->tv_nsec) * 1e-9;
+    const sim::Ps at      = std::max(sim_.queue().now(), sim::seconds_to_ps(std::max(deadline, 0.0)));
+    sim_.queue().schedule(at, &CondTimeout::fire, new CondTimeout{me});
+  }
+  cv.waiters.push_back(me);
+  while (!me->cond_signaled && !me->cond_timed_out) {
+    SyncWait w;
+    w.what   = "condition variable";
+    w.object = c;
+    me->notifier->wait(&w, abstime != nullptr ? "pthread_cond_timedwait" : "pthread_cond_wait");
+  }
+  me->in_cond_wait = false;
+  std::erase(cv.waiters, me);
+  leave();
+  mutex_lock(m, false);
+  return me->cond_timed_out && !me->cond_signaled ? ETIMEDOUT : 0;
+}
+
+int PeRuntime::cond_signal(void* c, bool broadcast)
+{
+  auto it = conds_.find(c);
+  if (it == conds_.end())
+    return 0;
+  std::vector<SimThread*> wake;
+  auto& q = it->second.waiters;
+  while (!q.empty() && (broadcast || wake.empty())) {
+    SimThread* t = q.front();
+    q.pop_front();
+    t->cond_signaled = true;
+    wake.push_back(t);
+  }
+  for (SimThread* t : wake)
+    t->notifier->notify();
+  return 0;
+}
+
+int PeRuntime::barrier_init(void* b, unsigned count)
+{
+  if (count == 0)
+    return EINVAL;
+  barriers_[b] = Barrier{count, 0, 0, {}};
+  return 0;
+}
+
+int PeRuntime::barrier_wait(void* b)
+{
+  auto it = barriers_.find(b);
+  if (it == barriers_.end())
+    return EINVAL;
+  Barrier& br             = it->second;
+  SimThread* me           = current_;
+  const std::uint64_t gen = br.generation;
+  if (++br.arrived == br.count) {
+    br.arrived = 0;
+    ++br.generation;
+    std::vector<SimThread*> wake;
+    wake.swap(br.waiting);
+    for (SimThread* t : wake)
+      t->notifier->notify();
+    return PTHREAD_BARRIER_SERIAL_THREAD;
+  }
+  enter("pthread_barrier_wait");
+  br.waiting.push_back(me);
+  while (br.generation == gen) {
+    SyncWait w;
+    w.what   = "barrier";
+    w.object = b;
+    me->notifier->wait(&w, "pthread_barrier_wait");
+  }
+  leave();
+  return 0;
+}
+
+int PeRuntime::key_create(unsigned* key, void (*destructor)(void*))
+{
+  *key        = next_key_++;
+  keys_[*key] = destructor;
+  return 0;
+}
+
+int PeRuntime::key_delete(unsigned key)
+{
+  return keys_.erase(key) == 1 ? 0 : EINVAL;
 }
 
 } // namespace shmemsim::front

@@ -11,7 +11,11 @@
 #include "sim/Simulation.hpp"
 
 #include <cstdio>
+#include <deque>
+#include <map>
+#include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace shmemsim::front {
@@ -36,6 +40,27 @@ struct PeProcess {
   double cpu_mark = 0; ///< measured mode: CPU time when the PE last left the library
   FILE* out       = nullptr; ///< --tag-output: this PE's stdout and stderr (prefix every line)
   FILE* err_out   = nullptr;
+  bool has_tls    = false;   ///< the program has thread-local variables (PT_TLS)
+  int threads     = 1;       ///< threads created so far (the main thread included)
+};
+
+/// One simulated thread of a PE (its main thread included): an actor.
+struct SimThread {
+  PeProcess* pe        = nullptr;
+  unsigned long tid    = 0;
+  int index            = 0; ///< 0 for the PE's main thread
+  int err              = 0; ///< errno, kept per thread
+  const char* routine  = nullptr;
+  sim::Notifier* notifier = nullptr;
+  bool finished        = false;
+  bool detached        = false;
+  void* retval         = nullptr;
+  std::vector<SimThread*> joiners;
+  // condition-variable wait state
+  bool cond_signaled = false;
+  bool cond_timed_out = false;
+  bool in_cond_wait  = false;
+  std::map<unsigned, const void*> specific; ///< pthread_setspecific values
 };
 
 class PeRuntime final : public Runtime {
@@ -50,12 +75,29 @@ public:
   void spawn_all();
   /// The calling actor's PE, or null (maestro, or an actor that is not a PE). Kept up to date
   /// at every switch (the simulation's switch hooks), so this costs nothing.
-  PeProcess* current() { return current_; }
+  PeProcess* current() { return current_ != nullptr ? current_->pe : nullptr; }
+  SimThread* current_thread() { return current_; }
   void forget_current() { current_ = nullptr; }
+
+  // pthreads of the PEs (hooks of the interposition library)
+  int thread_create(unsigned long* tid, void* (*fn)(void*), void* arg);
+  int thread_join(unsigned long tid, void** retval);
+  [[noreturn]] void thread_exit(void* retval);
+  int mutex_lock(void* m, bool try_only);
+  int mutex_unlock(void* m);
+  int mutex_forget(void* m);
+  int cond_wait(void* c, void* m, const timespec* abstime);
+  int cond_signal(void* c, bool broadcast);
+  int barrier_init(void* b, unsigned count);
+  int barrier_wait(void* b);
+  int key_create(unsigned* key, void (*destructor)(void*));
+  int key_delete(unsigned key);
   /// The first non-zero exit status among the PEs (0 if all succeeded).
   int exit_status() const;
   /// Let simulated time pass for the calling PE.
   void sleep(double seconds);
+  /// Let other runnable threads run first.
+  void yield() { sim_.yield(); }
   /// Prefix every line a PE writes to stdout or stderr with "[PE n] " (call before spawn_all).
   void tag_output();
 
@@ -79,7 +121,23 @@ public:
 
 private:
   void run_pe(int id);
-  PeProcess* lookup_current();
+  void run_thread(SimThread* t, void* (*fn)(void*), void* arg);
+  void finish_thread(SimThread* t);
+  SimThread* lookup_current();
+  SimThread* adopt_actor(PeProcess& pe, int index);
+  struct Mutex {
+    SimThread* owner = nullptr;
+    std::deque<SimThread*> waiters;
+  };
+  struct Cond {
+    std::deque<SimThread*> waiters;
+  };
+  struct Barrier {
+    unsigned count = 0, arrived = 0;
+    std::uint64_t generation = 0;
+    std::vector<SimThread*> waiting;
+  };
+  struct SyncWait;
   void charge_compute(PeProcess& pe);
   static void save_state(void* self);
   static void restore_state(void* self);
@@ -90,8 +148,15 @@ private:
   unsigned long* blocks_;
   sim::Ps poll_cost_;
   double core_speed_;
-  std::vector<int> pe_of_pid_;
-  PeProcess* current_ = nullptr;
+  std::vector<SimThread*> thread_of_pid_;
+  SimThread* current_ = nullptr;
+  std::deque<SimThread> threads_; ///< every simulated thread of the run (stable addresses)
+  std::unordered_map<unsigned long, SimThread*> by_tid_;
+  std::unordered_map<const void*, Mutex> mutexes_;
+  std::unordered_map<const void*, Cond> conds_;
+  std::unordered_map<const void*, Barrier> barriers_;
+  unsigned next_key_ = 1;
+  std::map<unsigned, void (*)(void*)> keys_;
   shmemsim_hooks hooks_{};
   // startup barrier
   int arrived_ = 0;

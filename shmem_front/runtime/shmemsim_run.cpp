@@ -144,12 +144,14 @@ struct Copy {
   ProgramMain main = nullptr;
   std::byte* data  = nullptr;
   std::size_t data_size = 0;
+  bool has_tls          = false;
 };
 
 struct PhdrQuery {
   ElfW(Addr) base;
   std::byte* lo = nullptr;
   std::byte* hi = nullptr;
+  bool tls      = false;
 };
 
 int find_data(dl_phdr_info* info, std::size_t, void* arg)
@@ -158,6 +160,9 @@ int find_data(dl_phdr_info* info, std::size_t, void* arg)
   if (info->dlpi_addr != q->base)
     return 0;
   std::byte* relro_end = nullptr;
+  for (int i = 0; i < info->dlpi_phnum; ++i)
+    if (info->dlpi_phdr[i].p_type == PT_TLS && info->dlpi_phdr[i].p_memsz > 0)
+      q->tls = true;
   for (int i = 0; i < info->dlpi_phnum; ++i)
     if (info->dlpi_phdr[i].p_type == PT_GNU_RELRO)
       relro_end = reinterpret_cast<std::byte*>(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr + info->dlpi_phdr[i].p_memsz);
@@ -203,6 +208,7 @@ Copy load_copy(const fs::path& program, const fs::path& dir, int index)
   dl_iterate_phdr(find_data, &q);
   c.data      = q.lo;
   c.data_size = q.lo != nullptr ? static_cast<std::size_t>(q.hi - q.lo) : 0;
+  c.has_tls   = q.tls;
   return c;
 }
 
@@ -354,6 +360,7 @@ int run(const Options& o)
     p.id         = pe;
     p.node       = node_of[static_cast<std::size_t>(pe)];
     p.main       = c.main;
+    p.has_tls    = c.has_tls;
     p.mem        = PeMemory{c.data, c.data_size, static_cast<std::byte*>(heap), heap_bytes};
     p.args.push_back(o.program);
     for (const auto& a : sc.job.args)
