@@ -395,3 +395,138 @@ EXPORT int pthread_rwlock_trywrlock(pthread_rwlock_t* l) { return active() ? hoo
 EXPORT int pthread_rwlock_unlock(pthread_rwlock_t* l) { return active() ? hooks->mutex_unlock(l) : get_real_pthread_rwlock_unlock()(l); }
 
 EXPORT int sched_yield(void) { return active() ? hooks->yield() : get_real_sched_yield()(); }
+
+/* ---------------------------------------------------------------- C++ threads (libstdc++)
+ * std::mutex and std::lock_guard are inline calls to pthread_mutex_*, caught above. The members
+ * libstdc++ defines out of line would reach the real threads: they are caught here, by their
+ * (stable, versioned) ABI names. */
+
+REAL(int, pthread_cond_clockwait, (pthread_cond_t*, pthread_mutex_t*, clockid_t, const struct timespec*))
+
+EXPORT int pthread_cond_clockwait(pthread_cond_t* c, pthread_mutex_t* m, clockid_t clock, const struct timespec* t)
+{
+  if (!active())
+    return get_real_pthread_cond_clockwait()(c, m, clock, t);
+  struct timespec deadline = *t;
+  if (clock != CLOCK_REALTIME)
+    deadline.tv_sec += 1409529600; /* the simulated wall clock's epoch (PeRuntime) */
+  return hooks->cond_wait(c, m, &deadline);
+}
+
+/* std::thread::_State (libstdc++ ABI since GCC 5): vtable [0] complete dtor, [1] deleting dtor,
+ * [2] _M_run. */
+static void* std_thread_body(void* state)
+{
+  void** vtable = *(void***)state;
+  ((void (*)(void*))vtable[2])(state);
+  ((void (*)(void*))vtable[1])(state);
+  return NULL;
+}
+
+#define STD_THREAD_START _ZNSt6thread15_M_start_threadESt10unique_ptrINS_6_StateESt14default_deleteIS1_EEPFvvE
+#define STD_THREAD_JOIN _ZNSt6thread4joinEv
+#define STD_THREAD_DETACH _ZNSt6thread6detachEv
+#define STD_CV_WAIT _ZNSt18condition_variable4waitERSt11unique_lockISt5mutexE
+#define STD_CV_NOTIFY_ONE _ZNSt18condition_variable10notify_oneEv
+#define STD_CV_NOTIFY_ALL _ZNSt18condition_variable10notify_allEv
+#define STD_SLEEP_FOR _ZNSt11this_thread11__sleep_forENSt6chrono8durationIlSt5ratioILl1ELl1EEEENS1_IlS2_ILl1ELl1000000000EEEE
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+static void* next_symbol(const char* name) { return dlsym(RTLD_NEXT, name); }
+
+/* `self` is the std::thread (its id, a pthread_t, first); `state` the unique_ptr<_State>. */
+EXPORT void STD_THREAD_START(void* self, void** state, void (*unused)(void))
+{
+  if (!active()) {
+    ((void (*)(void*, void**, void (*)(void)))next_symbol(STR(STD_THREAD_START)))(self, state, unused);
+    return;
+  }
+  void* st = *state;
+  *state   = NULL;
+  unsigned long id = 0;
+  if (hooks->thread_create(&id, std_thread_body, st) == 0)
+    *(unsigned long*)self = id;
+}
+
+EXPORT void STD_THREAD_JOIN(void* self)
+{
+  if (!active()) {
+    ((void (*)(void*))next_symbol(STR(STD_THREAD_JOIN)))(self);
+    return;
+  }
+  hooks->thread_join(*(unsigned long*)self, NULL);
+  *(unsigned long*)self = 0;
+}
+
+EXPORT void STD_THREAD_DETACH(void* self)
+{
+  if (!active()) {
+    ((void (*)(void*))next_symbol(STR(STD_THREAD_DETACH)))(self);
+    return;
+  }
+  hooks->thread_detach(*(unsigned long*)self);
+  *(unsigned long*)self = 0;
+}
+
+/* `lock` is the unique_lock<mutex>: its mutex pointer first (the pthread mutex at its start). */
+EXPORT void STD_CV_WAIT(void* cv, void** lock)
+{
+  if (!active()) {
+    ((void (*)(void*, void**))next_symbol(STR(STD_CV_WAIT)))(cv, lock);
+    return;
+  }
+  hooks->cond_wait(cv, *lock, NULL);
+}
+
+EXPORT void STD_CV_NOTIFY_ONE(void* cv)
+{
+  if (!active()) {
+    ((void (*)(void*))next_symbol(STR(STD_CV_NOTIFY_ONE)))(cv);
+    return;
+  }
+  hooks->cond_signal(cv, 0);
+}
+
+EXPORT void STD_CV_NOTIFY_ALL(void* cv)
+{
+  if (!active()) {
+    ((void (*)(void*))next_symbol(STR(STD_CV_NOTIFY_ALL)))(cv);
+    return;
+  }
+  hooks->cond_signal(cv, 1);
+}
+
+EXPORT void STD_SLEEP_FOR(long seconds, long nanoseconds)
+{
+  if (!active()) {
+    ((void (*)(long, long))next_symbol(STR(STD_SLEEP_FOR)))(seconds, nanoseconds);
+    return;
+  }
+  hooks->sleep((double)seconds + (double)nanoseconds * 1e-9);
+}
+
+/* std::chrono clocks are read out of line in libstdc++: simulated too (nanoseconds). */
+#define STD_STEADY_NOW _ZNSt6chrono3_V212steady_clock3nowEv
+#define STD_SYSTEM_NOW _ZNSt6chrono3_V212system_clock3nowEv
+
+static long clock_ns(int which)
+{
+  struct timespec ts;
+  hooks->now(which, &ts);
+  return (long)ts.tv_sec * 1000000000L + ts.tv_nsec;
+}
+
+EXPORT long STD_STEADY_NOW(void)
+{
+  if (!active())
+    return ((long (*)(void))next_symbol(STR(STD_STEADY_NOW)))();
+  return clock_ns(1);
+}
+
+EXPORT long STD_SYSTEM_NOW(void)
+{
+  if (!active())
+    return ((long (*)(void))next_symbol(STR(STD_SYSTEM_NOW)))();
+  return clock_ns(0);
+}

@@ -644,26 +644,28 @@ int PeRuntime::thread_join(unsigned long tid, void** retval)
 
 int PeRuntime::mutex_lock(void* m, bool try_only)
 {
+  // Charge the computation first: it may let other threads run, so the state is read after.
+  enter(try_only ? "pthread_mutex_trylock" : "pthread_mutex_lock");
   SimThread* me = current_;
   Mutex& mx     = mutexes_[m];
-  if (mx.owner == nullptr) {
+  int result    = 0;
+  if (mx.owner == nullptr)
     mx.owner = me;
-    return 0;
-  }
-  if (mx.owner == me)
-    return try_only ? EBUSY : EDEADLK;
-  if (try_only)
-    return EBUSY;
-  enter("pthread_mutex_lock");
-  mx.waiters.push_back(me);
-  while (mx.owner != me) {
-    SyncWait w;
-    w.what   = "mutex";
-    w.object = m;
-    me->notifier->wait(&w, "pthread_mutex_lock");
+  else if (mx.owner == me)
+    result = try_only ? EBUSY : EDEADLK;
+  else if (try_only)
+    result = EBUSY;
+  else {
+    mx.waiters.push_back(me);
+    while (mx.owner != me) {
+      SyncWait w;
+      w.what   = "mutex";
+      w.object = m;
+      me->notifier->wait(&w, "pthread_mutex_lock");
+    }
   }
   leave();
-  return 0;
+  return result;
 }
 
 int PeRuntime::mutex_unlock(void* m)
@@ -695,12 +697,14 @@ int PeRuntime::mutex_forget(void* m)
 namespace {
 struct CondTimeout {
   SimThread* thread;
+  std::uint64_t generation; ///< the wait it belongs to
   static void fire(void* o, std::uint64_t)
   {
-    auto* self = static_cast<CondTimeout*>(o);
-    SimThread* t = self->thread;
+    auto* self                         = static_cast<CondTimeout*>(o);
+    SimThread* t                       = self->thread;
+    const std::uint64_t self_generation = self->generation;
     delete self;
-    if (t->in_cond_wait && !t->cond_signaled) {
+    if (t->in_cond_wait && !t->cond_signaled && t->cond_generation == self_generation) {
       t->cond_timed_out = true;
       t->notifier->notify();
     }
@@ -710,20 +714,26 @@ struct CondTimeout {
 
 int PeRuntime::cond_wait(void* c, void* m, const timespec* abstime)
 {
-  SimThread* me = current_;
-  if (int r = mutex_unlock(m); r != 0)
-    return r;
   enter(abstime != nullptr ? "pthread_cond_timedwait" : "pthread_cond_wait");
+  SimThread* me = current_;
+  auto owned    = mutexes_.find(m);
+  if (owned == mutexes_.end() || owned->second.owner != me) {
+    leave();
+    return EPERM;
+  }
+  // Register before releasing the mutex: a signal sent in between must not be lost.
   Cond& cv           = conds_[c];
   me->cond_signaled  = false;
   me->cond_timed_out = false;
   me->in_cond_wait   = true;
+  ++me->cond_generation;
+  cv.waiters.push_back(me);
   if (abstime != nullptr) {
     const double deadline = static_cast<double>(abstime->tv_sec - kEpoch) + static_cast<double>(abstime->tv_nsec) * 1e-9;
     const sim::Ps at      = std::max(sim_.queue().now(), sim::seconds_to_ps(std::max(deadline, 0.0)));
-    sim_.queue().schedule(at, &CondTimeout::fire, new CondTimeout{me});
+    sim_.queue().schedule(at, &CondTimeout::fire, new CondTimeout{me, me->cond_generation});
   }
-  cv.waiters.push_back(me);
+  mutex_unlock(m);
   while (!me->cond_signaled && !me->cond_timed_out) {
     SyncWait w;
     w.what   = "condition variable";
@@ -765,6 +775,8 @@ int PeRuntime::barrier_init(void* b, unsigned count)
 
 int PeRuntime::barrier_wait(void* b)
 {
+  enter("pthread_barrier_wait");
+  leave(); // computation charged: the barrier's state is read below without switches
   auto it = barriers_.find(b);
   if (it == barriers_.end())
     return EINVAL;

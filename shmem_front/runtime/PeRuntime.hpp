@@ -60,6 +60,7 @@ struct SimThread {
   bool cond_signaled = false;
   bool cond_timed_out = false;
   bool in_cond_wait  = false;
+  std::uint64_t cond_generation = 0; ///< numbers this thread's condition waits (stale timeouts)
   std::map<unsigned, const void*> specific; ///< pthread_setspecific values
 };
 
