@@ -95,12 +95,14 @@ void PortalsTransport::check(Status s, const char* what)
     fatal_(std::string(what) + " failed in the network model: " + portals::to_string(s) + " (" + me().ni->last_error() + ")");
 }
 
-TransportCtx* PortalsTransport::make_ctx(PeNet& p, long /*options*/)
+TransportCtx* PortalsTransport::make_ctx(PeNet& p, long /*options*/, bool independent)
 {
   auto c   = std::make_unique<TransportCtx>();
   c->pe    = p.ni->id();
   auto& ni = *p.ni;
-  const std::uint32_t vol = portals::MD_VOLATILE;
+  // Created contexts ask for injection resources of their own (the contexts paper's proposed
+  // PTL_MD_INDEPENDENT): the NIC grants a queue while it has spare ones (platform.nic.injection_queues).
+  const std::uint32_t vol = portals::MD_VOLATILE | (independent ? portals::MD_INDEPENDENT : 0u);
   auto undo = [&] {
     if (c->md.index >= 0)
       ni.md_release(c->md);
@@ -125,7 +127,8 @@ TransportCtx* PortalsTransport::make_ctx(PeNet& p, long /*options*/)
       return undo();
     if (ni.md_bind(portals::MdDesc{nullptr, UINT64_MAX, portals::MD_EVENT_CT_ACK | vol, c->ct}, &c->md) != Status::Ok)
       return undo();
-    if (ni.md_bind(portals::MdDesc{nullptr, UINT64_MAX, portals::MD_EVENT_CT_REPLY, c->get_ct}, &c->get_md) != Status::Ok)
+    if (ni.md_bind(portals::MdDesc{nullptr, UINT64_MAX, portals::MD_EVENT_CT_REPLY | (vol & portals::MD_INDEPENDENT), c->get_ct},
+                   &c->get_md) != Status::Ok)
       return undo();
   }
   TransportCtx* raw = c.get();
@@ -148,7 +151,7 @@ void PortalsTransport::setup()
         ni.le_append(1, portals::LeDesc{m.heap, m.heap_size, opts, p->target_ct}, &le) != Status::Ok)
       throw std::runtime_error("PE " + std::to_string(pe) + " cannot set up its symmetric memory in the Portals model: " +
                                ni.last_error() + " (raise platform.nic.limits)");
-    TransportCtx* d = make_ctx(*p, 0);
+    TransportCtx* d = make_ctx(*p, 0, false);
     if (d == nullptr)
       throw std::runtime_error("PE " + std::to_string(pe) + " cannot bind its default context: " + ni.last_error() +
                                " (raise platform.nic.limits.max_cts / max_mds)");
@@ -167,7 +170,7 @@ TransportCtx* PortalsTransport::default_ctx()
 TransportCtx* PortalsTransport::ctx_create(long options)
 {
   PeNet& p        = me();
-  TransportCtx* c = make_ctx(p, options);
+  TransportCtx* c = make_ctx(p, options, true);
   if (c != nullptr) {
     ++created_;
     return c;

@@ -59,7 +59,7 @@ private:
   PeNet& me();
   /// Portal index and offset of the calling PE's symmetric address `addr` (n bytes).
   void target_of(const void* addr, std::size_t n, std::uint32_t* pt, std::uint64_t* offset);
-  TransportCtx* make_ctx(PeNet& p, long options);
+  TransportCtx* make_ctx(PeNet& p, long options, bool independent);
   void check(portals::Status s, const char* what);
   void wait(TransportCtx* c, bool gets_only);
 

@@ -104,7 +104,8 @@ nlohmann::json transport_run(CtxMapping mapping, int max_cts, OnExhaustion exhau
       ++made;
       tp.put(c, pes[0].data.data() + 32 + (made % 8) * 8, &v, 8, 1, false);
     }
-    r["contexts_made"] = made;
+    r["contexts_made"]      = made;
+    r["independent_queues"] = net.totals().independent_queues;
     for (TransportCtx* c : ctxs) {
       tp.quiet(c);
       tp.ctx_destroy(c);
@@ -146,6 +147,9 @@ TEST(PortalsTransport, ContextCreationStopsAtTheCtLimitAndRecovers)
   // max_cts 10: the target CT and the default context use 2 (lean), so 8 more contexts fit.
   auto lean = isolated([] { return transport_run(CtxMapping::Lean, 10, OnExhaustion::Fail); });
   EXPECT_EQ(lean["contexts_made"], 8);
+  // Each created context's MD asked for its own injection queue (PTL_MD_INDEPENDENT); the NIC
+  // has 16 queues and one endpoint, so all 8 got one.
+  EXPECT_EQ(lean["independent_queues"], 8);
   EXPECT_EQ(lean["refused"], 1);
   EXPECT_TRUE(lean["after_destroy"].get<bool>());
   // split: 3 CTs for target + default, then 2 per context.
