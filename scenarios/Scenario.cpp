@@ -256,6 +256,10 @@ const std::vector<Key>& schema()
         {.scope = S::Root, .path = "platform.nic.limits.max_msg_size", .kind = K::Size,
          .def = detail::format_size(lim.max_msg_size), .help = "Largest message.",
          .root = [](Build& b, const Value& v) { b.sc.platform.limits.max_msg_size = v.u; }},
+        {.scope = S::Root, .path = "platform.nic.progress_core", .kind = K::Bool, .def = false,
+         .help = "The NIC's progress thread occupies one core of every node (as Portals over InfiniBand "
+                 "did): programs get platform.cores_per_node - 1 cores.",
+         .root = [](Build& b, const Value& v) { b.sc.platform.progress_core = v.b; }},
         {.scope = S::Root, .path = "platform.nic.features.total_data_ordering", .kind = K::Bool,
          .def = lim.total_data_ordering,
          .help = "PTL_TOTAL_DATA_ORDERING: puts up to max_waw_ordered_size arrive in order.",
@@ -272,6 +276,11 @@ const std::vector<Key>& schema()
          .root = [](Build& b, const Value& v) {
            b.sc.job.placement = v.choice == 0 ? Placement::Block : Placement::Cyclic;
          }},
+        {.scope = S::Root, .path = "job.threads.library_lock", .kind = K::Time, .def = "100ns",
+         .help = "Under SHMEM_THREAD_MULTIPLE, every operation on a shared context (the default one, or one "
+                 "created without SHMEM_CTX_PRIVATE/SERIALIZED) holds the library's internal lock this long: "
+                 "threads of a PE contend for it (estimate; 0ns: no cost).",
+         .root = [](Build& b, const Value& v) { b.sc.job.library_lock = v.i; }},
         {.scope = S::Root, .path = "job.program", .kind = K::Str, .def = "",
          .help = "The OpenSHMEM program (built with shmemsim-cc) for shmemsim-run; its command line gives it too.",
          .root = [](Build& b, const Value& v) { b.sc.job.program = v.s; }},

@@ -59,12 +59,16 @@ struct JobParams {
   std::uint64_t symmetric_heap = 64ull << 20;
   bool contexts_split   = false; ///< job.contexts.mapping: split (else lean)
   bool contexts_share   = false; ///< job.contexts.on_exhaustion: share (else fail)
+  /// job.threads.library_lock: hold time of the library's internal lock, paid by operations on
+  /// shared contexts under SHMEM_THREAD_MULTIPLE (0: no cost).
+  sim::Ps library_lock = 100'000;
   /// job.collectives.<what>: algorithm names (barrier, broadcast, collect, reduce).
   std::map<std::string, std::string> collectives;
 };
 
 struct PlatformParams {
   std::string preset; ///< empty if none
+  bool progress_core = false; ///< platform.nic.progress_core: one core per node runs the NIC's progress thread
   sim::HostParams hosts;
   sim::FabricParams fabric;
   nic::NicParams nic;

@@ -112,12 +112,21 @@ void Entry::check_symmetric(const void* addr, std::size_t n, const char* what) c
 
 TransportCtx* Entry::ctx(shmemsim_ctx* handle) const
 {
-  if (handle == reinterpret_cast<shmemsim_ctx*>(std::uintptr_t{1}))
-    return tp().default_ctx();
+  const bool multiple = pe_->thread_level == 3; // SHMEM_THREAD_MULTIPLE
+  if (handle == reinterpret_cast<shmemsim_ctx*>(std::uintptr_t{1})) {
+    TransportCtx* t = tp().default_ctx();
+    if (multiple)
+      rt().library_lock(t); // the default context is shared by every thread
+    return t;
+  }
   if (handle == nullptr)
     fail("SHMEM_CTX_INVALID is not a usable context (shmem_ctx_create failed?)");
-  if (pe_->live.count(handle) != 0)
+  if (pe_->live.count(handle) != 0) {
+    // SHMEM_CTX_PRIVATE or SHMEM_CTX_SERIALIZED contexts need no internal synchronization.
+    if (multiple && (handle->options & 3L) == 0)
+      rt().library_lock(handle->tctx);
     return handle->tctx;
+  }
   if (pe_->destroyed.count(handle) != 0)
     fail("context " + hex(handle) + " was destroyed");
   fail("context " + hex(handle) + " is not a context of this PE");

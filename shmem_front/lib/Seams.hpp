@@ -92,6 +92,10 @@ public:
   /// The resolved value of a scenario setting the routines read (e.g. "job.collectives.barrier"),
   /// as a string; empty when there is none (the routines then use their default).
   virtual std::string setting(const char* key) { return {}; }
+  /// The library's internal synchronization for an operation on a shared context under
+  /// SHMEM_THREAD_MULTIPLE: a lock (one per context, keyed by `lock`) held for the configured
+  /// time, so that threads of a PE contend for it.
+  virtual void library_lock(const void* lock) {}
 
   /// Misuse: print one line naming the PE and the routine, end the run with a non-zero status.
   [[noreturn]] virtual void fatal(const std::string& message) = 0;

@@ -804,6 +804,34 @@ int PeRuntime::barrier_wait(void* b)
   return 0;
 }
 
+void PeRuntime::library_lock(const void* lock)
+{
+  if (sc_.job.library_lock <= 0 || current_ == nullptr)
+    return;
+  // The computation was charged by the routine's entry: take the lock, hold it, hand it over.
+  SimThread* me = current_;
+  Mutex& mx     = mutexes_[lock];
+  if (mx.owner != nullptr) {
+    mx.waiters.push_back(me);
+    while (mx.owner != me) {
+      SyncWait w;
+      w.what   = "the library's lock of context";
+      w.object = lock;
+      me->notifier->wait(&w, "the library's internal lock");
+    }
+  } else {
+    mx.owner = me;
+  }
+  sim_.sleep_for(sc_.job.library_lock);
+  if (mx.waiters.empty()) {
+    mx.owner = nullptr;
+  } else {
+    mx.owner = mx.waiters.front();
+    mx.waiters.pop_front();
+    mx.owner->notifier->notify();
+  }
+}
+
 int PeRuntime::key_create(unsigned* key, void (*destructor)(void*))
 {
   *key        = next_key_++;

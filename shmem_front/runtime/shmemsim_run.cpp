@@ -369,7 +369,10 @@ int run(const Options& o)
   }
   fs::remove_all(tmpdir);
 
-  sim::Simulation sim(sc.platform.hosts, sc.seed);
+  sim::HostParams hosts = sc.platform.hosts;
+  if (sc.platform.progress_core && hosts.cores_per_node > 1)
+    hosts.cores_per_node -= 1; // the NIC's progress thread has a core of its own
+  sim::Simulation sim(hosts, sc.seed);
   portals::Network net(sim, sc.platform.fabric, sc.platform.nic, sc.platform.limits, node_of);
   PeRuntime runtime(sim, sc, pes, blocks);
   PortalsTransport transport(

@@ -1,14 +1,24 @@
-# 8 compute threads on a node of 8, 4 and 2 cores: the parallel section takes 1x, 2x and 4x.
+# 8 compute threads on a node of 8, 4 and 2 cores: the parallel section takes 1x, 2x and 4x;
+# with platform.nic.progress_core, a node of 9 cores leaves 8 to the program: 1x again.
 set(times)
 foreach(cores 8 4 2)
-  execute_process(COMMAND ${RUN} -np 1 --set platform.cores_per_node=${cores} ${PROG}
+  execute_process(COMMAND ${RUN} -np 1 --set platform.cores_per_node=${cores} --set platform.nic.progress_core=false ${PROG}
                   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
   if(NOT rc EQUAL 0 OR NOT out MATCHES "parallel section ([0-9]+) us")
     message(FATAL_ERROR "run on ${cores} cores failed (${rc}):\n${out}\n${err}")
   endif()
   list(APPEND times ${CMAKE_MATCH_1})
 endforeach()
+execute_process(COMMAND ${RUN} -np 1 --set platform.cores_per_node=9 --set platform.nic.progress_core=true ${PROG}
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0 OR NOT out MATCHES "parallel section ([0-9]+) us")
+  message(FATAL_ERROR "run with a progress core failed (${rc}):\n${out}\n${err}")
+endif()
+set(t9p ${CMAKE_MATCH_1})
 list(GET times 0 t8)
+if(NOT t9p EQUAL t8)
+  message(FATAL_ERROR "9 cores with a progress core should behave as 8 cores: ${t9p} us vs ${t8} us")
+endif()
 list(GET times 1 t4)
 list(GET times 2 t2)
 math(EXPR r4 "100 * ${t4} / ${t8}")

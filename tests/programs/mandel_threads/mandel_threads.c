@@ -1,0 +1,196 @@
+/* The contexts paper's Mandelbrot benchmark (section 5.1, Listing 3, Figures 2-4) with pthreads
+ * inside PEs. The image (WIDTH x HEIGHT iteration counts) is distributed by rows: row r belongs
+ * to PE r % npes, at local row r / npes of the symmetric `image`. Each PE has a symmetric work
+ * counter over chunks of CHUNK of its rows. Every thread visits the PEs round-robin starting at
+ * its own PE: fetch-add on that PE's counter, compute the chunk, put it back to the owner; a PE
+ * whose counter has passed its chunks is done for that thread.
+ *   -v 1  no contexts: every thread uses the default context, blocking puts
+ *   -v 2  one private context per thread, blocking puts
+ *   -v 3  one private context per thread, put_nbi, quiet before the buffer is reused
+ *   -v 4  pipelined: two contexts and two buffers per thread; a non-blocking fetch-add to the
+ *         next PE is issued before computing the current chunk, and the quiet of a context
+ *         (completing its fetch-add and the put of its buffer) comes one iteration later
+ * PE 0 prints the image checksum (sum of iter * (index % 1009)), the simulated time of the
+ * parallel section (clock_gettime between two barriers), and OK if the checksum equals a
+ * sequential computation, WRONG otherwise.
+ * Usage: mandel_threads -v VARIANT -t THREADS -w WIDTH -h HEIGHT -c CHUNK -i MAXITER */
+#include <pthread.h>
+#include <shmem.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+static long counter;                 /* symmetric: next chunk of my rows */
+static long long partial, checksum;  /* symmetric: reduction source and result */
+static int *image;                   /* symmetric (shmem_malloc): my rows, row-major */
+
+static int variant = 1, nthreads = 1, width = 64, height = 32, chunk = 2, maxiter = 200;
+static int npes, me;
+
+static int rows_of(int pe) { return pe < height ? (height - pe + npes - 1) / npes : 0; }
+static int chunks_of(int pe) { return (rows_of(pe) + chunk - 1) / chunk; }
+
+static int mandel(int row, int col)
+{
+  const double cr = -2.0 + 2.5 * col / width;
+  const double ci = -1.25 + 2.5 * row / height;
+  double zr = 0, zi = 0;
+  int it = 0;
+  while (it < maxiter && zr * zr + zi * zi <= 4.0) {
+    const double t = zr * zr - zi * zi + cr;
+    zi = 2 * zr * zi + ci;
+    zr = t;
+    it++;
+  }
+  return it;
+}
+
+static long long weight(int row, int col) { return ((long long)row * width + col) % 1009; }
+
+/* Computes chunk `job` of PE `pe` into buf; returns the number of ints. */
+static int compute_chunk(int pe, long job, int *buf)
+{
+  const int first = (int)job * chunk;
+  int nr = rows_of(pe) - first;
+  if (nr > chunk) nr = chunk;
+  for (int l = 0; l < nr; l++) {
+    const int row = (first + l) * npes + pe;
+    for (int c = 0; c < width; c++) buf[l * width + c] = mandel(row, c);
+  }
+  return nr * width;
+}
+
+/* Next PE after `pe` (round-robin, `pe` itself last) that is not done; -1 if none. */
+static int next_pe(const char *done, int pe)
+{
+  for (int i = 1; i <= npes; i++) {
+    const int p = (pe + i) % npes;
+    if (!done[p]) return p;
+  }
+  return -1;
+}
+
+static void *worker(void *arg)
+{
+  (void)arg;
+  char *done = calloc((size_t)npes, 1);
+  int *buf[2] = {malloc(sizeof(int) * (size_t)chunk * width), malloc(sizeof(int) * (size_t)chunk * width)};
+  shmem_ctx_t ctx[2] = {SHMEM_CTX_DEFAULT, SHMEM_CTX_DEFAULT};
+  const int nctx = variant == 1 ? 0 : variant == 4 ? 2 : 1;
+  for (int i = 0; i < nctx; i++)
+    if (shmem_ctx_create(SHMEM_CTX_PRIVATE, &ctx[i]) != 0) {
+      printf("FAIL: PE %d: shmem_ctx_create\n", me);
+      ctx[i] = SHMEM_CTX_DEFAULT;
+    }
+
+  if (variant <= 3) {
+    int pe = me;
+    while (pe >= 0) {
+      const long job = shmem_ctx_long_atomic_fetch_add(ctx[0], &counter, 1, pe);
+      if (job >= chunks_of(pe)) {
+        done[pe] = 1;
+      } else {
+        if (variant == 3) shmem_ctx_quiet(ctx[0]); /* the previous put_nbi read buf[0] */
+        const int n = compute_chunk(pe, job, buf[0]);
+        const size_t off = (size_t)job * chunk * width;
+        if (variant == 3)
+          shmem_ctx_int_put_nbi(ctx[0], image + off, buf[0], (size_t)n, pe);
+        else
+          shmem_ctx_int_put(ctx[0], image + off, buf[0], (size_t)n, pe);
+      }
+      pe = next_pe(done, pe);
+    }
+    shmem_ctx_quiet(ctx[0]);
+  } else {
+    long job[2];
+    int s = 0, pe = me;
+    shmem_ctx_long_atomic_fetch_add_nbi(ctx[s], &job[s], &counter, 1, pe);
+    for (;;) {
+      shmem_ctx_quiet(ctx[s]); /* completes job[s] and the put from buf[s] */
+      const int valid = job[s] < chunks_of(pe);
+      if (!valid) done[pe] = 1;
+      const int nxt = next_pe(done, pe);
+      if (nxt >= 0) shmem_ctx_long_atomic_fetch_add_nbi(ctx[1 - s], &job[1 - s], &counter, 1, nxt);
+      if (valid) {
+        const int n = compute_chunk(pe, job[s], buf[s]);
+        shmem_ctx_int_put_nbi(ctx[s], image + (size_t)job[s] * chunk * width, buf[s], (size_t)n, pe);
+      }
+      if (nxt < 0) break;
+      s = 1 - s;
+      pe = nxt;
+    }
+    shmem_ctx_quiet(ctx[0]);
+    shmem_ctx_quiet(ctx[1]);
+  }
+  for (int i = 0; i < nctx; i++) shmem_ctx_destroy(ctx[i]);
+  free(buf[0]);
+  free(buf[1]);
+  free(done);
+  return NULL;
+}
+
+static double now_us(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+int main(int argc, char **argv)
+{
+  int opt;
+  while ((opt = getopt(argc, argv, "v:t:w:h:c:i:")) != -1) {
+    switch (opt) {
+      case 'v': variant = atoi(optarg); break;
+      case 't': nthreads = atoi(optarg); break;
+      case 'w': width = atoi(optarg); break;
+      case 'h': height = atoi(optarg); break;
+      case 'c': chunk = atoi(optarg); break;
+      case 'i': maxiter = atoi(optarg); break;
+      default:
+        fprintf(stderr, "usage: %s -v VARIANT -t THREADS -w WIDTH -h HEIGHT -c CHUNK -i MAXITER\n", argv[0]);
+        return 2;
+    }
+  }
+  if (variant < 1 || variant > 4 || nthreads < 1 || width < 1 || height < 1 || chunk < 1 || maxiter < 1) {
+    fprintf(stderr, "mandel_threads: bad arguments\n");
+    return 2;
+  }
+  int provided;
+  shmem_init_thread(SHMEM_THREAD_MULTIPLE, &provided);
+  me = shmem_my_pe();
+  npes = shmem_n_pes();
+  if (provided != SHMEM_THREAD_MULTIPLE) printf("FAIL: PE %d: provided %d\n", me, provided);
+  const int maxrows = rows_of(0);
+  image = shmem_malloc(sizeof(int) * (size_t)(maxrows > 0 ? maxrows : 1) * width);
+  for (int i = 0; i < rows_of(me) * width; i++) image[i] = -1;
+  counter = 0;
+  pthread_t *t = malloc(sizeof(pthread_t) * (size_t)nthreads);
+
+  shmem_barrier_all();
+  const double t0 = now_us();
+  for (int i = 0; i < nthreads; i++) pthread_create(&t[i], NULL, worker, NULL);
+  for (int i = 0; i < nthreads; i++) pthread_join(t[i], NULL);
+  shmem_barrier_all();
+  const double t1 = now_us();
+
+  partial = 0;
+  for (int l = 0; l < rows_of(me); l++)
+    for (int c = 0; c < width; c++) partial += image[l * width + c] * weight(l * npes + me, c);
+  shmem_barrier_all();
+  shmem_longlong_sum_reduce(SHMEM_TEAM_WORLD, &checksum, &partial, 1);
+  int ok = 1;
+  if (me == 0) {
+    long long seq = 0;
+    for (int r = 0; r < height; r++)
+      for (int c = 0; c < width; c++) seq += mandel(r, c) * weight(r, c);
+    ok = seq == checksum;
+    printf("mandel_threads: variant %d threads %d checksum %lld time_us %.0f %s\n", variant, nthreads, checksum,
+           t1 - t0, ok ? "OK" : "WRONG");
+  }
+  free(t);
+  shmem_free(image);
+  shmem_finalize();
+  return ok ? 0 : 1;
+}
