@@ -221,16 +221,27 @@ void PortalsTransport::target_of(const void* a, std::size_t n, std::uint32_t* pt
 
 void PortalsTransport::wait(TransportCtx* c, bool gets_only)
 {
+  // Wait until the counter reaches the number of operations issued on the context, re-read after
+  // every wake: other threads may issue on a shared context meanwhile, and the counter cannot
+  // tell whose operation completed. So a blocking operation completes everything pending on the
+  // context (the contexts paper's lean mapping, and the interference it measures).
   auto& ni = *me().ni;
   CtEvent ev;
-  if (mapping_ == CtxMapping::Lean || gets_only) {
-    const bool lean = mapping_ == CtxMapping::Lean;
-    ni.ct_wait(lean ? c->ct : c->get_ct, lean ? c->issued + c->get_issued : c->get_issued, &ev,
-               "the completion of its operations on a context");
+  const bool lean = mapping_ == CtxMapping::Lean;
+  auto reach      = [&](portals::CtHandle ct, const std::uint64_t& issued, const char* purpose) {
+    do
+      ni.ct_wait(ct, issued, &ev, purpose);
+    while (ev.success + ev.failure < issued);
+  };
+  if (lean) {
+    do
+      ni.ct_wait(c->ct, c->issued + c->get_issued, &ev, "the completion of its operations on a context");
+    while (ev.success + ev.failure < c->issued + c->get_issued);
   } else {
-    ni.ct_wait(c->ct, c->issued, &ev, "the completion of its puts on a context");
+    if (!gets_only)
+      reach(c->ct, c->issued, "the completion of its puts on a context");
     if (ev.failure == 0)
-      ni.ct_wait(c->get_ct, c->get_issued, &ev, "the completion of its gets on a context");
+      reach(c->get_ct, c->get_issued, "the completion of its gets on a context");
   }
   if (ev.failure > 0)
     fatal_(std::to_string(ev.failure) + " remote operations failed at their target");

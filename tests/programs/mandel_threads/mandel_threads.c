@@ -4,7 +4,7 @@
  * counter over chunks of CHUNK of its rows. Every thread visits the PEs round-robin starting at
  * its own PE: fetch-add on that PE's counter, compute the chunk, put it back to the owner; a PE
  * whose counter has passed its chunks is done for that thread.
- *   -v 1  no contexts: every thread uses the default context, blocking puts
+ *   -v 1  no contexts: every thread uses the shared default context, blocking puts
  *   -v 2  one private context per thread, blocking puts
  *   -v 3  one private context per thread, put_nbi, quiet before the buffer is reused
  *   -v 4  pipelined: two contexts and two buffers per thread; a non-blocking fetch-add to the
@@ -96,12 +96,13 @@ static void *worker(void *arg)
         const size_t off = (size_t)job * chunk * width;
         if (variant == 3)
           shmem_ctx_int_put_nbi(ctx[0], image + off, buf[0], (size_t)n, pe);
-        else
+        else {
           shmem_ctx_int_put(ctx[0], image + off, buf[0], (size_t)n, pe);
+        }
       }
       pe = next_pe(done, pe);
     }
-    shmem_ctx_quiet(ctx[0]);
+    if (variant != 1) shmem_ctx_quiet(ctx[0]); /* variant 1: the barrier after the join */
   } else {
     long job[2];
     int s = 0, pe = me;
