@@ -8,6 +8,7 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <cstdlib>
 #include <ctime>
 #include <unistd.h>
@@ -185,6 +186,26 @@ FILE* tagged(int fd, int pe)
   return f;
 }
 
+/// The live TLS block of a PE's program copy in this OS thread (allocated on first use). All
+/// simulated threads run on one OS thread, so each keeps its own copy of the block and the
+/// runtime swaps it in and out at every switch.
+std::byte* tls_block(const PeProcess& pe)
+{
+  void* p = nullptr;
+  dlinfo(pe.handle, RTLD_DI_TLS_DATA, &p);
+  if (p == nullptr) {
+    struct TlsIndex {
+      unsigned long module, offset;
+    } index{0, 0};
+    std::size_t modid = 0;
+    dlinfo(pe.handle, RTLD_DI_TLS_MODID, &modid);
+    index.module      = modid;
+    static auto* get  = reinterpret_cast<void* (*)(TlsIndex*)>(dlsym(RTLD_DEFAULT, "__tls_get_addr"));
+    p                 = get(&index);
+  }
+  return static_cast<std::byte*>(p);
+}
+
 double thread_cpu_seconds()
 {
   timespec ts;
@@ -291,6 +312,10 @@ void PeRuntime::save_state(void* self)
     pe->optopt        = *v.optopt;
     pe->optarg        = *v.optarg;
     t->err            = errno;
+    if (pe->tls_memsz > 0 && pe->threads > 1) {
+      t->tls.resize(pe->tls_memsz);
+      std::memcpy(t->tls.data(), tls_block(*pe), pe->tls_memsz);
+    }
   }
 }
 
@@ -306,6 +331,8 @@ void PeRuntime::restore_state(void* self)
     *v.optopt         = pe->optopt;
     *v.optarg         = pe->optarg;
     errno             = t->err;
+    if (!t->tls.empty())
+      std::memcpy(tls_block(*pe), t->tls.data(), t->tls.size());
     if (pe->out != nullptr)
       use_streams(pe->out, pe->err_out);
   }
@@ -577,9 +604,6 @@ int PeRuntime::thread_create(unsigned long* tid, void* (*fn)(void*), void* arg)
 {
   PeProcess& pe = *current();
   enter("pthread_create");
-  if (pe.has_tls)
-    fatal("pthread_create: the program has thread-local variables (__thread, thread_local), which the simulated "
-          "threads of a PE would share silently; shmemsim refuses to run it with threads");
   const int index = pe.threads++;
   *tid            = (static_cast<unsigned long>(pe.id) + 1) << 16 | static_cast<unsigned long>(index);
   leave();
@@ -590,6 +614,11 @@ int PeRuntime::thread_create(unsigned long* tid, void* (*fn)(void*), void* arg)
                SimThread* t = adopt_actor(pe, index);
                restore_state(this); // this PE's getopt variables, streams; errno 0 for the thread
                errno = 0;
+               if (pe.tls_memsz > 0) { // a fresh TLS block: the initial image, then zeros
+                 std::byte* block = tls_block(pe);
+                 std::memcpy(block, pe.tls_image, pe.tls_filesz);
+                 std::memset(block + pe.tls_filesz, 0, pe.tls_memsz - pe.tls_filesz);
+               }
                t->retval = fn(arg);
                charge_compute(pe);
                finish_thread(t);

@@ -41,6 +41,9 @@ struct PeProcess {
   FILE* out       = nullptr; ///< --tag-output: this PE's stdout and stderr (prefix every line)
   FILE* err_out   = nullptr;
   bool has_tls    = false;   ///< the program has thread-local variables (PT_TLS)
+  void* handle    = nullptr; ///< this PE's copy of the program (dlopen)
+  const std::byte* tls_image = nullptr; ///< the copy's initial TLS image (.tdata)
+  std::size_t tls_filesz = 0, tls_memsz = 0;
   int threads     = 1;       ///< threads created so far (the main thread included)
 };
 
@@ -62,6 +65,7 @@ struct SimThread {
   bool in_cond_wait  = false;
   std::uint64_t cond_generation = 0; ///< numbers this thread's condition waits (stale timeouts)
   std::map<unsigned, const void*> specific; ///< pthread_setspecific values
+  std::vector<std::byte> tls; ///< this thread's copy of the program's TLS block (while it is switched out)
 };
 
 class PeRuntime final : public Runtime {

@@ -145,6 +145,8 @@ struct Copy {
   std::byte* data  = nullptr;
   std::size_t data_size = 0;
   bool has_tls          = false;
+  const std::byte* tls_image = nullptr; ///< initial TLS image (.tdata), tls_filesz bytes
+  std::size_t tls_filesz = 0, tls_memsz = 0;
 };
 
 struct PhdrQuery {
@@ -152,6 +154,8 @@ struct PhdrQuery {
   std::byte* lo = nullptr;
   std::byte* hi = nullptr;
   bool tls      = false;
+  const std::byte* tls_image = nullptr;
+  std::size_t tls_filesz = 0, tls_memsz = 0;
 };
 
 int find_data(dl_phdr_info* info, std::size_t, void* arg)
@@ -161,8 +165,12 @@ int find_data(dl_phdr_info* info, std::size_t, void* arg)
     return 0;
   std::byte* relro_end = nullptr;
   for (int i = 0; i < info->dlpi_phnum; ++i)
-    if (info->dlpi_phdr[i].p_type == PT_TLS && info->dlpi_phdr[i].p_memsz > 0)
-      q->tls = true;
+    if (info->dlpi_phdr[i].p_type == PT_TLS && info->dlpi_phdr[i].p_memsz > 0) {
+      q->tls        = true;
+      q->tls_image  = reinterpret_cast<const std::byte*>(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
+      q->tls_filesz = info->dlpi_phdr[i].p_filesz;
+      q->tls_memsz  = info->dlpi_phdr[i].p_memsz;
+    }
   for (int i = 0; i < info->dlpi_phnum; ++i)
     if (info->dlpi_phdr[i].p_type == PT_GNU_RELRO)
       relro_end = reinterpret_cast<std::byte*>(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr + info->dlpi_phdr[i].p_memsz);
@@ -208,7 +216,10 @@ Copy load_copy(const fs::path& program, const fs::path& dir, int index)
   dl_iterate_phdr(find_data, &q);
   c.data      = q.lo;
   c.data_size = q.lo != nullptr ? static_cast<std::size_t>(q.hi - q.lo) : 0;
-  c.has_tls   = q.tls;
+  c.has_tls    = q.tls;
+  c.tls_image  = q.tls_image;
+  c.tls_filesz = q.tls_filesz;
+  c.tls_memsz  = q.tls_memsz;
   return c;
 }
 
@@ -361,6 +372,10 @@ int run(const Options& o)
     p.node       = node_of[static_cast<std::size_t>(pe)];
     p.main       = c.main;
     p.has_tls    = c.has_tls;
+    p.handle     = c.handle;
+    p.tls_image  = c.tls_image;
+    p.tls_filesz = c.tls_filesz;
+    p.tls_memsz  = c.tls_memsz;
     p.mem        = PeMemory{c.data, c.data_size, static_cast<std::byte*>(heap), heap_bytes};
     p.args.push_back(o.program);
     for (const auto& a : sc.job.args)
