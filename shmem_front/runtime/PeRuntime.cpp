@@ -671,6 +671,29 @@ int PeRuntime::thread_join(unsigned long tid, void** retval)
   return 0;
 }
 
+void PeRuntime::wait_for_mutex(Mutex& mx, const void* key, const char* what, const char* call)
+{
+  SimThread* me = current_;
+  mx.waiters.push_back(me);
+  while (mx.owner != me) {
+    SyncWait w;
+    w.what   = what;
+    w.object = key;
+    me->notifier->wait(&w, call);
+  }
+}
+
+void PeRuntime::release_mutex(Mutex& mx)
+{
+  if (mx.waiters.empty()) {
+    mx.owner = nullptr;
+    return;
+  }
+  mx.owner = mx.waiters.front(); // hand over, first come first served
+  mx.waiters.pop_front();
+  mx.owner->notifier->notify();
+}
+
 int PeRuntime::mutex_lock(void* m, bool try_only)
 {
   // Charge the computation first: it may let other threads run, so the state is read after.
@@ -684,15 +707,8 @@ int PeRuntime::mutex_lock(void* m, bool try_only)
     result = try_only ? EBUSY : EDEADLK;
   else if (try_only)
     result = EBUSY;
-  else {
-    mx.waiters.push_back(me);
-    while (mx.owner != me) {
-      SyncWait w;
-      w.what   = "mutex";
-      w.object = m;
-      me->notifier->wait(&w, "pthread_mutex_lock");
-    }
-  }
+  else
+    wait_for_mutex(mx, m, "mutex", "pthread_mutex_lock");
   leave();
   return result;
 }
@@ -702,14 +718,7 @@ int PeRuntime::mutex_unlock(void* m)
   auto it = mutexes_.find(m);
   if (it == mutexes_.end() || it->second.owner != current_)
     return EPERM;
-  Mutex& mx = it->second;
-  if (mx.waiters.empty()) {
-    mx.owner = nullptr;
-    return 0;
-  }
-  mx.owner = mx.waiters.front(); // hand over, first come first served
-  mx.waiters.pop_front();
-  mx.owner->notifier->notify();
+  release_mutex(it->second);
   return 0;
 }
 
@@ -838,27 +847,13 @@ void PeRuntime::library_lock(const void* lock)
   if (sc_.job.library_lock <= 0 || current_ == nullptr)
     return;
   // The computation was charged by the routine's entry: take the lock, hold it, hand it over.
-  SimThread* me = current_;
-  Mutex& mx     = mutexes_[lock];
-  if (mx.owner != nullptr) {
-    mx.waiters.push_back(me);
-    while (mx.owner != me) {
-      SyncWait w;
-      w.what   = "the library's lock of context";
-      w.object = lock;
-      me->notifier->wait(&w, "the library's internal lock");
-    }
-  } else {
-    mx.owner = me;
-  }
+  Mutex& mx = mutexes_[lock];
+  if (mx.owner == nullptr)
+    mx.owner = current_;
+  else
+    wait_for_mutex(mx, lock, "the library's lock of context", "the library's internal lock");
   sim_.sleep_for(sc_.job.library_lock);
-  if (mx.waiters.empty()) {
-    mx.owner = nullptr;
-  } else {
-    mx.owner = mx.waiters.front();
-    mx.waiters.pop_front();
-    mx.owner->notifier->notify();
-  }
+  release_mutex(mx);
 }
 
 int PeRuntime::key_create(unsigned* key, void (*destructor)(void*))

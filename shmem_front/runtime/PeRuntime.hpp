@@ -144,6 +144,10 @@ private:
     std::vector<SimThread*> waiting;
   };
   struct SyncWait;
+  /// Queue the calling thread on a held mutex and block until it is handed over.
+  void wait_for_mutex(Mutex& mx, const void* key, const char* what, const char* call);
+  /// Free the mutex, or hand it to the first waiter.
+  void release_mutex(Mutex& mx);
   void charge_compute(PeProcess& pe);
   static void save_state(void* self);
   static void restore_state(void* self);
