@@ -1,6 +1,7 @@
 // Atomic memory operations (1.5 names, with shmem_ctx_ forms) and the deprecated 1.3 names,
 // generated from the routine tables of shmemsim/shmem_amo.h.
 #include "shmem_front/lib/Library.hpp"
+#include "shmem_front/lib/RoutineTables.hpp"
 
 #include <shmem.h>
 
@@ -124,9 +125,6 @@ template <class T> void posting(const char* name, shmem_ctx_t c, AmoOp op, T* de
 #define SHMEMSIM_BODY_xor_(C, NAME, ELEM) posting(NAME, C, AmoOp::Xor, dest, value, pe)
 #define SHMEMSIM_BODY_fetch_xor_nbi(C, NAME, ELEM) fetching_nbi(NAME, C, AmoOp::Xor, fetch, dest, value, pe)
 
-#define SHMEMSIM_DEFINE_WITH_CTX(RET, NAME, KIND, ELEM, PARAMS)                                   \
-  RET shmem_##NAME PARAMS { return SHMEMSIM_BODY_##KIND(SHMEM_CTX_DEFAULT, "shmem_" #NAME, ELEM); } \
-  RET shmem_ctx_##NAME(shmem_ctx_t ctx, SHMEMSIM_UNPAREN PARAMS) { return SHMEMSIM_BODY_##KIND(ctx, "shmem_ctx_" #NAME, ELEM); }
 #define SHMEMSIM_DEFINE(RET, NAME, KIND, ELEM, PARAMS) \
   RET shmem_##NAME PARAMS { return SHMEMSIM_BODY_##KIND(SHMEM_CTX_DEFAULT, "shmem_" #NAME, ELEM); }
 

@@ -1,6 +1,7 @@
 // RMA on typed and sized elements: put, get, put_nbi, get_nbi, p, g, iput, iget and their
 // shmem_ctx_ forms, generated from the routine tables of shmemsim/shmem_rma.h.
 #include "shmem_front/lib/Library.hpp"
+#include "shmem_front/lib/RoutineTables.hpp"
 
 #include <shmem.h>
 
@@ -104,9 +105,6 @@ template <class T> T single_get(const char* name, shmem_ctx_t c, const T* source
 #define SHMEMSIM_BODY_iput(C, NAME, ELEM) strided(NAME, C, true, dest, source, dst, sst, nelems, ELEM, pe)
 #define SHMEMSIM_BODY_iget(C, NAME, ELEM) strided(NAME, C, false, dest, source, dst, sst, nelems, ELEM, pe)
 
-#define SHMEMSIM_DEFINE_WITH_CTX(RET, NAME, KIND, ELEM, PARAMS)                                   \
-  RET shmem_##NAME PARAMS { return SHMEMSIM_BODY_##KIND(SHMEM_CTX_DEFAULT, "shmem_" #NAME, ELEM); } \
-  RET shmem_ctx_##NAME(shmem_ctx_t ctx, SHMEMSIM_UNPAREN PARAMS) { return SHMEMSIM_BODY_##KIND(ctx, "shmem_ctx_" #NAME, ELEM); }
 
 #define SHMEMSIM_DEFINE_TYPED_(TYPE, TYPENAME) SHMEMSIM_RMA_TYPED_ROUTINES(SHMEMSIM_DEFINE_WITH_CTX, TYPE, TYPENAME)
 #define SHMEMSIM_DEFINE_SIZED_(SIZE) SHMEMSIM_RMA_SIZED_ROUTINES(SHMEMSIM_DEFINE_WITH_CTX, SIZE)

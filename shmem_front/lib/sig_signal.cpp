@@ -9,6 +9,7 @@
 // fence may still wait for the data to be acknowledged when the network reorders.
 #include "shmem_front/lib/Compare.hpp"
 #include "shmem_front/lib/Library.hpp"
+#include "shmem_front/lib/RoutineTables.hpp"
 #include "shmem_front/lib/Sync.hpp"
 
 #include <shmem.h>
@@ -51,9 +52,6 @@ void put_signal(const char* name, shmem_ctx_t c, void* dest, const void* source,
 #define SHMEMSIM_BODY_put_signal_nbi(C, NAME, ELEM) \
   put_signal(NAME, C, dest, source, nelems, ELEM, sig_addr, signal, sig_op, pe, false)
 
-#define SHMEMSIM_DEFINE_WITH_CTX(RET, NAME, KIND, ELEM, PARAMS)                                   \
-  RET shmem_##NAME PARAMS { return SHMEMSIM_BODY_##KIND(SHMEM_CTX_DEFAULT, "shmem_" #NAME, ELEM); } \
-  RET shmem_ctx_##NAME(shmem_ctx_t ctx, SHMEMSIM_UNPAREN PARAMS) { return SHMEMSIM_BODY_##KIND(ctx, "shmem_ctx_" #NAME, ELEM); }
 
 #define SHMEMSIM_DEFINE_TYPED_(TYPE, TYPENAME) SHMEMSIM_SIGNAL_TYPED_ROUTINES(SHMEMSIM_DEFINE_WITH_CTX, TYPE, TYPENAME)
 #define SHMEMSIM_DEFINE_SIZED_(SIZE) SHMEMSIM_SIGNAL_SIZED_ROUTINES(SHMEMSIM_DEFINE_WITH_CTX, SIZE)
