@@ -1,0 +1,239 @@
+#include "traces/Trace.hpp"
+
+#include <fstream>
+#include <ostream>
+#include <sstream>
+#include <stdexcept>
+
+namespace shmemsim::traces {
+
+namespace {
+struct TypeName {
+  Type type;
+  const char* tag;
+};
+constexpr TypeName kTypes[] = {
+    {Type::Pe, "pe"},     {Type::Link, "link"}, {Type::Ctx, "ctx"}, {Type::Op, "op"},     {Type::Msg, "msg"},
+    {Type::Inj, "inj"},   {Type::Hop, "hop"},   {Type::Dlv, "dlv"}, {Type::Done, "done"}, {Type::Ct, "ct"},
+    {Type::Wait, "wait"}, {Type::Wend, "wend"}, {Type::Comp, "comp"}, {Type::Lock, "lock"}, {Type::Limit, "limit"},
+};
+
+/// Words never contain blanks: the format splits on them.
+std::string word(const std::string& s)
+{
+  if (s.empty())
+    return "-";
+  std::string w = s;
+  for (char& c : w)
+    if (c == ' ' || c == '\t' || c == '\n')
+      c = '_';
+  return w;
+}
+} // namespace
+
+const char* to_string(Level l)
+{
+  switch (l) {
+    case Level::Off:
+      return "off";
+    case Level::Ops:
+      return "ops";
+    case Level::Packets:
+      return "packets";
+  }
+  return "?";
+}
+
+bool parse_level(const std::string& s, Level* out)
+{
+  for (Level l : {Level::Off, Level::Ops, Level::Packets})
+    if (s == to_string(l)) {
+      *out = l;
+      return true;
+    }
+  return false;
+}
+
+const char* tag(Type t)
+{
+  for (const TypeName& n : kTypes)
+    if (n.type == t)
+      return n.tag;
+  return "?";
+}
+
+void write_header(std::ostream& out, Level level, const std::map<std::string, std::string>& meta)
+{
+  out << "#shmemsim-trace 1\n#level " << to_string(level) << '\n';
+  for (const auto& [k, v] : meta)
+    out << "#meta " << word(k) << ' ' << word(v) << '\n';
+}
+
+void write_event(std::ostream& o, const Event& e)
+{
+  o << tag(e.type);
+  switch (e.type) {
+    case Type::Pe:
+      o << ' ' << e.pe << ' ' << e.node;
+      break;
+    case Type::Link:
+      o << ' ' << e.id << ' ' << word(e.what);
+      break;
+    case Type::Ctx:
+      o << ' ' << e.t << ' ' << e.pe << ' ' << e.thr << ' ' << e.ctx << ' ' << e.ct << ' ' << word(e.what);
+      break;
+    case Type::Op:
+      o << ' ' << e.t << ' ' << e.id << ' ' << e.pe << ' ' << e.thr << ' ' << e.ctx << ' ' << e.ct << ' ' << e.seq << ' '
+        << word(e.what) << ' ' << e.bytes << ' ' << e.target_pe;
+      break;
+    case Type::Msg:
+      o << ' ' << e.t << ' ' << e.id << ' ' << e.op << ' ' << e.src << ' ' << e.dst << ' ' << word(e.what) << ' ' << e.bytes;
+      break;
+    case Type::Inj:
+    case Type::Done:
+      o << ' ' << e.t << ' ' << e.id;
+      break;
+    case Type::Hop:
+      o << ' ' << e.t << ' ' << e.id << ' ' << e.link << ' ' << e.queued << ' ' << e.bytes;
+      break;
+    case Type::Dlv:
+      o << ' ' << e.t << ' ' << e.id << ' ' << (e.ooo ? 1 : 0) << ' ' << e.depth;
+      break;
+    case Type::Ct:
+      o << ' ' << e.t << ' ' << e.pe << ' ' << e.ct << ' ' << e.success << ' ' << e.failure;
+      break;
+    case Type::Wait:
+      o << ' ' << e.t << ' ' << e.pe << ' ' << e.thr << ' ' << e.ctx << ' ' << e.ct << ' ' << word(e.what) << ' ' << e.target;
+      break;
+    case Type::Wend:
+      o << ' ' << e.t << ' ' << e.pe << ' ' << e.thr << ' ' << e.target;
+      break;
+    case Type::Comp:
+    case Type::Lock:
+      o << ' ' << e.t << ' ' << e.pe << ' ' << e.thr << ' ' << e.dur;
+      break;
+    case Type::Limit:
+      o << ' ' << e.t << ' ' << e.pe << ' ' << word(e.what);
+      break;
+  }
+  o << '\n';
+}
+
+Trace read_trace(std::istream& in, const std::string& name)
+{
+  Trace tr;
+  std::string line;
+  long lineno = 0;
+  bool header = false;
+  auto bad    = [&](const std::string& why) {
+    return std::runtime_error(name + ":" + std::to_string(lineno) + ": " + why);
+  };
+  while (std::getline(in, line)) {
+    ++lineno;
+    if (line.empty())
+      continue;
+    std::istringstream s(line);
+    std::string t;
+    s >> t;
+    if (t == "#shmemsim-trace") {
+      int version = 0;
+      s >> version;
+      if (version != 1)
+        throw bad("unsupported trace format version " + std::to_string(version) + " (this build reads version 1)");
+      header = true;
+      continue;
+    }
+    if (!header)
+      throw bad("not a shmemsim trace (it must start with \"#shmemsim-trace 1\")");
+    if (t == "#level") {
+      std::string l;
+      s >> l;
+      if (!parse_level(l, &tr.level))
+        throw bad("unknown trace level '" + l + "'");
+      continue;
+    }
+    if (t == "#meta") {
+      std::string k, v;
+      s >> k >> v;
+      tr.meta[k] = v;
+      continue;
+    }
+    if (t[0] == '#')
+      continue;
+    Event e;
+    bool known = false;
+    for (const TypeName& n : kTypes)
+      if (t == n.tag) {
+        e.type = n.type;
+        known  = true;
+      }
+    if (!known)
+      throw bad("unknown event type '" + t + "'");
+    int ooo = 0;
+    switch (e.type) {
+      case Type::Pe:
+        s >> e.pe >> e.node;
+        break;
+      case Type::Link:
+        s >> e.id >> e.what;
+        break;
+      case Type::Ctx:
+        s >> e.t >> e.pe >> e.thr >> e.ctx >> e.ct >> e.what;
+        break;
+      case Type::Op:
+        s >> e.t >> e.id >> e.pe >> e.thr >> e.ctx >> e.ct >> e.seq >> e.what >> e.bytes >> e.target_pe;
+        break;
+      case Type::Msg:
+        s >> e.t >> e.id >> e.op >> e.src >> e.dst >> e.what >> e.bytes;
+        break;
+      case Type::Inj:
+      case Type::Done:
+        s >> e.t >> e.id;
+        break;
+      case Type::Hop:
+        s >> e.t >> e.id >> e.link >> e.queued >> e.bytes;
+        break;
+      case Type::Dlv:
+        s >> e.t >> e.id >> ooo >> e.depth;
+        e.ooo = ooo != 0;
+        break;
+      case Type::Ct:
+        s >> e.t >> e.pe >> e.ct >> e.success >> e.failure;
+        break;
+      case Type::Wait:
+        s >> e.t >> e.pe >> e.thr >> e.ctx >> e.ct >> e.what >> e.target;
+        break;
+      case Type::Wend:
+        s >> e.t >> e.pe >> e.thr >> e.target;
+        break;
+      case Type::Comp:
+      case Type::Lock:
+        s >> e.t >> e.pe >> e.thr >> e.dur;
+        break;
+      case Type::Limit:
+        s >> e.t >> e.pe >> e.what;
+        break;
+    }
+    if (s.fail())
+      throw bad("malformed '" + t + "' event: " + line);
+    std::string extra;
+    if (s >> extra)
+      throw bad("unexpected field '" + extra + "' in a '" + t + "' event");
+    if (!tr.events.empty() && e.type != Type::Pe && e.type != Type::Link && e.t < tr.events.back().t)
+      throw bad("dates go backwards");
+    tr.events.push_back(std::move(e));
+  }
+  if (!header)
+    throw std::runtime_error(name + ": empty file, not a shmemsim trace");
+  return tr;
+}
+
+Trace read_trace_file(const std::string& path)
+{
+  std::ifstream in(path);
+  if (!in)
+    throw std::runtime_error(path + ": cannot open the trace");
+  return read_trace(in, path);
+}
+
+} // namespace shmemsim::traces
