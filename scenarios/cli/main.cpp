@@ -1,4 +1,5 @@
 // shmemsim: run a scenario (a JSON platform + workload) on the simulated network.
+#include "analysis/Commands.hpp"
 #include "scenarios/Run.hpp"
 #include "scenarios/Scenario.hpp"
 
@@ -137,6 +138,7 @@ int main(int argc, char** argv)
   try {
     if (cmd == "--help" || cmd == "-h" || cmd == "help") {
       std::fputs(kUsage, stdout);
+      std::printf("\nanalysis commands (read a run directory's trace.evt and JSON files):\n%s", shmemsim::analysis::usage());
       return 0;
     }
     if (cmd == "--version") {
@@ -152,6 +154,8 @@ int main(int argc, char** argv)
         std::puts(p.c_str());
       return 0;
     }
+    if (shmemsim::analysis::is_command(cmd))
+      return shmemsim::analysis::run_command(cmd, argc - 2, argv + 2);
     if (cmd == "run")
       return cmd_run(parse_args(cmd, argc, argv, 2));
     if (cmd == "validate") {
@@ -160,7 +164,7 @@ int main(int argc, char** argv)
       std::printf("%s\n", sc.resolved.dump(2).c_str());
       return 0;
     }
-    usage_error("unknown command '" + cmd + "'; choose run, validate, keys or presets");
+    usage_error("unknown command '" + cmd + "'; choose run, validate, keys, presets, report, diagram or plot");
   } catch (const ScenarioError& e) {
     std::fprintf(stderr, "shmemsim: %s\n", e.what());
     return kExitBadInput;

@@ -1,0 +1,285 @@
+#include "analysis/Commands.hpp"
+
+#include "analysis/Diagram.hpp"
+#include "analysis/Index.hpp"
+#include "analysis/Plot.hpp"
+#include "analysis/Report.hpp"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace shmemsim::analysis {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr int kExitBadInput = 2;
+
+/// A command-line mistake: printed with the usage hint.
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+const char* kUsage = R"(  report DIR [--bins N] [--quiet]
+        Analyse DIR/trace.evt: ACK-counter waits, thread interference, overlap, NIC and link
+        use, resources against limits. Prints a summary and writes DIR/report.json.
+  diagram DIR [-o FILE.svg] [--pes LIST] [--threads LIST] [--from T] [--to T] [--ops N]
+        Timing diagram of DIR/trace.evt (default FILE: DIR/diagram.svg). LIST: 0,2,4-7.
+        T: a time with a unit (200ns, 10us, 1.5ms, 2s; a bare number is seconds). Without
+        --from/--to, the span of the first N operations (default 40).
+  plot DIR... --x KEY --y KEY [--series KEY] [-o FILE.svg] [--title T] [--xlabel L]
+       [--ylabel L] [--logx] [--logy]
+        Plot a metric against a parameter over several run directories, one line per value
+        of --series (default FILE: plot.svg). KEY: a dotted path into each DIR's summary.json,
+        report.json or scenario.json (e.g. job.threads, sim_time_s, interference.total_s);
+        prefix it with summary., report. or scenario. to name the file.
+)";
+
+struct ArgReader {
+  std::string cmd;
+  int argc;
+  char** argv;
+  int i = 0;
+  std::string arg;
+  bool next()
+  {
+    if (i >= argc)
+      return false;
+    arg = argv[i++];
+    return true;
+  }
+  bool is(const char* opt) const { return arg == opt || arg.rfind(std::string(opt) + "=", 0) == 0; }
+  std::string value(const char* opt)
+  {
+    const std::string eq = std::string(opt) + "=";
+    if (arg.rfind(eq, 0) == 0)
+      return arg.substr(eq.size());
+    if (i >= argc)
+      throw UsageError(cmd + ": " + opt + " needs a value");
+    return argv[i++];
+  }
+  [[noreturn]] void unknown() const { throw UsageError(cmd + ": unknown option '" + arg + "'"); }
+  bool is_option() const { return arg.size() > 1 && arg[0] == '-'; }
+};
+
+std::set<int> parse_list(const std::string& cmd, const char* opt, const std::string& s)
+{
+  std::set<int> out;
+  std::size_t pos = 0;
+  auto bad        = [&]() {
+    return UsageError(cmd + ": " + opt + " " + s + ": expected numbers and ranges, e.g. 0,2,4-7");
+  };
+  while (pos <= s.size()) {
+    std::size_t comma = s.find(',', pos);
+    if (comma == std::string::npos)
+      comma = s.size();
+    const std::string item = s.substr(pos, comma - pos);
+    char* end              = nullptr;
+    const long a           = std::strtol(item.c_str(), &end, 10);
+    if (item.empty() || end == item.c_str() || a < 0)
+      throw bad();
+    long b = a;
+    if (*end == '-') {
+      const char* q = end + 1;
+      b             = std::strtol(q, &end, 10);
+      if (end == q || b < a)
+        throw bad();
+    }
+    if (*end != '\0' || b - a > 100000)
+      throw bad();
+    for (long v = a; v <= b; ++v)
+      out.insert(static_cast<int>(v));
+    pos = comma + 1;
+  }
+  return out;
+}
+
+std::int64_t parse_time_arg(const std::string& cmd, const char* opt, const std::string& s)
+{
+  std::int64_t ps = 0;
+  if (!parse_time(s, &ps))
+    throw UsageError(cmd + ": " + opt + " " + s + ": expected a time with a unit: ps, ns, us, ms or s (e.g. 10us, 1.5ms)");
+  return ps;
+}
+
+int parse_int(const std::string& cmd, const char* opt, const std::string& s, int lo, int hi)
+{
+  char* end    = nullptr;
+  const long v = std::strtol(s.c_str(), &end, 10);
+  if (s.empty() || *end != '\0' || v < lo || v > hi)
+    throw UsageError(cmd + ": " + opt + " " + s + ": expected an integer from " + std::to_string(lo) + " to " + std::to_string(hi));
+  return static_cast<int>(v);
+}
+
+traces::Trace load_trace(const std::string& dir)
+{
+  if (!fs::is_directory(dir))
+    throw std::runtime_error(dir + ": no such directory");
+  const fs::path p = fs::path(dir) / traces::kCompactName;
+  if (!fs::exists(p))
+    throw std::runtime_error(p.string() + ": no trace (record one with 'shmemsim run --out " + dir + "' at trace level ops or packets)");
+  return traces::read_trace_file(p.string());
+}
+
+void write_file(const fs::path& p, const std::string& text)
+{
+  std::ofstream f(p, std::ios::binary);
+  f << text;
+  f.close();
+  if (!f)
+    throw std::runtime_error(p.string() + ": cannot write: " + std::strerror(errno));
+}
+
+int cmd_report(ArgReader& a)
+{
+  std::string dir;
+  ReportOptions opt;
+  bool quiet = false;
+  while (a.next()) {
+    if (a.is("--bins"))
+      opt.timeline_bins = parse_int(a.cmd, "--bins", a.value("--bins"), 1, 10000);
+    else if (a.arg == "--quiet")
+      quiet = true;
+    else if (a.is_option())
+      a.unknown();
+    else if (dir.empty())
+      dir = a.arg;
+    else
+      throw UsageError("report: unexpected argument '" + a.arg + "' (one run directory)");
+  }
+  if (dir.empty())
+    throw UsageError("report: missing DIR (a run directory holding trace.evt)");
+  const traces::Trace tr = load_trace(dir);
+  const Index ix         = build_index(tr);
+  nlohmann::ordered_json r = make_report(ix, opt);
+  const fs::path out       = fs::path(dir) / "report.json";
+  write_file(out, r.dump(2) + "\n");
+  if (!quiet) {
+    std::fputs(format_report(r).c_str(), stdout);
+    std::printf("report written to %s\n", out.string().c_str());
+  }
+  return 0;
+}
+
+int cmd_diagram(ArgReader& a)
+{
+  std::string dir, out;
+  DiagramOptions opt;
+  while (a.next()) {
+    if (a.arg == "-o" || a.is("--output"))
+      out = a.value(a.arg == "-o" ? "-o" : "--output");
+    else if (a.is("--pes"))
+      opt.pes = parse_list(a.cmd, "--pes", a.value("--pes"));
+    else if (a.is("--threads"))
+      opt.threads = parse_list(a.cmd, "--threads", a.value("--threads"));
+    else if (a.is("--from"))
+      opt.from = parse_time_arg(a.cmd, "--from", a.value("--from"));
+    else if (a.is("--to"))
+      opt.to = parse_time_arg(a.cmd, "--to", a.value("--to"));
+    else if (a.is("--ops"))
+      opt.max_ops = parse_int(a.cmd, "--ops", a.value("--ops"), 1, 1000000);
+    else if (a.is_option())
+      a.unknown();
+    else if (dir.empty())
+      dir = a.arg;
+    else
+      throw UsageError("diagram: unexpected argument '" + a.arg + "' (one run directory)");
+  }
+  if (dir.empty())
+    throw UsageError("diagram: missing DIR (a run directory holding trace.evt)");
+  if (opt.from && opt.to && *opt.to <= *opt.from)
+    throw UsageError("diagram: --to must be after --from");
+  if (out.empty())
+    out = (fs::path(dir) / "diagram.svg").string();
+  const traces::Trace tr = load_trace(dir);
+  const Index ix         = build_index(tr);
+  Diagram d;
+  try {
+    d = make_diagram(ix, opt);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(std::string("diagram: ") + e.what());
+  }
+  write_file(out, d.svg);
+  std::printf("diagram: %d lanes; %s\ndiagram written to %s\n", d.lanes, d.note.c_str(), out.c_str());
+  return 0;
+}
+
+int cmd_plot(ArgReader& a)
+{
+  std::vector<std::string> dirs;
+  std::string out = "plot.svg";
+  PlotOptions opt;
+  while (a.next()) {
+    if (a.arg == "-o" || a.is("--output"))
+      out = a.value(a.arg == "-o" ? "-o" : "--output");
+    else if (a.is("--x"))
+      opt.x = a.value("--x");
+    else if (a.is("--y"))
+      opt.y = a.value("--y");
+    else if (a.is("--series"))
+      opt.series = a.value("--series");
+    else if (a.is("--title"))
+      opt.title = a.value("--title");
+    else if (a.is("--xlabel"))
+      opt.xlabel = a.value("--xlabel");
+    else if (a.is("--ylabel"))
+      opt.ylabel = a.value("--ylabel");
+    else if (a.arg == "--logx")
+      opt.logx = true;
+    else if (a.arg == "--logy")
+      opt.logy = true;
+    else if (a.is_option())
+      a.unknown();
+    else
+      dirs.push_back(a.arg);
+  }
+  if (dirs.empty())
+    throw UsageError("plot: missing run directories (DIR...)");
+  if (opt.x.empty() || opt.y.empty())
+    throw UsageError("plot: --x KEY and --y KEY are required (e.g. --x job.threads --y sim_time_s)");
+  std::vector<RunDocs> runs;
+  for (const std::string& d : dirs)
+    runs.push_back(load_run(d));
+  const Plot p = make_plot(runs, opt);
+  write_file(out, p.svg);
+  std::fputs(p.table.c_str(), stdout);
+  std::printf("plot: %zu runs, %zu series, %zu points written to %s\n", runs.size(), p.series.size(), p.points.size(), out.c_str());
+  return 0;
+}
+
+} // namespace
+
+const char* usage() { return kUsage; }
+
+bool is_command(const std::string& cmd) { return cmd == "report" || cmd == "diagram" || cmd == "plot"; }
+
+int run_command(const std::string& cmd, int argc, char** argv)
+{
+  ArgReader a{cmd, argc, argv, 0, {}};
+  try {
+    if (cmd == "report")
+      return cmd_report(a);
+    if (cmd == "diagram")
+      return cmd_diagram(a);
+    if (cmd == "plot")
+      return cmd_plot(a);
+    throw UsageError("unknown command '" + cmd + "'");
+  } catch (const UsageError& e) {
+    std::fprintf(stderr, "shmemsim: %s (see 'shmemsim --help')\n", e.what());
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "shmemsim: %s: %s\n", cmd.c_str(), e.what());
+  }
+  std::fflush(stdout);
+  return kExitBadInput;
+}
+
+} // namespace shmemsim::analysis

@@ -1,0 +1,18 @@
+// The analysis subcommands of `shmemsim`: report, diagram, plot. The `shmemsim` executable only
+// dispatches to run_command(); everything about these commands lives here.
+#pragma once
+
+#include <string>
+
+namespace shmemsim::analysis {
+
+/// The usage lines of the analysis commands (for `shmemsim --help`).
+const char* usage();
+/// True for "report", "diagram", "plot".
+bool is_command(const std::string& cmd);
+/// Runs one command with its arguments (argv[0] is the first argument after the command name).
+/// Prints results on stdout and one-line errors on stderr; returns the exit status (0 ok, 2 bad
+/// input: unknown option, missing directory or trace, malformed trace, bad time unit).
+int run_command(const std::string& cmd, int argc, char** argv);
+
+} // namespace shmemsim::analysis

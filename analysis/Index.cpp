@@ -1,0 +1,214 @@
+#include "analysis/Index.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <tuple>
+
+namespace shmemsim::analysis {
+
+using traces::Type;
+
+std::string label(const ThreadKey& k)
+{
+  return "PE " + std::to_string(k.pe) + " / thread " + std::to_string(k.thr);
+}
+
+int Index::node_of(int pe) const
+{
+  auto it = pe_node.find(pe);
+  return it == pe_node.end() ? pe : it->second;
+}
+
+std::vector<const OpInfo*> Index::waited_for(const WaitInfo& w) const
+{
+  std::vector<const OpInfo*> out;
+  if (w.ct < 0)
+    return out;
+  auto it = by_ct.find({w.pe, w.ct});
+  if (it == by_ct.end())
+    return out;
+  const std::int64_t lat = max_latency.at({w.pe, w.ct});
+  const auto& ids        = it->second;
+  // Ops are in seq (= issue) order: walk back from the last one with seq <= target until issue +
+  // the longest latency on this CT cannot reach past the wait's beginning.
+  auto hi = std::upper_bound(ids.begin(), ids.end(), w.target,
+                             [&](std::uint64_t target, std::uint64_t id) { return target < ops.at(id).seq; });
+  for (auto i = hi; i != ids.begin();) {
+    --i;
+    const OpInfo& o = ops.at(*i);
+    if (o.issue + lat <= w.begin)
+      break;
+    if (o.completed > w.begin)
+      out.push_back(&o);
+  }
+  std::reverse(out.begin(), out.end());
+  return out;
+}
+
+Index build_index(const traces::Trace& tr)
+{
+  Index ix;
+  ix.trace       = &tr;
+  bool first     = true;
+  auto see       = [&](std::int64_t t) {
+    if (first) {
+      ix.t_begin = ix.t_end = t;
+      first                 = false;
+    }
+    ix.t_begin = std::min(ix.t_begin, t);
+    ix.t_end   = std::max(ix.t_end, t);
+  };
+  std::map<ThreadKey, WaitInfo> open_waits;
+  for (const traces::Event& e : tr.events) {
+    if (e.type != Type::Pe && e.type != Type::Link)
+      see(e.t);
+    switch (e.type) {
+      case Type::Pe:
+        ix.pe_node[e.pe] = e.node;
+        break;
+      case Type::Link:
+        ix.links[e.id] = e.what;
+        break;
+      case Type::Ctx:
+      case Type::Ct:
+      case Type::Limit:
+        break;
+      case Type::Op: {
+        OpInfo o;
+        o.id = e.id, o.issue = e.t, o.pe = e.pe, o.thr = e.thr, o.ctx = e.ctx, o.ct = e.ct, o.seq = e.seq;
+        o.kind = e.what, o.bytes = e.bytes, o.target_pe = e.target_pe;
+        ix.threads.insert({e.pe, e.thr});
+        if (ix.ops.emplace(e.id, o).second)
+          ix.op_order.push_back(e.id);
+        break;
+      }
+      case Type::Msg: {
+        MsgInfo m;
+        m.id = e.id, m.op = e.op, m.t = e.t, m.src = e.src, m.dst = e.dst, m.kind = e.what, m.bytes = e.bytes;
+        ix.msgs[e.id] = m;
+        if (auto it = ix.ops.find(e.op); it != ix.ops.end())
+          it->second.msgs.push_back(e.id);
+        break;
+      }
+      case Type::Inj:
+        if (auto it = ix.msgs.find(e.id); it != ix.msgs.end())
+          it->second.inj = e.t;
+        break;
+      case Type::Hop:
+        ix.hops.push_back({e.t, e.queued, e.id, e.bytes, e.link});
+        break;
+      case Type::Dlv:
+        if (auto it = ix.msgs.find(e.id); it != ix.msgs.end()) {
+          it->second.dlv   = e.t;
+          it->second.ooo   = e.ooo;
+          it->second.depth = e.depth;
+          if (auto o = ix.ops.find(it->second.op); o != ix.ops.end())
+            o->second.delivered = std::max(o->second.delivered, e.t);
+        }
+        break;
+      case Type::Done:
+        if (auto it = ix.msgs.find(e.id); it != ix.msgs.end()) {
+          it->second.done = e.t;
+          if (auto o = ix.ops.find(it->second.op); o != ix.ops.end())
+            o->second.completed = std::max(o->second.completed, e.t);
+        }
+        break;
+      case Type::Wait: {
+        WaitInfo w;
+        w.pe = e.pe, w.thr = e.thr, w.ctx = e.ctx, w.ct = e.ct, w.what = e.what;
+        w.first_target = w.target = e.target;
+        w.begin = w.end = e.t;
+        ix.threads.insert({e.pe, e.thr});
+        open_waits[{e.pe, e.thr}] = w;
+        break;
+      }
+      case Type::Wend: {
+        auto it = open_waits.find({e.pe, e.thr});
+        if (it == open_waits.end())
+          break;
+        it->second.end    = e.t;
+        it->second.target = e.target;
+        ix.waits.push_back(it->second);
+        open_waits.erase(it);
+        break;
+      }
+      case Type::Comp:
+      case Type::Lock:
+        ix.threads.insert({e.pe, e.thr});
+        (e.type == Type::Comp ? ix.comps : ix.locks)[{e.pe, e.thr}].push_back({e.t, e.t + e.dur});
+        see(e.t + e.dur);
+        break;
+    }
+  }
+  for (auto& [k, w] : open_waits) {
+    w.end        = ix.t_end;
+    w.unfinished = true;
+    ix.waits.push_back(w);
+  }
+  std::stable_sort(ix.waits.begin(), ix.waits.end(), [](const WaitInfo& a, const WaitInfo& b) {
+    return std::tie(a.begin, a.pe, a.thr) < std::tie(b.begin, b.pe, b.thr);
+  });
+  for (std::uint64_t id : ix.op_order) {
+    const OpInfo& o = ix.ops.at(id);
+    if (o.ct < 0)
+      continue;
+    ix.by_ct[{o.pe, o.ct}].push_back(id);
+    std::int64_t& lat = ix.max_latency[{o.pe, o.ct}];
+    lat               = std::max(lat, o.completed - o.issue);
+  }
+  for (auto& [key, ids] : ix.by_ct)
+    std::stable_sort(ids.begin(), ids.end(), [&](std::uint64_t a, std::uint64_t b) { return ix.ops.at(a).seq < ix.ops.at(b).seq; });
+  return ix;
+}
+
+bool parse_time(const std::string& s, std::int64_t* ps)
+{
+  if (s.empty())
+    return false;
+  char* end      = nullptr;
+  const double v = std::strtod(s.c_str(), &end);
+  if (end == s.c_str() || !std::isfinite(v) || v < 0)
+    return false;
+  const std::string unit(end);
+  double scale = 0;
+  if (unit.empty() || unit == "s")
+    scale = 1e12;
+  else if (unit == "ms")
+    scale = 1e9;
+  else if (unit == "us")
+    scale = 1e6;
+  else if (unit == "ns")
+    scale = 1e3;
+  else if (unit == "ps")
+    scale = 1;
+  else
+    return false;
+  const double p = v * scale;
+  if (p > 9e18)
+    return false;
+  *ps = static_cast<std::int64_t>(std::llround(p));
+  return true;
+}
+
+std::string human_time(double s)
+{
+  char buf[64];
+  const double a = std::fabs(s);
+  if (a == 0)
+    return "0 s";
+  if (a >= 1)
+    std::snprintf(buf, sizeof buf, "%.4g s", s);
+  else if (a >= 1e-3)
+    std::snprintf(buf, sizeof buf, "%.4g ms", s * 1e3);
+  else if (a >= 1e-6)
+    std::snprintf(buf, sizeof buf, "%.4g us", s * 1e6);
+  else if (a >= 1e-9)
+    std::snprintf(buf, sizeof buf, "%.4g ns", s * 1e9);
+  else
+    std::snprintf(buf, sizeof buf, "%.4g ps", s * 1e12);
+  return buf;
+}
+
+} // namespace shmemsim::analysis

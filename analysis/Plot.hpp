@@ -1,0 +1,50 @@
+// Plots across runs: a metric against a parameter, one line per variant (the contexts paper's
+// Figures 4-6). Each run is a directory written by `shmemsim run --out` / `shmemsim-run --out`
+// (scenario.json, summary.json) and possibly `shmemsim report` (report.json).
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+namespace shmemsim::analysis {
+
+/// One run directory's documents, by file stem: "scenario", "summary", "report".
+struct RunDocs {
+  std::string dir;
+  std::vector<std::pair<std::string, nlohmann::json>> docs;
+};
+/// Reads DIR/scenario.json, DIR/summary.json, DIR/report.json (those present; at least one).
+/// Throws std::runtime_error naming the file on bad JSON or a missing directory.
+RunDocs load_run(const std::string& dir);
+
+/// Looks up a dotted key (array elements by number: "traffic.0.duration_s"). A first component
+/// "scenario", "summary" or "report" names the file; otherwise the files are tried in the order
+/// summary, report, scenario. Null if absent.
+const nlohmann::json* lookup(const RunDocs& run, const std::string& key);
+
+struct PlotOptions {
+  std::string x, y, series; ///< keys (series may be empty: one line)
+  std::string title, xlabel, ylabel;
+  bool logx = false, logy = false;
+  int width = 800, height = 500;
+};
+
+struct PlotPoint {
+  std::string series;
+  double x = 0, y = 0;
+  int runs = 0; ///< runs averaged into this point
+};
+
+struct Plot {
+  std::vector<std::string> series; ///< in order of first appearance
+  std::vector<PlotPoint> points;   ///< by series, then x
+  std::string svg;
+  std::string table; ///< the points, as text
+};
+
+/// Throws std::runtime_error ("DIR: no key 'job.threads' in ...") for a missing or non-numeric key.
+Plot make_plot(const std::vector<RunDocs>& runs, const PlotOptions& opt);
+
+} // namespace shmemsim::analysis

@@ -1,0 +1,500 @@
+// The analysis on synthetic traces: interference, waits, overlap, reordering, resources; the
+// Perfetto and Paje writers; the timing diagram and plots (well-formed, deterministic).
+#include "TraceBuilder.hpp"
+
+#include "analysis/Diagram.hpp"
+#include "analysis/Index.hpp"
+#include "analysis/Plot.hpp"
+#include "analysis/Report.hpp"
+#include "traces/Paje.hpp"
+#include "traces/Perfetto.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <boost/property_tree/ptree.hpp>
+#include <boost/property_tree/xml_parser.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <sstream>
+
+using namespace shmemsim;
+using namespace shmemsim::testing;
+using analysis::build_index;
+using analysis::make_report;
+using json  = nlohmann::ordered_json;
+namespace pt = boost::property_tree;
+
+namespace {
+
+json report_of(const Trace& tr)
+{
+  const analysis::Index ix = build_index(tr);
+  return make_report(ix);
+}
+
+const json& thread_of(const json& r, int pe, int thr)
+{
+  for (const json& t : r["threads"])
+    if (t["pe"] == pe && t["thread"] == thr)
+      return t;
+  static const json none;
+  ADD_FAILURE() << "no thread " << pe << "/" << thr;
+  return none;
+}
+
+/// Parses XML (throws on a malformed document).
+pt::ptree parse_xml(const std::string& text)
+{
+  std::istringstream in(text);
+  pt::ptree tree;
+  pt::read_xml(in, tree);
+  return tree;
+}
+
+/// Visits every element (name, its subtree) below `t`.
+void each_element(const pt::ptree& t, const std::function<void(const std::string&, const pt::ptree&)>& f)
+{
+  for (const auto& [name, child] : t) {
+    if (name == "<xmlattr>" || name == "<xmlcomment>")
+      continue;
+    f(name, child);
+    each_element(child, f);
+  }
+}
+
+std::string attr(const pt::ptree& e, const char* name) { return e.get<std::string>(std::string("<xmlattr>.") + name, ""); }
+
+/// Thread 0 waits on the shared CT 0 for its own op (done at 3 us) and for ops of threads 1 and 2
+/// that complete later (6 us: thread 2, 10 us: thread 1); its wait runs from 2 us to 10.5 us.
+Trace shared_ct_trace()
+{
+  TraceBuilder b;
+  b.pe(0, 0);
+  b.pe(1, 1);
+  b.op(0, 0, 1, 0, 0, "put_nbi", 4096, 1, 8 * kUs, 10 * kUs);             // thread 1, seq 1
+  b.op(kUs / 2, 0, 2, 0, 0, "put_nbi", 1024, 1, 5 * kUs, 6 * kUs);         // thread 2, seq 2
+  b.op(1 * kUs, 0, 0, 0, 0, "put_nbi", 8, 1, 2 * kUs, 3 * kUs);            // thread 0, seq 3
+  b.wait(2 * kUs, 10 * kUs + kUs / 2, 0, 0, 0, 0, "quiet", 3);
+  return b.build();
+}
+
+} // namespace
+
+TEST(Interference, ChargedToTheThreadsWhoseOperationsCompleteLater)
+{
+  const json r  = report_of(shared_ct_trace());
+  const json& t = thread_of(r, 0, 0);
+  // From max(begin 2us, own 3us) = 3 us: [3, 6] us to thread 2, [6, 10] us to thread 1; the last
+  // half microsecond (after the last completion) is nobody's.
+  EXPECT_DOUBLE_EQ(t["interference_s"].get<double>(), 7e-6);
+  EXPECT_DOUBLE_EQ(t["interference_by_thread_s"]["2"].get<double>(), 3e-6);
+  EXPECT_DOUBLE_EQ(t["interference_by_thread_s"]["1"].get<double>(), 4e-6);
+  EXPECT_FALSE(t["interference_by_thread_s"].contains("0"));
+  EXPECT_DOUBLE_EQ(thread_of(r, 0, 1)["interference_caused_s"].get<double>(), 4e-6);
+  EXPECT_DOUBLE_EQ(r["interference"]["total_s"].get<double>(), 7e-6);
+  // The matrix (victim -> culprit) has no diagonal.
+  const json& m = r["interference"]["matrix_s"]["0"];
+  ASSERT_EQ(m.size(), 3u);
+  for (const auto& [victim, row] : m.items()) {
+    EXPECT_FALSE(row.contains(victim)) << "diagonal entry for thread " << victim;
+    EXPECT_EQ(row.size(), 2u);
+  }
+  EXPECT_DOUBLE_EQ(m["0"]["1"].get<double>(), 4e-6);
+  EXPECT_DOUBLE_EQ(m["1"]["0"].get<double>(), 0.0);
+}
+
+TEST(Interference, ZeroWhenAllWaitedOperationsAreTheThreadsOwn)
+{
+  TraceBuilder b;
+  b.pe(0, 0);
+  b.pe(1, 1);
+  b.op(0, 0, 0, 0, 0, "put_nbi", 64, 1, 2 * kUs, 4 * kUs);
+  b.op(kUs, 0, 0, 0, 0, "put_nbi", 64, 1, 3 * kUs, 9 * kUs);
+  b.op(kUs, 0, 1, 0, 1, "put_nbi", 64, 1, 3 * kUs, 20 * kUs); // another thread, another CT
+  b.wait(2 * kUs, 9 * kUs, 0, 0, 0, 0, "quiet", 2);
+  const json r = report_of(b.build());
+  EXPECT_EQ(thread_of(r, 0, 0)["interference_s"].get<double>(), 0.0);
+  EXPECT_EQ(r["interference"]["total_s"].get<double>(), 0.0);
+  EXPECT_EQ(thread_of(r, 0, 0)["waits"]["waited_for"]["ops"], 2);
+}
+
+TEST(Waits, CountedPerThreadContextAndWhatWithTheOperationsWaitedFor)
+{
+  const json r   = report_of(shared_ct_trace());
+  const json& w  = thread_of(r, 0, 0)["waits"];
+  EXPECT_EQ(w["count"], 1);
+  EXPECT_DOUBLE_EQ(w["seconds"].get<double>(), 8.5e-6);
+  EXPECT_EQ(w["by_what"]["quiet"]["count"], 1);
+  EXPECT_EQ(w["waited_for"]["ops"], 3);
+  EXPECT_EQ(w["waited_for"]["bytes"], 4096 + 1024 + 8);
+  EXPECT_EQ(w["waited_for"]["by_kind"]["put_nbi"]["ops"], 3);
+  ASSERT_EQ(w["by_context"].size(), 1u);
+  EXPECT_EQ(w["by_context"][0]["ctx"], 0);
+  EXPECT_EQ(r["waits"]["count"], 1);
+
+  // Operations completed before the wait began, or beyond its target, are not waited for.
+  TraceBuilder b;
+  b.pe(0, 0);
+  b.op(0, 0, 0, 0, 0, "put", 100, 0, kUs, 2 * kUs);           // done before the wait
+  b.op(3 * kUs, 0, 0, 0, 0, "get", 200, 0, 4 * kUs, 5 * kUs); // waited for
+  b.op(3 * kUs, 0, 0, 0, 0, "famo", 8, 0, 4 * kUs, 6 * kUs);  // beyond the target
+  b.wait(3 * kUs, 5 * kUs, 0, 0, 0, 0, "get", 2);
+  const json r2 = report_of(b.build());
+  const json& w2 = thread_of(r2, 0, 0)["waits"];
+  EXPECT_EQ(w2["waited_for"]["ops"], 1);
+  EXPECT_EQ(w2["waited_for"]["by_kind"]["get"]["bytes"], 200);
+}
+
+TEST(Overlap, NoneWhenTheWaitComesBeforeTheCompute)
+{
+  TraceBuilder b;
+  b.pe(0, 0);
+  b.pe(1, 1);
+  b.op(0, 0, 0, 0, 0, "put", 4096, 1, 2 * kUs, 5 * kUs);
+  b.wait(kUs / 10, 5 * kUs, 0, 0, 0, 0, "put", 1);
+  b.comp(5 * kUs, 0, 0, 5 * kUs);
+  const json o = thread_of(report_of(b.build()), 0, 0)["overlap"];
+  EXPECT_EQ(o["hidden_s"].get<double>(), 0.0);
+  EXPECT_DOUBLE_EQ(o["exposed_s"].get<double>(), 4.9e-6);
+  EXPECT_LT(o["ratio"].get<double>(), 0.01);
+}
+
+TEST(Overlap, SubstantialWhenTheComputeComesBeforeTheWait)
+{
+  TraceBuilder b;
+  b.pe(0, 0);
+  b.pe(1, 1);
+  b.op(0, 0, 0, 0, 0, "put_nbi", 4096, 1, 2 * kUs, 5 * kUs);
+  b.comp(kUs / 10, 0, 0, 39 * kUs / 10);
+  b.wait(4 * kUs, 5 * kUs, 0, 0, 0, 0, "quiet", 1);
+  const json r  = report_of(b.build());
+  const json& o = thread_of(r, 0, 0)["overlap"];
+  EXPECT_DOUBLE_EQ(o["hidden_s"].get<double>(), 3.9e-6);
+  EXPECT_DOUBLE_EQ(o["exposed_s"].get<double>(), 1e-6);
+  EXPECT_GT(o["ratio"].get<double>(), 0.75);
+  // The timeline's bins add up to the totals.
+  double h = 0, x = 0;
+  for (const json& v : o["timeline"]["hidden_s"])
+    h += v.get<double>();
+  for (const json& v : o["timeline"]["exposed_s"])
+    x += v.get<double>();
+  EXPECT_NEAR(h, 3.9e-6, 1e-15);
+  EXPECT_NEAR(x, 1e-6, 1e-15);
+  EXPECT_EQ(r["overlap"]["timeline"]["hidden_s"].size(), 20u);
+}
+
+TEST(Network, OutOfOrderCountsAndReorderDepth)
+{
+  TraceBuilder b;
+  b.pe(0, 0);
+  b.pe(1, 1);
+  b.op(0, 0, 0, 0, 0, "put_nbi", 100, 1, 9 * kUs, 10 * kUs, true, 2, kUs);
+  b.op(0, 0, 0, 0, 0, "put_nbi", 100, 1, 8 * kUs, 10 * kUs, true, 1, 2 * kUs);
+  b.op(0, 0, 0, 0, 0, "put_nbi", 100, 1, 7 * kUs, 10 * kUs, false, 0, 4 * kUs);
+  const json n = report_of(b.build())["network"];
+  EXPECT_EQ(n["deliveries"], 3);
+  EXPECT_EQ(n["out_of_order"], 2);
+  EXPECT_EQ(n["reorder_depth"]["max"], 2);
+  EXPECT_DOUBLE_EQ(n["reorder_depth"]["mean"].get<double>(), 1.5);
+  ASSERT_EQ(n["nics"].size(), 1u);
+  EXPECT_EQ(n["nics"][0]["node"], 0);
+  EXPECT_EQ(n["nics"][0]["bytes"], 300);
+  // NIC queueing is contention (1 + 2 + 4 us), never interference.
+  EXPECT_DOUBLE_EQ(n["nics"][0]["contention"]["queued_s"].get<double>(), 7e-6);
+  EXPECT_DOUBLE_EQ(n["contention"]["nic_queued_s"].get<double>(), 7e-6);
+}
+
+TEST(Network, LinksWithAndWithoutBandwidth)
+{
+  for (bool bw : {false, true}) {
+    TraceBuilder b;
+    if (bw)
+      b.meta("link_bandwidth_Bps", "1000000000");
+    b.pe(0, 0);
+    b.pe(1, 1);
+    b.link(0, "n0-s0");
+    b.link(1, "s0-n1");
+    b.op(0, 0, 0, 0, 0, "put", 1000, 1, 2 * kUs, 10 * kUs);
+    b.hop(kUs / 2, 1, 0, 100 * kNs, 1000);
+    b.hop(kUs, 1, 1, 0, 1000);
+    const json n = report_of(b.build())["network"];
+    ASSERT_EQ(n["links"].size(), 2u);
+    EXPECT_EQ(n["links"][0]["name"], "n0-s0");
+    EXPECT_EQ(n["links"][0]["bytes"], 1000);
+    EXPECT_DOUBLE_EQ(n["links"][0]["contention"]["queued_s"].get<double>(), 1e-7);
+    if (bw)
+      EXPECT_DOUBLE_EQ(n["links"][0]["utilization"].get<double>(), 1000.0 / (1e9 * 10e-6));
+    else
+      EXPECT_TRUE(n["links"][0]["utilization"].is_null());
+  }
+}
+
+TEST(Resources, ContextsLimitsAndVolatilePuts)
+{
+  TraceBuilder b;
+  b.meta("max_cts", "3");
+  b.meta("max_volatile_size", "64");
+  b.pe(0, 0);
+  b.pe(1, 1);
+  b.ctx(0, 0, 0, 1, 1, "create");
+  b.ctx(1, 0, 1, 2, 2, "create");
+  b.ctx(2, 0, 2, 3, -1, "refuse");
+  b.limit(2, 0, "ct");
+  b.ctx(3, 0, 2, 3, 0, "share");
+  b.ctx(4, 0, 0, 1, 1, "destroy");
+  b.ctx(5, 0, 0, 4, 1, "create");
+  b.op(6, 0, 0, 4, 1, "put", 64, 1, 10, 20);
+  b.op(6, 0, 0, 4, 1, "put_nbi", 65, 1, 10, 20);
+  const json r = report_of(b.build())["resources"];
+  EXPECT_EQ(r["limits"]["max_cts"], 3);
+  EXPECT_TRUE(r["limits"]["max_mds"].is_null());
+  const json& c = r["pes"][0]["contexts"];
+  EXPECT_EQ(c["created"], 3);
+  EXPECT_EQ(c["destroyed"], 1);
+  EXPECT_EQ(c["refused"], 1);
+  EXPECT_EQ(c["shared"], 1);
+  EXPECT_EQ(c["peak_in_use"], 2);
+  EXPECT_EQ(r["pes"][0]["limit_events"]["ct"], 1);
+  EXPECT_EQ(r["puts"]["volatile"]["ops"], 1);
+  EXPECT_EQ(r["puts"]["buffered"]["bytes"], 65);
+}
+
+TEST(Report, NoInterferenceKeyHoldsAnythingButSeconds)
+{
+  const json r = report_of(mandelbrot_like(Variant::Shared, 3, 4));
+  std::function<void(const json&, bool)> check = [&](const json& j, bool inside) {
+    if (j.is_object()) {
+      for (const auto& [k, v] : j.items())
+        check(v, inside || k.find("interference") != std::string::npos);
+    } else if (j.is_array()) {
+      for (const json& v : j)
+        check(v, inside);
+    } else if (inside) {
+      EXPECT_TRUE(j.is_number_float()) << j.dump();
+    }
+  };
+  check(r, false);
+  EXPECT_GT(r["interference"]["total_s"].get<double>(), 0.0);
+  EXPECT_EQ(report_of(mandelbrot_like(Variant::CtxPerThread, 3, 4))["interference"]["total_s"].get<double>(), 0.0);
+}
+
+TEST(Report, DeterministicThroughTheCompactFormat)
+{
+  const Trace tr = mandelbrot_like(Variant::Nbi, 3, 6);
+  std::string text[2], rep[2];
+  for (int i = 0; i < 2; ++i) {
+    std::ostringstream o;
+    traces::write_header(o, tr.level, tr.meta);
+    for (const Event& e : tr.events)
+      traces::write_event(o, e);
+    text[i] = o.str();
+    std::istringstream in(text[i]);
+    const Trace back = traces::read_trace(in, "trace.evt");
+    rep[i]           = report_of(back).dump(2);
+  }
+  EXPECT_EQ(text[0], text[1]);
+  EXPECT_EQ(rep[0], rep[1]);
+  EXPECT_EQ(rep[0], report_of(tr).dump(2));
+  EXPECT_FALSE(analysis::format_report(json::parse(rep[0])).empty());
+}
+
+TEST(Reader, MalformedLinesAndUnknownEventsNameFileAndLine)
+{
+  auto error_of = [](const std::string& text) {
+    std::istringstream in(text);
+    try {
+      traces::read_trace(in, "dir/trace.evt");
+    } catch (const std::runtime_error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(error_of("#shmemsim-trace 1\n#level ops\nop 5 1 0 0 0 0 x put 8 1\n").find("dir/trace.evt:3:"), std::string::npos);
+  const std::string unknown = error_of("#shmemsim-trace 1\npe 0 0\nbogus 1 2\n");
+  EXPECT_NE(unknown.find("dir/trace.evt:3:"), std::string::npos);
+  EXPECT_NE(unknown.find("unknown event type 'bogus'"), std::string::npos);
+}
+
+TEST(Time, ParsesUnits)
+{
+  std::int64_t ps = 0;
+  ASSERT_TRUE(analysis::parse_time("10us", &ps));
+  EXPECT_EQ(ps, 10 * kUs);
+  ASSERT_TRUE(analysis::parse_time("1.5ms", &ps));
+  EXPECT_EQ(ps, 1'500'000'000);
+  ASSERT_TRUE(analysis::parse_time("200ns", &ps));
+  EXPECT_EQ(ps, 200'000);
+  ASSERT_TRUE(analysis::parse_time("0.002", &ps));
+  EXPECT_EQ(ps, 2'000'000'000);
+  EXPECT_FALSE(analysis::parse_time("10 us", &ps));
+  EXPECT_FALSE(analysis::parse_time("10xs", &ps));
+  EXPECT_FALSE(analysis::parse_time("us", &ps));
+  EXPECT_FALSE(analysis::parse_time("-1us", &ps));
+}
+
+TEST(Perfetto, ValidJsonWithTracksFlowsAndCounters)
+{
+  TraceBuilder b;
+  b.pe(0, 0);
+  b.pe(1, 1);
+  b.link(3, "n0-s0");
+  const auto op = b.op(0, 0, 1, 0, 0, "put", 4096, 1, 2 * kUs, 3 * kUs, false, 0, kUs / 2);
+  b.hop(kUs, op.id, 3, 123, 4096);
+  b.comp(0, 0, 0, 4 * kUs);
+  b.wait(kUs / 10, 3 * kUs, 0, 1, 0, 0, "put", 1);
+  b.lock(0, 0, 1, kUs / 10);
+  std::ostringstream o;
+  traces::write_perfetto(b.build(), o);
+  const nlohmann::json j = nlohmann::json::parse(o.str()); // throws if invalid
+  std::map<std::string, int> names, phases;
+  bool wait_args = false, ct_counter = false, outstanding = false, nic = false, link = false;
+  for (const auto& e : j["traceEvents"]) {
+    ++phases[e["ph"].get<std::string>()];
+    if (e["ph"] == "M" && e["args"].contains("name"))
+      ++names[e["args"]["name"].get<std::string>()];
+    if (e["ph"] == "X" && e["name"] == "put" && e["cat"] == "wait")
+      wait_args = e["args"]["ctx"] == 0 && e["args"]["ct"] == 0 && e["args"]["target"] == 1 && e["args"]["final_target"] == 1 &&
+                  e["ts"] == 0.1 && e["dur"] == 2.9;
+    if (e["ph"] == "C" && e["name"] == "ct 0")
+      ct_counter = e["args"]["success"] == 1;
+    if (e["ph"] == "C" && e["name"] == "outstanding ops, thread 1")
+      outstanding = true;
+    if (e["ph"] == "b" && e["pid"] == traces::kPerfettoNicPid)
+      nic = true;
+    if (e["pid"] == traces::kPerfettoFabricPid && e["ph"] == "i")
+      link = e["tid"] == 3;
+  }
+  EXPECT_EQ(names["PE 0"], 1);
+  EXPECT_EQ(names["PE 1"], 1);
+  EXPECT_EQ(names["thread 0"], 1);
+  EXPECT_EQ(names["thread 1"], 1);
+  EXPECT_EQ(names["NIC of node 0"], 1);
+  EXPECT_EQ(names["n0-s0"], 1);
+  EXPECT_TRUE(wait_args);
+  EXPECT_TRUE(ct_counter);
+  EXPECT_TRUE(outstanding);
+  EXPECT_TRUE(nic);
+  EXPECT_TRUE(link);
+  EXPECT_EQ(phases["s"], 2); // issue -> delivery, delivery -> ACK
+  EXPECT_EQ(phases["f"], 2);
+  EXPECT_GE(phases["X"], 5); // op, compute, wait, lock, delivery, ack
+  // Timestamps: fixed microseconds from picoseconds, byte-identical.
+  EXPECT_NE(o.str().find("\"ts\":0.500000"), std::string::npos);
+  std::ostringstream again;
+  traces::write_perfetto(b.build(), again);
+  EXPECT_EQ(o.str(), again.str());
+}
+
+TEST(Paje, HeaderContainersAndOrderedDates)
+{
+  std::ostringstream o;
+  traces::write_paje(mandelbrot_like(Variant::Shared, 2, 2), o);
+  const std::string s = o.str();
+  for (const char* needle : {"%EventDef PajeDefineContainerType 0", "0 Thread PE Thread", "0 NIC Node NIC", "5 compute Activity",
+                             "5 wait Activity", "5 lock Activity", "4 Message 0 Thread PE Message", "1 ct0 PE"})
+    EXPECT_NE(s.find(needle), std::string::npos) << needle;
+  std::istringstream in(s);
+  std::string line;
+  double last = 0;
+  int pushes = 0, pops = 0, starts = 0, ends = 0;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '%' || line[0] == '#')
+      continue;
+    std::istringstream f(line);
+    int code = 0;
+    f >> code;
+    if (code >= 6) {
+      double t = 0;
+      f >> t;
+      EXPECT_GE(t, last) << line;
+      last = t;
+    }
+    pushes += code == 12, pops += code == 13, starts += code == 15, ends += code == 16;
+  }
+  EXPECT_GT(pushes, 0);
+  EXPECT_EQ(pushes, pops);
+  EXPECT_EQ(starts, ends);
+  EXPECT_NE(s.find("0.000001"), std::string::npos); // seconds
+}
+
+TEST(Diagram, WellFormedWithLanesArrowsAndLegend)
+{
+  const Trace tr           = mandelbrot_like(Variant::Shared, 3, 3);
+  const analysis::Index ix = build_index(tr);
+  const analysis::Diagram d = analysis::make_diagram(ix, {});
+  const pt::ptree doc       = parse_xml(d.svg);
+  std::vector<std::string> lanes;
+  int msgs = 0, acks = 0, quiets = 0, famos = 0, computes = 0;
+  each_element(doc, [&](const std::string& name, const pt::ptree& e) {
+    const std::string cls = attr(e, "class");
+    if (name == "text" && cls == "lane-label")
+      lanes.push_back(e.get_value<std::string>());
+    msgs += cls == "msg", acks += cls == "ack", quiets += cls == "wait-quiet", famos += cls == "op-famo", computes += cls == "compute";
+  });
+  // Three threads of PE 0 and the two target PEs.
+  ASSERT_EQ(lanes.size(), 5u);
+  EXPECT_EQ(lanes[0], "PE 0 / thread 0");
+  EXPECT_EQ(lanes[2], "PE 0 / thread 2");
+  EXPECT_EQ(lanes[3], "PE 1 (target)");
+  EXPECT_EQ(msgs, 18); // 3 threads x 3 rounds x (fetch-add + put)
+  EXPECT_EQ(acks, 18);
+  EXPECT_EQ(quiets, 3);
+  EXPECT_EQ(famos, 9);
+  EXPECT_EQ(computes, 9);
+  EXPECT_NE(d.svg.find("simulated time (us)"), std::string::npos);
+  EXPECT_EQ(d.svg, analysis::make_diagram(ix, {}).svg);
+
+  // Selection and a window.
+  analysis::DiagramOptions opt;
+  opt.threads = {1};
+  opt.from    = 5 * kUs;
+  opt.to      = 20 * kUs;
+  const analysis::Diagram w = analysis::make_diagram(ix, opt);
+  parse_xml(w.svg);
+  EXPECT_EQ(w.from, 5 * kUs);
+  EXPECT_NE(w.svg.find("PE 0 / thread 1"), std::string::npos);
+  EXPECT_EQ(w.svg.find("PE 0 / thread 0"), std::string::npos);
+  opt.threads = {7};
+  EXPECT_THROW(analysis::make_diagram(ix, opt), std::invalid_argument);
+}
+
+TEST(Diagram, LongTracesGetADefaultWindowThatSaysSo)
+{
+  const Trace tr           = mandelbrot_like(Variant::Nbi, 4, 50);
+  const analysis::Index ix = build_index(tr);
+  const analysis::Diagram d = analysis::make_diagram(ix, {});
+  parse_xml(d.svg);
+  EXPECT_NE(d.note.find("first 40 of 400 operations"), std::string::npos) << d.note;
+  EXPECT_LT(d.to, ix.t_end / 4);
+}
+
+TEST(Plot, OneLinePerSeriesWellFormedAndDeterministic)
+{
+  std::vector<analysis::RunDocs> runs;
+  for (const char* variant : {"no-contexts", "contexts"})
+    for (int threads : {1, 2, 4, 8}) {
+      analysis::RunDocs r;
+      r.dir = std::string("run-") + variant + "-" + std::to_string(threads);
+      r.docs.emplace_back("summary", nlohmann::json{{"sim_time_s", 1.0 / threads + (variant[0] == 'n' ? 0.1 : 0.0)}});
+      r.docs.emplace_back("scenario", nlohmann::json{{"job", {{"threads", threads}, {"variant", variant}}}});
+      runs.push_back(r);
+    }
+  analysis::PlotOptions opt;
+  opt.x      = "job.threads";
+  opt.y      = "sim_time_s";
+  opt.series = "scenario.job.variant";
+  opt.logx   = true;
+  const analysis::Plot p = analysis::make_plot(runs, opt);
+  ASSERT_EQ(p.series.size(), 2u);
+  EXPECT_EQ(p.points.size(), 8u);
+  int lines = 0;
+  each_element(parse_xml(p.svg), [&](const std::string& name, const pt::ptree& e) { lines += name == "polyline"; });
+  EXPECT_EQ(lines, 2);
+  EXPECT_NE(p.table.find("no-contexts"), std::string::npos);
+  EXPECT_EQ(p.svg, analysis::make_plot(runs, opt).svg);
+  opt.y = "no.such.key";
+  EXPECT_THROW(analysis::make_plot(runs, opt), std::runtime_error);
+}

@@ -1,0 +1,172 @@
+// `shmemsim report|diagram|plot` run as subprocesses on synthetic run directories: outputs written,
+// byte-identical twice, and bad input (missing directory or trace, malformed trace, unknown option,
+// bad time unit) gets one line on stderr and exit status 2.
+#include "TraceBuilder.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#ifndef SHMEMSIM_BIN
+#error "SHMEMSIM_BIN must be defined (path of the shmemsim executable)"
+#endif
+
+namespace fs = std::filesystem;
+using namespace shmemsim::testing;
+
+namespace {
+
+struct Result {
+  int status = -1;
+  std::string out, err;
+};
+
+std::string slurp(const fs::path& p)
+{
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string quote(const std::string& s)
+{
+  std::string q = "'";
+  for (char c : s)
+    q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+class AnalysisCli : public ::testing::Test {
+protected:
+  void SetUp() override
+  {
+    dir_ = fs::temp_directory_path() / ("shmemsim-analysis-" + std::to_string(::getpid()) + "-" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  Result run(const std::vector<std::string>& args)
+  {
+    std::string cmd = quote(SHMEMSIM_BIN);
+    for (const std::string& a : args)
+      cmd += " " + quote(a);
+    cmd += " </dev/null >" + quote((dir_ / "stdout").string()) + " 2>" + quote((dir_ / "stderr").string());
+    const int st = std::system(cmd.c_str());
+    Result r;
+    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    r.out    = slurp(dir_ / "stdout");
+    r.err    = slurp(dir_ / "stderr");
+    return r;
+  }
+  /// A run directory holding the trace (and scenario/summary JSON for plots).
+  fs::path make_run(const std::string& name, const Trace& tr, const nlohmann::json& scenario = {}, const nlohmann::json& summary = {})
+  {
+    const fs::path d = dir_ / name;
+    fs::create_directories(d);
+    std::ofstream o(d / "trace.evt");
+    shmemsim::traces::write_header(o, tr.level, tr.meta);
+    for (const Event& e : tr.events)
+      shmemsim::traces::write_event(o, e);
+    if (!scenario.is_null())
+      std::ofstream(d / "scenario.json") << scenario.dump(2);
+    if (!summary.is_null())
+      std::ofstream(d / "summary.json") << summary.dump(2);
+    return d;
+  }
+  static void expect_bad_input(const Result& r, const std::string& needle)
+  {
+    EXPECT_EQ(r.status, 2) << r.out << r.err;
+    EXPECT_NE(r.err.find(needle), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << "one line: " << r.err;
+  }
+  fs::path dir_;
+};
+
+} // namespace
+
+TEST_F(AnalysisCli, ReportWritesTheSameJsonTwice)
+{
+  const fs::path d = make_run("run", mandelbrot_like(Variant::Shared, 3, 5));
+  Result r         = run({"report", d.string()});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("thread interference"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("PE 0 / thread 1"), std::string::npos) << r.out;
+  const std::string first = slurp(d / "report.json");
+  const auto j            = nlohmann::json::parse(first);
+  EXPECT_GT(j["interference"]["total_s"].get<double>(), 0.0);
+  ASSERT_EQ(run({"report", d.string(), "--quiet"}).status, 0);
+  EXPECT_EQ(first, slurp(d / "report.json"));
+}
+
+TEST_F(AnalysisCli, DiagramWritesTheSameSvgTwice)
+{
+  const fs::path d = make_run("run", mandelbrot_like(Variant::Nbi, 3, 30));
+  const fs::path a = dir_ / "a.svg", b = dir_ / "b.svg";
+  Result r = run({"diagram", d.string(), "-o", a.string()});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("first 40 of 180 operations"), std::string::npos) << r.out;
+  ASSERT_EQ(run({"diagram", d.string(), "-o", b.string()}).status, 0);
+  EXPECT_EQ(slurp(a), slurp(b));
+  r = run({"diagram", d.string(), "--pes", "0", "--threads", "0-1", "--from", "10us", "--to", "0.05ms"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(fs::exists(d / "diagram.svg"));
+}
+
+TEST_F(AnalysisCli, PlotDrawsOneLinePerVariantAndPrintsTheTable)
+{
+  std::vector<std::string> args = {"plot"};
+  for (Variant v : {Variant::Shared, Variant::CtxPerThread})
+    for (int threads : {1, 2, 3}) {
+      const std::string name = std::string(to_string(v)) + "-" + std::to_string(threads);
+      const fs::path d       = make_run(name, mandelbrot_like(v, threads, 3),
+                                        {{"job", {{"threads", threads}}}, {"variant", to_string(v)}}, {{"sim_time_s", 1.0 + threads}});
+      ASSERT_EQ(run({"report", d.string(), "--quiet"}).status, 0);
+      args.push_back(d.string());
+    }
+  const fs::path out = dir_ / "plot.svg";
+  for (const char* a : {"--x", "job.threads", "--y", "report.interference.total_s", "--series", "variant", "-o"})
+    args.push_back(a);
+  args.push_back(out.string());
+  const Result r = run(args);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("no-contexts"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("2 series, 6 points"), std::string::npos) << r.out;
+  const std::string svg = slurp(out);
+  std::size_t lines = 0;
+  for (std::size_t p = svg.find("<polyline"); p != std::string::npos; p = svg.find("<polyline", p + 1))
+    ++lines;
+  EXPECT_EQ(lines, 2u);
+}
+
+TEST_F(AnalysisCli, BadInputExitsTwoWithOneLine)
+{
+  const fs::path good = make_run("good", mandelbrot_like(Variant::Shared, 2, 2));
+  expect_bad_input(run({"report", (dir_ / "missing").string()}), "no such directory");
+  fs::create_directories(dir_ / "empty");
+  expect_bad_input(run({"report", (dir_ / "empty").string()}), "trace.evt: no trace");
+  fs::create_directories(dir_ / "bad");
+  std::ofstream(dir_ / "bad" / "trace.evt") << "#shmemsim-trace 1\n#level ops\npe 0 0\nop 1 2 3\n";
+  expect_bad_input(run({"report", (dir_ / "bad").string()}), "trace.evt:4: malformed 'op' event");
+  fs::create_directories(dir_ / "unknown");
+  std::ofstream(dir_ / "unknown" / "trace.evt") << "#shmemsim-trace 1\nfoo 1\n";
+  expect_bad_input(run({"diagram", (dir_ / "unknown").string()}), "trace.evt:2: unknown event type 'foo'");
+  expect_bad_input(run({"report", good.string(), "--frobnicate"}), "unknown option '--frobnicate'");
+  expect_bad_input(run({"diagram", good.string(), "--from", "10parsecs"}), "--from 10parsecs: expected a time with a unit");
+  expect_bad_input(run({"diagram", good.string(), "--pes", "x"}), "--pes x");
+  expect_bad_input(run({"diagram", good.string(), "--threads", "9"}), "no PE thread matches");
+  expect_bad_input(run({"diagram", good.string(), "--from", "5us", "--to", "1us"}), "--to must be after --from");
+  expect_bad_input(run({"report"}), "missing DIR");
+  expect_bad_input(run({"plot", good.string(), "--x", "job.threads"}), "--y KEY");
+  expect_bad_input(run({"plot", good.string(), "--x", "a", "--y", "b"}), "no scenario.json, summary.json or report.json");
+  EXPECT_EQ(run({"--help"}).status, 0);
+}
