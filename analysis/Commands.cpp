@@ -4,6 +4,8 @@
 #include "analysis/Index.hpp"
 #include "analysis/Plot.hpp"
 #include "analysis/Report.hpp"
+#include "traces/Paje.hpp"
+#include "traces/Perfetto.hpp"
 
 #include <cerrno>
 #include <cstdio>
@@ -12,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -29,9 +32,11 @@ struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-const char* kUsage = R"(  report DIR [--bins N] [--quiet]
+const char* kUsage = R"(  report DIR [--bins N] [--quiet] [--export]
         Analyse DIR/trace.evt: ACK-counter waits, thread interference, overlap, NIC and link
         use, resources against limits. Prints a summary and writes DIR/report.json.
+        --bins N   bins of the overlap timelines (default 20)
+        --export   also write DIR/trace.json (Perfetto) and DIR/trace.paje (Paje) from it
   diagram DIR [-o FILE.svg] [--pes LIST] [--threads LIST] [--from T] [--to T] [--ops N]
         Timing diagram of DIR/trace.evt (default FILE: DIR/diagram.svg). LIST: 0,2,4-7.
         T: a time with a unit (200ns, 10us, 1.5ms, 2s; a bare number is seconds). Without
@@ -41,7 +46,8 @@ const char* kUsage = R"(  report DIR [--bins N] [--quiet]
         Plot a metric against a parameter over several run directories, one line per value
         of --series (default FILE: plot.svg). KEY: a dotted path into each DIR's summary.json,
         report.json or scenario.json (e.g. job.threads, sim_time_s, interference.total_s);
-        prefix it with summary., report. or scenario. to name the file.
+        prefix it with summary., report. or scenario. to name the file. "dir" is the run
+        directory's name; "dir:REGEX" the first group REGEX matches in it (e.g. 'dir:t([0-9]+)').
 )";
 
 struct ArgReader {
@@ -143,12 +149,14 @@ int cmd_report(ArgReader& a)
 {
   std::string dir;
   ReportOptions opt;
-  bool quiet = false;
+  bool quiet = false, exp = false;
   while (a.next()) {
     if (a.is("--bins"))
       opt.timeline_bins = parse_int(a.cmd, "--bins", a.value("--bins"), 1, 10000);
     else if (a.arg == "--quiet")
       quiet = true;
+    else if (a.arg == "--export")
+      exp = true;
     else if (a.is_option())
       a.unknown();
     else if (dir.empty())
@@ -163,9 +171,19 @@ int cmd_report(ArgReader& a)
   nlohmann::ordered_json r = make_report(ix, opt);
   const fs::path out       = fs::path(dir) / "report.json";
   write_file(out, r.dump(2) + "\n");
+  if (exp) {
+    std::ostringstream pf, pj;
+    traces::write_perfetto(tr, pf);
+    traces::write_paje(tr, pj);
+    write_file(fs::path(dir) / "trace.json", pf.str());
+    write_file(fs::path(dir) / "trace.paje", pj.str());
+  }
   if (!quiet) {
     std::fputs(format_report(r).c_str(), stdout);
     std::printf("report written to %s\n", out.string().c_str());
+    if (exp)
+      std::printf("Perfetto and Paje traces written to %s and %s\n", (fs::path(dir) / "trace.json").string().c_str(),
+                  (fs::path(dir) / "trace.paje").string().c_str());
   }
   return 0;
 }

@@ -8,6 +8,8 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
+#include <regex>
 #include <sstream>
 #include <stdexcept>
 
@@ -95,11 +97,40 @@ const json* lookup(const RunDocs& run, const std::string& key)
   return nullptr;
 }
 
+std::optional<json> value_of(const RunDocs& run, const std::string& key)
+{
+  if (key == "dir" || key.rfind("dir:", 0) == 0) {
+    std::string name = fs::path(run.dir).filename().string();
+    if (name.empty())
+      name = fs::path(run.dir).parent_path().filename().string(); // "DIR/"
+    if (key == "dir")
+      return json(name);
+    std::regex re;
+    try {
+      re = std::regex(key.substr(4), std::regex::extended);
+    } catch (const std::regex_error& e) {
+      throw std::runtime_error("key '" + key + "': bad regular expression: " + e.what());
+    }
+    std::smatch m;
+    if (!std::regex_search(name, m, re))
+      return std::nullopt;
+    const std::string v = m.size() > 1 ? m[1].str() : m[0].str();
+    char* end           = nullptr;
+    const double d      = std::strtod(v.c_str(), &end);
+    if (!v.empty() && *end == '\0')
+      return json(d);
+    return json(v);
+  }
+  if (const json* j = lookup(run, key))
+    return *j;
+  return std::nullopt;
+}
+
 namespace {
 
 double number(const RunDocs& run, const std::string& key, const char* what)
 {
-  const json* j = lookup(run, key);
+  const std::optional<json> j = value_of(run, key);
   if (!j)
     throw std::runtime_error(run.dir + ": no key '" + key + "' (" + what + ") in its scenario.json, summary.json or report.json");
   if (j->is_number())
@@ -122,7 +153,7 @@ Plot make_plot(const std::vector<RunDocs>& runs, const PlotOptions& opt)
     const double x = number(r, opt.x, "--x"), y = number(r, opt.y, "--y");
     std::string s = opt.series.empty() ? opt.y : "";
     if (!opt.series.empty()) {
-      const json* j = lookup(r, opt.series);
+      const std::optional<json> j = value_of(r, opt.series);
       if (!j)
         throw std::runtime_error(r.dir + ": no key '" + opt.series + "' (--series) in its scenario.json, summary.json or report.json");
       s = j->is_string() ? j->get<std::string>() : j->dump();

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,10 @@ RunDocs load_run(const std::string& dir);
 /// "scenario", "summary" or "report" names the file; otherwise the files are tried in the order
 /// summary, report, scenario. Null if absent.
 const nlohmann::json* lookup(const RunDocs& run, const std::string& key);
+
+/// A key's value: as lookup(), or from the run directory's name: "dir" (the name itself) or
+/// "dir:REGEX" (POSIX extended; the first group's match, a number if it reads as one).
+std::optional<nlohmann::json> value_of(const RunDocs& run, const std::string& key);
 
 struct PlotOptions {
   std::string x, y, series; ///< keys (series may be empty: one line)

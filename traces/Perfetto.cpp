@@ -69,10 +69,13 @@ struct Writer {
           ",\"tid\":" + std::to_string(tid) + ",\"ts\":" + us(t) + ",\"cat\":\"flow\",\"name\":" + str(name) +
           (ph == 'f' ? ",\"bp\":\"e\"" : ""));
   }
-  void async(char ph, const std::string& id, int pid, std::int64_t t, const std::string& name)
+  /// A nestable async slice on a NIC: `flight` false for the queueing of message `msg`, true for
+  /// its flight (distinct numeric ids: 2 msg and 2 msg + 1).
+  void async(char ph, std::uint64_t msg, bool flight, int pid, std::int64_t t, const std::string& name)
   {
-    event(std::string("\"ph\":\"") + ph + "\",\"cat\":\"nic\",\"id\":" + str(id) + ",\"pid\":" + std::to_string(pid) +
-          ",\"tid\":0,\"ts\":" + us(t) + ",\"name\":" + str(name));
+    event(std::string("\"ph\":\"") + ph + "\",\"cat\":\"" + (flight ? "in_flight" : "queued") + "\",\"id\":" +
+          std::to_string(2 * msg + (flight ? 1 : 0)) + ",\"pid\":" + std::to_string(pid) + ",\"tid\":0,\"ts\":" + us(t) +
+          ",\"name\":" + str(name));
   }
   void counter(int pid, std::int64_t t, const std::string& name, const std::string& args)
   {
@@ -195,7 +198,7 @@ void write_perfetto(const Trace& tr, std::ostream& out)
         const int node = nic_of(e.src);
         ++queued[node];
         nic_counters(node, e.t);
-        w.async('b', "q" + std::to_string(e.id), kPerfettoNicPid + node, e.t, "queued " + e.what);
+        w.async('b', e.id, false, kPerfettoNicPid + node, e.t, "queued " + e.what);
         if (auto o = ops.find(e.op); o != ops.end()) {
           ++o->second.pending;
           w.flow('s', 2 * e.id, o->second.pe, o->second.thr, o->second.issue, "message");
@@ -211,8 +214,8 @@ void write_perfetto(const Trace& tr, std::ostream& out)
         --queued[node];
         ++in_flight[node];
         nic_counters(node, e.t);
-        w.async('e', "q" + std::to_string(e.id), kPerfettoNicPid + node, e.t, "queued " + m->second.kind);
-        w.async('b', "f" + std::to_string(e.id), kPerfettoNicPid + node, e.t, "in flight " + m->second.kind);
+        w.async('e', e.id, false, kPerfettoNicPid + node, e.t, "queued " + m->second.kind);
+        w.async('b', e.id, true, kPerfettoNicPid + node, e.t, "in flight " + m->second.kind);
         break;
       }
       case Type::Hop:
@@ -228,10 +231,10 @@ void write_perfetto(const Trace& tr, std::ostream& out)
         const int node = nic_of(m->second.src);
         if (m->second.injected) {
           --in_flight[node];
-          w.async('e', "f" + std::to_string(e.id), kPerfettoNicPid + node, e.t, "in flight " + m->second.kind);
+          w.async('e', e.id, true, kPerfettoNicPid + node, e.t, "in flight " + m->second.kind);
         } else {
           --queued[node]; // no injection recorded: queued until delivered
-          w.async('e', "q" + std::to_string(e.id), kPerfettoNicPid + node, e.t, "queued " + m->second.kind);
+          w.async('e', e.id, false, kPerfettoNicPid + node, e.t, "queued " + m->second.kind);
         }
         nic_counters(node, e.t);
         w.slice(m->second.dst, kPerfettoIncomingTid, e.t, 0, "delivery", "deliver " + m->second.kind,

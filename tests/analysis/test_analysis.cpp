@@ -497,4 +497,12 @@ TEST(Plot, OneLinePerSeriesWellFormedAndDeterministic)
   EXPECT_EQ(p.svg, analysis::make_plot(runs, opt).svg);
   opt.y = "no.such.key";
   EXPECT_THROW(analysis::make_plot(runs, opt), std::runtime_error);
+
+  // Parameters from the directory's name.
+  analysis::RunDocs r;
+  r.dir = "out/v3-t11/";
+  EXPECT_EQ(*analysis::value_of(r, "dir"), "v3-t11");
+  EXPECT_EQ(*analysis::value_of(r, "dir:t([0-9]+)"), 11.0);
+  EXPECT_EQ(*analysis::value_of(r, "dir:(v[0-9])"), "v3");
+  EXPECT_FALSE(analysis::value_of(r, "dir:x([0-9]+)"));
 }
