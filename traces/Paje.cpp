@@ -185,6 +185,8 @@ void write_paje(const Trace& tr, std::ostream& out)
     add(t, 1, "8 " + sec(t) + ' ' + type + ' ' + cont + ' ' + std::to_string(v));
   };
   auto state = [&](std::int64_t b, std::int64_t e, int pe, int thr, const char* v) {
+    if (e <= b)
+      return; // an empty state would pop before its push (pops sort first at a date)
     add(b, 2, "12 " + sec(b) + " Activity " + thr_alias(pe, thr) + ' ' + v);
     add(e, 0, "13 " + sec(e) + " Activity " + thr_alias(pe, thr));
   };

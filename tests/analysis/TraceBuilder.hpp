@@ -71,7 +71,8 @@ public:
       Event c;
       c.type = Type::Ct, c.t = done, c.pe = pe, c.ct = ct, c.success = ++acked_[{pe, ct}];
       add(c);
-      done_[{pe, ct}].push_back({o.seq, done});
+      std::int64_t& latest = latest_done_[{pe, ct}];
+      latest               = std::max(latest, done);
     }
     return {o.id, o.seq};
   }
@@ -90,10 +91,7 @@ public:
   std::int64_t wait_all(std::int64_t b, int pe, int thr, int ctx, int ct, const std::string& what)
   {
     const std::uint64_t target = issued_[{pe, ct}];
-    std::int64_t end           = b;
-    for (const auto& [seq, done] : done_[{pe, ct}])
-      if (seq <= target)
-        end = std::max(end, done);
+    const std::int64_t end     = std::max(b, latest_done_[{pe, ct}]);
     wait(b, end, pe, thr, ctx, ct, what, target);
     return end;
   }
@@ -147,7 +145,7 @@ private:
   std::vector<Event> head_, events_;
   std::uint64_t next_op_ = 1, next_msg_ = 1;
   std::map<std::pair<int, int>, std::uint64_t> issued_, acked_;
-  std::map<std::pair<int, int>, std::vector<std::pair<std::uint64_t, std::int64_t>>> done_;
+  std::map<std::pair<int, int>, std::int64_t> latest_done_; ///< latest ACK of the ops issued so far
 };
 
 /// Variants of the Mandelbrot-like workload (the contexts paper's Figures 2 and 3).

@@ -106,6 +106,19 @@ TEST_F(AnalysisCli, ReportWritesTheSameJsonTwice)
   EXPECT_GT(j["interference"]["total_s"].get<double>(), 0.0);
   ASSERT_EQ(run({"report", d.string(), "--quiet"}).status, 0);
   EXPECT_EQ(first, slurp(d / "report.json"));
+
+  // --export: the Perfetto and Paje conversions, byte-identical too.
+  ASSERT_EQ(run({"report", d.string(), "--quiet", "--export"}).status, 0);
+  const std::string perfetto = slurp(d / "trace.json"), paje = slurp(d / "trace.paje");
+  EXPECT_TRUE(nlohmann::json::accept(perfetto));
+  ASSERT_EQ(run({"report", d.string(), "--quiet", "--export"}).status, 0);
+  EXPECT_EQ(perfetto, slurp(d / "trace.json"));
+  EXPECT_EQ(paje, slurp(d / "trace.paje"));
+  // pajeng's reader, when installed (Debian package pajeng), accepts the Paje trace.
+  if (fs::exists("/usr/bin/pj_dump")) {
+    const int st = std::system(("/usr/bin/pj_dump " + quote((d / "trace.paje").string()) + " >/dev/null 2>&1").c_str());
+    EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0) << "pj_dump rejected " << (d / "trace.paje");
+  }
 }
 
 TEST_F(AnalysisCli, DiagramWritesTheSameSvgTwice)
