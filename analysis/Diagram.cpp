@@ -45,7 +45,10 @@ Diagram make_diagram(const Index& ix, const DiagramOptions& opt)
   std::ostringstream note;
 
   // --- lanes ---
+  // Lanes: the selected threads; without a selection, whole PEs in order while they fit in
+  // max_lanes (at least the first PE's threads, up to max_lanes).
   std::vector<ThreadKey> lanes;
+  std::map<int, std::vector<ThreadKey>> by_pe;
   std::size_t candidates = 0;
   for (const ThreadKey& k : ix.threads) {
     if (!opt.pes.empty() && !opt.pes.count(k.pe))
@@ -53,15 +56,23 @@ Diagram make_diagram(const Index& ix, const DiagramOptions& opt)
     if (!opt.threads.empty() && !opt.threads.count(k.thr))
       continue;
     ++candidates;
-    if (opt.pes.empty() && opt.threads.empty() && static_cast<int>(lanes.size()) >= opt.max_lanes)
-      continue;
-    lanes.push_back(k);
+    by_pe[k.pe].push_back(k);
+  }
+  const bool chosen = opt.pes.empty() && opt.threads.empty();
+  for (const auto& [pe, ks] : by_pe) {
+    if (chosen && !lanes.empty() && lanes.size() + ks.size() > static_cast<std::size_t>(opt.max_lanes))
+      break;
+    for (const ThreadKey& k : ks)
+      if (!chosen || static_cast<int>(lanes.size()) < opt.max_lanes)
+        lanes.push_back(k);
   }
   if (lanes.empty())
     throw std::invalid_argument("no PE thread matches the selection (the trace has " + std::to_string(ix.threads.size()) +
                                 " PE threads)");
   if (lanes.size() < candidates)
-    note << "showing the first " << lanes.size() << " of " << candidates << " PE threads (use --pes/--threads to choose); ";
+    note << "showing " << lanes.size() << " of " << candidates << " PE threads (PE " << lanes.front().pe
+         << (lanes.back().pe != lanes.front().pe ? " to " + std::to_string(lanes.back().pe) : std::string())
+         << "; use --pes/--threads to choose); ";
   std::map<ThreadKey, int> lane_of;
   std::map<int, int> pe_lane; // first lane of a PE
   for (std::size_t i = 0; i < lanes.size(); ++i) {

@@ -31,15 +31,16 @@ std::vector<const OpInfo*> Index::waited_for(const WaitInfo& w) const
     return out;
   const std::int64_t lat = max_latency.at({w.pe, w.ct});
   const auto& ids        = it->second;
-  // Ops are in seq (= issue) order: walk back from the last one with seq <= target until issue +
-  // the longest latency on this CT cannot reach past the wait's beginning.
+  const auto& latest     = issue_prefix_max.at({w.pe, w.ct});
+  // Ops are in seq order: walk back from the last one with seq <= target until no op at or below
+  // this one can have been issued late enough to complete after the wait began.
   auto hi = std::upper_bound(ids.begin(), ids.end(), w.target,
                              [&](std::uint64_t target, std::uint64_t id) { return target < ops.at(id).seq; });
   for (auto i = hi; i != ids.begin();) {
     --i;
-    const OpInfo& o = ops.at(*i);
-    if (o.issue + lat <= w.begin)
+    if (latest[static_cast<std::size_t>(i - ids.begin())] + lat <= w.begin)
       break;
+    const OpInfo& o = ops.at(*i);
     if (o.completed > w.begin)
       out.push_back(&o);
   }
@@ -158,8 +159,12 @@ Index build_index(const traces::Trace& tr)
     std::int64_t& lat = ix.max_latency[{o.pe, o.ct}];
     lat               = std::max(lat, o.completed - o.issue);
   }
-  for (auto& [key, ids] : ix.by_ct)
+  for (auto& [key, ids] : ix.by_ct) {
     std::stable_sort(ids.begin(), ids.end(), [&](std::uint64_t a, std::uint64_t b) { return ix.ops.at(a).seq < ix.ops.at(b).seq; });
+    std::vector<std::int64_t>& latest = ix.issue_prefix_max[key];
+    for (std::uint64_t id : ids)
+      latest.push_back(std::max(latest.empty() ? ix.ops.at(id).issue : latest.back(), ix.ops.at(id).issue));
+  }
   return ix;
 }
 

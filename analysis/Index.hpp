@@ -90,6 +90,9 @@ struct Index {
   // Per (pe, ct): op ids in seq order, and the longest issue-to-completion time (to bound scans).
   std::map<std::pair<int, int>, std::vector<std::uint64_t>> by_ct;
   std::map<std::pair<int, int>, std::int64_t> max_latency;
+  /// Per (pe, ct), in seq order: the latest issue date among the ops up to this one (seq order
+  /// and issue order may differ when threads race between counting and issuing).
+  std::map<std::pair<int, int>, std::vector<std::int64_t>> issue_prefix_max;
 };
 
 /// Indexes a trace (kept by pointer: it must outlive the index). Events naming unknown messages or

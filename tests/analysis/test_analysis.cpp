@@ -148,6 +148,21 @@ TEST(Waits, CountedPerThreadContextAndWhatWithTheOperationsWaitedFor)
   EXPECT_EQ(w2["waited_for"]["by_kind"]["get"]["bytes"], 200);
 }
 
+TEST(Waits, SeqOrderMayDifferFromIssueOrder)
+{
+  // Thread 1 counted its op first (seq 1) but issued it late; thread 0's op (seq 2) was issued
+  // and completed before thread 0's wait began.
+  TraceBuilder b;
+  b.pe(0, 0);
+  b.pe(1, 1);
+  b.op(10 * kUs, 0, 1, 0, 0, "put_nbi", 64, 1, 10 * kUs + kUs / 2, 11 * kUs); // seq 1
+  b.op(1 * kUs, 0, 0, 0, 0, "put_nbi", 64, 1, kUs + kUs / 4, kUs + kUs / 2);    // seq 2
+  b.wait(5 * kUs, 11 * kUs, 0, 0, 0, 0, "quiet", 2);
+  const json r = report_of(b.build());
+  EXPECT_EQ(thread_of(r, 0, 0)["waits"]["waited_for"]["ops"], 1);
+  EXPECT_DOUBLE_EQ(thread_of(r, 0, 0)["interference_s"].get<double>(), 6e-6);
+}
+
 TEST(Overlap, NoneWhenTheWaitComesBeforeTheCompute)
 {
   TraceBuilder b;
@@ -469,6 +484,27 @@ TEST(Diagram, LongTracesGetADefaultWindowThatSaysSo)
   parse_xml(d.svg);
   EXPECT_NE(d.note.find("first 40 of 400 operations"), std::string::npos) << d.note;
   EXPECT_LT(d.to, ix.t_end / 4);
+}
+
+TEST(Diagram, DefaultLanesAreWholePEsThatFit)
+{
+  TraceBuilder b;
+  for (int pe = 0; pe < 4; ++pe) {
+    b.pe(pe, pe);
+    for (int t = 0; t < 6; ++t)
+      b.comp(t * kUs, pe, t, kUs);
+  }
+  const Trace tr           = b.build();
+  const analysis::Index ix = build_index(tr);
+  const analysis::Diagram d = analysis::make_diagram(ix, {});
+  EXPECT_EQ(d.lanes, 12);
+  EXPECT_NE(d.note.find("showing 12 of 24 PE threads (PE 0 to 1"), std::string::npos) << d.note;
+  analysis::DiagramOptions opt;
+  opt.pes = {2, 3};
+  EXPECT_EQ(analysis::make_diagram(ix, opt).lanes, 12);
+  opt.pes     = {};
+  opt.threads = {0};
+  EXPECT_EQ(analysis::make_diagram(ix, opt).lanes, 4);
 }
 
 TEST(Plot, OneLinePerSeriesWellFormedAndDeterministic)
