@@ -521,10 +521,37 @@ std::string by_what_text(const json& bw)
   return s;
 }
 
+/// The threads with the largest value at `path` (> 0), at most `n`, largest first (ties: in
+/// report order); `more` gets how many others have a value > 0.
+std::vector<const json*> top_threads(const json& r, const std::vector<std::string>& path, std::size_t n, std::size_t* more)
+{
+  std::vector<std::pair<double, const json*>> v;
+  for (const json& th : r["threads"]) {
+    const json* x = &th;
+    for (const std::string& k : path)
+      x = &(*x)[k];
+    if (x->get<double>() > 0)
+      v.emplace_back(x->get<double>(), &th);
+  }
+  std::stable_sort(v.begin(), v.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::vector<const json*> out;
+  for (std::size_t i = 0; i < v.size() && i < n; ++i)
+    out.push_back(v[i].second);
+  *more = v.size() - out.size();
+  return out;
+}
+
+constexpr std::size_t kTop = 10; // threads listed per section of the summary
+
 } // namespace
 
 std::string format_report(const json& r)
 {
+  std::size_t more = 0;
+  auto and_more    = [&](std::ostringstream& o) {
+    if (more)
+      o << "  ... and " << more << " more threads (report.json has them all)\n";
+  };
   std::ostringstream o;
   const json& t = r["trace"];
   o << fmt("trace: level %s, %llu events, %llu PEs, %llu threads, %llu operations, %llu messages, span %s\n",
@@ -537,19 +564,18 @@ std::string format_report(const json& r)
   if (w["count"].get<std::uint64_t>() > 0)
     o << " (" << by_what_text(w["by_what"]) << ")";
   o << "\n";
-  for (const json& th : r["threads"]) {
+  for (const json* thp : top_threads(r, {"waits", "seconds"}, kTop, &more)) {
+    const json& th = *thp;
     const json& tw = th["waits"];
-    if (tw["count"].get<std::uint64_t>() == 0)
-      continue;
     o << fmt("  %-22s %llu waits, %s (%s); waited for %llu ops, %llu bytes\n", th["label"].get<std::string>().c_str(),
              tw["count"].get<unsigned long long>(), ht(tw["seconds"]).c_str(), by_what_text(tw["by_what"]).c_str(),
              tw["waited_for"]["ops"].get<unsigned long long>(), tw["waited_for"]["bytes"].get<unsigned long long>());
   }
 
+  and_more(o);
   o << "thread interference (waiting for other threads' operations): " << ht(r["interference"]["total_s"]) << "\n";
-  for (const json& th : r["threads"]) {
-    if (th["interference_s"].get<double>() <= 0)
-      continue;
+  for (const json* thp : top_threads(r, {"interference_s"}, kTop, &more)) {
+    const json& th = *thp;
     std::string from;
     for (const auto& [k, v] : th["interference_by_thread_s"].items()) {
       if (v.get<double>() <= 0)
@@ -562,15 +588,16 @@ std::string format_report(const json& r)
   const json& ov = r["overlap"];
   o << fmt("overlap of communication: hidden behind compute %s, exposed in waits %s, ratio %.2f\n", ht(ov["hidden_s"]).c_str(),
            ht(ov["exposed_s"]).c_str(), ov["ratio"].get<double>());
-  for (const json& th : r["threads"]) {
-    const json& x = th["overlap"];
-    if (x["communication_s"].get<double>() <= 0)
-      continue;
+  and_more(o);
+  for (const json* thp : top_threads(r, {"overlap", "communication_s"}, kTop, &more)) {
+    const json& th = *thp;
+    const json& x  = th["overlap"];
     o << fmt("  %-22s ratio %.2f (hidden %s, exposed %s, communicating %s, computing %s)\n", th["label"].get<std::string>().c_str(),
              x["ratio"].get<double>(), ht(x["hidden_s"]).c_str(), ht(x["exposed_s"]).c_str(), ht(x["communication_s"]).c_str(),
              ht(x["compute_s"]).c_str());
   }
 
+  and_more(o);
   const json& n = r["network"];
   o << fmt("network: %llu messages, %llu bytes, %llu delivered, %llu out of order (reorder depth max %llu, mean %.2f)\n",
            n["messages"].get<unsigned long long>(), n["bytes"].get<unsigned long long>(), n["deliveries"].get<unsigned long long>(),
