@@ -344,7 +344,7 @@ json make_report(const Index& ix, const ReportOptions& opt)
       std::map<std::string, std::pair<std::uint64_t, std::uint64_t>> by_kind;
     };
     std::map<int, Nic> nics;
-    std::uint64_t deliveries = 0, ooo = 0, depth_max = 0, depth_sum = 0, bytes = 0;
+    std::uint64_t deliveries = 0, ooo = 0, overtaken = 0, depth_max = 0, depth_sum = 0, bytes = 0;
     std::int64_t nic_queued = 0;
     for (const auto& [id, m] : ix.msgs) {
       Nic& n = nics[ix.node_of(m.src)];
@@ -365,6 +365,9 @@ json make_report(const Index& ix, const ReportOptions& opt)
         if (m.ooo) {
           ++ooo;
           ++n.ooo;
+        }
+        if (m.depth > 0) { // overtaken by `depth` later-issued messages of its pair
+          ++overtaken;
           depth_sum += m.depth;
         }
         depth_max = std::max(depth_max, m.depth);
@@ -417,7 +420,9 @@ json make_report(const Index& ix, const ReportOptions& opt)
                     {"bytes", bytes},
                     {"deliveries", deliveries},
                     {"out_of_order", ooo},
-                    {"reorder_depth", {{"max", depth_max}, {"mean", ooo ? static_cast<double>(depth_sum) / static_cast<double>(ooo) : 0.0}}},
+                    {"overtaken", overtaken},
+                    {"reorder_depth",
+                     {{"max", depth_max}, {"mean", overtaken ? static_cast<double>(depth_sum) / static_cast<double>(overtaken) : 0.0}}},
                     {"contention", {{"nic_queued_s", seconds(nic_queued)}, {"link_queued_s", seconds(link_queued)}}},
                     {"link_bandwidth_Bps", opt_json(bw)},
                     {"nics", nj},
@@ -599,10 +604,11 @@ std::string format_report(const json& r)
 
   and_more(o);
   const json& n = r["network"];
-  o << fmt("network: %llu messages, %llu bytes, %llu delivered, %llu out of order (reorder depth max %llu, mean %.2f)\n",
+  o << fmt("network: %llu messages, %llu bytes, %llu delivered, %llu out of order, %llu overtaken (reorder depth max %llu, mean "
+           "%.2f)\n",
            n["messages"].get<unsigned long long>(), n["bytes"].get<unsigned long long>(), n["deliveries"].get<unsigned long long>(),
-           n["out_of_order"].get<unsigned long long>(), n["reorder_depth"]["max"].get<unsigned long long>(),
-           n["reorder_depth"]["mean"].get<double>());
+           n["out_of_order"].get<unsigned long long>(), n["overtaken"].get<unsigned long long>(),
+           n["reorder_depth"]["max"].get<unsigned long long>(), n["reorder_depth"]["mean"].get<double>());
   for (const json& nic : n["nics"])
     o << fmt("  NIC of node %-4d %llu messages, %llu bytes; contention: queued %s in total (mean %s, max %s)\n", nic["node"].get<int>(),
              nic["messages"].get<unsigned long long>(), nic["bytes"].get<unsigned long long>(), ht(nic["contention"]["queued_s"]).c_str(),

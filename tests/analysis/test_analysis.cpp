@@ -206,12 +206,15 @@ TEST(Network, OutOfOrderCountsAndReorderDepth)
   TraceBuilder b;
   b.pe(0, 0);
   b.pe(1, 1);
-  b.op(0, 0, 0, 0, 0, "put_nbi", 100, 1, 9 * kUs, 10 * kUs, true, 2, kUs);
+  // Issued m1, m2, m3; delivered m3 (overtook m1 and m2), m2 (overtook m1; m3 overtook it), m1
+  // (m2 and m3 overtook it).
+  b.op(0, 0, 0, 0, 0, "put_nbi", 100, 1, 9 * kUs, 10 * kUs, false, 2, kUs);
   b.op(0, 0, 0, 0, 0, "put_nbi", 100, 1, 8 * kUs, 10 * kUs, true, 1, 2 * kUs);
-  b.op(0, 0, 0, 0, 0, "put_nbi", 100, 1, 7 * kUs, 10 * kUs, false, 0, 4 * kUs);
+  b.op(0, 0, 0, 0, 0, "put_nbi", 100, 1, 7 * kUs, 10 * kUs, true, 0, 4 * kUs);
   const json n = report_of(b.build())["network"];
   EXPECT_EQ(n["deliveries"], 3);
   EXPECT_EQ(n["out_of_order"], 2);
+  EXPECT_EQ(n["overtaken"], 2);
   EXPECT_EQ(n["reorder_depth"]["max"], 2);
   EXPECT_DOUBLE_EQ(n["reorder_depth"]["mean"].get<double>(), 1.5);
   ASSERT_EQ(n["nics"].size(), 1u);
