@@ -124,6 +124,9 @@ Diagram make_diagram(const Index& ix, const DiagramOptions& opt)
       ++missing_targets;
     }
   }
+  std::sort(extra.begin(), extra.end()); // target lanes in PE order
+  for (std::size_t i = 0; i < extra.size(); ++i)
+    pe_lane[extra[i]] = static_cast<int>(lanes.size() + i);
   if (missing_targets)
     note << "; " << missing_targets << " operations go to PEs without a lane (no arrow)";
   const int nlanes = static_cast<int>(lanes.size() + extra.size());
