@@ -327,6 +327,11 @@ const std::vector<Key>& schema()
          .choices = {"recursive_doubling", "linear", "ring"},
          .noun = "reduction algorithm",
          .root = [](Build& b, const Value& v) { b.sc.job.collectives["reduce"] = std::vector<std::string>{"recursive_doubling", "linear", "ring"}.at(static_cast<std::size_t>(v.choice)); }},
+        {.scope = S::Root, .path = "output.trace", .kind = K::Enum, .def = "ops",
+         .help = "Detail of the trace recorded with --out DIR (docs/traces.md): off, ops (operations, messages, "
+                 "counters, waits, computation), packets (also every packet's hop and queueing). --trace overrides it.",
+         .choices = {"off", "ops", "packets"}, .noun = "trace level",
+         .root = [](Build& b, const Value& v) { b.sc.output_trace = std::vector<std::string>{"off", "ops", "packets"}.at(static_cast<std::size_t>(v.choice)); }},
         {.scope = S::Root, .path = "traffic", .kind = K::Traffic, .def = json::array({json::object()}),
          .help = "Built-in Portals-level traffic: one pattern object, or an array of them running "
                  "concurrently. Keys of each pattern: traffic.*"},

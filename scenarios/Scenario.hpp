@@ -81,6 +81,7 @@ struct Scenario {
   PlatformParams platform;
   JobParams job;
   std::vector<TrafficParams> traffic;
+  std::string output_trace = "ops"; ///< output.trace: off, ops or packets (with --out)
   nlohmann::json resolved; ///< every key with its effective value (defaults filled in)
 };
 

@@ -413,8 +413,12 @@ void PeRuntime::charge_compute(PeProcess& pe)
       *blocks_ = 0;
       break;
   }
-  if (flops > 0)
+  if (flops > 0) {
+    const sim::Ps t0 = sim_.queue().now();
+    const int thr    = thread_index();
     sim_.execute(flops);
+    SHMEMSIM_OBSERVE(obs_, compute(t0, sim_.queue().now() - t0, pe.id, thr));
+  }
 }
 
 int PeRuntime::my_pe()
@@ -847,6 +851,8 @@ void PeRuntime::library_lock(const void* lock)
   if (sc_.job.library_lock <= 0 || current_ == nullptr)
     return;
   // The computation was charged by the routine's entry: take the lock, hold it, hand it over.
+  const sim::Ps t0 = sim_.queue().now();
+  SimThread* me    = current_;
   Mutex& mx = mutexes_[lock];
   if (mx.owner == nullptr)
     mx.owner = current_;
@@ -854,6 +860,7 @@ void PeRuntime::library_lock(const void* lock)
     wait_for_mutex(mx, lock, "the library's lock of context", "the library's internal lock");
   sim_.sleep_for(sc_.job.library_lock);
   release_mutex(mx);
+  SHMEMSIM_OBSERVE(obs_, lock(t0, sim_.queue().now() - t0, me->pe->id, me->index));
 }
 
 int PeRuntime::key_create(unsigned* key, void (*destructor)(void*))

@@ -103,6 +103,10 @@ public:
   void sleep(double seconds);
   /// Let other runnable threads run first.
   void yield() { sim_.yield(); }
+  /// Report computation and library-lock waits to `obs` (null: nobody).
+  void set_observer(sim::Observer* obs) { obs_ = obs; }
+  /// The calling thread's index in its PE (0: the main thread).
+  int thread_index() const { return current_ != nullptr ? current_->index : 0; }
   /// Prefix every line a PE writes to stdout or stderr with "[PE n] " (call before spawn_all).
   void tag_output();
 
@@ -168,6 +172,7 @@ private:
   unsigned next_key_ = 1;
   std::map<unsigned, void (*)(void*)> keys_;
   shmemsim_hooks hooks_{};
+  sim::Observer* obs_ = nullptr;
   // startup barrier
   int arrived_ = 0;
   std::uint64_t generation_ = 0;
