@@ -154,12 +154,14 @@ Ps FatTree::reserve(Port& port, Ps ready, const Packet* p)
   const std::uint32_t bytes = p->wire_bytes;
   const Ps start = std::max(ready, port.busy_until);
   const Ps ser   = serialization(bytes);
+#if SHMEMSIM_OBSERVERS
   if (obs_ != nullptr) {
     const bool node_port = &port >= node_ports_.data() && &port < node_ports_.data() + node_ports_.size();
     const int link = node_port ? static_cast<int>(&port - node_ports_.data())
                                : nodes_ + static_cast<int>(&port - switch_ports_.data());
-    SHMEMSIM_OBSERVE(obs_, packet_hop(start, p->trace_id, link, start - ready, bytes));
+    obs_->packet_hop(start, p->trace_id, link, start - ready, bytes);
   }
+#endif
   stats_.queueing_total += start - ready;
   port.busy_until = start + ser;
   port.busy_total += ser;
