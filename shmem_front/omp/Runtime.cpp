@@ -272,14 +272,13 @@ void lock_release(Thread& me, Lock& l)
 // ------------------------------------------------------------------ tasks
 
 namespace {
+/// A task is freed once it is complete and so are its children (they point to it). A parent's
+/// count of children drops when a child completes, not when it is freed: nothing to walk up.
 void release_task(Task* t)
 {
-  // A completed task is freed once its children are complete (they point to it).
-  while (t != nullptr && t->done && t->children == 0 && !t->implicit) {
-    Task* parent = t->parent;
+  if (t != nullptr && t->done && t->children == 0 && !t->implicit) {
     std::free(t->data);
     delete t;
-    t = parent != nullptr && parent->done ? parent : nullptr;
   }
 }
 } // namespace
@@ -301,7 +300,7 @@ void run_task(Thread& me, Task* t)
     --parent->children;
   wake_team(team);
   release_task(t);
-  if (parent != nullptr && parent->done)
+  if (parent != t)
     release_task(parent);
 }
 
