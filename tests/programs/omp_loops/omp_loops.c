@@ -181,6 +181,142 @@ int main(int argc, char** argv)
     BODY(i);
   check("two iterations");
 
+  /* Orphaned loops of every schedule inside one region (each with its closing barrier), unsigned
+   * long long ones, orphaned ordered loops and sections. */
+#define OFOR(what, PRAGMA)                                   \
+  do {                                                       \
+    _Pragma(PRAGMA) for (int i = 0; i < N; i++) BODY(i);     \
+    _Pragma("omp single") check(what);                       \
+  } while (0)
+#define OFOR_ULL(what, PRAGMA)                                                      \
+  do {                                                                              \
+    _Pragma(PRAGMA) for (unsigned long long u = big; u < big + N; u++) BODY(u - big); \
+    _Pragma("omp single") check(what);                                              \
+  } while (0)
+#pragma omp parallel
+  {
+    OFOR("orphaned static", "omp for schedule(static)");
+    OFOR("orphaned monotonic dynamic", "omp for schedule(monotonic: dynamic, 3)");
+    OFOR("orphaned dynamic", "omp for schedule(dynamic, 2)");
+    OFOR("orphaned monotonic guided", "omp for schedule(monotonic: guided, 2)");
+    OFOR("orphaned guided", "omp for schedule(guided)");
+    OFOR("orphaned runtime", "omp for schedule(runtime)");
+    OFOR("orphaned monotonic runtime", "omp for schedule(monotonic: runtime)");
+    OFOR("orphaned nonmonotonic runtime", "omp for schedule(nonmonotonic: runtime)");
+    OFOR("orphaned monotonic static", "omp for schedule(monotonic: static, 4)");
+    OFOR_ULL("ull static", "omp for schedule(static)");
+    OFOR_ULL("ull static,3", "omp for schedule(static, 3)");
+    OFOR_ULL("ull monotonic dynamic", "omp for schedule(monotonic: dynamic, 3)");
+    OFOR_ULL("ull dynamic", "omp for schedule(dynamic, 5)");
+    OFOR_ULL("ull monotonic guided", "omp for schedule(monotonic: guided)");
+    OFOR_ULL("ull guided", "omp for schedule(guided, 2)");
+    OFOR_ULL("ull runtime", "omp for schedule(runtime)");
+    OFOR_ULL("ull monotonic runtime", "omp for schedule(monotonic: runtime)");
+    OFOR_ULL("ull nonmonotonic runtime", "omp for schedule(nonmonotonic: runtime)");
+#pragma omp single
+    nseq = 0;
+#pragma omp for ordered schedule(static, 2)
+    for (unsigned long long u = big; u < big + N; u++) {
+      BODY(u - big);
+#pragma omp ordered
+      seq[nseq++] = (int)(u - big);
+    }
+#pragma omp single
+    {
+      for (int k = 0; k < N; k++)
+        CHECK(seq[k] == k, "ordered ull static: region %d ran iteration %d", k, seq[k]);
+      check("ordered ull static");
+      nseq = 0;
+    }
+#pragma omp for ordered schedule(guided)
+    for (unsigned long long u = big; u < big + N; u++) {
+      BODY(u - big);
+#pragma omp ordered
+      seq[nseq++] = (int)(u - big);
+    }
+#pragma omp single
+    {
+      for (int k = 0; k < N; k++)
+        CHECK(seq[k] == k, "ordered ull guided: region %d ran iteration %d", k, seq[k]);
+      check("ordered ull guided");
+      nseq = 0;
+    }
+#pragma omp for ordered schedule(runtime)
+    for (unsigned long long u = big; u < big + N; u++) {
+      BODY(u - big);
+#pragma omp ordered
+      seq[nseq++] = (int)(u - big);
+    }
+#pragma omp single
+    {
+      for (int k = 0; k < N; k++)
+        CHECK(seq[k] == k, "ordered ull runtime: region %d ran iteration %d", k, seq[k]);
+      check("ordered ull runtime");
+    }
+#pragma omp sections
+    {
+#pragma omp section
+      for (int i = 0; i < N / 2; i++)
+        BODY(i);
+#pragma omp section
+      for (int i = N / 2; i < N; i++)
+        BODY(i);
+    }
+#pragma omp single
+    check("orphaned sections");
+  }
+
+  /* lastprivate(conditional:) on loops and sections (GOMP_sections2_start). */
+  int lastc = -1;
+#pragma omp parallel for schedule(dynamic, 3) lastprivate(conditional : lastc)
+  for (int i = 0; i < N; i++) {
+    BODY(i);
+    if (i % 7 == 3)
+      lastc = i;
+  }
+  CHECK(lastc == 997, "lastprivate(conditional:) dynamic: %d", lastc);
+  check("lastprivate(conditional:) dynamic");
+  lastc = -1;
+#pragma omp parallel for schedule(static) lastprivate(conditional : lastc)
+  for (int i = 0; i < N; i++) {
+    BODY(i);
+    if (i % 11 == 5)
+      lastc = i;
+  }
+  CHECK(lastc == 995, "lastprivate(conditional:) static: %d", lastc);
+  check("lastprivate(conditional:) static");
+  lastc = -1;
+#pragma omp parallel for schedule(guided) lastprivate(conditional : lastc)
+  for (unsigned long long u = big; u < big + N; u++) {
+    BODY(u - big);
+    if ((u - big) % 13 == 1)
+      lastc = (int)(u - big);
+  }
+  CHECK(lastc == 989, "lastprivate(conditional:) ull guided: %d", lastc);
+  check("lastprivate(conditional:) ull guided");
+  lastc = -1;
+#pragma omp parallel for ordered schedule(dynamic, 4) lastprivate(conditional : lastc)
+  for (int i = 0; i < N; i++) {
+    BODY(i);
+#pragma omp ordered
+    if (i % 3 == 0)
+      lastc = i;
+  }
+  CHECK(lastc == 999, "lastprivate(conditional:) ordered: %d", lastc);
+  check("lastprivate(conditional:) ordered");
+  lastc = -1;
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized" /* gcc 12 on the threads that run no section */
+#pragma omp parallel sections lastprivate(conditional : lastc)
+  {
+#pragma omp section
+    lastc = 1;
+#pragma omp section
+    lastc = 2;
+  }
+#pragma GCC diagnostic pop
+  CHECK(lastc == 2, "lastprivate(conditional:) sections: %d", lastc);
+
   if (shmem_my_pe() == 0)
     printf("omp_loops: threads %d checksum %lx\n", omp_get_max_threads(), checksum);
   (void)argc;
