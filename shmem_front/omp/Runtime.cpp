@@ -253,8 +253,9 @@ bool lock_try(Thread& me, Lock& l, bool nest)
   return false;
 }
 
-void lock_release(Thread& me, Lock& l)
+void lock_release(Thread& me, Lock& l, const char* routine)
 {
+  hooks()->charge(routine);
   if (l.owner != &me)
     return;
   if (--l.count > 0)

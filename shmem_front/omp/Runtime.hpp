@@ -149,7 +149,8 @@ void team_wait(Thread& me, const char* routine);
 void wake_team(Team& t);
 void lock_acquire(Thread& me, Lock& l, const char* routine, const std::string& what, bool nest);
 bool lock_try(Thread& me, Lock& l, bool nest);
-void lock_release(Thread& me, Lock& l);
+/// Charges the computation done while holding the lock first (it takes simulated time inside).
+void lock_release(Thread& me, Lock& l, const char* routine);
 
 // Tasks.
 void run_task(Thread& me, Task* t);

@@ -104,7 +104,7 @@ EXPORT void omp_init_lock(void* l) { lock_of(l) = Lock{}; }
 EXPORT void omp_init_lock_with_hint(void* l, int) { lock_of(l) = Lock{}; }
 EXPORT void omp_destroy_lock(void* l) { self().pe->locks.erase(l); }
 EXPORT void omp_set_lock(void* l) { lock_acquire(self(), lock_of(l), "omp_set_lock", "an OpenMP lock", false); }
-EXPORT void omp_unset_lock(void* l) { lock_release(self(), lock_of(l)); }
+EXPORT void omp_unset_lock(void* l) { lock_release(self(), lock_of(l), "omp_unset_lock"); }
 EXPORT int omp_test_lock(void* l) { return lock_try(self(), lock_of(l), false) ? 1 : 0; }
 EXPORT void omp_init_nest_lock(void* l) { lock_of(l) = Lock{}; }
 EXPORT void omp_init_nest_lock_with_hint(void* l, int) { lock_of(l) = Lock{}; }
@@ -113,7 +113,7 @@ EXPORT void omp_set_nest_lock(void* l)
 {
   lock_acquire(self(), lock_of(l), "omp_set_nest_lock", "an OpenMP nest lock", true);
 }
-EXPORT void omp_unset_nest_lock(void* l) { lock_release(self(), lock_of(l)); }
+EXPORT void omp_unset_nest_lock(void* l) { lock_release(self(), lock_of(l), "omp_unset_nest_lock"); }
 EXPORT int omp_test_nest_lock(void* l)
 {
   Thread& me = self();

@@ -343,7 +343,7 @@ EXPORT void GOMP_critical_start(void)
 EXPORT void GOMP_critical_end(void)
 {
   Thread& me = self();
-  lock_release(me, me.pe->critical);
+  lock_release(me, me.pe->critical, "GOMP_critical_end");
 }
 
 EXPORT void GOMP_critical_name_start(void** pptr)
@@ -355,7 +355,7 @@ EXPORT void GOMP_critical_name_start(void** pptr)
 EXPORT void GOMP_critical_name_end(void** pptr)
 {
   Thread& me = self();
-  lock_release(me, me.pe->locks[pptr]);
+  lock_release(me, me.pe->locks[pptr], "GOMP_critical_name_end");
 }
 
 EXPORT void GOMP_atomic_start(void)
@@ -367,7 +367,7 @@ EXPORT void GOMP_atomic_start(void)
 EXPORT void GOMP_atomic_end(void)
 {
   Thread& me = self();
-  lock_release(me, me.pe->atomic);
+  lock_release(me, me.pe->atomic, "GOMP_atomic_end");
 }
 
 // ================================================================== single
@@ -399,6 +399,7 @@ EXPORT void* GOMP_single_copy_start(void)
 EXPORT void GOMP_single_copy_end(void* data)
 {
   Thread& me = self();
+  hooks()->charge("GOMP_single_copy_end");
   me.ws->copy = data;
   barrier(me, "GOMP_single_copy_end");
   ws_leave(me);
@@ -560,6 +561,7 @@ EXPORT void GOMP_ordered_start(void)
 
 EXPORT void GOMP_ordered_end(void)
 {
+  hooks()->charge("GOMP_ordered_end"); // the ordered region's computation, in its turn
   // The chunk's later iterations follow in this thread: the turn passes at the end of the chunk.
 }
 

@@ -1,15 +1,18 @@
 # One PE on a node of 4 cores: 4 threads take about 1/4 of the time of 1 thread; 8 threads share
 # the 4 cores and take no less than 4 threads. The default team (no OMP_NUM_THREADS) is the node's 4
-# cores; job.threads.per_pe sets it, and OMP_NUM_THREADS wins over it.
+# cores; job.threads.per_pe sets it, and OMP_NUM_THREADS wins over it. Work inside a critical
+# section is serialized: 4 threads take 4 times as long as 1.
 function(run_case env opts out_threads out_us)
+  set(crit_var ${out_us}_crit)
   execute_process(COMMAND ${CMAKE_COMMAND} -E env ${env} ${RUN} -np 1 --set platform.cores_per_node=4
                           --set platform.nic.progress_core=false ${opts} ${PROG}
                   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT rc EQUAL 0 OR NOT out MATCHES "omp_cores: ([0-9]+) threads, parallel region ([0-9]+) us")
+  if(NOT rc EQUAL 0 OR NOT out MATCHES "omp_cores: ([0-9]+) threads, parallel region ([0-9]+) us, critical ([0-9]+) us")
     message(FATAL_ERROR "run (${env} ${opts}) failed (${rc}):\n${out}\n${err}")
   endif()
   set(${out_threads} ${CMAKE_MATCH_1} PARENT_SCOPE)
   set(${out_us} ${CMAKE_MATCH_2} PARENT_SCOPE)
+  set(${crit_var} ${CMAKE_MATCH_3} PARENT_SCOPE)
 endfunction()
 
 run_case("OMP_NUM_THREADS=1" "" n1 t1)
@@ -37,4 +40,9 @@ endif()
 if(NOT td EQUAL t4)
   message(FATAL_ERROR "the default team (4 cores) should time as 4 threads: ${td} vs ${t4} us")
 endif()
-message(STATUS "ratios: 4/1 threads ${r4}%, 8/4 threads ${r8}%")
+# A critical section serializes: 4 threads take 4 times one thread's section.
+math(EXPR rc4 "100 * ${t4_crit} / ${t1_crit}")
+if(rc4 LESS 380 OR rc4 GREATER 420)
+  message(FATAL_ERROR "4 threads through a critical section should take 4x one thread: ${t4_crit} vs ${t1_crit} us")
+endif()
+message(STATUS "ratios: 4/1 threads ${r4}%, 8/4 threads ${r8}%, critical 4/1 threads ${rc4}%")
