@@ -103,7 +103,7 @@ void on_pe_exit()
     return;
   Pe& pe     = *static_cast<Pe*>(*slot);
   pe.exiting = true;
-  for (Thread* w : pe.workers) {
+  for (Thread* w : pe.workers) { // idle ones return, busy ones end where they wait
     w->quit = true;
     if (w->sim != nullptr)
       hooks()->unpark(w->sim);
@@ -179,10 +179,21 @@ void unsupported(const std::string& what)
 
 // ------------------------------------------------------------------ waiting inside a team
 
+namespace {
+/// Parks the calling thread. A pool worker whose PE's main has ended (exit() inside a parallel
+/// region, say) ends there instead of waiting forever.
+void park(Thread& me, const char* routine)
+{
+  hooks()->park(routine, me.waiting.c_str());
+  if (me.worker && me.quit)
+    hooks()->thread_exit(nullptr);
+}
+} // namespace
+
 void team_wait(Thread& me, const char* routine)
 {
   me.team->waiters.push_back(&me);
-  hooks()->park(routine, me.waiting.c_str());
+  park(me, routine);
 }
 
 void wake_team(Team& t)
@@ -212,8 +223,7 @@ void barrier(Thread& me, const char* routine)
       wake_team(t);
       break;
     }
-    me.waiting = "the barrier of a team of " + std::to_string(t.nthreads) + " OpenMP threads (" +
-                 std::to_string(t.arrived) + " arrived, " + std::to_string(t.outstanding) + " tasks pending)";
+    me.waiting = "the barrier of a team of " + std::to_string(t.nthreads) + " OpenMP threads";
     team_wait(me, routine);
   }
 }
@@ -235,7 +245,7 @@ void lock_acquire(Thread& me, Lock& l, const char* routine, const std::string& w
   l.waiters.push_back(&me);
   me.waiting = what;
   while (l.owner != &me)
-    hooks()->park(routine, me.waiting.c_str());
+    park(me, routine);
 }
 
 bool lock_try(Thread& me, Lock& l, bool nest)
