@@ -101,8 +101,7 @@ void on_pe_exit()
   void** slot = hooks()->omp_pe_slot();
   if (*slot == nullptr)
     return;
-  Pe& pe     = *static_cast<Pe*>(*slot);
-  pe.exiting = true;
+  Pe& pe = *static_cast<Pe*>(*slot);
   for (Thread* w : pe.workers) { // idle ones return, busy ones end where they wait
     w->quit = true;
     if (w->sim != nullptr)
@@ -311,8 +310,7 @@ void run_task(Thread& me, Task* t)
     --parent->children;
   wake_team(team);
   release_task(t);
-  if (parent != t)
-    release_task(parent);
+  release_task(parent);
 }
 
 // ------------------------------------------------------------------ parallel regions

@@ -134,7 +134,6 @@ struct Pe {
   std::vector<Team*> spare_teams;
   Lock critical, atomic;
   std::unordered_map<const void*, Lock> locks; ///< named critical sections and omp locks
-  bool exiting = false;
 };
 
 const shmemsim_hooks* hooks();
