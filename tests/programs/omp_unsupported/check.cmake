@@ -25,3 +25,9 @@ foreach(c "target@target \\(device offload\\) \\(GOMP_target"
   endif()
   message(STATUS "${what}: ${err}")
 endforeach()
+# An omp_ routine the runtime does not define is named as a routine.
+execute_process(COMMAND ${CC} -fopenmp -O2 ${SRC}/routine.c -o ${WORK}/routine
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(rc EQUAL 0 OR NOT err MATCHES "shmemsim-cc: OpenMP routine omp_target_alloc is not supported by shmemsim's OpenMP runtime")
+  message(FATAL_ERROR "routine: expected a refusal naming omp_target_alloc, got status ${rc}:\n${out}\n${err}")
+endif()
