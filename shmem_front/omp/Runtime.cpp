@@ -389,6 +389,7 @@ void parallel_begin(Thread& me, void (*fn)(void*), void* data, unsigned nthreads
       w         = new Thread;
       w->pe     = &pe;
       w->worker = true;
+      w->busy   = true; // creating a thread lets other threads run: none of them may take it
       pe.workers.push_back(w);
       next = pe.workers.size();
       unsigned long tid = 0;
