@@ -281,6 +281,10 @@ const std::vector<Key>& schema()
                  "created without SHMEM_CTX_PRIVATE/SERIALIZED) holds the library's internal lock this long: "
                  "threads of a PE contend for it (estimate; 0ns: no cost).",
          .root = [](Build& b, const Value& v) { b.sc.job.library_lock = v.i; }},
+        {.scope = S::Root, .path = "job.threads.per_pe", .kind = K::Int, .def = 0,
+         .help = "Default OpenMP team size of a PE (OMP_NUM_THREADS in the environment wins); 0: the node's "
+                 "program cores divided among its PEs.", .min = 0, .max = 4096,
+         .root = [](Build& b, const Value& v) { b.sc.job.threads_per_pe = static_cast<int>(v.i); }},
         {.scope = S::Root, .path = "job.program", .kind = K::Str, .def = "",
          .help = "The OpenSHMEM program (built with shmemsim-cc) for shmemsim-run; its command line gives it too.",
          .root = [](Build& b, const Value& v) { b.sc.job.program = v.s; }},

@@ -437,6 +437,14 @@ TEST(scenario_set, ParsesJsonValues)
   EXPECT_EQ(q.resolved["description"], "42");
 }
 
+TEST(scenario_set, ThreadsPerPe)
+{
+  EXPECT_EQ(parse("{}").job.threads_per_pe, 0); // 0: the node's program cores divided among its PEs
+  EXPECT_EQ(parse("{}", {"job.threads.per_pe=6"}).job.threads_per_pe, 6);
+  EXPECT_EQ(parse(R"({"job": {"threads": {"per_pe": 3, "library_lock": "50ns"}}})").job.threads_per_pe, 3);
+  EXPECT_CONTAINS(error_of("{}", {"job.threads.per_pe=-1"}), "job.threads.per_pe");
+}
+
 TEST(scenario_set, PresetBeforeResolution)
 {
   Scenario s = parse("{}", {"platform.preset=qdr-16", "platform.nic.limits.max_cts=3"});
