@@ -40,7 +40,45 @@ std::vector<int> place_endpoints(const Scenario& sc)
   return node_of;
 }
 
-RunOutcome run_scenario(const Scenario& sc)
+traces::Level trace_level(const Scenario& sc, const std::string& option, bool has_out)
+{
+  traces::Level level = traces::Level::Off;
+  if (!option.empty()) {
+    if (!traces::parse_level(option, &level))
+      throw ScenarioError("--trace " + option + ": unknown trace level (expected off, ops or packets)");
+    if (level != traces::Level::Off && !has_out)
+      throw ScenarioError("--trace " + option + " needs --out DIR (where the trace files go)");
+    return level;
+  }
+  if (!has_out)
+    return traces::Level::Off;
+  traces::parse_level(sc.output_trace, &level);
+  return level;
+}
+
+void attach_recorder(traces::Recorder& rec, const Scenario& sc, portals::Network& net, const std::vector<int>& node_of)
+{
+  rec.meta("scenario", sc.source);
+  rec.meta("seed", std::to_string(sc.seed));
+  rec.meta("pes", std::to_string(node_of.size()));
+  rec.meta("nodes", std::to_string(sc.platform.hosts.nodes));
+  rec.meta("cores_per_node", std::to_string(sc.platform.hosts.cores_per_node));
+  rec.meta("max_cts", std::to_string(sc.platform.limits.max_cts));
+  rec.meta("max_mds", std::to_string(sc.platform.limits.max_mds));
+  rec.meta("max_volatile_size", std::to_string(sc.platform.limits.max_volatile_size));
+  rec.meta("link_bandwidth_Bps", std::to_string(sc.platform.fabric.link_bandwidth / 8));
+  rec.meta("mtu", std::to_string(sc.platform.fabric.mtu));
+  if (!sc.job.program.empty())
+    rec.meta("program", sc.job.program);
+  for (std::size_t pe = 0; pe < node_of.size(); ++pe)
+    rec.pe(static_cast<int>(pe), node_of[pe]);
+  if (rec.level() == traces::Level::Packets)
+    for (int l = 0; l < net.fabric().link_count(); ++l)
+      rec.link(l, net.fabric().link_name(l));
+  net.set_observer(&rec);
+}
+
+RunOutcome run_scenario(const Scenario& sc, traces::Recorder* recorder)
 {
   const auto wall0 = std::chrono::steady_clock::now();
   RunOutcome out;
@@ -48,6 +86,8 @@ RunOutcome run_scenario(const Scenario& sc)
 
   sim::Simulation sim(sc.platform.hosts, sc.seed);
   portals::Network net(sim, sc.platform.fabric, sc.platform.nic, sc.platform.limits, node_of);
+  if (recorder != nullptr)
+    attach_recorder(*recorder, sc, net, node_of);
 
   std::vector<std::unique_ptr<TrafficPattern>> patterns;
   try {

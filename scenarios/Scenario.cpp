@@ -281,6 +281,10 @@ const std::vector<Key>& schema()
                  "created without SHMEM_CTX_PRIVATE/SERIALIZED) holds the library's internal lock this long: "
                  "threads of a PE contend for it (estimate; 0ns: no cost).",
          .root = [](Build& b, const Value& v) { b.sc.job.library_lock = v.i; }},
+        {.scope = S::Root, .path = "job.threads.per_pe", .kind = K::Int, .def = 0,
+         .help = "Default OpenMP team size of a PE (OMP_NUM_THREADS in the environment wins); 0: the node's "
+                 "program cores divided among its PEs.", .min = 0, .max = 4096,
+         .root = [](Build& b, const Value& v) { b.sc.job.threads_per_pe = static_cast<int>(v.i); }},
         {.scope = S::Root, .path = "job.program", .kind = K::Str, .def = "",
          .help = "The OpenSHMEM program (built with shmemsim-cc) for shmemsim-run; its command line gives it too.",
          .root = [](Build& b, const Value& v) { b.sc.job.program = v.s; }},
@@ -327,6 +331,11 @@ const std::vector<Key>& schema()
          .choices = {"recursive_doubling", "linear", "ring"},
          .noun = "reduction algorithm",
          .root = [](Build& b, const Value& v) { b.sc.job.collectives["reduce"] = std::vector<std::string>{"recursive_doubling", "linear", "ring"}.at(static_cast<std::size_t>(v.choice)); }},
+        {.scope = S::Root, .path = "output.trace", .kind = K::Enum, .def = "ops",
+         .help = "Detail of the trace recorded with --out DIR (docs/traces.md): off, ops (operations, messages, "
+                 "counters, waits, computation), packets (also every packet's hop and queueing). --trace overrides it.",
+         .choices = {"off", "ops", "packets"}, .noun = "trace level",
+         .root = [](Build& b, const Value& v) { b.sc.output_trace = std::vector<std::string>{"off", "ops", "packets"}.at(static_cast<std::size_t>(v.choice)); }},
         {.scope = S::Root, .path = "traffic", .kind = K::Traffic, .def = json::array({json::object()}),
          .help = "Built-in Portals-level traffic: one pattern object, or an array of them running "
                  "concurrently. Keys of each pattern: traffic.*"},

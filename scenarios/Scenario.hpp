@@ -62,6 +62,9 @@ struct JobParams {
   /// job.threads.library_lock: hold time of the library's internal lock, paid by operations on
   /// shared contexts under SHMEM_THREAD_MULTIPLE (0: no cost).
   sim::Ps library_lock = 100'000;
+  /// job.threads.per_pe: default OpenMP team size (OMP_NUM_THREADS wins); 0: the node's program
+  /// cores divided among its PEs.
+  int threads_per_pe = 0;
   /// job.collectives.<what>: algorithm names (barrier, broadcast, collect, reduce).
   std::map<std::string, std::string> collectives;
 };
@@ -81,6 +84,7 @@ struct Scenario {
   PlatformParams platform;
   JobParams job;
   std::vector<TrafficParams> traffic;
+  std::string output_trace = "ops"; ///< output.trace: off, ops or packets (with --out)
   nlohmann::json resolved; ///< every key with its effective value (defaults filled in)
 };
 

@@ -108,6 +108,21 @@ Ps FatTree::max_port_busy() const
   return m;
 }
 
+std::string FatTree::link_name(int link) const
+{
+  if (link < nodes_)
+    return "node" + std::to_string(link) + ".up";
+  std::int64_t i = link - nodes_;
+  for (int l = 1; l <= p_.levels; ++l) {
+    if (i < level_base_[l + 1] - level_base_[l]) {
+      const std::int64_t per = p_.down[static_cast<std::size_t>(l - 1)] + (l < p_.levels ? p_.up[static_cast<std::size_t>(l - 1)] : 0);
+      return "sw" + std::to_string(l) + "." + std::to_string(i / per) + ".p" + std::to_string(i % per);
+    }
+    i -= level_base_[l + 1] - level_base_[l];
+  }
+  return "link" + std::to_string(link);
+}
+
 int FatTree::path_links(int src, int dst) const
 {
   if (src == dst)
@@ -134,10 +149,19 @@ FatTree::Port& FatTree::switch_port(int level, std::int64_t sw, int port)
   return switch_ports_[static_cast<std::size_t>(level_base_[level] + sw * per + port)];
 }
 
-Ps FatTree::reserve(Port& port, Ps ready, std::uint32_t bytes)
+Ps FatTree::reserve(Port& port, Ps ready, const Packet* p)
 {
+  const std::uint32_t bytes = p->wire_bytes;
   const Ps start = std::max(ready, port.busy_until);
   const Ps ser   = serialization(bytes);
+#if SHMEMSIM_OBSERVERS
+  if (obs_ != nullptr) {
+    const bool node_port = &port >= node_ports_.data() && &port < node_ports_.data() + node_ports_.size();
+    const int link = node_port ? static_cast<int>(&port - node_ports_.data())
+                               : nodes_ + static_cast<int>(&port - switch_ports_.data());
+    obs_->packet_hop(start, p->trace_id, link, start - ready, bytes);
+  }
+#endif
   stats_.queueing_total += start - ready;
   port.busy_until = start + ser;
   port.busy_total += ser;
@@ -163,7 +187,7 @@ Ps FatTree::inject(Packet* p, Ps ready)
   p->going_down            = false;
   stats_.wire_bytes += p->wire_bytes;
   Port& port     = node_ports_[static_cast<std::size_t>(p->src_node)];
-  const Ps start = reserve(port, ready, p->wire_bytes);
+  const Ps start = reserve(port, ready, p);
   q_.schedule<&FatTree::hop>(start + p_.link_latency + forward_delay(), this, reinterpret_cast<std::uint64_t>(p));
   return start + serialization(p->wire_bytes);
 }
@@ -214,7 +238,7 @@ void FatTree::hop(std::uint64_t packet_ptr)
   if (p->dst_node / m_prefix_[l] == upper) {
     // Destination below: go down through port c = digit l of dst.
     const int c    = static_cast<int>((p->dst_node / m_prefix_[l - 1]) % p_.down[static_cast<std::size_t>(l - 1)]);
-    const Ps start = reserve(switch_port(l, p->sw, c), now, p->wire_bytes);
+    const Ps start = reserve(switch_port(l, p->sw, c), now, p);
     p->going_down  = true;
     if (l == 1) {
       q_.schedule<&FatTree::arrive>(start + serialization(p->wire_bytes) + p_.link_latency, this, packet_ptr);
@@ -230,7 +254,7 @@ void FatTree::hop(std::uint64_t packet_ptr)
   assert(l < p_.levels && !p->going_down);
   const int d     = up_port(*p, l, p->sw);
   const int first = p_.down[static_cast<std::size_t>(l - 1)];
-  const Ps start  = reserve(switch_port(l, p->sw, first + d), now, p->wire_bytes);
+  const Ps start  = reserve(switch_port(l, p->sw, first + d), now, p);
   const std::int64_t parent_upper = upper / p_.down[static_cast<std::size_t>(l)];
   const std::int64_t parent_bnum  = bnum + d * bl;
   p->level                        = l + 1;

@@ -15,6 +15,7 @@
 #pragma once
 
 #include "sim/EventQueue.hpp"
+#include "sim/Observer.hpp"
 #include "sim/PairTable.hpp"
 #include "sim/Rng.hpp"
 #include "sim/Time.hpp"
@@ -58,6 +59,7 @@ struct Packet {
   bool going_down      = false;
   std::uint64_t flow_seq = 0;
   Ps injected_at       = 0;
+  std::uint64_t trace_id = 0; ///< the message it belongs to, for an observer (0: none)
 };
 
 /// Receives packets at their destination node (tail arrival).
@@ -95,6 +97,12 @@ public:
   /// Total transmission time of the busiest output port (node or switch).
   Ps max_port_busy() const;
   std::int64_t switch_count() const;
+  /// Links (output ports): one per node, then every switch port. Ids are stable for a shape.
+  int link_count() const { return nodes_ + static_cast<int>(switch_ports_.size()); }
+  /// "node3.up" or "sw1.0.p4" (level 1, switch 0, port 4; ports below `down` go down).
+  std::string link_name(int link) const;
+  /// Report packet hops to `obs` (if it wants packets); null: nobody.
+  void set_observer(Observer* obs) { obs_ = obs != nullptr && obs->wants_packets() ? obs : nullptr; }
   /// Time to serialize `bytes` on one link.
   Ps serialization(std::uint32_t bytes) const { return transfer_time(bytes, p_.link_bandwidth); }
 
@@ -108,7 +116,7 @@ private:
   void arrive(std::uint64_t packet_ptr);
   Ps forward_delay();
   Port& switch_port(int level, std::int64_t sw, int port);
-  Ps reserve(Port& port, Ps ready, std::uint32_t bytes);
+  Ps reserve(Port& port, Ps ready, const Packet* p);
   int up_port(const Packet& p, int level, std::int64_t sw);
 
   FabricParams p_;
@@ -125,6 +133,7 @@ private:
   PairTable<std::uint64_t> flow_next_;    ///< (src,dst) -> next seq to assign
   PairTable<std::uint64_t> flow_highest_; ///< (src,dst) -> highest seq arrived + 1
   FabricStats stats_;
+  Observer* obs_ = nullptr;
 };
 
 } // namespace shmemsim::sim

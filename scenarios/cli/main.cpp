@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -19,10 +20,12 @@ namespace {
 const char* kUsage = R"(usage: shmemsim COMMAND [ARGS]
 
 commands:
-  run SCENARIO.json [--set KEY=VALUE ...] [--out DIR] [--quiet] [--perf]
+  run SCENARIO.json [--set KEY=VALUE ...] [--out DIR] [--trace LEVEL] [--quiet] [--perf]
         Run the scenario's workload on its simulated cluster and print the results.
         --set KEY=VALUE  override one key (dotted path; VALUE is JSON if it parses, else a string)
-        --out DIR        write DIR/summary.json (deterministic) and DIR/scenario.json (every key)
+        --out DIR        write DIR/summary.json (deterministic), DIR/scenario.json (every key) and the
+                         trace (DIR/trace.evt, trace.json for Perfetto, trace.paje; docs/traces.md)
+        --trace LEVEL    trace detail with --out: off, ops (default, or output.trace), packets
         --quiet          print nothing but errors
         --perf           print wall-clock speed (model events and operations per second) on stderr
   validate SCENARIO.json [--set KEY=VALUE ...]
@@ -44,6 +47,7 @@ struct Args {
   std::string scenario;
   std::vector<std::string> sets;
   std::string out;
+  std::string trace;
   bool quiet = false;
   bool perf  = false;
 };
@@ -68,6 +72,8 @@ Args parse_args(const std::string& cmd, int argc, char** argv, int first)
       a.sets.push_back(kv);
     } else if ((arg == "--out" || arg.rfind("--out=", 0) == 0) && cmd == "run") {
       a.out = value("--out");
+    } else if ((arg == "--trace" || arg.rfind("--trace=", 0) == 0) && cmd == "run") {
+      a.trace = value("--trace");
     } else if (arg == "--quiet" && cmd == "run") {
       a.quiet = true;
     } else if (arg == "--perf" && cmd == "run") {
@@ -102,7 +108,11 @@ int cmd_run(const Args& a)
     if (ec)
       throw ScenarioError("--out " + a.out + ": cannot create directory: " + ec.message());
   }
-  const RunOutcome r = run_scenario(sc);
+  const shmemsim::traces::Level level = trace_level(sc, a.trace, !a.out.empty());
+  std::unique_ptr<shmemsim::traces::Recorder> recorder;
+  if (level != shmemsim::traces::Level::Off)
+    recorder = std::make_unique<shmemsim::traces::Recorder>(level);
+  const RunOutcome r = run_scenario(sc, recorder.get());
   if (!a.quiet) {
     std::printf("shmemsim: %s: %d endpoints on %d nodes, seed %llu\n", sc.source.c_str(), r.summary["endpoints"].get<int>(),
                 r.summary["nodes"].get<int>(), static_cast<unsigned long long>(sc.seed));
@@ -116,6 +126,11 @@ int cmd_run(const Args& a)
     write_file(dir / "scenario.json", sc.resolved.dump(2) + "\n");
     if (!a.quiet)
       std::printf("  %-26s %s\n", "summary written to", (dir / "summary.json").string().c_str());
+    if (recorder != nullptr) {
+      const std::vector<std::string> files = recorder->write(a.out);
+      if (!a.quiet)
+        std::printf("  %-26s %s\n", (std::string("trace (") + to_string(level) + ") in").c_str(), files.front().c_str());
+    }
   }
   if (a.perf) {
     const double ev  = static_cast<double>(r.summary["events"].get<std::uint64_t>());

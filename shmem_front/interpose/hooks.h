@@ -48,10 +48,29 @@ struct shmemsim_hooks {
   int (*key_delete)(unsigned key);
   void* (*get_specific)(unsigned key);
   int (*set_specific)(unsigned key, const void* value);
+
+  /* For the OpenMP runtime (libshmemsim_omp): its state per PE and per simulated thread (slots
+   * it owns, initially NULL), the default team size (job.threads.per_pe, or the node's program
+   * cores divided among its PEs), charging the calling thread's pending computation (it may let
+   * other threads run), blocking a thread until another one wakes it (park returns at once if a
+   * wake-up is pending; `routine` and `what` name the wait in deadlock reports), a callback run by
+   * a PE's main thread when the PE's main ends, and a fatal error (one line, exit status 2). */
+  void** (*omp_pe_slot)(void);
+  void** (*omp_thread_slot)(void);
+  int (*default_threads)(void);
+  int (*pe_cores)(void); /* the node's program cores divided among its PEs (omp_get_num_procs) */
+  void (*charge)(const char* routine);
+  void* (*self)(void);
+  void (*park)(const char* routine, const char* what);
+  void (*unpark)(void* thread);
+  void (*at_pe_exit)(void (*fn)(void));
+  void (*fatal)(const char* message);
 };
 
 /* Installed by the runtime (found with dlsym). */
 void shmemsim_interpose_install(const struct shmemsim_hooks* hooks);
+/* The installed table (NULL outside shmemsim-run), for the OpenMP runtime. */
+const struct shmemsim_hooks* shmemsim_interpose_hooks(void);
 /* Basic blocks executed by instrumented program code since the runtime last read it. */
 extern unsigned long shmemsim_blocks;
 

@@ -20,6 +20,7 @@ static const struct shmemsim_hooks* hooks;
 EXPORT unsigned long shmemsim_blocks;
 
 EXPORT void shmemsim_interpose_install(const struct shmemsim_hooks* h) { hooks = h; }
+EXPORT const struct shmemsim_hooks* shmemsim_interpose_hooks(void) { return hooks; }
 
 /* Counted compute mode: -fsanitize-coverage=trace-pc calls this in every basic block. */
 EXPORT void __sanitizer_cov_trace_pc(void) { ++shmemsim_blocks; }

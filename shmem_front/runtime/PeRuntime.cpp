@@ -6,6 +6,8 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -51,6 +53,7 @@ void hook_sleep(double seconds)
 
 void hook_exit(int status)
 {
+  g_runtime->pe_exiting();
   PeProcess* pe = g_runtime->current();
   pe->exit_status = status;
   pe->finished    = true;
@@ -101,6 +104,21 @@ int hook_set_specific(unsigned k, const void* v)
   g_runtime->current_thread()->specific[k] = v;
   return 0;
 }
+
+void** hook_omp_pe_slot() { return &g_runtime->current()->omp; }
+void** hook_omp_thread_slot() { return &g_runtime->current_thread()->omp; }
+int hook_default_threads() { return g_runtime->default_threads(); }
+int hook_pe_cores() { return g_runtime->pe_cores(); }
+void hook_charge(const char* routine)
+{
+  g_runtime->enter(routine);
+  g_runtime->leave();
+}
+void* hook_self() { return g_runtime->current_thread(); }
+void hook_park(const char* routine, const char* what) { g_runtime->park(routine, what); }
+void hook_unpark(void* t) { g_runtime->unpark(static_cast<SimThread*>(t)); }
+void hook_at_pe_exit(void (*fn)()) { g_runtime->set_pe_exit(fn); }
+void hook_fatal(const char* message) { g_runtime->fatal(message); }
 
 /// libc's own process variables. The launcher must not name them directly: that would create
 /// copy relocations in the executable, which libc then updates while the program copies (bound
@@ -247,6 +265,16 @@ PeRuntime::PeRuntime(sim::Simulation& sim, const scenarios::Scenario& sc, std::v
   hooks_.key_delete    = hook_key_delete;
   hooks_.get_specific  = hook_get_specific;
   hooks_.set_specific  = hook_set_specific;
+  hooks_.omp_pe_slot     = hook_omp_pe_slot;
+  hooks_.omp_thread_slot = hook_omp_thread_slot;
+  hooks_.default_threads = hook_default_threads;
+  hooks_.pe_cores        = hook_pe_cores;
+  hooks_.charge          = hook_charge;
+  hooks_.self            = hook_self;
+  hooks_.park            = hook_park;
+  hooks_.unpark          = hook_unpark;
+  hooks_.at_pe_exit      = hook_at_pe_exit;
+  hooks_.fatal           = hook_fatal;
   sim_.set_switch_hooks(&PeRuntime::save_state, &PeRuntime::restore_state, this);
 }
 
@@ -379,6 +407,7 @@ void PeRuntime::run_pe(int id)
   } untag{pe};
   const int status = pe.main(static_cast<int>(pe.args.size()), pe.argv.data(), *v.environ_);
   charge_compute(pe);
+  pe_exiting();
   std::fflush(nullptr);
   pe.exit_status = status;
   pe.finished    = true;
@@ -413,8 +442,12 @@ void PeRuntime::charge_compute(PeProcess& pe)
       *blocks_ = 0;
       break;
   }
-  if (flops > 0)
+  if (flops > 0) {
+    const sim::Ps t0 = sim_.queue().now();
+    const int thr    = thread_index();
     sim_.execute(flops);
+    SHMEMSIM_OBSERVE(obs_, compute(t0, sim_.queue().now() - t0, pe.id, thr));
+  }
 }
 
 int PeRuntime::my_pe()
@@ -633,6 +666,7 @@ void PeRuntime::thread_exit(void* retval)
   charge_compute(*t->pe);
   t->retval = retval;
   if (t->index == 0) { // the main thread: the PE's main ends with status 0
+    pe_exiting();
     t->pe->finished = true;
     std::fflush(nullptr);
   }
@@ -847,6 +881,8 @@ void PeRuntime::library_lock(const void* lock)
   if (sc_.job.library_lock <= 0 || current_ == nullptr)
     return;
   // The computation was charged by the routine's entry: take the lock, hold it, hand it over.
+  const sim::Ps t0 = sim_.queue().now();
+  SimThread* me    = current_;
   Mutex& mx = mutexes_[lock];
   if (mx.owner == nullptr)
     mx.owner = current_;
@@ -854,6 +890,52 @@ void PeRuntime::library_lock(const void* lock)
     wait_for_mutex(mx, lock, "the library's lock of context", "the library's internal lock");
   sim_.sleep_for(sc_.job.library_lock);
   release_mutex(mx);
+  SHMEMSIM_OBSERVE(obs_, lock(t0, sim_.queue().now() - t0, me->pe->id, me->index));
+}
+
+int PeRuntime::default_threads()
+{
+  return sc_.job.threads_per_pe > 0 ? sc_.job.threads_per_pe : pe_cores();
+}
+
+int PeRuntime::pe_cores()
+{
+  const PeProcess& me = *current();
+  int cores           = sc_.platform.hosts.cores_per_node;
+  if (sc_.platform.progress_core && cores > 1)
+    cores -= 1; // the NIC's progress thread has a core of its own
+  int on_node = 0;
+  for (const PeProcess& pe : pes_)
+    on_node += pe.node == me.node ? 1 : 0;
+  return std::max(1, cores / std::max(1, on_node));
+}
+
+void PeRuntime::park(const char* routine, const char* what)
+{
+  SimThread* me = current_;
+  me->routine   = routine;
+  me->pe->routine = routine;
+  struct ParkWait final : sim::Waitable {
+    const char* what;
+    std::string describe_wait() const override { return what; }
+  } w;
+  w.what = what;
+  while (!me->unparked)
+    me->notifier->wait(&w, routine);
+  me->unparked = false;
+  leave();
+}
+
+void PeRuntime::unpark(SimThread* t)
+{
+  t->unparked = true;
+  t->notifier->notify();
+}
+
+void PeRuntime::pe_exiting()
+{
+  if (pe_exit_ != nullptr && current_ != nullptr)
+    pe_exit_();
 }
 
 int PeRuntime::key_create(unsigned* key, void (*destructor)(void*))

@@ -45,6 +45,7 @@ struct PeProcess {
   const std::byte* tls_image = nullptr; ///< the copy's initial TLS image (.tdata)
   std::size_t tls_filesz = 0, tls_memsz = 0;
   int threads     = 1;       ///< threads created so far (the main thread included)
+  void* omp       = nullptr; ///< the OpenMP runtime's state for this PE (its slot)
 };
 
 /// One simulated thread of a PE (its main thread included): an actor.
@@ -66,6 +67,9 @@ struct SimThread {
   std::uint64_t cond_generation = 0; ///< numbers this thread's condition waits (stale timeouts)
   std::map<unsigned, const void*> specific; ///< pthread_setspecific values
   std::vector<std::byte> tls; ///< this thread's copy of the program's TLS block (while it is switched out)
+  void* omp        = nullptr; ///< the OpenMP runtime's state for this thread (its slot)
+  bool unparked    = false;   ///< a wake-up for park() is pending
+  const char* park_what = nullptr; ///< what a parked thread waits for (reports)
 };
 
 class PeRuntime final : public Runtime {
@@ -97,12 +101,24 @@ public:
   int barrier_wait(void* b);
   int key_create(unsigned* key, void (*destructor)(void*));
   int key_delete(unsigned key);
+  /// OpenMP runtime support (see hooks.h).
+  int default_threads();
+  int pe_cores();
+  void park(const char* routine, const char* what);
+  void unpark(SimThread* t);
+  void set_pe_exit(void (*fn)()) { pe_exit_ = fn; }
+  /// The PE's main ends (returned, exit, pthread_exit): run the OpenMP runtime's callback.
+  void pe_exiting();
   /// The first non-zero exit status among the PEs (0 if all succeeded).
   int exit_status() const;
   /// Let simulated time pass for the calling PE.
   void sleep(double seconds);
   /// Let other runnable threads run first.
   void yield() { sim_.yield(); }
+  /// Report computation and library-lock waits to `obs` (null: nobody).
+  void set_observer(sim::Observer* obs) { obs_ = obs; }
+  /// The calling thread's index in its PE (0: the main thread).
+  int thread_index() const { return current_ != nullptr ? current_->index : 0; }
   /// Prefix every line a PE writes to stdout or stderr with "[PE n] " (call before spawn_all).
   void tag_output();
 
@@ -166,8 +182,10 @@ private:
   std::unordered_map<const void*, Cond> conds_;
   std::unordered_map<const void*, Barrier> barriers_;
   unsigned next_key_ = 1;
+  void (*pe_exit_)() = nullptr;
   std::map<unsigned, void (*)(void*)> keys_;
   shmemsim_hooks hooks_{};
+  sim::Observer* obs_ = nullptr;
   // startup barrier
   int arrived_ = 0;
   std::uint64_t generation_ = 0;

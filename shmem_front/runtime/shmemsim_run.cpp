@@ -42,7 +42,9 @@ everything after it belongs to the program.
   --seed S                random seed (routing, jitter)
   --sim-time-limit T      stop when simulated time reaches T (e.g. 10s, 500ms), exit status 4
   --wall-time-limit SECS  stop after SECS seconds of real time (default 3600), exit status 4
-  --out DIR               write DIR/summary.json (deterministic) and DIR/scenario.json
+  --out DIR               write DIR/summary.json (deterministic), DIR/scenario.json and the trace
+                          (DIR/trace.evt, trace.json for Perfetto, trace.paje; docs/traces.md)
+  --trace LEVEL           trace detail with --out: off, ops (default, or output.trace), packets
   --tag-output            prefix every line a PE prints with "[PE n] "
   --quiet                 no summary line on stderr at the end
   -h, --help              this text
@@ -66,6 +68,7 @@ struct Options {
   std::string sim_time_limit;
   double wall_limit = 3600;
   std::string out;
+  std::string trace;
   bool quiet = false;
   bool tag   = false;
   std::string program;
@@ -115,6 +118,8 @@ Options parse(int argc, char** argv)
       o.wall_limit = parse_int(a, value(), 0);
     } else if (a == "--out") {
       o.out = value();
+    } else if (a == "--trace") {
+      o.trace = value();
     } else if (a == "--quiet") {
       o.quiet = true;
     } else if (a == "--tag-output") {
@@ -330,6 +335,7 @@ int run(const Options& o)
       usage_error("--sim-time-limit " + o.sim_time_limit + ": " + e.what());
     }
   }
+  const traces::Level trace_level = scenarios::trace_level(sc, o.trace, !o.out.empty());
   std::uint64_t heap_bytes = sc.job.symmetric_heap;
   if (const char* env = std::getenv("SHMEM_SYMMETRIC_SIZE")) {
     try {
@@ -399,6 +405,14 @@ int run(const Options& o)
   } catch (const std::runtime_error& e) {
     throw scenarios::ScenarioError(e.what());
   }
+  std::unique_ptr<traces::Recorder> recorder;
+  if (trace_level != traces::Level::Off) {
+    recorder = std::make_unique<traces::Recorder>(trace_level);
+    scenarios::attach_recorder(*recorder, sc, net, node_of);
+    recorder->meta("core_speed", std::to_string(static_cast<long long>(sc.platform.hosts.core_speed)));
+    transport.set_observer(recorder.get(), [&runtime] { return runtime.thread_index(); });
+    runtime.set_observer(recorder.get());
+  }
   install(Env{&runtime, &transport});
   install_hooks(runtime.hooks());
   if (o.tag)
@@ -444,6 +458,11 @@ int run(const Options& o)
     s["status"]      = code;
     std::ofstream(fs::path(o.out) / "summary.json") << s.dump(2) << "\n";
     std::ofstream(fs::path(o.out) / "scenario.json") << sc.resolved.dump(2) << "\n";
+    if (recorder != nullptr) {
+      const std::vector<std::string> files = recorder->write(o.out);
+      if (!o.quiet)
+        std::fprintf(stderr, "shmemsim-run: trace (%s): %s\n", traces::to_string(trace_level), files.front().c_str());
+    }
   }
   if (!o.quiet && status == sim::RunStatus::Completed)
     std::fprintf(stderr, "shmemsim-run: %d PEs finished at simulated time %.9f s (%llu model events), exit status %d\n", npes,

@@ -12,6 +12,7 @@ using portals::Status;
 
 struct TransportCtx {
   int pe           = 0;
+  int id           = 0; ///< numbers the PE's contexts for traces (0: the default one)
   TransportCtx* owner = this; ///< where operations are issued and counted (the default one if shared)
   portals::CtHandle ct, get_ct;
   portals::MdHandle md, get_md;
@@ -24,6 +25,7 @@ struct PortalsTransport::PeNet {
   portals::CtHandle target_ct;
   std::unique_ptr<TransportCtx> def;
   std::vector<std::unique_ptr<TransportCtx>> ctxs;
+  int next_ctx_id = 1;
 };
 
 namespace {
@@ -93,6 +95,31 @@ void PortalsTransport::check(Status s, const char* what)
 {
   if (s != Status::Ok)
     fatal_(std::string(what) + " failed in the network model: " + portals::to_string(s) + " (" + me().ni->last_error() + ")");
+}
+
+void PortalsTransport::set_observer(sim::Observer* obs, std::function<int()> current_thread)
+{
+  obs_            = obs;
+  current_thread_ = std::move(current_thread);
+}
+
+void PortalsTransport::note_op(const TransportCtx* ctx, const TransportCtx* c, bool get_side, const char* kind,
+                               std::uint64_t bytes, int target)
+{
+  if (obs_ == nullptr)
+    return;
+  // The count the operation's completion brings its counter to: the lean mapping counts puts and
+  // gets on one CT, the split one on two.
+  const bool lean          = mapping_ == CtxMapping::Lean;
+  const std::uint64_t seq  = lean ? c->issued + c->get_issued + 1 : (get_side ? c->get_issued : c->issued) + 1;
+  const int ct             = get_side ? c->get_ct.index : c->ct.index;
+  obs_->op_issued(now(), c->pe, current_thread_(), ctx->id, ct, seq, kind, bytes, target);
+}
+
+void PortalsTransport::note_ctx(const TransportCtx* ctx, const char* what)
+{
+  if (obs_ != nullptr)
+    obs_->ctx_event(now(), ctx->pe, current_thread_(), ctx->id, ctx->owner->ct.index, what);
 }
 
 TransportCtx* PortalsTransport::make_ctx(PeNet& p, long /*options*/, bool independent)
@@ -173,15 +200,22 @@ TransportCtx* PortalsTransport::ctx_create(long options)
   TransportCtx* c = make_ctx(p, options, true);
   if (c != nullptr) {
     ++created_;
+    c->id = p.next_ctx_id++;
+    note_ctx(c, "create");
     return c;
   }
   ++refused_;
-  if (on_exhaustion_ == OnExhaustion::Fail)
+  if (on_exhaustion_ == OnExhaustion::Fail) {
+    if (obs_ != nullptr)
+      obs_->ctx_event(now(), p.ni->id(), current_thread_(), -1, -1, "refuse");
     return nullptr;
+  }
   // Share the default context's Portals resources (and its completion).
   auto shared   = std::make_unique<TransportCtx>();
   shared->pe    = p.ni->id();
   shared->owner = p.def.get();
+  shared->id    = p.next_ctx_id++;
+  note_ctx(shared.get(), "share");
   TransportCtx* raw = shared.get();
   p.ctxs.push_back(std::move(shared));
   return raw;
@@ -190,6 +224,7 @@ TransportCtx* PortalsTransport::ctx_create(long options)
 void PortalsTransport::ctx_destroy(TransportCtx* c)
 {
   PeNet& p = me();
+  note_ctx(c, "destroy");
   if (c->owner == c) {
     auto& ni = *p.ni;
     ni.md_release(c->md);
@@ -219,7 +254,7 @@ void PortalsTransport::target_of(const void* a, std::size_t n, std::uint32_t* pt
   fatal_("address " + std::to_string(addr(a)) + " is not symmetric");
 }
 
-void PortalsTransport::wait(TransportCtx* c, bool gets_only)
+void PortalsTransport::wait(TransportCtx* c, bool gets_only, const char* what)
 {
   // Wait until the counter reaches the number of operations issued on the context, re-read after
   // every wake: other threads may issue on a shared context meanwhile, and the counter cannot
@@ -228,15 +263,21 @@ void PortalsTransport::wait(TransportCtx* c, bool gets_only)
   auto& ni = *me().ni;
   CtEvent ev;
   const bool lean = mapping_ == CtxMapping::Lean;
+  const int thr   = obs_ != nullptr ? current_thread_() : 0;
   auto reach      = [&](portals::CtHandle ct, const std::uint64_t& issued, const char* purpose) {
+    SHMEMSIM_OBSERVE(obs_, wait_begin(now(), c->pe, thr, c->id, ct.index, what, issued));
     do
       ni.ct_wait(ct, issued, &ev, purpose);
     while (ev.success + ev.failure < issued);
+    SHMEMSIM_OBSERVE(obs_, wait_end(now(), c->pe, thr, issued));
   };
   if (lean) {
+    const std::uint64_t first = c->issued + c->get_issued;
+    SHMEMSIM_OBSERVE(obs_, wait_begin(now(), c->pe, thr, c->id, c->ct.index, what, first));
     do
       ni.ct_wait(c->ct, c->issued + c->get_issued, &ev, "the completion of its operations on a context");
     while (ev.success + ev.failure < c->issued + c->get_issued);
+    SHMEMSIM_OBSERVE(obs_, wait_end(now(), c->pe, thr, c->issued + c->get_issued));
   } else {
     if (!gets_only)
       reach(c->ct, c->issued, "the completion of its puts on a context");
@@ -254,6 +295,7 @@ void PortalsTransport::put(TransportCtx* ctx, void* dest, const void* src, std::
   std::uint32_t pt;
   std::uint64_t off;
   target_of(dest, n, &pt, &off);
+  note_op(ctx, c, false, blocking ? "put" : "put_nbi", n, pe);
   check(ni.put(c->md, addr(src), n, AckReq::CtAck, pe, pt, off), "PtlPut");
   ++c->issued;
   const auto& lim = ni.limits();
@@ -262,7 +304,7 @@ void PortalsTransport::put(TransportCtx* ctx, void* dest, const void* src, std::
   // Small puts are buffered (volatile): complete locally at once. Larger ones wait for the ACK
   // counter to reach the issued count, completing everything pending on the context.
   if (blocking && n > lim.max_volatile_size)
-    wait(c, false);
+    wait(c, false, "put");
 }
 
 void PortalsTransport::get(TransportCtx* ctx, void* dest, const void* src, std::size_t n, int pe, bool blocking)
@@ -272,10 +314,11 @@ void PortalsTransport::get(TransportCtx* ctx, void* dest, const void* src, std::
   std::uint32_t pt;
   std::uint64_t off;
   target_of(src, n, &pt, &off);
+  note_op(ctx, c, true, blocking ? "get" : "get_nbi", n, pe);
   check(ni.get(c->get_md, addr(dest), n, pe, pt, off), "PtlGet");
   ++c->get_issued;
   if (blocking)
-    wait(c, true);
+    wait(c, true, "get");
 }
 
 void PortalsTransport::amo(TransportCtx* ctx, AmoOp op, AmoType t, void* dest, const void* value, int pe)
@@ -290,6 +333,7 @@ void PortalsTransport::amo(TransportCtx* ctx, AmoOp op, AmoType t, void* dest, c
   std::uint32_t pt;
   std::uint64_t off;
   target_of(dest, size, &pt, &off);
+  note_op(ctx, c, false, "amo", size, pe);
   check(ni.atomic(c->md, addr(value), size, AckReq::CtAck, pe, pt, off, atomic_op(op), datatype(t)), "PtlAtomic");
   ++c->issued;
   c->fence_needs_quiet = true;
@@ -305,6 +349,7 @@ void PortalsTransport::fetch_amo(TransportCtx* ctx, AmoOp op, AmoType t, void* d
   std::uint64_t off;
   target_of(dest, size, &pt, &off);
   const bool floating = t == AmoType::Float || t == AmoType::Double;
+  note_op(ctx, c, true, blocking ? "famo" : "famo_nbi", size, pe);
   Status s;
   if (op == AmoOp::Fetch && floating) {
     s = ni.get(c->get_md, addr(result), size, pe, pt, off); // an aligned element read is atomic
@@ -319,13 +364,18 @@ void PortalsTransport::fetch_amo(TransportCtx* ctx, AmoOp op, AmoType t, void* d
   ++c->get_issued;
   c->fence_needs_quiet = true;
   if (blocking)
-    wait(c, true);
+    wait(c, true, "amo");
 }
 
 void PortalsTransport::quiet(TransportCtx* ctx)
 {
+  quiet_as(ctx, "quiet");
+}
+
+void PortalsTransport::quiet_as(TransportCtx* ctx, const char* what)
+{
   TransportCtx* c = ctx->owner;
-  wait(c, false);
+  wait(c, false, what);
   c->fence_needs_quiet = false;
 }
 
@@ -334,7 +384,7 @@ void PortalsTransport::fence(TransportCtx* ctx)
   // With total data ordering, puts up to max_waw_ordered_size already arrive in order: nothing to
   // do. Otherwise order by completing everything (a quiet), as the Portals mapping must.
   if (ctx->owner->fence_needs_quiet)
-    quiet(ctx);
+    quiet_as(ctx, "fence");
 }
 
 std::uint64_t PortalsTransport::updates()
@@ -349,7 +399,10 @@ void PortalsTransport::wait_for_update(std::uint64_t seen, const char* /*call*/)
 {
   PeNet& p = me();
   CtEvent ev;
+  const int thr = obs_ != nullptr ? current_thread_() : 0;
+  SHMEMSIM_OBSERVE(obs_, wait_begin(now(), p.ni->id(), thr, -1, p.target_ct.index, "wait_until", seen + 1));
   p.ni->ct_wait(p.target_ct, seen + 1, &ev, "an update of its symmetric memory by another PE");
+  SHMEMSIM_OBSERVE(obs_, wait_end(now(), p.ni->id(), thr, seen + 1));
 }
 
 } // namespace shmemsim::front

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "shmem_front/lib/Seams.hpp"
+#include "sim/Observer.hpp"
 #include "sim/portals_model/Network.hpp"
 
 #include <cstddef>
@@ -50,6 +51,10 @@ public:
   std::uint64_t updates() override;
   void wait_for_update(std::uint64_t seen, const char* call) override;
 
+  /// Report operations, waits and contexts to `obs` (null: nobody); `current_thread` says which
+  /// thread of the calling PE is calling (0: its main thread).
+  void set_observer(sim::Observer* obs, std::function<int()> current_thread);
+
   /// Contexts created and refused so far (for reports).
   std::uint64_t contexts_created() const { return created_; }
   std::uint64_t contexts_refused() const { return refused_; }
@@ -61,7 +66,12 @@ private:
   void target_of(const void* addr, std::size_t n, std::uint32_t* pt, std::uint64_t* offset);
   TransportCtx* make_ctx(PeNet& p, long options, bool independent);
   void check(portals::Status s, const char* what);
-  void wait(TransportCtx* c, bool gets_only);
+  void wait(TransportCtx* c, bool gets_only, const char* what);
+  void quiet_as(TransportCtx* ctx, const char* what);
+  /// Tell the observer about an operation about to be issued on `ctx` (counted on `c`).
+  void note_op(const TransportCtx* ctx, const TransportCtx* c, bool get_side, const char* kind, std::uint64_t bytes, int target);
+  void note_ctx(const TransportCtx* ctx, const char* what);
+  sim::Ps now() { return net_.simulation().queue().now(); }
 
   portals::Network& net_;
   std::vector<PeMemory> memory_;
@@ -72,6 +82,8 @@ private:
   std::vector<std::unique_ptr<PeNet>> pes_;
   std::uint64_t created_ = 0;
   std::uint64_t refused_ = 0;
+  sim::Observer* obs_ = nullptr;
+  std::function<int()> current_thread_;
 };
 
 } // namespace shmemsim::front

@@ -64,6 +64,7 @@ Nic::NicPacket* Nic::make_packet(Message* m, int dir, std::uint32_t index, std::
   p->src_node   = node_;
   p->dst_node   = dst_node;
   p->wire_bytes = bytes + header_;
+  p->trace_id   = m->trace_id;
   return p;
 }
 
@@ -131,6 +132,11 @@ void Nic::submit(Message* m)
   if (has_request_payload(m->kind) && !m->has_request_data())
     m->alloc_request();
   ++stats_.messages;
+  m->trace_id = 0;
+#if SHMEMSIM_OBSERVERS
+  if (obs_ != nullptr) [[unlikely]]
+    m->trace_id = obs_->msg_issued(now, to_string(m->kind), m->src_ep, m->dst_ep, m->length);
+#endif
   q_.schedule<&Nic::cmd_arrive>(now + p_.pcie_latency, this, reinterpret_cast<std::uint64_t>(m));
 }
 
@@ -156,6 +162,7 @@ void Nic::start_next(int qi)
   q.cur      = q.fifo.front();
   q.next_pkt = 0;
   stats_.queue_wait += q_.now() - q.arrived_at.front();
+  SHMEMSIM_OBSERVE(obs_, msg_injected(q_.now(), q.cur->trace_id));
   q.fifo.pop_front();
   q.arrived_at.pop_front();
   q_.schedule<&Nic::queue_step>(q_.now() + p_.send_overhead, this, static_cast<std::uint64_t>(qi));
@@ -410,6 +417,8 @@ void Nic::target_done(Message& m)
     ++stats_.failed_deliveries;
   latency_.delivery.add(now - m.issued_at);
   DeliveryOrder& d = delivery_order_.at(static_cast<std::size_t>(m.src_ep), local(m.dst_ep));
+  SHMEMSIM_OBSERVE(obs_, msg_delivered(now, m.trace_id, m.pair_seq != d.lowest,
+                                       static_cast<std::uint64_t>(d.ahead.end() - std::upper_bound(d.ahead.begin(), d.ahead.end(), m.pair_seq))));
   if (m.pair_seq == d.lowest) {
     ++d.lowest;
     std::size_t drop = 0;
@@ -436,6 +445,7 @@ void Nic::ack_visible(std::uint64_t msg)
   auto* m = reinterpret_cast<Message*>(msg);
   latency_.completion.add(q_.now() - m->issued_at);
   m->initiator_done = true;
+  SHMEMSIM_OBSERVE(obs_, msg_done(q_.now(), m->trace_id));
   handler(m->src_ep).initiator_acked(*m);
   maybe_release(*m);
 }
@@ -456,6 +466,7 @@ void Nic::reply_land(std::uint64_t pkt)
   ++stats_.replies_received;
   latency_.completion.add(q_.now() - m.issued_at);
   m.initiator_done = true;
+  SHMEMSIM_OBSERVE(obs_, msg_done(q_.now(), m.trace_id));
   handler(m.src_ep).initiator_replied(m);
   maybe_release(m);
 }

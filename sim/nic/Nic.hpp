@@ -5,6 +5,7 @@
 #include "sim/EventQueue.hpp"
 #include "sim/FatTree.hpp"
 #include "sim/Histogram.hpp"
+#include "sim/Observer.hpp"
 #include "sim/PairTable.hpp"
 #include "sim/nic/DeliveryHandler.hpp"
 #include "sim/nic/Message.hpp"
@@ -69,6 +70,8 @@ public:
   void on_packet_arrival(sim::Packet* p) override;
 
   const NicStats& stats() const { return stats_; }
+  /// Report messages to `obs` (null: nobody).
+  void set_observer(sim::Observer* obs) { obs_ = obs; }
 
 private:
   struct NicPacket;
@@ -137,6 +140,7 @@ private:
   sim::PairTable<OrderState> order_;          ///< [src][local dst]
   sim::PairTable<DeliveryOrder> delivery_order_; ///< [src][local dst]
   NicStats stats_;
+  sim::Observer* obs_ = nullptr;
 };
 
 } // namespace shmemsim::nic

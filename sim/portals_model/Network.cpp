@@ -47,4 +47,13 @@ nic::NicStats Network::totals() const
   return t;
 }
 
+void Network::set_observer(sim::Observer* obs)
+{
+  fabric_->set_observer(obs);
+  for (auto& n : nics_)
+    n->set_observer(obs);
+  for (auto& ni : nis_)
+    ni->set_observer(obs);
+}
+
 } // namespace shmemsim::portals

@@ -31,6 +31,8 @@ public:
   /// Sum of every NIC's counters.
   nic::NicStats totals() const;
   const nic::LatencyStats& latency() const { return latency_; }
+  /// Report what the fabric, the NICs and the NIs do to `obs` (null: nobody).
+  void set_observer(sim::Observer* obs);
 
 private:
   sim::Simulation& sim_;

@@ -92,8 +92,10 @@ Ni::Md* Ni::md_of(MdHandle h)
 
 Status Ni::ct_alloc(CtHandle* out)
 {
-  if (usage_.cts >= limits_.max_cts)
+  if (usage_.cts >= limits_.max_cts) {
+    SHMEMSIM_OBSERVE(obs_, limit_hit(sim_.queue().now(), id_, "ct"));
     return fail(Status::NoSpace, "max_cts (" + std::to_string(limits_.max_cts) + ") counting events already allocated");
+  }
   std::size_t i = 0;
   while (i < cts_.size() && cts_[i]->used)
     ++i;
@@ -174,6 +176,7 @@ Status Ni::ct_set(CtHandle h, CtEvent value)
   if (c == nullptr)
     return fail(Status::ArgInvalid, "not an allocated counting event");
   c->ev = value;
+  SHMEMSIM_OBSERVE(obs_, ct_changed(sim_.queue().now(), id_, h.index, c->ev.success, c->ev.failure));
   wake_reached(c->waiters, c->ev);
   return Status::Ok;
 }
@@ -185,6 +188,7 @@ Status Ni::ct_inc(CtHandle h, CtEvent inc)
     return fail(Status::ArgInvalid, "not an allocated counting event");
   c->ev.success += inc.success;
   c->ev.failure += inc.failure;
+  SHMEMSIM_OBSERVE(obs_, ct_changed(sim_.queue().now(), id_, h.index, c->ev.success, c->ev.failure));
   wake_reached(c->waiters, c->ev);
   return Status::Ok;
 }
@@ -198,6 +202,7 @@ void Ni::count(CtHandle h, bool ok, std::uint64_t bytes, bool count_bytes)
     c->ev.success += count_bytes ? bytes : 1;
   else
     c->ev.failure += 1;
+  SHMEMSIM_OBSERVE(obs_, ct_changed(sim_.queue().now(), id_, h.index, c->ev.success, c->ev.failure));
   if (!c->waiters.empty())
     wake_reached(c->waiters, c->ev);
 }
@@ -210,8 +215,10 @@ Status Ni::md_bind(const MdDesc& d, MdHandle* out)
   // addresses (as OpenSHMEM libraries bind theirs).
   if (d.ct.valid() && ct_of(d.ct) == nullptr)
     return fail(Status::ArgInvalid, "MD names a counting event that is not allocated");
-  if (usage_.mds >= limits_.max_mds)
+  if (usage_.mds >= limits_.max_mds) {
+    SHMEMSIM_OBSERVE(obs_, limit_hit(sim_.queue().now(), id_, "md"));
     return fail(Status::NoSpace, "max_mds (" + std::to_string(limits_.max_mds) + ") memory descriptors already bound");
+  }
   std::size_t i = 0;
   while (i < mds_.size() && mds_[i].used)
     ++i;
@@ -289,8 +296,10 @@ Status Ni::le_append(std::uint32_t pt, const LeDesc& d, LeHandle* out)
     return fail(Status::ArgInvalid, "LE start is null");
   if (d.ct.valid() && ct_of(d.ct) == nullptr)
     return fail(Status::ArgInvalid, "LE names a counting event that is not allocated");
-  if (usage_.les >= limits_.max_entries)
+  if (usage_.les >= limits_.max_entries) {
+    SHMEMSIM_OBSERVE(obs_, limit_hit(sim_.queue().now(), id_, "le"));
     return fail(Status::NoSpace, "max_entries (" + std::to_string(limits_.max_entries) + ") list entries already appended");
+  }
   std::size_t i = 0;
   while (i < les_.size() && les_[i].used)
     ++i;

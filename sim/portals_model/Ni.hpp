@@ -78,6 +78,8 @@ public:
 
   /// Why the last call returned an error (for messages), empty after success.
   const std::string& last_error() const { return last_error_; }
+  /// Report counting events and limits to `obs` (null: nobody).
+  void set_observer(sim::Observer* obs) { obs_ = obs; }
 
   // nic::DeliveryHandler
   void target_resolve(nic::Message& m) override;
@@ -130,6 +132,7 @@ private:
   std::vector<Pt> pts_;
   NiUsage usage_;
   std::string last_error_;
+  sim::Observer* obs_ = nullptr;
 };
 
 } // namespace shmemsim::portals

@@ -433,6 +433,66 @@ TEST_F(cli_output, PerfGoesToStderr)
   EXPECT_TRUE(starts_with(v.err, "perf:")) << v.describe();
 }
 
+TEST_F(cli_output, OutRecordsATraceAtLevelOps)
+{
+  const fs::path out = dir() / "traced";
+  Result r = run({"run", scenario("net/alltoall.json").string(), "--out", out.string()});
+  ASSERT_TRUE(r.exited && r.status == 0) << r.describe();
+  EXPECT_NE(r.out.find((out / "trace.evt").string()), std::string::npos) << "the report should say where the trace went:\n" << r.out;
+  const std::string t = read_text(out / "trace.evt");
+  ASSERT_TRUE(starts_with(t, "#shmemsim-trace 1\n#level ops\n")) << t.substr(0, 200);
+  json s = read_json(out / "summary.json");
+  // One `msg` and one `dlv` line per delivered message; out-of-order ones flagged as the summary counts.
+  std::uint64_t msgs = 0, dlv = 0, ooo = 0, hops = 0;
+  for (const std::string& l : lines_of(t)) {
+    msgs += starts_with(l, "msg ");
+    hops += starts_with(l, "hop ");
+    if (starts_with(l, "dlv ")) {
+      ++dlv;
+      std::istringstream in(l.substr(4));
+      std::uint64_t when = 0, id = 0;
+      int flag = 0;
+      in >> when >> id >> flag;
+      ooo += flag == 1;
+    }
+  }
+  EXPECT_EQ(dlv, s["deliveries"].get<std::uint64_t>());
+  EXPECT_EQ(msgs, dlv);
+  EXPECT_EQ(ooo, s["out_of_order_deliveries"].get<std::uint64_t>());
+  EXPECT_GT(ooo, 0u);
+  EXPECT_EQ(hops, 0u) << "level ops records no packet hops";
+}
+
+TEST_F(cli_output, TracePacketsRecordsLinksAndHopsAndIsDeterministic)
+{
+  const fs::path a = dir() / "p1", b = dir() / "p2";
+  for (const fs::path& out : {a, b}) {
+    Result r = run({"run", scenario("net/incast.json").string(), "--quiet", "--out", out.string(), "--trace", "packets"});
+    ASSERT_TRUE(r.exited && r.status == 0) << r.describe();
+  }
+  const std::string t = read_text(a / "trace.evt");
+  EXPECT_NE(t.find("#level packets\n"), std::string::npos);
+  EXPECT_NE(t.find("\nlink 0 node0.up\n"), std::string::npos);
+  EXPECT_NE(t.find("\nhop "), std::string::npos);
+  EXPECT_EQ(t, read_text(b / "trace.evt")) << "two identical runs gave different traces";
+}
+
+TEST_F(cli_output, TraceOffWritesNoTrace)
+{
+  const fs::path out = dir() / "untraced";
+  Result r = run({"run", scenario("net/pingpong.json").string(), "--quiet", "--out", out.string(), "--set", "output.trace=off"});
+  ASSERT_TRUE(r.exited && r.status == 0) << r.describe();
+  EXPECT_TRUE(fs::is_regular_file(out / "summary.json"));
+  EXPECT_FALSE(fs::exists(out / "trace.evt"));
+}
+
+TEST_F(cli_bad_input, TraceNeedsOutAndAKnownLevel)
+{
+  expect_bad_input(run({"run", scenario("net/pingpong.json").string(), "--trace", "ops"}), {"--trace ops", "--out"});
+  expect_bad_input(run({"run", scenario("net/pingpong.json").string(), "--out", (dir() / "x").string(), "--trace", "verbose"}),
+                   {"--trace verbose", "off, ops or packets"});
+}
+
 // ---------------------------------------------------------------------------------------------
 // 4. Bad input
 // ---------------------------------------------------------------------------------------------

@@ -14,8 +14,8 @@
 #   REJECT_STDOUT_<i>, REJECT_STDOUT_N   regexes stdout must NOT match
 #   REJECT_STDERR_<i>, REJECT_STDERR_N   regexes stderr must NOT match
 #   STDERR_LINES   if not empty: the exact number of lines on stderr
-#   COMPARE_RUNS   if true: run twice with --out OUT_DIR/run1 and OUT_DIR/run2; stdout and
-#                  summary.json of the two runs must be byte-identical
+#   COMPARE_RUNS   if true: run twice with --out OUT_DIR/run1 and OUT_DIR/run2; stdout,
+#                  summary.json, scenario.json and the trace of the two runs must be byte-identical
 #   OUT_DIR        where stdout/stderr (and --out directories) of the runs are kept
 # CMake regexes have no multi-line mode: `^`/`$` anchor the whole output; use `(^|\n)` for a
 # line start.
@@ -109,12 +109,12 @@ if(COMPARE_RUNS)
   if(NOT run2_out STREQUAL out)
     fail("stdout differs between two identical runs (${OUT_DIR}/run1.stdout, ${OUT_DIR}/run2.stdout)")
   endif()
-  foreach(f summary.json scenario.json)
+  foreach(f summary.json scenario.json trace.evt)
     if(NOT EXISTS ${OUT_DIR}/run1/${f} OR NOT EXISTS ${OUT_DIR}/run2/${f})
       fail("--out did not write ${f} (${OUT_DIR}/run1, ${OUT_DIR}/run2)")
     else()
-      file(READ ${OUT_DIR}/run1/${f} a)
-      file(READ ${OUT_DIR}/run2/${f} b)
+      file(SHA256 ${OUT_DIR}/run1/${f} a)
+      file(SHA256 ${OUT_DIR}/run2/${f} b)
       if(NOT a STREQUAL b)
         fail("${f} differs between two identical runs (${OUT_DIR}/run1/${f} vs ${OUT_DIR}/run2/${f})")
       endif()

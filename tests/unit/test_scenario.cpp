@@ -437,6 +437,14 @@ TEST(scenario_set, ParsesJsonValues)
   EXPECT_EQ(q.resolved["description"], "42");
 }
 
+TEST(scenario_set, ThreadsPerPe)
+{
+  EXPECT_EQ(parse("{}").job.threads_per_pe, 0); // 0: the node's program cores divided among its PEs
+  EXPECT_EQ(parse("{}", {"job.threads.per_pe=6"}).job.threads_per_pe, 6);
+  EXPECT_EQ(parse(R"({"job": {"threads": {"per_pe": 3, "library_lock": "50ns"}}})").job.threads_per_pe, 3);
+  EXPECT_CONTAINS(error_of("{}", {"job.threads.per_pe=-1"}), "job.threads.per_pe");
+}
+
 TEST(scenario_set, PresetBeforeResolution)
 {
   Scenario s = parse("{}", {"platform.preset=qdr-16", "platform.nic.limits.max_cts=3"});
@@ -462,7 +470,7 @@ TEST(scenario_set, UnknownKeyNamesSet)
   EXPECT_CONTAINS(e, "(did you mean 'routing'?)");
   e = error_of("{}", {"platfrom.nodes=3"});
   EXPECT_CONTAINS(e, "--set platfrom.nodes=3: platfrom: unknown key; valid keys here: seed, description, "
-                     "platform, job, traffic (did you mean 'platform'?)");
+                     "platform, job, output, traffic (did you mean 'platform'?)");
 }
 
 TEST(scenario_set, BadValueNamesSet)
@@ -602,7 +610,7 @@ TEST(scenario_errors, UnknownKeys)
             "peer, pairs, gap, volatile, independent, verify (did you mean 'pattern'?)");
   // No suggestion when nothing is close.
   std::string e = error_of(R"({"zzzzzz": 1})");
-  EXPECT_CONTAINS(e, "net.json: zzzzzz: unknown key; valid keys here: seed, description, platform, job, traffic");
+  EXPECT_CONTAINS(e, "net.json: zzzzzz: unknown key; valid keys here: seed, description, platform, job, output, traffic");
   EXPECT_EQ(e.find("did you mean"), std::string::npos);
   EXPECT_CONTAINS(error_of(R"({"platform": {"nic": {"limits": {"max_ct": 4}}}})"),
                   "platform.nic.limits.max_ct: unknown key; valid keys here: max_cts, max_mds, max_eqs, "
