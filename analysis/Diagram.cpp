@@ -66,10 +66,29 @@ Diagram make_diagram(const Index& ix, const DiagramOptions& opt)
       if (!chosen || static_cast<int>(lanes.size()) < opt.max_lanes)
         lanes.push_back(k);
   }
+  // A trace without PE threads (built-in traffic patterns: messages only) gets a lane per PE.
+  const bool endpoints = ix.threads.empty() && opt.threads.empty();
+  if (endpoints) {
+    std::set<int> pes; // the PEs that sent or received (all of them if none did)
+    for (const auto& [id, m] : ix.msgs)
+      pes.insert(m.src), pes.insert(m.dst);
+    if (pes.empty())
+      for (const auto& [pe, node] : ix.pe_node)
+        pes.insert(pe);
+    for (int pe : pes) {
+      if (!opt.pes.empty() && !opt.pes.count(pe))
+        continue;
+      ++candidates;
+      if (!chosen || static_cast<int>(lanes.size()) < opt.max_lanes)
+        lanes.push_back({pe, -1});
+    }
+  }
   if (lanes.empty())
     throw std::invalid_argument("no PE thread matches the selection (the trace has " + std::to_string(ix.threads.size()) +
                                 " PE threads)");
-  if (lanes.size() < candidates)
+  if (lanes.size() < candidates && endpoints)
+    note << "showing " << lanes.size() << " of " << candidates << " PEs (use --pes to choose); ";
+  else if (lanes.size() < candidates)
     note << "showing " << lanes.size() << " of " << candidates << " PE threads (PE " << lanes.front().pe
          << (lanes.back().pe != lanes.front().pe ? " to " + std::to_string(lanes.back().pe) : std::string())
          << "; use --pes/--threads to choose); ";
@@ -87,8 +106,23 @@ Diagram make_diagram(const Index& ix, const DiagramOptions& opt)
     if (lane_of.count(o.thread()))
       ops.push_back(&o);
   }
+  // Messages of no PE operation (traffic patterns), from the PEs with a lane, in issue order.
+  std::vector<const MsgInfo*> free_msgs;
+  for (const auto& [id, m] : ix.msgs)
+    if (!ix.ops.count(m.op) && pe_lane.count(m.src))
+      free_msgs.push_back(&m);
+  std::stable_sort(free_msgs.begin(), free_msgs.end(), [](const MsgInfo* a, const MsgInfo* b) { return a->t < b->t; });
+
   std::int64_t from = opt.from.value_or(ix.t_begin), to = opt.to.value_or(ix.t_end);
-  if (!opt.from && !opt.to && static_cast<int>(ops.size()) > opt.max_ops) {
+  if (!opt.from && !opt.to && ops.empty() && static_cast<int>(free_msgs.size()) > opt.max_ops) {
+    std::int64_t end = free_msgs[0]->t;
+    for (int i = 0; i < opt.max_ops; ++i)
+      end = std::max({end, free_msgs[i]->t, free_msgs[i]->dlv, free_msgs[i]->done});
+    to = end + std::max<std::int64_t>(1, (end - from) / 50);
+    note << "showing the first " << opt.max_ops << " of " << free_msgs.size() << " messages";
+  } else if (ops.empty() && !free_msgs.empty()) {
+    note << "showing " << free_msgs.size() << " messages";
+  } else if (!opt.from && !opt.to && static_cast<int>(ops.size()) > opt.max_ops) {
     std::int64_t end = ops[0]->issue;
     for (int i = 0; i < opt.max_ops; ++i)
       end = std::max({end, ops[i]->issue, ops[i]->delivered, ops[i]->completed});
@@ -124,11 +158,21 @@ Diagram make_diagram(const Index& ix, const DiagramOptions& opt)
       ++missing_targets;
     }
   }
+  for (const MsgInfo* m : free_msgs) {
+    if (m->t > to || (m->done >= 0 && m->done < from) || m->dst < 0 || pe_lane.count(m->dst))
+      continue;
+    if (extra.size() < 8) {
+      extra.push_back(m->dst);
+      pe_lane[m->dst] = static_cast<int>(lanes.size() + extra.size() - 1);
+    } else {
+      ++missing_targets;
+    }
+  }
   std::sort(extra.begin(), extra.end()); // target lanes in PE order
   for (std::size_t i = 0; i < extra.size(); ++i)
     pe_lane[extra[i]] = static_cast<int>(lanes.size() + i);
   if (missing_targets)
-    note << "; " << missing_targets << " operations go to PEs without a lane (no arrow)";
+    note << "; " << missing_targets << " operations or messages go to PEs without a lane (no arrow)";
   const int nlanes = static_cast<int>(lanes.size() + extra.size());
   d.lanes          = nlanes;
   d.note           = note.str();
@@ -169,7 +213,8 @@ Diagram make_diagram(const Index& ix, const DiagramOptions& opt)
   s << "<g class=\"lanes\">\n";
   for (int i = 0; i < nlanes; ++i) {
     const double y = kTop + i * kLane;
-    const std::string name = i < static_cast<int>(lanes.size()) ? label(lanes[i])
+    const std::string name = i < static_cast<int>(lanes.size())
+                                 ? (lanes[i].thr < 0 ? "PE " + std::to_string(lanes[i].pe) : label(lanes[i]))
                                                                 : "PE " + std::to_string(extra[i - lanes.size()]) + " (target)";
     s << "<rect x=\"" << num(kLeft) << "\" y=\"" << num(y) << "\" width=\"" << num(plot_w) << "\" height=\"" << num(kLane)
       << "\" fill=\"" << (i % 2 ? "#f6f6f6" : "#fcfcfc") << "\"/>\n";
@@ -255,26 +300,26 @@ Diagram make_diagram(const Index& ix, const DiagramOptions& opt)
   }
   // Arrows: issue -> delivery at the target PE, delivery -> ACK/reply at the initiator.
   s << "<g class=\"arrows\" fill=\"none\">\n";
-  for (const OpInfo* o : ops) {
-    auto tl = pe_lane.find(o->target_pe);
-    if (tl == pe_lane.end())
-      continue;
-    const int src = lane_of[o->thread()], dst = tl->second;
-    const char* c = op_color(o->kind);
-    for (std::uint64_t mid : o->msgs) {
-      const MsgInfo& m = ix.msgs.at(mid);
-      if (m.dlv < 0)
-        continue;
-      if (visible(o->issue, m.dlv))
-        s << "<line class=\"msg\" x1=\"" << num(X(o->issue)) << "\" y1=\"" << num(lane_mid(src)) << "\" x2=\"" << num(X(m.dlv))
-          << "\" y2=\"" << num(lane_mid(dst)) << "\" stroke=\"" << c << "\" stroke-width=\"1.2\" marker-end=\"url(#arrow-" << (c + 1)
-          << ")\"/>\n";
-      if (m.done >= 0 && visible(m.dlv, m.done))
-        s << "<line class=\"ack\" x1=\"" << num(X(m.dlv)) << "\" y1=\"" << num(lane_mid(dst)) << "\" x2=\"" << num(X(m.done))
-          << "\" y2=\"" << num(lane_mid(src)) << "\" stroke=\"#777777\" stroke-width=\"1\" stroke-dasharray=\"4,3\" "
-          << "marker-end=\"url(#arrow-777777)\"/>\n";
-    }
-  }
+  auto arrows = [&](int src, int dst, std::int64_t issue, const MsgInfo& m, const char* c) {
+    if (m.dlv < 0)
+      return;
+    if (visible(issue, m.dlv))
+      s << "<line class=\"msg\" x1=\"" << num(X(issue)) << "\" y1=\"" << num(lane_mid(src)) << "\" x2=\"" << num(X(m.dlv))
+        << "\" y2=\"" << num(lane_mid(dst)) << "\" stroke=\"" << c << "\" stroke-width=\"1.2\" marker-end=\"url(#arrow-" << (c + 1)
+        << ")\"/>\n";
+    if (m.done >= 0 && visible(m.dlv, m.done))
+      s << "<line class=\"ack\" x1=\"" << num(X(m.dlv)) << "\" y1=\"" << num(lane_mid(dst)) << "\" x2=\"" << num(X(m.done))
+        << "\" y2=\"" << num(lane_mid(src)) << "\" stroke=\"#777777\" stroke-width=\"1\" stroke-dasharray=\"4,3\" "
+        << "marker-end=\"url(#arrow-777777)\"/>\n";
+  };
+  for (const OpInfo* o : ops)
+    if (auto tl = pe_lane.find(o->target_pe); tl != pe_lane.end())
+      for (std::uint64_t mid : o->msgs)
+        arrows(lane_of[o->thread()], tl->second, o->issue, ix.msgs.at(mid), op_color(o->kind));
+  for (const MsgInfo* m : free_msgs)
+    if (auto tl = pe_lane.find(m->dst); tl != pe_lane.end())
+      arrows(pe_lane.at(m->src), tl->second, m->t, *m,
+             op_color(m->kind == "fetch_atomic" || m->kind == "atomic" || m->kind == "swap" ? "amo" : m->kind));
   s << "</g>\n</g>\n";
 
   // Time axis.

@@ -14,8 +14,8 @@
 #include <fstream>
 #include <sstream>
 
-#ifndef SHMEMSIM_BIN
-#error "SHMEMSIM_BIN must be defined (path of the shmemsim executable)"
+#if !defined(SHMEMSIM_BIN) || !defined(SHMEMSIM_SOURCE_DIR)
+#error "SHMEMSIM_BIN and SHMEMSIM_SOURCE_DIR must be defined (the shmemsim executable, the source tree)"
 #endif
 
 namespace fs = std::filesystem;
@@ -159,6 +159,27 @@ TEST_F(AnalysisCli, PlotDrawsOneLinePerVariantAndPrintsTheTable)
   for (std::size_t p = svg.find("<polyline"); p != std::string::npos; p = svg.find("<polyline", p + 1))
     ++lines;
   EXPECT_EQ(lines, 2u);
+}
+
+TEST_F(AnalysisCli, RecordedScenarioRunEndToEnd)
+{
+  // A real run recorded at level packets: the report sees links (with the recorder's bandwidth
+  // meta), the diagram draws a lane per PE that sent or received.
+  const fs::path d = dir_ / "pingpong";
+  Result r = run({"run", (fs::path(SHMEMSIM_SOURCE_DIR) / "scenarios/net/pingpong.json").string(), "--out", d.string(), "--trace",
+                  "packets", "--quiet"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  r = run({"report", d.string(), "--quiet"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto rep = nlohmann::json::parse(slurp(d / "report.json"));
+  EXPECT_EQ(rep["trace"]["level"], "packets");
+  EXPECT_GT(rep["network"]["messages"].get<int>(), 0);
+  ASSERT_FALSE(rep["network"]["links"].empty());
+  EXPECT_TRUE(rep["network"]["links"][0]["utilization"].is_number());
+  r = run({"diagram", d.string()});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("2 lanes"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("messages"), std::string::npos) << r.out;
 }
 
 TEST_F(AnalysisCli, BadInputExitsTwoWithOneLine)
