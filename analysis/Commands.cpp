@@ -227,7 +227,7 @@ int cmd_diagram(ArgReader& a)
     throw UsageError(std::string("diagram: ") + e.what());
   }
   write_file(out, d.svg);
-  std::printf("diagram: %d lanes; %s\ndiagram written to %s\n", d.lanes, d.note.c_str(), out.c_str());
+  std::printf("diagram: %s\ndiagram (%d lanes) written to %s\n", d.note.c_str(), d.lanes, out.c_str());
   return 0;
 }
 

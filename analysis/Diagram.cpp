@@ -87,9 +87,9 @@ Diagram make_diagram(const Index& ix, const DiagramOptions& opt)
     throw std::invalid_argument("no PE thread matches the selection (the trace has " + std::to_string(ix.threads.size()) +
                                 " PE threads)");
   if (lanes.size() < candidates && endpoints)
-    note << "showing " << lanes.size() << " of " << candidates << " PEs (use --pes to choose); ";
+    note << "lanes: " << lanes.size() << " of " << candidates << " PEs (use --pes to choose); ";
   else if (lanes.size() < candidates)
-    note << "showing " << lanes.size() << " of " << candidates << " PE threads (PE " << lanes.front().pe
+    note << "lanes: " << lanes.size() << " of " << candidates << " PE threads (PE " << lanes.front().pe
          << (lanes.back().pe != lanes.front().pe ? " to " + std::to_string(lanes.back().pe) : std::string())
          << "; use --pes/--threads to choose); ";
   std::map<ThreadKey, int> lane_of;
@@ -134,7 +134,10 @@ Diagram make_diagram(const Index& ix, const DiagramOptions& opt)
     to = end + std::max<std::int64_t>(1, (end - from) / 50);
     note << "showing the first " << opt.max_ops << " of " << ops.size() << " operations";
   } else {
-    note << "showing " << ops.size() << " operations";
+    std::size_t shown = 0; // operations whose issue-to-completion span meets the window
+    for (const OpInfo* o : ops)
+      shown += o->issue <= to && std::max({o->issue, o->delivered, o->completed}) >= from;
+    note << "showing " << shown << (shown < ops.size() ? " of " + std::to_string(ops.size()) : std::string()) << " operations";
   }
   if (to <= from)
     throw std::invalid_argument("empty time window (--from must be before --to and inside the trace)");

@@ -581,19 +581,24 @@ std::string format_report(const json& r)
   o << "thread interference (waiting for other threads' operations): " << ht(r["interference"]["total_s"]) << "\n";
   for (const json* thp : top_threads(r, {"interference_s"}, kTop, &more)) {
     const json& th = *thp;
+    // The three largest culprits.
+    std::vector<std::pair<double, std::string>> culprits;
+    for (const auto& [k, v] : th["interference_by_thread_s"].items())
+      if (v.get<double>() > 0)
+        culprits.emplace_back(v.get<double>(), k);
+    std::stable_sort(culprits.begin(), culprits.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
     std::string from;
-    for (const auto& [k, v] : th["interference_by_thread_s"].items()) {
-      if (v.get<double>() <= 0)
-        continue;
-      from += (from.empty() ? "" : ", ") + std::string("thread ") + k + ": " + ht(v);
-    }
+    for (std::size_t i = 0; i < culprits.size() && i < 3; ++i)
+      from += (from.empty() ? "" : ", ") + std::string("thread ") + culprits[i].second + ": " + human_time(culprits[i].first);
+    if (culprits.size() > 3)
+      from += fmt(", %zu more threads", culprits.size() - 3);
     o << fmt("  %-22s %s (from %s)\n", th["label"].get<std::string>().c_str(), ht(th["interference_s"]).c_str(), from.c_str());
   }
+  and_more(o);
 
   const json& ov = r["overlap"];
   o << fmt("overlap of communication: hidden behind compute %s, exposed in waits %s, ratio %.2f\n", ht(ov["hidden_s"]).c_str(),
            ht(ov["exposed_s"]).c_str(), ov["ratio"].get<double>());
-  and_more(o);
   for (const json* thp : top_threads(r, {"overlap", "communication_s"}, kTop, &more)) {
     const json& th = *thp;
     const json& x  = th["overlap"];

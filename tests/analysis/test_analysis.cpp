@@ -501,7 +501,7 @@ TEST(Diagram, DefaultLanesAreWholePEsThatFit)
   const analysis::Index ix = build_index(tr);
   const analysis::Diagram d = analysis::make_diagram(ix, {});
   EXPECT_EQ(d.lanes, 12);
-  EXPECT_NE(d.note.find("showing 12 of 24 PE threads (PE 0 to 1"), std::string::npos) << d.note;
+  EXPECT_NE(d.note.find("lanes: 12 of 24 PE threads (PE 0 to 1"), std::string::npos) << d.note;
   analysis::DiagramOptions opt;
   opt.pes = {2, 3};
   EXPECT_EQ(analysis::make_diagram(ix, opt).lanes, 12);
