@@ -1,5 +1,8 @@
 #include "traces/Recorder.hpp"
 
+#include "traces/Paje.hpp"
+#include "traces/Perfetto.hpp"
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -195,6 +198,17 @@ std::vector<std::string> Recorder::write(const std::string& dir)
       throw std::runtime_error("cannot write " + evt.string());
   }
   files.push_back(evt.string());
+  auto derived = [&](const char* name, void (*writer)(const Trace&, std::ostream&)) {
+    const fs::path p = fs::path(dir) / name;
+    std::ofstream out(p);
+    if (out)
+      writer(tr, out);
+    if (!out)
+      throw std::runtime_error("cannot write " + p.string());
+    files.push_back(p.string());
+  };
+  derived("trace.json", &write_perfetto);
+  derived("trace.paje", &write_paje);
   return files;
 }
 

@@ -129,7 +129,8 @@ int cmd_run(const Args& a)
     if (recorder != nullptr) {
       const std::vector<std::string> files = recorder->write(a.out);
       if (!a.quiet)
-        std::printf("  %-26s %s\n", (std::string("trace (") + to_string(level) + ") in").c_str(), files.front().c_str());
+        std::printf("  %-26s %s, %s (Perfetto), %s (Paje)\n", (std::string("trace (") + to_string(level) + ")").c_str(),
+                    files[0].c_str(), files[1].c_str(), files[2].c_str());
     }
   }
   if (a.perf) {

@@ -461,7 +461,8 @@ int run(const Options& o)
     if (recorder != nullptr) {
       const std::vector<std::string> files = recorder->write(o.out);
       if (!o.quiet)
-        std::fprintf(stderr, "shmemsim-run: trace (%s): %s\n", traces::to_string(trace_level), files.front().c_str());
+        std::fprintf(stderr, "shmemsim-run: trace (%s): %s, %s (Perfetto), %s (Paje); 'shmemsim report %s' analyses it\n",
+                     traces::to_string(trace_level), files[0].c_str(), files[1].c_str(), files[2].c_str(), o.out.c_str());
     }
   }
   if (!o.quiet && status == sim::RunStatus::Completed)

@@ -32,11 +32,11 @@ int main(int argc, char** argv)
   for (int r = 0; r < ROUNDS; r++) {
     if (pipelined) {
       shmem_putmem_nbi(dest[r], src, BYTES, peer);
-      compute(40000);
+      compute(150000);
       shmem_quiet();
     } else {
       shmem_putmem(dest[r], src, BYTES, peer);
-      compute(40000);
+      compute(150000);
     }
   }
   shmem_barrier_all();

@@ -1,0 +1,131 @@
+# Traces and reports of real runs (issue 7's must-holds), with shmemsim-run, `shmemsim report` and
+# `shmemsim diagram`:
+#  - threads issuing nbi puts and quiet on the shared default context: every thread's
+#    interference > 0; each on a private context it created: no interference at all;
+#  - blocking put then compute: overlap ratio near 0; put_nbi, compute, quiet: substantial;
+#  - trace.json (Perfetto), report.json and the diagram SVG are valid;
+#  - trace files and report.json are byte-identical across two runs.
+# -DRUN=shmemsim-run -DSHMEMSIM=shmemsim -DCHECK=shmemsim_check_file -DBIN=program dir
+# -DSCENARIO=unordered.json -DOUT=work dir
+set(failures "")
+macro(fail what)
+  string(APPEND failures "  - ${what}\n")
+endmacro()
+file(REMOVE_RECURSE ${OUT})
+
+function(run_traced dir)
+  execute_process(COMMAND ${RUN} --scenario ${SCENARIO} -np 2 --quiet --out ${OUT}/${dir} ${ARGN}
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 300)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${ARGN}: exit ${rc}\n${out}\n${err}")
+  endif()
+  execute_process(COMMAND ${SHMEMSIM} report ${OUT}/${dir} --quiet RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "shmemsim report ${OUT}/${dir}: exit ${rc}\n${out}\n${err}")
+  endif()
+endfunction()
+
+# The value at a JSON path of DIR/report.json.
+function(report_get var dir)
+  file(READ ${OUT}/${dir}/report.json text)
+  string(JSON v GET "${text}" ${ARGN})
+  set(${var} "${v}" PARENT_SCOPE)
+endfunction()
+
+# Per thread (pe/thread label -> value) of report key `key` (interference_s, overlap.ratio).
+function(per_thread var dir)
+  file(READ ${OUT}/${dir}/report.json text)
+  string(JSON n LENGTH "${text}" threads)
+  math(EXPR last "${n} - 1")
+  set(result "")
+  foreach(i RANGE ${last})
+    string(JSON pe GET "${text}" threads ${i} pe)
+    string(JSON th GET "${text}" threads ${i} thread)
+    string(JSON v GET "${text}" threads ${i} ${ARGN})
+    list(APPEND result "${pe}/${th}=${v}")
+  endforeach()
+  set(${var} "${result}" PARENT_SCOPE)
+endfunction()
+
+run_traced(shared ${BIN}/trace_threads shared)
+run_traced(shared_again ${BIN}/trace_threads shared)
+run_traced(private ${BIN}/trace_threads private)
+run_traced(blocking ${BIN}/trace_overlap blocking)
+run_traced(pipelined ${BIN}/trace_overlap pipelined)
+
+# Interference: shared context, every worker thread (threads 1..4 of both PEs) > 0.
+per_thread(shared_i shared interference_s)
+set(workers 0)
+foreach(entry ${shared_i})
+  string(REGEX MATCH "^([0-9]+)/([0-9]+)=(.*)$" _ "${entry}")
+  set(th ${CMAKE_MATCH_2})
+  set(v ${CMAKE_MATCH_3})
+  if(th GREATER 0)
+    math(EXPR workers "${workers} + 1")
+    if(NOT v GREATER 0)
+      fail("shared default context: thread ${CMAKE_MATCH_1}/${th} shows no interference (${v} s)")
+    endif()
+  endif()
+endforeach()
+if(NOT workers EQUAL 8)
+  fail("shared: expected 8 worker threads in the report, found ${workers} (${shared_i})")
+endif()
+per_thread(private_i private interference_s)
+foreach(entry ${private_i})
+  string(REGEX MATCH "=(.*)$" _ "${entry}")
+  if(NOT CMAKE_MATCH_1 EQUAL 0)
+    fail("private contexts: interference ${entry} (expected 0 for every thread)")
+  endif()
+endforeach()
+report_get(total private interference total_s)
+if(NOT total EQUAL 0)
+  fail("private contexts: total interference ${total} s, expected 0")
+endif()
+
+# Overlap of the PEs' main threads (they do the puts).
+foreach(mode blocking pipelined)
+  per_thread(r ${mode} overlap ratio)
+  foreach(entry ${r})
+    string(REGEX MATCH "^([0-9]+)/0=(.*)$" _ "${entry}")
+    if(CMAKE_MATCH_0)
+      set(ratio ${CMAKE_MATCH_2})
+      if(mode STREQUAL "blocking" AND ratio GREATER 0.05)
+        fail("blocking put then compute: PE ${CMAKE_MATCH_1} overlap ratio ${ratio}, expected near 0")
+      elseif(mode STREQUAL "pipelined" AND ratio LESS 0.5)
+        fail("put_nbi, compute, quiet: PE ${CMAKE_MATCH_1} overlap ratio ${ratio}, expected substantial (> 0.5)")
+      endif()
+      message(STATUS "${mode}: PE ${CMAKE_MATCH_1} overlap ratio ${ratio}")
+    endif()
+  endforeach()
+endforeach()
+
+# Valid files: Perfetto JSON, report.json, diagram SVG.
+foreach(dir shared private blocking pipelined)
+  execute_process(COMMAND ${SHMEMSIM} diagram ${OUT}/${dir} -o ${OUT}/${dir}/diagram.svg RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_QUIET)
+  if(NOT rc EQUAL 0)
+    fail("shmemsim diagram ${OUT}/${dir}: exit ${rc}: ${err}")
+  endif()
+  foreach(check "perfetto;trace.json" "json;report.json" "svg;diagram.svg")
+    list(GET check 0 kind)
+    list(GET check 1 file)
+    execute_process(COMMAND ${CHECK} ${kind} ${OUT}/${dir}/${file} RESULT_VARIABLE rc ERROR_VARIABLE err)
+    if(NOT rc EQUAL 0)
+      fail("${dir}/${file}: ${err}")
+    endif()
+  endforeach()
+endforeach()
+
+# Determinism: the same run twice gives the same bytes.
+foreach(f trace.evt trace.json trace.paje report.json)
+  file(SHA256 ${OUT}/shared/${f} a)
+  file(SHA256 ${OUT}/shared_again/${f} b)
+  if(NOT a STREQUAL b)
+    fail("${f} differs between two identical runs (${OUT}/shared, ${OUT}/shared_again)")
+  endif()
+endforeach()
+
+if(failures)
+  message(FATAL_ERROR "trace checks failed:\n${failures}")
+endif()
+list(JOIN shared_i ", " shared_text)
+message(STATUS "interference (shared): ${shared_text}")
