@@ -283,6 +283,20 @@ bool is_command(const std::string& cmd) { return cmd == "report" || cmd == "diag
 int run_command(const std::string& cmd, int argc, char** argv)
 {
   ArgReader a{cmd, argc, argv, 0, {}};
+  for (int i = 0; i < argc; ++i)
+    if (std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h") {
+      // This command's part of the usage text: from its line to the next command's.
+      const std::string text = kUsage;
+      const std::size_t from = text.find("  " + cmd + " ");
+      std::size_t to         = from == std::string::npos ? std::string::npos : text.find("\n  ", from + 1);
+      while (to != std::string::npos && text.compare(to + 3, 1, " ") == 0)
+        to = text.find("\n  ", to + 1);
+      std::string part = text.substr(from + 1, to == std::string::npos ? std::string::npos : to - from);
+      while (!part.empty() && part.back() == '\n')
+        part.pop_back();
+      std::fputs(("usage: shmemsim" + part + "\n").c_str(), stdout);
+      return 0;
+    }
   try {
     if (cmd == "report")
       return cmd_report(a);

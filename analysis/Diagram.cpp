@@ -208,7 +208,7 @@ Diagram make_diagram(const Index& ix, const DiagramOptions& opt)
   std::string title = "shmemsim timing diagram";
   for (const char* key : {"scenario", "program"})
     if (auto it = ix.trace->meta.find(key); it != ix.trace->meta.end())
-      title += std::string(" — ") + it->second;
+      title += std::string(" — ") + it->second.substr(it->second.find_last_of('/') + 1); // file names, not paths
   s << "<text x=\"" << num(kLeft) << "\" y=\"22\" font-size=\"15\" font-weight=\"bold\">" << esc(title) << "</text>\n";
   s << "<text x=\"" << num(kLeft) << "\" y=\"38\" fill=\"#555555\">" << esc(d.note) << "</text>\n";
 
