@@ -15,11 +15,7 @@ namespace {
 /// Seconds with 12 decimals from integer picoseconds.
 std::string sec(std::int64_t ps)
 {
-  const bool neg = ps < 0;
-  const auto a   = static_cast<unsigned long long>(neg ? -ps : ps);
-  char buf[48];
-  std::snprintf(buf, sizeof buf, "%s%llu.%012llu", neg ? "-" : "", a / 1000000000000ULL, a % 1000000000000ULL);
-  return buf;
+  return ps_fixed(ps, 12);
 }
 
 const char* kHeader = R"(%EventDef PajeDefineContainerType 0

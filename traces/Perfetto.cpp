@@ -10,14 +10,10 @@ namespace shmemsim::traces {
 
 namespace {
 
-/// Microseconds with 6 decimals, from integer picoseconds (exact, locale-free).
+/// Microseconds with 6 decimals from integer picoseconds.
 std::string us(std::int64_t ps)
 {
-  const bool neg = ps < 0;
-  const auto a   = static_cast<unsigned long long>(neg ? -ps : ps);
-  char buf[48];
-  std::snprintf(buf, sizeof buf, "%s%llu.%06llu", neg ? "-" : "", a / 1000000ULL, a % 1000000ULL);
-  return buf;
+  return ps_fixed(ps, 6);
 }
 
 std::string str(const std::string& s)

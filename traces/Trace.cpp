@@ -1,5 +1,6 @@
 #include "traces/Trace.hpp"
 
+#include <cstdio>
 #include <fstream>
 #include <ostream>
 #include <sstream>
@@ -30,6 +31,18 @@ std::string word(const std::string& s)
   return w;
 }
 } // namespace
+
+std::string ps_fixed(std::int64_t ps, int digits)
+{
+  unsigned long long div = 1;
+  for (int i = 0; i < digits; ++i)
+    div *= 10;
+  const bool neg = ps < 0;
+  const auto a   = neg ? 0ULL - static_cast<unsigned long long>(ps) : static_cast<unsigned long long>(ps);
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%s%llu.%0*llu", neg ? "-" : "", a / div, digits, a % div);
+  return buf;
+}
 
 const char* to_string(Level l)
 {
