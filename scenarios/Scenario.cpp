@@ -282,7 +282,7 @@ const std::vector<Key>& schema()
                  "threads of a PE contend for it (estimate; 0ns: no cost).",
          .root = [](Build& b, const Value& v) { b.sc.job.library_lock = v.i; }},
         {.scope = S::Root, .path = "job.threads.per_pe", .kind = K::Int, .def = 0,
-         .help = "Default OpenMP team size of a PE (OMP_NUM_THREADS in the environment wins); 0: the node's "
+         .help = "Default OpenMP team size of a PE (OMP_NUM_THREADS in the environment wins; \"job\": {\"threads\": N} is short for it); 0: the node's "
                  "program cores divided among its PEs.", .min = 0, .max = 4096,
          .root = [](Build& b, const Value& v) { b.sc.job.threads_per_pe = static_cast<int>(v.i); }},
         {.scope = S::Root, .path = "job.program", .kind = K::Str, .def = "",
@@ -834,6 +834,10 @@ public:
     scenario_ = doc;
     try {
       json merged = resolve_preset(doc);
+      // "job": {"threads": N} is short for job.threads.per_pe (DESIGN.md's job.threads).
+      if (merged.contains("job") && merged["job"].is_object() && merged["job"].contains("threads") &&
+          merged["job"]["threads"].is_number())
+        merged["job"]["threads"] = json{{"per_pe", merged["job"]["threads"]}};
       check_keys(merged, Scope::Root, "", "");
       return build(merged);
     } catch (const Fail& f) {
