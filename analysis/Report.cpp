@@ -629,8 +629,9 @@ std::string format_report(const json& r)
       const json& l = *links[i];
       std::string u = l["utilization"].is_null() ? "utilization unknown (no link_bandwidth_Bps)"
                                                   : fmt("utilization %.1f%%", 100 * l["utilization"].get<double>());
-      o << fmt("    %-20s %llu bytes, %s, contention: queued %s\n", l["name"].get<std::string>().c_str(),
-               l["bytes"].get<unsigned long long>(), u.c_str(), ht(l["contention"]["queued_s"]).c_str());
+      o << fmt("    %-20s %llu bytes in %llu packets, %s, contention: packets queued %s in total (max %s)\n",
+               l["name"].get<std::string>().c_str(), l["bytes"].get<unsigned long long>(), l["packets"].get<unsigned long long>(),
+               u.c_str(), ht(l["contention"]["queued_s"]).c_str(), ht(l["contention"]["max_queued_s"]).c_str());
     }
   }
 
