@@ -193,6 +193,22 @@ int main(int argc, char** argv)
     _Pragma(PRAGMA) for (unsigned long long u = big; u < big + N; u++) BODY(u - big); \
     _Pragma("omp single") check(what);                                              \
   } while (0)
+/* An ordered loop over unsigned long long: the ordered regions run in iteration order. */
+#define ORDERED_ULL(what, PRAGMA)                                                          \
+  do {                                                                                     \
+    _Pragma(PRAGMA) for (unsigned long long u = big; u < big + N; u++)                     \
+    {                                                                                      \
+      BODY(u - big);                                                                       \
+      _Pragma("omp ordered") seq[nseq++] = (int)(u - big);                                 \
+    }                                                                                      \
+    _Pragma("omp single")                                                                  \
+    {                                                                                      \
+      for (int k = 0; k < N; k++)                                                          \
+        CHECK(seq[k] == k, "%s: region %d ran iteration %d", what, k, seq[k]);            \
+      check(what);                                                                         \
+      nseq = 0;                                                                            \
+    }                                                                                      \
+  } while (0)
 #pragma omp parallel
   {
     OFOR("orphaned static", "omp for schedule(static)");
@@ -215,44 +231,9 @@ int main(int argc, char** argv)
     OFOR_ULL("ull nonmonotonic runtime", "omp for schedule(nonmonotonic: runtime)");
 #pragma omp single
     nseq = 0;
-#pragma omp for ordered schedule(static, 2)
-    for (unsigned long long u = big; u < big + N; u++) {
-      BODY(u - big);
-#pragma omp ordered
-      seq[nseq++] = (int)(u - big);
-    }
-#pragma omp single
-    {
-      for (int k = 0; k < N; k++)
-        CHECK(seq[k] == k, "ordered ull static: region %d ran iteration %d", k, seq[k]);
-      check("ordered ull static");
-      nseq = 0;
-    }
-#pragma omp for ordered schedule(guided)
-    for (unsigned long long u = big; u < big + N; u++) {
-      BODY(u - big);
-#pragma omp ordered
-      seq[nseq++] = (int)(u - big);
-    }
-#pragma omp single
-    {
-      for (int k = 0; k < N; k++)
-        CHECK(seq[k] == k, "ordered ull guided: region %d ran iteration %d", k, seq[k]);
-      check("ordered ull guided");
-      nseq = 0;
-    }
-#pragma omp for ordered schedule(runtime)
-    for (unsigned long long u = big; u < big + N; u++) {
-      BODY(u - big);
-#pragma omp ordered
-      seq[nseq++] = (int)(u - big);
-    }
-#pragma omp single
-    {
-      for (int k = 0; k < N; k++)
-        CHECK(seq[k] == k, "ordered ull runtime: region %d ran iteration %d", k, seq[k]);
-      check("ordered ull runtime");
-    }
+    ORDERED_ULL("ordered ull static", "omp for ordered schedule(static, 2)");
+    ORDERED_ULL("ordered ull guided", "omp for ordered schedule(guided)");
+    ORDERED_ULL("ordered ull runtime", "omp for ordered schedule(runtime)");
 #pragma omp sections
     {
 #pragma omp section
