@@ -300,6 +300,13 @@ const std::vector<Key>& schema()
          .help = "Multiplies simulated computation time (calibration: counted mode charges 4 flop of "
                  "platform.core_speed per basic block).", .min = 0, .max = 1000000,
          .root = [](Build& b, const Value& v) { b.sc.job.compute_scale = v.d; }},
+        {.scope = S::Root, .path = "job.compute_quantum", .kind = K::Time, .def = "10us",
+         .help = "Time slice: a thread that computes this long (simulated) without calling the library or a "
+                 "blocking pthread/OpenMP routine is charged for it and lets other threads and the network run, "
+                 "so spin-waits on memory progress (counted and measured modes; in none mode, every "
+                 "10us-of-blocks at platform.core_speed costs one 100ns poll instead). At least 100ns.",
+         .min = 100'000,
+         .root = [](Build& b, const Value& v) { b.sc.job.compute_quantum = v.i; }},
         {.scope = S::Root, .path = "job.symmetric_heap", .kind = K::Size, .def = "64MiB",
          .help = "Symmetric heap per PE (SHMEM_SYMMETRIC_SIZE in the environment overrides it).", .size_min = 4096,
          .root = [](Build& b, const Value& v) { b.sc.job.symmetric_heap = v.u; }},
@@ -709,6 +716,8 @@ Value read_value(const Key& k, const json& v, const std::string& path)
           parse_with(v, path, "a time", detail::time_forms(), [](const std::string& s) {
             return static_cast<std::uint64_t>(parse_time(s));
           }));
+      if (r.i < k.min)
+        throw Fail{path, "expected at least " + detail::format_time(k.min) + ", got " + show(v)};
       break;
     case Kind::Bandwidth:
       r.u = parse_with(v, path, "a bandwidth", detail::bandwidth_forms(), parse_bandwidth);

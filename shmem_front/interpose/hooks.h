@@ -65,6 +65,10 @@ struct shmemsim_hooks {
   void (*unpark)(void* thread);
   void (*at_pe_exit)(void (*fn)(void));
   void (*fatal)(const char* message);
+
+  /* Time slicing: the running thread executed shmemsim_slice_blocks basic blocks without a call
+   * that charges its computation: charge it and let other threads and the network run. */
+  void (*slice)(void);
 };
 
 /* Installed by the runtime (found with dlsym). */
@@ -73,6 +77,8 @@ void shmemsim_interpose_install(const struct shmemsim_hooks* hooks);
 const struct shmemsim_hooks* shmemsim_interpose_hooks(void);
 /* Basic blocks executed by instrumented program code since the runtime last read it. */
 extern unsigned long shmemsim_blocks;
+/* The block count at which the running thread's time slice ends (set by the runtime). */
+extern unsigned long shmemsim_slice_blocks;
 
 #ifdef __cplusplus
 }

@@ -22,8 +22,23 @@ EXPORT unsigned long shmemsim_blocks;
 EXPORT void shmemsim_interpose_install(const struct shmemsim_hooks* h) { hooks = h; }
 EXPORT const struct shmemsim_hooks* shmemsim_interpose_hooks(void) { return hooks; }
 
-/* Counted compute mode: -fsanitize-coverage=trace-pc calls this in every basic block. */
-EXPORT void __sanitizer_cov_trace_pc(void) { ++shmemsim_blocks; }
+/* Blocks after which the running thread's time slice ends (the runtime sets it; the counter is
+ * reset whenever computation is charged). */
+EXPORT unsigned long shmemsim_slice_blocks = (unsigned long)-1;
+
+__attribute__((noinline, cold)) static void slice_ends(void)
+{
+  if (hooks != NULL && hooks->slice != NULL)
+    hooks->slice();
+}
+
+/* -fsanitize-coverage=trace-pc calls this in every basic block of the program: count it, and end
+ * the thread's time slice when it has run a quantum without calling anything that charges. */
+EXPORT void __sanitizer_cov_trace_pc(void)
+{
+  if (__builtin_expect(++shmemsim_blocks >= shmemsim_slice_blocks, 0))
+    slice_ends();
+}
 
 static int active(void) { return hooks != NULL && hooks->active(); }
 

@@ -22,6 +22,9 @@ namespace shmemsim::front {
 namespace {
 PeRuntime* g_runtime = nullptr;
 
+/// Counted compute mode: what one executed basic block costs, in flop of platform.core_speed.
+constexpr double kFlopsPerBlock = 4.0;
+
 /// Simulated wall-clock time starts at a fixed date, so runs are reproducible:
 /// 2014-09-01T00:00:00Z (the contexts paper's year).
 constexpr time_t kEpoch = 1409529600;
@@ -119,6 +122,7 @@ void hook_park(const char* routine, const char* what) { g_runtime->park(routine,
 void hook_unpark(void* t) { g_runtime->unpark(static_cast<SimThread*>(t)); }
 void hook_at_pe_exit(void (*fn)()) { g_runtime->set_pe_exit(fn); }
 void hook_fatal(const char* message) { g_runtime->fatal(message); }
+void hook_slice() { g_runtime->slice(); }
 
 /// libc's own process variables. The launcher must not name them directly: that would create
 /// copy relocations in the executable, which libc then updates while the program copies (bound
@@ -238,10 +242,16 @@ PeRuntime& pe_runtime()
 }
 
 PeRuntime::PeRuntime(sim::Simulation& sim, const scenarios::Scenario& sc, std::vector<PeProcess>& pes,
-                     unsigned long* block_counter, double poll_cost_s)
-    : sim_(sim), sc_(sc), pes_(pes), blocks_(block_counter), poll_cost_(sim::seconds_to_ps(poll_cost_s)),
-      core_speed_(sc.platform.hosts.core_speed)
+                     BlockCounter counter, double poll_cost_s)
+    : sim_(sim), sc_(sc), pes_(pes), blocks_(counter.blocks), slice_blocks_(counter.slice_blocks),
+      poll_cost_(sim::seconds_to_ps(poll_cost_s)), core_speed_(sc.platform.hosts.core_speed)
 {
+  // The quantum in blocks at the counted rate (4 flop of core_speed per block, times
+  // compute_scale); without a counted cost (none, or a zero scale) at the unscaled rate.
+  const double per_block = kFlopsPerBlock * (sc.job.compute_scale > 0 ? sc.job.compute_scale : 1.0);
+  const double quantum   = sim::ps_to_seconds(sc.job.compute_quantum) * core_speed_ / per_block;
+  quantum_blocks_        = quantum < 1 ? 1 : quantum > 1e18 ? static_cast<unsigned long>(1e18)
+                                                              : static_cast<unsigned long>(quantum);
   g_runtime          = this;
   hooks_.active      = hook_active;
   hooks_.now         = hook_now;
@@ -275,6 +285,7 @@ PeRuntime::PeRuntime(sim::Simulation& sim, const scenarios::Scenario& sc, std::v
   hooks_.unpark          = hook_unpark;
   hooks_.at_pe_exit      = hook_at_pe_exit;
   hooks_.fatal           = hook_fatal;
+  hooks_.slice           = hook_slice;
   sim_.set_switch_hooks(&PeRuntime::save_state, &PeRuntime::restore_state, this);
 }
 
@@ -311,6 +322,8 @@ SimThread* PeRuntime::adopt_actor(PeProcess& pe, int index)
     thread_of_pid_.resize(pid + 1, nullptr);
   thread_of_pid_[pid] = &t;
   current_            = &t;
+  *blocks_            = 0; // a new thread has computed nothing yet
+  t.last_call         = sim_.queue().now();
   return &t;
 }
 
@@ -340,6 +353,7 @@ void PeRuntime::save_state(void* self)
     pe->optopt        = *v.optopt;
     pe->optarg        = *v.optarg;
     t->err            = errno;
+    t->blocks         = *rt->blocks_;
     if (pe->tls_memsz > 0 && pe->threads > 1) {
       t->tls.resize(pe->tls_memsz);
       std::memcpy(t->tls.data(), tls_block(*pe), pe->tls_memsz);
@@ -351,6 +365,7 @@ void PeRuntime::restore_state(void* self)
 {
   auto* rt     = static_cast<PeRuntime*>(self);
   rt->current_ = rt->lookup_current();
+  *rt->blocks_ = rt->current_ != nullptr ? rt->current_->blocks : 0;
   if (SimThread* t = rt->current_) {
     PeProcess* pe     = t->pe;
     const LibcVars& v = libc_vars();
@@ -368,6 +383,7 @@ void PeRuntime::restore_state(void* self)
 
 void PeRuntime::spawn_all()
 {
+  *slice_blocks_ = quantum_blocks_;
   for (PeProcess& pe : pes_) {
     const int id = pe.id;
     sim_.spawn("PE " + std::to_string(id), pe.node, [this, id] { run_pe(id); });
@@ -423,17 +439,18 @@ int PeRuntime::exit_status() const
   return worst;
 }
 
-void PeRuntime::charge_compute(PeProcess& pe)
+void PeRuntime::charge_compute(PeProcess& pe, bool sliced)
 {
   double flops = 0;
   switch (sc_.job.compute) {
     case scenarios::ComputeMode::Counted: {
       const unsigned long blocks = *blocks_;
       *blocks_                   = 0;
-      flops                      = static_cast<double>(blocks) * 4.0 * sc_.job.compute_scale;
+      flops                      = static_cast<double>(blocks) * kFlopsPerBlock * sc_.job.compute_scale;
       break;
     }
     case scenarios::ComputeMode::Measured: {
+      *blocks_         = 0;
       const double now = thread_cpu_seconds();
       flops            = (now - pe.cpu_mark) * core_speed_ * sc_.job.compute_scale;
       break;
@@ -442,12 +459,73 @@ void PeRuntime::charge_compute(PeProcess& pe)
       *blocks_ = 0;
       break;
   }
+  SimThread* t = current_;
+  const sim::Ps t0 = sim_.queue().now();
   if (flops > 0) {
-    const sim::Ps t0 = sim_.queue().now();
-    const int thr    = thread_index();
+    if (t != nullptr)
+      t->computing = true;
     sim_.execute(flops);
-    SHMEMSIM_OBSERVE(obs_, compute(t0, sim_.queue().now() - t0, pe.id, thr));
+    if (t != nullptr)
+      t->computing = false;
   }
+  if (sc_.job.compute == scenarios::ComputeMode::Measured)
+    pe.cpu_mark = thread_cpu_seconds(); // other actors ran meanwhile on this OS thread
+  if (t == nullptr) {
+    if (flops > 0)
+      SHMEMSIM_OBSERVE(obs_, compute(t0, sim_.queue().now() - t0, pe.id, 0));
+    return;
+  }
+  // Consecutive time slices are one computation for the observer.
+  if (sliced) {
+    if (t->sliced_from < 0)
+      t->sliced_from = t0;
+    return;
+  }
+  const sim::Ps from = t->sliced_from >= 0 ? t->sliced_from : t0;
+  t->sliced_from     = -1;
+  if (sim_.queue().now() > from)
+    SHMEMSIM_OBSERVE(obs_, compute(from, sim_.queue().now() - from, pe.id, t->index));
+}
+
+void PeRuntime::slice()
+{
+  SimThread* t = current_;
+  if (t == nullptr || t->pe->finished) {
+    *blocks_ = 0; // not a PE thread (loading, teardown): nothing to charge
+    return;
+  }
+  const bool counted_cost = sc_.job.compute != scenarios::ComputeMode::None && sc_.job.compute_scale > 0;
+  if (counted_cost) {
+    charge_compute(*t->pe, true);
+  } else {
+    // Computation is free: the slice is a poll, so that a spin-wait lets time and the network move.
+    *blocks_ = 0;
+    if (t->sliced_from < 0)
+      t->sliced_from = sim_.queue().now();
+    t->computing = true;
+    sim_.sleep_for(poll_cost_);
+    t->computing = false;
+  }
+  if (store_listener_)
+    store_listener_(t->pe->id);
+}
+
+std::vector<std::string> PeRuntime::computing() const
+{
+  std::vector<std::string> lines;
+  const sim::Ps now = sim_.queue().now();
+  for (const SimThread& t : threads_) {
+    if (t.finished || !t.computing)
+      continue;
+    std::string who = "PE " + std::to_string(t.pe->id);
+    if (t.index > 0)
+      who += " thread " + std::to_string(t.index);
+    char since[64];
+    std::snprintf(since, sizeof since, "%.9f", sim::ps_to_seconds(now - t.last_call));
+    lines.push_back(who + " was computing: no library call for the last " + since +
+                    " s of simulated time (a spin-wait nothing releases, or an endless loop?)");
+  }
+  return lines;
 }
 
 int PeRuntime::my_pe()
@@ -504,15 +582,19 @@ void PeRuntime::enter(const char* routine)
   t.routine    = routine;
   t.pe->routine = routine;
   charge_compute(*t.pe);
+  t.last_call = sim_.queue().now();
+  if (store_listener_)
+    store_listener_(t.pe->id); // stores it made before the call become visible to its siblings
 }
 
 void PeRuntime::leave()
 {
   if (current() == nullptr)
     return; // the PE is being torn down (killed at a deadlock or a time limit)
-  current_->routine = nullptr;
-  PeProcess& pe     = *current();
-  pe.routine        = nullptr;
+  current_->routine   = nullptr;
+  current_->last_call = sim_.queue().now();
+  PeProcess& pe       = *current();
+  pe.routine          = nullptr;
   if (sc_.job.compute == scenarios::ComputeMode::Measured)
     pe.cpu_mark = thread_cpu_seconds();
 }

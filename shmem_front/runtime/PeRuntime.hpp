@@ -12,6 +12,7 @@
 
 #include <cstdio>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -48,6 +49,13 @@ struct PeProcess {
   void* omp       = nullptr; ///< the OpenMP runtime's state for this PE (its slot)
 };
 
+/// The interposition library's basic-block counter and the count at which the running thread's
+/// time slice ends (both shared by every simulated thread; the runtime swaps the count per thread).
+struct BlockCounter {
+  unsigned long* blocks       = nullptr;
+  unsigned long* slice_blocks = nullptr;
+};
+
 /// One simulated thread of a PE (its main thread included): an actor.
 struct SimThread {
   PeProcess* pe        = nullptr;
@@ -70,12 +78,16 @@ struct SimThread {
   void* omp        = nullptr; ///< the OpenMP runtime's state for this thread (its slot)
   bool unparked    = false;   ///< a wake-up for park() is pending
   const char* park_what = nullptr; ///< what a parked thread waits for (reports)
+  unsigned long blocks = 0;  ///< basic blocks not yet charged (while it is switched out)
+  bool computing       = false; ///< charging computation (in a SimGrid execution or a poll)
+  sim::Ps last_call    = 0;  ///< when it last entered or left a charging call
+  sim::Ps sliced_from  = -1; ///< start of the run of time slices in progress (-1: none)
 };
 
 class PeRuntime final : public Runtime {
 public:
   PeRuntime(sim::Simulation& sim, const scenarios::Scenario& sc, std::vector<PeProcess>& pes,
-            unsigned long* block_counter, double poll_cost_s = 100e-9);
+            BlockCounter counter, double poll_cost_s = 100e-9);
   ~PeRuntime() override;
 
   /// The hook table for the interposition library.
@@ -121,6 +133,13 @@ public:
   int thread_index() const { return current_ != nullptr ? current_->index : 0; }
   /// Prefix every line a PE writes to stdout or stderr with "[PE n] " (call before spawn_all).
   void tag_output();
+  /// Time slicing: the running thread ran a quantum of blocks without a charging call.
+  void slice();
+  /// Called with a PE's id whenever one of its threads may have stored to its memory (it enters a
+  /// library routine or its time slice ends), so that waiters on that memory re-check.
+  void set_store_listener(std::function<void(int pe)> fn) { store_listener_ = std::move(fn); }
+  /// After a time limit: one line per thread that was computing (no library call), naming it.
+  std::vector<std::string> computing() const;
 
   // Runtime seam
   int my_pe() override;
@@ -164,7 +183,9 @@ private:
   void wait_for_mutex(Mutex& mx, const void* key, const char* what, const char* call);
   /// Free the mutex, or hand it to the first waiter.
   void release_mutex(Mutex& mx);
-  void charge_compute(PeProcess& pe);
+  /// Charge the calling thread's computation since its last charge. A time slice (`sliced`) is
+  /// reported with the following ones as one computation.
+  void charge_compute(PeProcess& pe, bool sliced = false);
   static void save_state(void* self);
   static void restore_state(void* self);
 
@@ -172,6 +193,9 @@ private:
   const scenarios::Scenario& sc_;
   std::vector<PeProcess>& pes_;
   unsigned long* blocks_;
+  unsigned long* slice_blocks_;
+  unsigned long quantum_blocks_ = 1; ///< job.compute_quantum in basic blocks
+  std::function<void(int)> store_listener_;
   sim::Ps poll_cost_;
   double core_speed_;
   std::vector<SimThread*> thread_of_pid_;

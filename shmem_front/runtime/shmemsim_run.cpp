@@ -356,6 +356,7 @@ int run(const Options& o)
     throw scenarios::ScenarioError(std::string("cannot load the interposition library: ") + dlerror());
   auto* install_hooks = reinterpret_cast<void (*)(const shmemsim_hooks*)>(dlsym(ih, "shmemsim_interpose_install"));
   auto* blocks        = static_cast<unsigned long*>(dlsym(ih, "shmemsim_blocks"));
+  auto* slice_blocks  = static_cast<unsigned long*>(dlsym(ih, "shmemsim_slice_blocks"));
 
   const std::vector<int> node_of = scenarios::place_endpoints(sc);
   const int npes                 = static_cast<int>(node_of.size());
@@ -395,11 +396,12 @@ int run(const Options& o)
     hosts.cores_per_node -= 1; // the NIC's progress thread has a core of its own
   sim::Simulation sim(hosts, sc.seed);
   portals::Network net(sim, sc.platform.fabric, sc.platform.nic, sc.platform.limits, node_of);
-  PeRuntime runtime(sim, sc, pes, blocks);
+  PeRuntime runtime(sim, sc, pes, BlockCounter{blocks, slice_blocks});
   PortalsTransport transport(
       net, memory, sc.job.contexts_split ? CtxMapping::Split : CtxMapping::Lean,
       sc.job.contexts_share ? OnExhaustion::Share : OnExhaustion::Fail, [&runtime] { return runtime.my_pe(); },
       [&runtime](const std::string& m) { runtime.fatal(m); });
+  runtime.set_store_listener([&transport](int pe) { transport.note_local_stores(pe); });
   try {
     transport.setup();
   } catch (const std::runtime_error& e) {
@@ -435,6 +437,8 @@ int run(const Options& o)
       break;
     case sim::RunStatus::TimeLimit:
       std::fprintf(stderr, "shmemsim-run: simulated-time limit of %s reached; still running:\n", o.sim_time_limit.c_str());
+      for (const std::string& c : runtime.computing())
+        std::fprintf(stderr, "shmemsim-run:   %s\n", c.c_str());
       for (const std::string& b : sim.blocked())
         std::fprintf(stderr, "shmemsim-run:   %s\n", b.c_str());
       code = 4;

@@ -26,6 +26,11 @@ struct PortalsTransport::PeNet {
   std::unique_ptr<TransportCtx> def;
   std::vector<std::unique_ptr<TransportCtx>> ctxs;
   int next_ctx_id = 1;
+  /// Stores its own threads may have made to its symmetric memory (note_local_stores), counted
+  /// with the target CT as updates.
+  std::uint64_t local_stores = 0;
+  /// Its threads blocked in wait_for_update.
+  std::vector<sim::Notifier*> update_waiters;
 };
 
 namespace {
@@ -392,17 +397,64 @@ std::uint64_t PortalsTransport::updates()
   PeNet& p = me();
   CtEvent ev;
   p.ni->ct_get(p.target_ct, &ev);
-  return ev.success + ev.failure;
+  return ev.success + ev.failure + p.local_stores;
 }
+
+namespace {
+/// What a thread blocked in wait_for_update waits for, for deadlock and time-limit reports.
+struct UpdateWait final : sim::Waitable {
+  int ni = 0, ct = 0;
+  std::uint64_t test = 0;
+  const portals::Ni* n = nullptr;
+  portals::CtHandle h;
+  std::string describe_wait() const override
+  {
+    CtEvent ev;
+    const_cast<portals::Ni*>(n)->ct_get(h, &ev);
+    return "an update of its symmetric memory by another PE or thread: CT " + std::to_string(ct) + " of endpoint " +
+           std::to_string(ni) + " reaching " + std::to_string(test) + " (success " + std::to_string(ev.success) +
+           ", failure " + std::to_string(ev.failure) + ")";
+  }
+};
+} // namespace
 
 void PortalsTransport::wait_for_update(std::uint64_t seen, const char* /*call*/)
 {
   PeNet& p = me();
-  CtEvent ev;
   const int thr = obs_ != nullptr ? current_thread_() : 0;
   SHMEMSIM_OBSERVE(obs_, wait_begin(now(), p.ni->id(), thr, -1, p.target_ct.index, "wait_until", seen + 1));
-  p.ni->ct_wait(p.target_ct, seen + 1, &ev, "an update of its symmetric memory by another PE");
+  sim::Notifier& self = net_.simulation().self_notifier();
+  // Woken by the target CT (a delivery from another PE) or by a store of a sibling thread.
+  while (updates() <= seen) {
+    const std::uint64_t ct_test = seen + 1 - p.local_stores; // updates() <= seen: no wrap
+    bool reached = false;
+    check(p.ni->ct_watch(p.target_ct, ct_test, &self, &reached), "PtlCTWait");
+    if (reached)
+      break;
+    p.update_waiters.push_back(&self);
+    UpdateWait what;
+    what.ni   = p.ni->id();
+    what.ct   = p.target_ct.index;
+    what.test = ct_test;
+    what.n    = p.ni;
+    what.h    = p.target_ct;
+    self.wait(&what, "PtlCTWait");
+    p.ni->ct_unwatch(p.target_ct, &self);
+    std::erase(p.update_waiters, &self);
+  }
   SHMEMSIM_OBSERVE(obs_, wait_end(now(), p.ni->id(), thr, seen + 1));
+}
+
+void PortalsTransport::note_local_stores(int pe)
+{
+  PeNet& p = *pes_[static_cast<std::size_t>(pe)];
+  ++p.local_stores;
+  if (p.update_waiters.empty())
+    return;
+  // A wake issued from an actor lets other actors run, which may change the list: copy it.
+  const std::vector<sim::Notifier*> wake = p.update_waiters;
+  for (sim::Notifier* n : wake)
+    n->notify();
 }
 
 } // namespace shmemsim::front

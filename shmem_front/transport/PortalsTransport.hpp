@@ -50,6 +50,9 @@ public:
   void fence(TransportCtx* ctx) override;
   std::uint64_t updates() override;
   void wait_for_update(std::uint64_t seen, const char* call) override;
+  /// A thread of `pe` may have stored to the PE's symmetric memory (it entered the library or its
+  /// time slice ended): wake the PE's threads waiting for updates, so they re-check.
+  void note_local_stores(int pe);
 
   /// Report operations, waits and contexts to `obs` (null: nobody); `current_thread` says which
   /// thread of the calling PE is calling (0: its main thread).

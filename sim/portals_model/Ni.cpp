@@ -154,6 +154,23 @@ Status Ni::ct_wait(CtHandle h, std::uint64_t test, CtEvent* ev, const char* purp
   return Status::Ok;
 }
 
+Status Ni::ct_watch(CtHandle h, std::uint64_t test, sim::Notifier* who, bool* reached)
+{
+  Ct* c = ct_of(h);
+  if (c == nullptr)
+    return fail(Status::ArgInvalid, "not an allocated counting event");
+  *reached = c->ev.success + c->ev.failure >= test;
+  if (!*reached)
+    c->waiters.push_back({test, who});
+  return Status::Ok;
+}
+
+void Ni::ct_unwatch(CtHandle h, const sim::Notifier* who)
+{
+  if (Ct* c = ct_of(h))
+    std::erase_if(c->waiters, [&](const Ct::Waiter& w) { return w.who == who; });
+}
+
 static void wake_reached(std::vector<Ni::Ct::Waiter>& waiters, const CtEvent& ev)
 {
   // Take the satisfied waiters out first: a wake issued from an actor lets other actors run,

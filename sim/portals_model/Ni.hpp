@@ -50,6 +50,10 @@ public:
   /// Block the calling actor until success + failure >= test. `purpose` (optional) says what the
   /// counter stands for, in deadlock and time-limit reports.
   Status ct_wait(CtHandle ct, std::uint64_t test, CtEvent* ev, const char* purpose = nullptr);
+  /// The non-blocking half of ct_wait, for callers that wait on several things at once: if the CT
+  /// has reached `test`, set `*reached`; else notify `who` once when it does (ct_unwatch withdraws).
+  Status ct_watch(CtHandle ct, std::uint64_t test, sim::Notifier* who, bool* reached);
+  void ct_unwatch(CtHandle ct, const sim::Notifier* who);
   Status ct_set(CtHandle ct, CtEvent value);
   Status ct_inc(CtHandle ct, CtEvent increment);
 
