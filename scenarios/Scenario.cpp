@@ -300,11 +300,12 @@ const std::vector<Key>& schema()
          .help = "Multiplies simulated computation time (calibration: counted mode charges 4 flop of "
                  "platform.core_speed per basic block).", .min = 0, .max = 1000000,
          .root = [](Build& b, const Value& v) { b.sc.job.compute_scale = v.d; }},
-        {.scope = S::Root, .path = "job.compute_quantum", .kind = K::Time, .def = "10us",
+        {.scope = S::Root, .path = "job.compute_quantum", .kind = K::Time, .def = "2us",
          .help = "Time slice: a thread that computes this long (simulated) without calling the library or a "
                  "blocking pthread/OpenMP routine is charged for it and lets other threads and the network run, "
-                 "so spin-waits on memory progress (counted and measured modes; in none mode, every "
-                 "10us-of-blocks at platform.core_speed costs one 100ns poll instead). At least 100ns.",
+                 "so spin-waits on memory progress; they see a store at most this late (bench/time-slicing: "
+                 "2us costs about 10% of wall time on pure computation, 1us about 20%). In none mode a quantum's "
+                 "worth of blocks (at core_speed) costs one 100ns poll instead. At least 100ns.",
          .min = 100'000,
          .root = [](Build& b, const Value& v) { b.sc.job.compute_quantum = v.i; }},
         {.scope = S::Root, .path = "job.symmetric_heap", .kind = K::Size, .def = "64MiB",

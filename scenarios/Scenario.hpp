@@ -58,7 +58,7 @@ struct JobParams {
   double compute_scale  = 1.0;
   /// job.compute_quantum: simulated compute after which a thread that calls nothing is charged and
   /// yields (time slicing).
-  sim::Ps compute_quantum = 10'000'000;
+  sim::Ps compute_quantum = 2'000'000;
   std::uint64_t symmetric_heap = 64ull << 20;
   bool contexts_split   = false; ///< job.contexts.mapping: split (else lean)
   bool contexts_share   = false; ///< job.contexts.on_exhaustion: share (else fail)
