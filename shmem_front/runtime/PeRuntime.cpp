@@ -506,8 +506,21 @@ void PeRuntime::slice()
     sim_.sleep_for(poll_cost_);
     t->computing = false;
   }
-  if (store_listener_)
-    store_listener_(t->pe->id);
+  publish_stores(*t->pe);
+}
+
+void PeRuntime::publish_stores(const PeProcess& pe)
+{
+  if (!store_listener_)
+    return;
+  if (!pe.maps_peers) {
+    store_listener_(pe.id);
+    return;
+  }
+  // It may also have stored to the memory of PEs of its node, through shmem_ptr.
+  for (const PeProcess& p : pes_)
+    if (p.node == pe.node)
+      store_listener_(p.id);
 }
 
 std::vector<std::string> PeRuntime::computing() const
@@ -564,10 +577,15 @@ void* PeRuntime::local_address(const void* addr, int pe)
   if (him.node != me.node)
     return nullptr; // only PEs of one node share memory
   const auto* p = static_cast<const std::byte*>(addr);
-  if (p >= me.mem.data && p < me.mem.data + me.mem.data_size)
+  const bool peer = &him != &me;
+  if (p >= me.mem.data && p < me.mem.data + me.mem.data_size) {
+    me.maps_peers |= peer;
     return him.mem.data + (p - me.mem.data);
-  if (p >= me.mem.heap && p < me.mem.heap + me.mem.heap_size)
+  }
+  if (p >= me.mem.heap && p < me.mem.heap + me.mem.heap_size) {
+    me.maps_peers |= peer;
     return him.mem.heap + (p - me.mem.heap);
+  }
   return nullptr;
 }
 
@@ -583,8 +601,7 @@ void PeRuntime::enter(const char* routine)
   t.pe->routine = routine;
   charge_compute(*t.pe);
   t.last_call = sim_.queue().now();
-  if (store_listener_)
-    store_listener_(t.pe->id); // stores it made before the call become visible to its siblings
+  publish_stores(*t.pe); // stores it made before the call become visible to its siblings
 }
 
 void PeRuntime::leave()

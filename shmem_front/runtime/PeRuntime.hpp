@@ -47,6 +47,7 @@ struct PeProcess {
   std::size_t tls_filesz = 0, tls_memsz = 0;
   int threads     = 1;       ///< threads created so far (the main thread included)
   void* omp       = nullptr; ///< the OpenMP runtime's state for this PE (its slot)
+  bool maps_peers = false;   ///< shmem_ptr gave it another PE's memory (its stores may land there)
 };
 
 /// The interposition library's basic-block counter and the count at which the running thread's
@@ -186,6 +187,8 @@ private:
   /// Charge the calling thread's computation since its last charge. A time slice (`sliced`) is
   /// reported with the following ones as one computation.
   void charge_compute(PeProcess& pe, bool sliced = false);
+  /// Stores of `pe`'s threads may have happened: wake the waiters on the memory they can reach.
+  void publish_stores(const PeProcess& pe);
   static void save_state(void* self);
   static void restore_state(void* self);
 

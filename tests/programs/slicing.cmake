@@ -34,3 +34,8 @@ shmemsim_program_test(spin_wait_forever PROGRAM spin_wait PES 2 ARGS forever RUN
 # A quantum below 100ns is refused, naming the key.
 shmemsim_program_test(spin_wait_bad_quantum PROGRAM spin_wait PES 1 RUN_OPTIONS --set job.compute_quantum=10ns
   EXPECT_STATUS 2 STDERR_LINES 1 EXPECT_STDERR "job.compute_quantum" "at least 100ns")
+# A store through shmem_ptr into the memory of another PE of the node wakes that PE's waiter at
+# the storing PE's next library call.
+shmemsim_program_test(spin_wait_ptr PROGRAM spin_wait PES 2 ARGS ptr RUN_OPTIONS --pes-per-node 2 COMPARE_RUNS
+  EXPECT_STDOUT "(^|\n)store through shmem_ptr seen after [67]\\.[0-9] us\n" "(^|\n)spin_wait: OK on 2 PEs\n"
+  REJECT_STDOUT "FAIL" REJECT_STDERR ${NO_CRASH} "deadlock" WALL_LIMIT 60)

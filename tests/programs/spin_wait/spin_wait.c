@@ -5,6 +5,8 @@
  *           waits in shmem_long_wait_until on it (a store by a sibling, noticed at its next call).
  *   slice   like sibling, but thread 1 never calls the library after its store: it spins on
  *           another variable, so the waiter notices the store when thread 1's time slice ends.
+ *   ptr     PE 1 stores to PE 0's symmetric `word` through shmem_ptr (same node) and calls
+ *           shmem_quiet; PE 0 waits in shmem_long_wait_until on it.
  *   forever PE 0 spins on a flag nobody sets (ends at --sim-time-limit). */
 #include <pthread.h>
 #include <shmem.h>
@@ -97,6 +99,20 @@ int main(int argc, char** argv)
     sibling(me, store_then_quiet, 42);
   } else if (strcmp(mode, "slice") == 0) {
     sibling(me, store_then_spin, 7);
+  } else if (strcmp(mode, "ptr") == 0) {
+    long* remote = shmem_ptr(&word, 0);
+    CHECK(remote != NULL || me == 0 || npes < 2, "shmem_ptr to PE 0 is NULL (not on its node?)");
+    shmem_barrier_all();
+    if (me == 0) {
+      const double t0 = now();
+      shmem_long_wait_until(&word, SHMEM_CMP_EQ, 5);
+      printf("store through shmem_ptr seen after %.1f us\n", (now() - t0) * 1e6);
+    } else if (me == 1 && remote != NULL) {
+      busy(20000);
+      *remote = 5;
+      shmem_quiet();
+    }
+    shmem_barrier_all();
   } else if (strcmp(mode, "forever") == 0) {
     if (me == 0)
       while (flag == 0)
