@@ -156,7 +156,7 @@ void EventQueue::arm()
     timer_->remove();
   }
   timer_at_ = want;
-  timer_    = simgrid::kernel::timer::Timer::set(ps_to_seconds(want), [this] { fire(); });
+  timer_    = simgrid::kernel::timer::Timer::set(ps_to_seconds(want), [this, want] { fire(want); });
 }
 
 bool EventQueue::defer_wake(Notifier* n)
@@ -173,11 +173,14 @@ bool EventQueue::defer_wake(Notifier* n)
   return true;
 }
 
-void EventQueue::fire()
+void EventQueue::fire(Ps due)
 {
   timer_   = nullptr;
   in_fire_ = true;
-  const Ps clock = clock_ps();
+  // Past 2^53 ps (about 2.5 hours) a picosecond date does not survive the round trip through
+  // SimGrid's double clock: the timer set for `due` may fire at a clock that reads a few ps
+  // earlier. It is the same instant; without this, the events at `due` would never be due.
+  const Ps clock = std::max(clock_ps(), due);
   fire_clock_    = clock;
   now_           = std::max(now_, clock);
   woke_in_batch_ = false;

@@ -80,7 +80,8 @@ private:
   static constexpr std::size_t kBuckets = 1 << 16; // a window of about 67 us
 
   void arm();
-  void fire();
+  /// The timer set for date `due` fired (SimGrid's double clock may read a few ps earlier).
+  void fire(Ps due);
   void run_top();
   void push_key(const Key& k);
   /// Earliest key, or nullptr if empty. Never moves the window (only popping does), so an actor

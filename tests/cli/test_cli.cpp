@@ -382,6 +382,16 @@ TEST_F(cli_shipped, PingPongHalfRoundTripIsPositiveAndRepeatable)
   EXPECT_LE(std::fabs(x - y), 1e-12 * std::max(std::fabs(x), std::fabs(y))) << x << " vs " << y;
 }
 
+// Hours of simulated time: past 2^53 ps a picosecond date no longer survives SimGrid's double
+// clock; the run must still advance (it used to spin forever at the first such date).
+TEST_F(cli_shipped, PingPongOverHoursOfSimulatedTimeEnds)
+{
+  json a = run_ok(scenario("net/pingpong.json"), "long", {"--set", "traffic.gap=10s", "--set", "traffic.iterations=1000"});
+  ASSERT_TRUE(a["traffic"].is_array() && !a["traffic"].empty());
+  EXPECT_GT(a["sim_time_s"].get<double>(), 20000.0) << a.dump();
+  EXPECT_NEAR(a["traffic"][0]["half_round_trip_s"].get<double>(), 10.0, 1e-5);
+}
+
 // ---------------------------------------------------------------------------------------------
 // 3. Output
 // ---------------------------------------------------------------------------------------------
