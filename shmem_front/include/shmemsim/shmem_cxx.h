@@ -1,7 +1,9 @@
 /* The type-generic names of OpenSHMEM 1.5 for C++ programs (shmemsim-c++): overloads of shmem_put,
  * shmem_get, shmem_p, shmem_g, shmem_iput, shmem_iget, shmem_put_nbi, shmem_get_nbi,
  * shmem_put_signal[_nbi], the shmem_atomic_* names, shmem_wait_until[_all|_any|_some][_vector] and
- * shmem_test[_all|_any|_some][_vector], with and without a leading shmem_ctx_t, selecting the
+ * shmem_test[_all|_any|_some][_vector], with and without a leading shmem_ctx_t; the team forms
+ * shmem_sync(team), shmem_broadcast, shmem_collect, shmem_fcollect, shmem_alltoall[s] and the
+ * shmem_{and,or,xor,max,min,sum,prod}_reduce names, selecting the
  * typed routine on the pointer argument as the C11 _Generic selections of shmem_generic.h do. The
  * specification defines these names for C11 only; C++ gets the same spelling through overloading.
  * Included at the end of shmem.h, after shmem_generic.h (type lists), outside extern "C".
@@ -88,6 +90,31 @@ SHMEMSIM_GEN_AMO_STD_TYPES(SHMEMSIM_CXX_PLAIN_, test_all_vector)
 SHMEMSIM_GEN_AMO_STD_TYPES(SHMEMSIM_CXX_PLAIN_, test_any_vector)
 SHMEMSIM_GEN_AMO_STD_TYPES(SHMEMSIM_CXX_PLAIN_, test_some_vector)
 
+/* Collectives (§9.9): shmem_OP(team, TYPE* dest, args...) -> shmem_TYPENAME_OP(team, dest, args...) */
+#define SHMEMSIM_CXX_TEAM_(TYPE, TYPENAME, OP)                                                             \
+  template <class... Args>                                                                              \
+  inline auto shmem_##OP(shmem_team_t team, TYPE* dest, Args... args)->decltype(shmem_##TYPENAME##_##OP(team, dest, args...)) \
+  {                                                                                                     \
+    return shmem_##TYPENAME##_##OP(team, dest, args...);                                               \
+  }
+inline int shmem_sync(shmem_team_t team)
+{
+  return shmem_team_sync(team);
+}
+SHMEMSIM_GEN_RMA_TYPES(SHMEMSIM_CXX_TEAM_, broadcast)
+SHMEMSIM_GEN_RMA_TYPES(SHMEMSIM_CXX_TEAM_, collect)
+SHMEMSIM_GEN_RMA_TYPES(SHMEMSIM_CXX_TEAM_, fcollect)
+SHMEMSIM_GEN_RMA_TYPES(SHMEMSIM_CXX_TEAM_, alltoall)
+SHMEMSIM_GEN_RMA_TYPES(SHMEMSIM_CXX_TEAM_, alltoalls)
+SHMEMSIM_GEN_RED_BIT_TYPES(SHMEMSIM_CXX_TEAM_, and_reduce)
+SHMEMSIM_GEN_RED_BIT_TYPES(SHMEMSIM_CXX_TEAM_, or_reduce)
+SHMEMSIM_GEN_RED_BIT_TYPES(SHMEMSIM_CXX_TEAM_, xor_reduce)
+SHMEMSIM_GEN_RED_ORD_TYPES(SHMEMSIM_CXX_TEAM_, max_reduce)
+SHMEMSIM_GEN_RED_ORD_TYPES(SHMEMSIM_CXX_TEAM_, min_reduce)
+SHMEMSIM_GEN_RED_ARITH_TYPES(SHMEMSIM_CXX_TEAM_, sum_reduce)
+SHMEMSIM_GEN_RED_ARITH_TYPES(SHMEMSIM_CXX_TEAM_, prod_reduce)
+
+#undef SHMEMSIM_CXX_TEAM_
 #undef SHMEMSIM_CXX_PLAIN_Q_
 #undef SHMEMSIM_CXX_CTX_Q_
 #undef SHMEMSIM_CXX_PLAIN_
