@@ -51,3 +51,14 @@ shmemsim_program_test(conf_team_ptr_2ppn PROGRAM conf_team_ptr PES 4 RUN_OPTIONS
 shmemsim_program_test(conf_team_ptr_3ppn PROGRAM conf_team_ptr PES 5 RUN_OPTIONS --pes-per-node 3
   EXPECT_STDOUT "(^|\n)PE 0 reaches 3 of 5 PEs" "(^|\n)conf_team_ptr: OK on 5 PEs\n"
   REJECT_STDOUT "FAIL" REJECT_STDERR ${NO_CRASH})
+
+# C++: the generic names as overloads (every type of each table, NULL status arrays, team forms)
+# and the typed names, built as C++17 and C++11.
+shmemsim_program(conf_cxx CXX SOURCES conf_cxx/conf_cxx.cpp FLAGS -std=c++17)
+shmemsim_program(conf_cxx11 CXX SOURCES conf_cxx/conf_cxx.cpp FLAGS -std=c++11)
+foreach(n 1 2 3)
+  shmemsim_program_test(conf_cxx PROGRAM conf_cxx PES ${n}
+    EXPECT_STDOUT "(^|\n)conf_cxx: OK on ${n} PEs\n" REJECT_STDOUT "FAIL" REJECT_STDERR ${NO_CRASH})
+endforeach()
+shmemsim_program_test(conf_cxx11 PROGRAM conf_cxx11 PES 2
+  EXPECT_STDOUT "(^|\n)conf_cxx: OK on 2 PEs\n" REJECT_STDOUT "FAIL" REJECT_STDERR ${NO_CRASH})
