@@ -62,3 +62,11 @@ foreach(n 1 2 3)
 endforeach()
 shmemsim_program_test(conf_cxx11 PROGRAM conf_cxx11 PES 2
   EXPECT_STDOUT "(^|\n)conf_cxx: OK on 2 PEs\n" REJECT_STDOUT "FAIL" REJECT_STDERR ${NO_CRASH})
+
+# The 1.5 routine list and constants, written from the specification: every routine referenced
+# (declared and defined), constants' values and properties, query/team/context answers.
+shmemsim_program(conf_api SOURCES conf_api/conf_api.c FLAGS -std=c11 -Werror=implicit-function-declaration)
+foreach(n 1 2 3)
+  shmemsim_program_test(conf_api PROGRAM conf_api PES ${n}
+    EXPECT_STDOUT "(^|\n)conf_api: OK on ${n} PEs\n" REJECT_STDOUT "FAIL" REJECT_STDERR ${NO_CRASH})
+endforeach()
