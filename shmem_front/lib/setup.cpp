@@ -130,7 +130,9 @@ void shmem_info_get_name(char* name)
 /// A block of `size` (> 0) bytes whose address is a multiple of `alignment` (a power of two) on
 /// every PE, or null (one line on stderr says why). The offset is the same on every PE (each runs
 /// the same deterministic allocator), so the heaps' bases must agree modulo `alignment`: the offset
-/// is chosen congruent to -base, which is the same residue on every PE when they do.
+/// is chosen congruent to -base, which is the same residue on every PE when they do. Every PE runs
+/// in this process, so the other PEs' bases are checked here; the launcher's heaps are page-aligned
+/// (enough for shmem_malloc's 64 bytes), larger alignments rely on how the heaps are mapped.
 static void* heap_allocate(Entry& e, std::size_t size, std::size_t alignment)
 {
   const std::uintptr_t base  = e.pe().heap_base;
