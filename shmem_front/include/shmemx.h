@@ -48,7 +48,8 @@
  *   number of arguments, so 1.5 calls in the same program keep working:
  *     shmem_ctx_create(num, assertion, ctx)  -> shmemx_ctx_create   (2 arguments: 1.5's)
  *     shmem_ctx_destroy(num, ctx)            -> shmemx_ctx_destroy  (1 argument: 1.5's)
- *     shmem_sync(start, logstride, size, pSync) -> shmemx_sync      (1 argument: 1.5's team form)
+ *     shmem_sync(start, logstride, size, pSync) -> shmemx_sync      (1 argument: 1.5's team form,
+ *                                               shmem_team_sync)
  *     shmem_init(level)                      -> shmem_init_thread(level, &provided)
  *                                               (Listing 2; no argument: 1.5's; C only)
  *   These macros hide the names only when followed by "(": taking the address of the 1.5
@@ -129,7 +130,8 @@ SHMEMSIM_AMO_DEPRECATED_TYPES(SHMEMX_FADD_NB_ALIAS_)
 #define SHMEMX_PICK4_(a1, a2, a3, a4, NAME, ...) NAME
 #define shmem_ctx_create(...) SHMEMX_PICK3_(__VA_ARGS__, shmemx_ctx_create, shmem_ctx_create, ~)(__VA_ARGS__)
 #define shmem_ctx_destroy(...) SHMEMX_PICK2_(__VA_ARGS__, shmemx_ctx_destroy, shmem_ctx_destroy, ~)(__VA_ARGS__)
-#define shmem_sync(...) SHMEMX_PICK4_(__VA_ARGS__, shmemx_sync, ~, ~, shmem_sync, ~)(__VA_ARGS__)
+#undef shmem_sync /* shmem.h's C11 team form: the one-argument case below keeps it */
+#define shmem_sync(...) SHMEMX_PICK4_(__VA_ARGS__, shmemx_sync, ~, ~, shmem_team_sync, ~)(__VA_ARGS__)
 
 #ifndef __cplusplus
 /* Listing 2's shmem_init(SHMEM_THREAD_MULTIPLE): `levels` is {-1} or {-1, level}. */

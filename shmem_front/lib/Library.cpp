@@ -43,6 +43,13 @@ PeState& pe_state()
   return *slot;
 }
 
+const PeState* pe_state_of(int pe)
+{
+  if (pe < 0 || static_cast<std::size_t>(pe) >= g_pes.size())
+    return nullptr;
+  return g_pes[static_cast<std::size_t>(pe)].get();
+}
+
 shmemsim_ctx* register_ctx(PeState& pe, TransportCtx* t, long options)
 {
   auto* c    = new shmemsim_ctx;
@@ -101,7 +108,8 @@ void Entry::check_pe(int pe) const
 
 void Entry::check_symmetric(const void* addr, std::size_t n, const char* what) const
 {
-  if (rt().is_symmetric(addr, n == 0 ? 1 : n))
+  // A zero-length access touches no memory: any pointer (NULL included) is valid.
+  if (n == 0 || rt().is_symmetric(addr, n))
     return;
   if (rt().is_symmetric(addr, 1))
     fail(std::string(what) + " " + hex(addr) + " (" + std::to_string(n) +

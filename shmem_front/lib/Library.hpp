@@ -27,6 +27,7 @@ struct PeState {
   bool finalized    = false;
   int thread_level  = 0;
   SymmetricHeap heap;
+  std::uintptr_t heap_base = 0; ///< address of this PE's symmetric heap (set by shmem_init)
   std::uint64_t barrier_epoch = 0;
   std::set<shmemsim_ctx*> live;
   std::set<shmemsim_ctx*> destroyed;
@@ -34,6 +35,8 @@ struct PeState {
 
 /// The calling PE's state.
 PeState& pe_state();
+/// The state of world PE `pe` if it has one in this process (every PE runs here), else null.
+const PeState* pe_state_of(int pe);
 
 /// What every routine does first: charge compute, check initialization (unless `before_init`).
 class Entry {
@@ -47,7 +50,8 @@ public:
 
   [[noreturn]] void fail(const std::string& what) const;
   void check_pe(int pe) const;
-  /// [addr, addr+n) must be symmetric on the calling PE; `what` names the argument.
+  /// [addr, addr+n) must be symmetric on the calling PE; `what` names the argument. Nothing is
+  /// checked when n is 0 (zero-length operations accept any pointer).
   void check_symmetric(const void* addr, std::size_t n, const char* what) const;
   /// The transport context behind a handle (SHMEM_CTX_DEFAULT included); misuse is fatal.
   TransportCtx* ctx(shmemsim_ctx* handle) const;

@@ -15,16 +15,17 @@ void SymmetricHeap::reset(std::size_t size, std::size_t reserved)
     free_[reserved_] = size_ - reserved_;
 }
 
-std::optional<std::size_t> SymmetricHeap::allocate(std::size_t bytes, std::size_t alignment)
+std::optional<std::size_t> SymmetricHeap::allocate(std::size_t bytes, std::size_t alignment, std::size_t residue)
 {
   if (bytes == 0)
     bytes = 1;
-  if (alignment < 16)
-    alignment = 16;
+  residue %= alignment;
+  if (alignment < 16 && residue == 0)
+    alignment = 16; // the smallest alignment of every block
   for (auto it = free_.begin(); it != free_.end(); ++it) {
     const std::size_t start   = it->first;
     const std::size_t len     = it->second;
-    const std::size_t aligned = (start + alignment - 1) & ~(alignment - 1);
+    const std::size_t aligned = start + (residue + alignment - start % alignment) % alignment;
     if (aligned - start > len || len - (aligned - start) < bytes)
       continue;
     free_.erase(it);

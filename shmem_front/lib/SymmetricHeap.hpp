@@ -14,8 +14,10 @@ public:
   /// Manage [reserved, size) of a region; the first `reserved` bytes belong to the library.
   void reset(std::size_t size, std::size_t reserved);
 
-  /// Offset of a new block, or nothing if it does not fit. `alignment` is a power of two.
-  std::optional<std::size_t> allocate(std::size_t bytes, std::size_t alignment = 64);
+  /// Offset of a new block, or nothing if it does not fit. `alignment` is a power of two; the
+  /// offset is congruent to `residue` modulo `alignment` (so that base + offset is aligned for a
+  /// base that is not: residue = -base mod alignment).
+  std::optional<std::size_t> allocate(std::size_t bytes, std::size_t alignment = 64, std::size_t residue = 0);
   /// Free the block at `offset`; false if no block starts there.
   bool release(std::size_t offset);
   /// Size of the block at `offset`, or nothing.

@@ -34,7 +34,8 @@ static void putmem(const char* name, shmem_ctx_t ctx, void* dest, const void* so
   TransportCtx* t = e.ctx(ctx);
   e.check_pe(pe);
   e.check_symmetric(dest, n, "dest");
-  tp().put(t, dest, source, n, pe, blocking);
+  if (n != 0)
+    tp().put(t, dest, source, n, pe, blocking);
 }
 
 static void getmem(const char* name, shmem_ctx_t ctx, void* dest, const void* source, size_t n, int pe, bool blocking)
@@ -43,7 +44,8 @@ static void getmem(const char* name, shmem_ctx_t ctx, void* dest, const void* so
   TransportCtx* t = e.ctx(ctx);
   e.check_pe(pe);
   e.check_symmetric(source, n, "source");
-  tp().get(t, dest, source, n, pe, blocking);
+  if (n != 0)
+    tp().get(t, dest, source, n, pe, blocking);
 }
 
 extern "C" {

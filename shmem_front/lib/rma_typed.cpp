@@ -26,6 +26,8 @@ void contiguous(const char* name, shmem_ctx_t c, bool is_put, void* dest, const 
   TransportCtx* t = e.ctx(c);
   e.check_pe(pe);
   const std::size_t n = total_bytes(e, nelems, elem);
+  if (n == 0)
+    return; // zero-length: nothing moves, any pointer is valid
   if (is_put) {
     e.check_symmetric(dest, n, "dest");
     tp().put(t, dest, source, n, pe, blocking);
@@ -57,10 +59,8 @@ void strided(const char* name, shmem_ctx_t c, bool is_put, void* dest, const voi
   e.check_pe(pe);
   const char* what             = is_put ? "dest" : "source";
   const void* remote = is_put ? static_cast<const void*>(dest) : source;
-  if (nelems == 0) {
-    e.check_symmetric(remote, 0, what);
-    return;
-  }
+  if (nelems == 0)
+    return; // zero-length: nothing moves, any pointer is valid
   const std::ptrdiff_t last_dst = element_offset(e, nelems - 1, dst, elem, "dst");
   const std::ptrdiff_t last_src = element_offset(e, nelems - 1, sst, elem, "sst");
   e.check_symmetric(remote, elem, what);

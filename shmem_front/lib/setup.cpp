@@ -20,6 +20,7 @@ void shmem_init(void)
   if (e.pe().finalized)
     e.fail("shmem_init after shmem_finalize: the library cannot be initialized again");
   e.pe().heap.reset(rt().heap_size(), kReservedHeap);
+  e.pe().heap_base   = reinterpret_cast<std::uintptr_t>(rt().heap_base());
   e.pe().initialized = true;
   const char* info  = rt().getenv("SHMEM_INFO");
   if (info != nullptr && rt().my_pe() == 0) {
@@ -126,24 +127,49 @@ void shmem_info_get_name(char* name)
 
 // ---------------------------------------------------------------- symmetric memory
 
+/// A block of `size` (> 0) bytes whose address is a multiple of `alignment` (a power of two) on
+/// every PE, or null (one line on stderr says why). The offset is the same on every PE (each runs
+/// the same deterministic allocator), so the heaps' bases must agree modulo `alignment`: the offset
+/// is chosen congruent to -base, which is the same residue on every PE when they do. Every PE runs
+/// in this process, so the other PEs' bases are checked here; the launcher's heaps are page-aligned
+/// (enough for shmem_malloc's 64 bytes), larger alignments rely on how the heaps are mapped.
 static void* heap_allocate(Entry& e, std::size_t size, std::size_t alignment)
 {
-  auto off = e.pe().heap.allocate(size, alignment);
+  const std::uintptr_t base  = e.pe().heap_base;
+  const std::size_t residue  = (alignment - base % alignment) % alignment;
+  for (int pe = 0; pe < rt().n_pes(); ++pe) {
+    const PeState* other = pe_state_of(pe);
+    if (other != nullptr && other->heap_base != 0 && (other->heap_base + residue) % alignment != 0) {
+      std::fprintf(stderr,
+                   "shmemsim: PE %d: %s: cannot align a symmetric block to %zu bytes: the symmetric heaps of PE %d and "
+                   "PE %d start at different offsets modulo %zu; returning NULL\n",
+                   rt().my_pe(), e.routine(), alignment, rt().my_pe(), pe, alignment);
+      return nullptr;
+    }
+  }
+  auto off = e.pe().heap.allocate(size, alignment, residue);
   if (off)
     debug(e, std::to_string(size) + " bytes at heap offset " + std::to_string(*off));
   if (!off) {
     std::fprintf(stderr,
-                 "shmemsim: PE %d: %s: out of symmetric heap: %zu bytes requested, %zu of %zu bytes in use (largest free "
-                 "block %zu); returning NULL. Raise job.symmetric_heap or SHMEM_SYMMETRIC_SIZE\n",
-                 rt().my_pe(), e.routine(), size, e.pe().heap.in_use(), e.pe().heap.capacity(), e.pe().heap.largest_free());
+                 "shmemsim: PE %d: %s: out of symmetric heap: %zu bytes requested (alignment %zu), %zu of %zu bytes in "
+                 "use (largest free block %zu); returning NULL. Raise job.symmetric_heap or SHMEM_SYMMETRIC_SIZE\n",
+                 rt().my_pe(), e.routine(), size, alignment, e.pe().heap.in_use(), e.pe().heap.capacity(),
+                 e.pe().heap.largest_free());
     return nullptr;
   }
   return static_cast<char*>(rt().heap_base()) + *off;
 }
 
+// Size 0: the specification's "no action": a null pointer, and no barrier (malloc, align,
+// malloc_with_hints). shmem_calloc with a zero count or size returns null too, but the
+// specification keeps its barrier on exit.
+
 void* shmem_malloc(size_t size)
 {
   Entry e("shmem_malloc");
+  if (size == 0)
+    return nullptr;
   void* p = heap_allocate(e, size, 64);
   barrier_all_impl(e);
   return p;
@@ -152,6 +178,9 @@ void* shmem_malloc(size_t size)
 void* shmem_malloc_with_hints(size_t size, long hints)
 {
   Entry e("shmem_malloc_with_hints");
+  (void)hints; // hints only describe the expected use: the same memory serves every use here
+  if (size == 0)
+    return nullptr;
   void* p = heap_allocate(e, size, 64);
   barrier_all_impl(e);
   return p;
@@ -162,9 +191,12 @@ void* shmem_calloc(size_t count, size_t size)
   Entry e("shmem_calloc");
   if (size != 0 && count > SIZE_MAX / size)
     e.fail("count * size overflows");
-  void* p = heap_allocate(e, count * size, 64);
-  if (p != nullptr)
-    std::memset(p, 0, count * size);
+  void* p = nullptr;
+  if (count != 0 && size != 0) {
+    p = heap_allocate(e, count * size, 64);
+    if (p != nullptr)
+      std::memset(p, 0, count * size);
+  }
   barrier_all_impl(e);
   return p;
 }
@@ -174,7 +206,9 @@ void* shmem_align(size_t alignment, size_t size)
   Entry e("shmem_align");
   if (alignment == 0 || (alignment & (alignment - 1)) != 0)
     e.fail("alignment " + std::to_string(alignment) + " is not a power of two");
-  void* p = heap_allocate(e, size, alignment);
+  if (size == 0)
+    return nullptr;
+  void* p = heap_allocate(e, size, alignment < 64 ? 64 : alignment);
   barrier_all_impl(e);
   return p;
 }
@@ -191,10 +225,8 @@ static std::size_t heap_offset(Entry& e, void* ptr)
 void shmem_free(void* ptr)
 {
   Entry e("shmem_free");
-  if (ptr == nullptr) {
-    barrier_all_impl(e);
-    return;
-  }
+  if (ptr == nullptr)
+    return; // no action, no barrier
   const std::size_t off = heap_offset(e, ptr);
   barrier_all_impl(e);
   e.pe().heap.release(off);
@@ -205,6 +237,8 @@ void* shmem_realloc(void* ptr, size_t size)
 {
   Entry e("shmem_realloc");
   if (ptr == nullptr) {
+    if (size == 0)
+      return nullptr; // shmem_malloc(0): no action
     void* p = heap_allocate(e, size, 64);
     barrier_all_impl(e);
     return p;

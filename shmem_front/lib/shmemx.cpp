@@ -46,6 +46,8 @@ void nb(const char* name, shmem_ctx_t c, bool is_put, void* target, const void* 
   std::size_t n = 0;
   if (__builtin_mul_overflow(len, elem, &n))
     e.fail("len " + std::to_string(len) + " of " + std::to_string(elem) + "-byte elements overflows size_t");
+  if (n == 0)
+    return; // zero-length: nothing moves, any pointer is valid
   if (is_put) {
     e.check_symmetric(target, n, "target");
     tp().put(t, target, source, n, pe, false);

@@ -186,6 +186,21 @@ int shmem_team_translate_pe(shmem_team_t src_team, int src_pe, shmem_team_t dest
   return it == dest->members.end() ? -1 : static_cast<int>(it - dest->members.begin());
 }
 
+void* shmem_team_ptr(shmem_team_t team, const void* dest, int pe)
+{
+  Entry e("shmem_team_ptr");
+  shmemsim_team* t = resolve_team(e, team);
+  if (t == nullptr)
+    return nullptr; // SHMEM_TEAM_INVALID
+  const int n = static_cast<int>(t->members.size());
+  if (pe < 0 || pe >= n)
+    e.fail("PE " + std::to_string(pe) + " is not a PE of the team (0.." + std::to_string(n - 1) + ")");
+  if (!rt().is_symmetric(dest, 1))
+    return nullptr;
+  // Like shmem_ptr on the member's world PE: an address only for PEs of the caller's node.
+  return rt().local_address(dest, t->members[static_cast<std::size_t>(pe)]);
+}
+
 int shmem_team_split_strided(shmem_team_t parent_team, int start, int stride, int size,
                              const shmem_team_config_t* config, long config_mask, shmem_team_t* new_team)
 {

@@ -45,6 +45,22 @@ TEST(SymmetricHeap, FreeCoalescesAndAlignmentHolds)
   EXPECT_EQ(h.block_size(a), 10u);
 }
 
+TEST(SymmetricHeap, ResidueAlignsAnUnalignedBase)
+{
+  // A heap whose base is 3 MiB past a 4 MiB boundary: residue 1 MiB makes base + offset aligned.
+  SymmetricHeap h;
+  h.reset(std::size_t{64} << 20, 4096);
+  const std::size_t mib = std::size_t{1} << 20;
+  auto a                = *h.allocate(100, 4 * mib, mib);
+  EXPECT_EQ(a % (4 * mib), mib);
+  EXPECT_EQ((3 * mib + a) % (4 * mib), 0u);
+  auto b = *h.allocate(100, 4 * mib, mib);
+  EXPECT_EQ(b, a + 4 * mib) << "the next block with the same residue";
+  auto c = *h.allocate(8, 64, 0);
+  EXPECT_EQ(c % 64, 0u);
+  EXPECT_LT(c, a) << "the space before an aligned block stays free";
+}
+
 namespace {
 /// Two PEs on two nodes of a small fat tree, with fake program data and heaps.
 nlohmann::json transport_run(CtxMapping mapping, int max_cts, OnExhaustion exhaustion)

@@ -36,6 +36,20 @@
 #define SHMEMSIM_GEN_DEP_TYPES(G, OP) G(int, int, OP) G(long, long, OP) G(long long, longlong, OP)
 #define SHMEMSIM_GEN_DEPX_TYPES(G, OP) SHMEMSIM_GEN_DEP_TYPES(G, OP) G(float, float, OP) G(double, double, OP)
 
+/* Distinct C types of the reduction tables: bitwise (and, or, xor), ordered (max, min) and
+ * arithmetic (sum, prod: ordered plus the complex types). */
+#define SHMEMSIM_GEN_RED_BIT_TYPES(G, OP)                                                           \
+  G(unsigned char, uchar, OP) G(unsigned short, ushort, OP) G(unsigned int, uint, OP)                \
+  G(unsigned long, ulong, OP) G(unsigned long long, ulonglong, OP) G(signed char, int8, OP)          \
+  G(short, int16, OP) G(int, int32, OP) G(long, int64, OP)
+#define SHMEMSIM_GEN_RED_ORD_TYPES(G, OP)                                                           \
+  G(char, char, OP) G(signed char, schar, OP) G(short, short, OP) G(int, int, OP) G(long, long, OP)  \
+  G(long long, longlong, OP) G(unsigned char, uchar, OP) G(unsigned short, ushort, OP)               \
+  G(unsigned int, uint, OP) G(unsigned long, ulong, OP) G(unsigned long long, ulonglong, OP)         \
+  G(float, float, OP) G(double, double, OP) G(long double, longdouble, OP)
+#define SHMEMSIM_GEN_RED_ARITH_TYPES(G, OP) \
+  SHMEMSIM_GEN_RED_ORD_TYPES(G, OP) G(shmemsim_complexd, complexd, OP) G(shmemsim_complexf, complexf, OP)
+
 #if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L && !defined(__cplusplus)
 
 /* Chosen only for a ctx-first call whose second argument has no routine: a compile-time error. */
@@ -144,19 +158,10 @@ extern void shmemsim_c11_no_routine_for_these_types(shmem_ctx_t, ...);
 
 
 /* ------------------------------------------------------------------ collectives (§9.9), team first */
-/* Distinct C types of the reduction tables: bitwise (and, or, xor), ordered (max, min) and
- * arithmetic (sum, prod: ordered plus the complex types). */
-#define SHMEMSIM_GEN_RED_BIT_TYPES(G, OP)                                                           \
-  G(unsigned char, uchar, OP) G(unsigned short, ushort, OP) G(unsigned int, uint, OP)                \
-  G(unsigned long, ulong, OP) G(unsigned long long, ulonglong, OP) G(signed char, int8, OP)          \
-  G(short, int16, OP) G(int, int32, OP) G(long, int64, OP)
-#define SHMEMSIM_GEN_RED_ORD_TYPES(G, OP)                                                           \
-  G(char, char, OP) G(signed char, schar, OP) G(short, short, OP) G(int, int, OP) G(long, long, OP)  \
-  G(long long, longlong, OP) G(unsigned char, uchar, OP) G(unsigned short, ushort, OP)               \
-  G(unsigned int, uint, OP) G(unsigned long, ulong, OP) G(unsigned long long, ulonglong, OP)         \
-  G(float, float, OP) G(double, double, OP) G(long double, longdouble, OP)
-#define SHMEMSIM_GEN_RED_ARITH_TYPES(G, OP) \
-  SHMEMSIM_GEN_RED_ORD_TYPES(G, OP) G(double _Complex, complexd, OP) G(float _Complex, complexf, OP)
+/* shmem_sync(team) is the C11 name of shmem_team_sync; with four arguments it stays the
+ * deprecated active-set routine shmem_sync(PE_start, logPE_stride, PE_size, pSync). */
+#define SHMEMSIM_C11_PICK4_(a1, a2, a3, a4, NAME, ...) NAME
+#define shmem_sync(...) SHMEMSIM_C11_PICK4_(__VA_ARGS__, shmem_sync, ~, ~, shmem_team_sync, ~)(__VA_ARGS__)
 
 /* shmem_OP(team, dest, ...) on the type of dest (the second argument). */
 #define SHMEMSIM_C11_TEAM_(TYPES, OP, ...) \

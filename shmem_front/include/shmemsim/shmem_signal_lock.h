@@ -143,6 +143,7 @@ void shmem_pcontrol(const int level, ...);
 #define SHMEMSIM_PN_TEAMS_HAND_(N)                                                                       \
   N(shmem_team_my_pe) N(shmem_team_n_pes) N(shmem_team_get_config) N(shmem_team_translate_pe)            \
   N(shmem_team_split_strided) N(shmem_team_split_2d) N(shmem_team_destroy) N(shmem_team_create_ctx)      \
+  N(shmem_team_ptr)                                                                                      \
   N(shmem_barrier) N(shmem_team_sync) N(shmem_sync)
 #else
 #define SHMEMSIM_PN_TEAMS_HAND_(N)

@@ -30,6 +30,9 @@ int shmem_team_split_2d(shmem_team_t parent_team, int xrange, const shmem_team_c
                         long xaxis_mask, shmem_team_t* xaxis_team, const shmem_team_config_t* yaxis_config,
                         long yaxis_mask, shmem_team_t* yaxis_team);
 void shmem_team_destroy(shmem_team_t team);
+/* A local address of `dest` on team member `pe` when load/store reaches it (PEs of the caller's
+ * node, as shmem_ptr), else NULL; NULL for SHMEM_TEAM_INVALID. */
+void* shmem_team_ptr(shmem_team_t team, const void* dest, int pe);
 int shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t* ctx);
 /* shmem_ctx_get_team is declared in shmem.h (contexts). */
 
