@@ -3,6 +3,7 @@
 #include "scenarios/Run.hpp"
 #include "scenarios/Scenario.hpp"
 #include "shmem_front/interpose/hooks.h"
+#include "shmem_front/lib/Library.hpp"
 #include "shmem_front/lib/Seams.hpp"
 #include "shmem_front/runtime/PeRuntime.hpp"
 #include "shmem_front/transport/PortalsTransport.hpp"
@@ -293,6 +294,20 @@ void install_signal_handlers(double wall_limit)
   }
 }
 
+// ------------------------------------------------------------------ conventions
+
+/// The OpenSHMEM environment variables' deprecated SMA_ names: read too, the SHMEM_ name wins when
+/// both are set (OpenSHMEM 1.5, Environment Variables). The library reads the SHMEM_ names.
+void adopt_sma_variables()
+{
+  for (const char* v : {"VERSION", "INFO", "SYMMETRIC_SIZE", "DEBUG"}) {
+    const std::string sma = std::string("SMA_") + v, shmem = std::string("SHMEM_") + v;
+    const char* value = std::getenv(sma.c_str());
+    if (value != nullptr && std::getenv(shmem.c_str()) == nullptr)
+      setenv(shmem.c_str(), value, 1);
+  }
+}
+
 // ------------------------------------------------------------------ the run
 
 int run(const Options& o)
@@ -336,14 +351,22 @@ int run(const Options& o)
     }
   }
   const traces::Level trace_level = scenarios::trace_level(sc, o.trace, !o.out.empty());
+  // The symmetric heap: job.symmetric_heap, or SHMEM_SYMMETRIC_SIZE in the specification's form
+  // ("512m", "1G", "3.1m": at least the ceiling of number x 2^10/20/30/40). It is what the program
+  // can allocate; the library's own reserved block comes on top.
   std::uint64_t heap_bytes = sc.job.symmetric_heap;
   if (const char* env = std::getenv("SHMEM_SYMMETRIC_SIZE")) {
     try {
-      heap_bytes = scenarios::parse_size(std::string(env));
+      heap_bytes = scenarios::parse_symmetric_size(std::string(env));
     } catch (const std::invalid_argument& e) {
-      usage_error(std::string("SHMEM_SYMMETRIC_SIZE=") + env + ": " + e.what());
+      std::fprintf(stderr, "shmemsim-run: SHMEM_SYMMETRIC_SIZE=%s\n", e.what());
+      return 2;
     }
   }
+  if (heap_bytes > (std::uint64_t{1} << 46))
+    usage_error("symmetric heap of " + std::to_string(heap_bytes) +
+                " bytes per PE is more than this simulator can reserve (at most 64 TiB)");
+  heap_bytes += kReservedHeap;
 
   const fs::path program = fs::absolute(o.program);
   if (!fs::exists(program))
@@ -372,7 +395,8 @@ int run(const Options& o)
     void* heap   = mmap(nullptr, heap_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (heap == MAP_FAILED)
       throw scenarios::ScenarioError("cannot map a symmetric heap of " + std::to_string(heap_bytes) + " bytes for PE " +
-                                     std::to_string(pe) + ": " + std::strerror(errno));
+                                     std::to_string(pe) + ": " + std::strerror(errno) +
+                                     " (lower job.symmetric_heap or SHMEM_SYMMETRIC_SIZE)");
     PeProcess& p = pes[static_cast<std::size_t>(pe)];
     p.id         = pe;
     p.node       = node_of[static_cast<std::size_t>(pe)];
@@ -479,6 +503,7 @@ int main(int argc, char** argv)
 {
   const Options o = parse(argc, argv);
   install_signal_handlers(o.wall_limit);
+  adopt_sma_variables();
   try {
     return run(o);
   } catch (const scenarios::ScenarioError& e) {
