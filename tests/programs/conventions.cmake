@@ -1,5 +1,6 @@
 # Conventions third-party OpenSHMEM codes rely on (included by CMakeLists.txt): the specification's
-# environment variables and a default symmetric heap as large as common implementations'. Uses shmemsim_program / shmemsim_program_test from CMakeLists.txt.
+# environment variables, a default symmetric heap as large as common implementations', the legacy
+# mpp/ headers and link-time errors for undefined symbols. Uses shmemsim_program / shmemsim_program_test from CMakeLists.txt.
 
 # ------------------------------------------------------------------ symmetric heap size
 shmemsim_program(conv_heap SOURCES conv_heap/conv_heap.c)
@@ -59,4 +60,19 @@ shmemsim_program_test(conv_env_info_default PROGRAM conv_heap PES 1 ARGS 4096 al
   EXPECT_STDOUT "\\(not set: job.symmetric_heap = 536870912 bytes\\)\n" "SHMEM_INFO [^\n]*\\(set\\)"
                 "SHMEM_DEBUG [^\n]*\\(set\\)"
   EXPECT_STDERR "(^|\n)shmemsim debug: PE 0: shmem_init: initialized" "(^|\n)shmemsim debug: PE 0: shmem_malloc: 4096 bytes")
+
+# ------------------------------------------------------------------ legacy headers <mpp/shmem.h>, <mpp/shmemx.h>
+shmemsim_program(conv_mpp SOURCES conv_mpp/conv_mpp.c)
+shmemsim_program_test(conv_mpp PROGRAM conv_mpp PES 3
+  EXPECT_STDOUT "(^|\n)conv_mpp: OK on 3 PEs\n" REJECT_STDOUT "FAIL" RUN_OPTIONS --quiet STDERR_LINES 0)
+add_test(NAME prog_conv_mpp_install
+  COMMAND ${CMAKE_COMMAND} -DBUILD=${PROJECT_BINARY_DIR} -DSRC=${CMAKE_CURRENT_SOURCE_DIR}/conv_mpp
+          -DWORK=${CMAKE_CURRENT_BINARY_DIR}/conv_mpp_install -P ${CMAKE_CURRENT_SOURCE_DIR}/conv_mpp/install.cmake)
+
+# ------------------------------------------------------------------ undefined symbols refused at link time
+add_test(NAME prog_conv_link
+  COMMAND ${CMAKE_COMMAND} -DCC=${PROJECT_BINARY_DIR}/bin/shmemsim-cc -DRUN=${PROJECT_BINARY_DIR}/bin/shmemsim-run
+          -DSRC=${CMAKE_CURRENT_SOURCE_DIR}/conv_link -DWORK=${CMAKE_CURRENT_BINARY_DIR}/conv_link
+          -P ${CMAKE_CURRENT_SOURCE_DIR}/conv_link/check.cmake)
+set_tests_properties(prog_conv_mpp_install prog_conv_link PROPERTIES LABELS programs)
 
