@@ -16,6 +16,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -308,6 +309,37 @@ void adopt_sma_variables()
   }
 }
 
+/// More PEs on a node than it has cores for programs: one notice line saying how they were placed.
+void placement_notice(const scenarios::Scenario& sc, const std::vector<int>& node_of)
+{
+  const auto& hosts = sc.platform.hosts;
+  int cores         = hosts.cores_per_node;
+  if (sc.platform.progress_core && cores > 1)
+    cores -= 1; // the NIC's progress thread has a core of its own
+  std::vector<int> on_node(static_cast<std::size_t>(hosts.nodes), 0);
+  for (int node : node_of)
+    ++on_node[static_cast<std::size_t>(node)];
+  int most = 0, least = 0, used = 0;
+  for (int n : on_node)
+    if (n > 0) {
+      most  = std::max(most, n);
+      least = used == 0 ? n : std::min(least, n);
+      ++used;
+    }
+  if (most <= cores)
+    return;
+  const std::string nodes_text =
+      used < hosts.nodes ? std::to_string(used) + " of " + std::to_string(hosts.nodes) + " nodes" : std::to_string(used) + " nodes";
+  const std::string cores_text =
+      std::to_string(hosts.cores_per_node) + " cores" +
+      (cores != hosts.cores_per_node ? " (" + std::to_string(cores) + " for programs, 1 for the NIC's progress thread)" : "");
+  const std::string per_node = least == most ? std::to_string(most) + " PEs per node"
+                                             : std::to_string(least) + " to " + std::to_string(most) + " PEs per node";
+  std::fprintf(stderr, "shmemsim-run: %zu PEs on %s x %s: %s (%s placement) share their node's %d core%s\n",
+               node_of.size(), nodes_text.c_str(), cores_text.c_str(), per_node.c_str(),
+               sc.job.placement == scenarios::Placement::Block ? "block" : "cyclic", cores, cores == 1 ? "" : "s");
+}
+
 // ------------------------------------------------------------------ the run
 
 int run(const Options& o)
@@ -382,6 +414,7 @@ int run(const Options& o)
 
   const std::vector<int> node_of = scenarios::place_endpoints(sc);
   const int npes                 = static_cast<int>(node_of.size());
+  placement_notice(sc, node_of);
 
   // Private program copies and symmetric heaps.
   char tmpl[] = "/tmp/shmemsim-run-XXXXXX";

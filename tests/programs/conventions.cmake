@@ -1,6 +1,7 @@
 # Conventions third-party OpenSHMEM codes rely on (included by CMakeLists.txt): the specification's
 # environment variables, a default symmetric heap as large as common implementations', the legacy
-# mpp/ headers and link-time errors for undefined symbols. Uses shmemsim_program / shmemsim_program_test from CMakeLists.txt.
+# mpp/ headers, link-time errors for undefined symbols, the shmem_global_exit line and the
+# placement notice. Uses shmemsim_program / shmemsim_program_test from CMakeLists.txt.
 
 # ------------------------------------------------------------------ symmetric heap size
 shmemsim_program(conv_heap SOURCES conv_heap/conv_heap.c)
@@ -76,3 +77,28 @@ add_test(NAME prog_conv_link
           -P ${CMAKE_CURRENT_SOURCE_DIR}/conv_link/check.cmake)
 set_tests_properties(prog_conv_mpp_install prog_conv_link PROPERTIES LABELS programs)
 
+# ------------------------------------------------------------------ shmem_global_exit names the PE and the status
+shmemsim_program_test(conv_global_exit PROGRAM global_exit PES 3 EXPECT_STATUS 7 STDERR_LINES 1
+  EXPECT_STDERR "^shmemsim-run: PE 2 called shmem_global_exit\\(7\\)\n$" REJECT_STDOUT "not reached")
+
+# ------------------------------------------------------------------ placement notice
+# 2 nodes x 4 cores, one of them the NIC's progress thread's: 8 PEs are 4 per node on 3 cores.
+shmemsim_program_test(conv_placement PROGRAM conv_mpp PES 8
+  RUN_OPTIONS --quiet --set platform.nodes=2 --set platform.cores_per_node=4
+  EXPECT_STDOUT "(^|\n)conv_mpp: OK on 8 PEs\n" STDERR_LINES 1
+  EXPECT_STDERR "^shmemsim-run: 8 PEs on 2 nodes x 4 cores \\(3 for programs, 1 for the NIC's progress thread\\): 4 PEs per node \\(block placement\\) share their node's 3 cores\n$")
+# Cyclic placement, uneven: 7 PEs are 3 or 4 per node.
+shmemsim_program_test(conv_placement PROGRAM conv_mpp PES 7
+  RUN_OPTIONS --quiet --set platform.nodes=2 --set platform.cores_per_node=2 --set job.placement=cyclic
+  EXPECT_STDOUT "(^|\n)conv_mpp: OK on 7 PEs\n" STDERR_LINES 1
+  EXPECT_STDERR "^shmemsim-run: 7 PEs on 2 nodes x 2 cores \\(1 for programs, 1 for the NIC's progress thread\\): 3 to 4 PEs per node \\(cyclic placement\\) share their node's 1 core\n$")
+# Only the nodes in use are counted: 8 PEs, 4 per node (--pes-per-node), on 2 of the 16 nodes.
+shmemsim_program_test(conv_placement_ppn PROGRAM conv_mpp PES 8
+  RUN_OPTIONS --quiet --pes-per-node 4 --set platform.cores_per_node=2
+  EXPECT_STDOUT "(^|\n)conv_mpp: OK on 8 PEs\n" STDERR_LINES 1
+  EXPECT_STDERR "^shmemsim-run: 8 PEs on 2 of 16 nodes x 2 cores \\(1 for programs, 1 for the NIC's progress thread\\): 4 PEs per node \\(block placement\\) share their node's 1 core\n$")
+# PEs that fit print nothing: one per node, and 2 per node with --pes-per-node.
+shmemsim_program_test(conv_placement PROGRAM conv_mpp PES 16 RUN_OPTIONS --quiet STDERR_LINES 0
+  EXPECT_STDOUT "(^|\n)conv_mpp: OK on 16 PEs\n")
+shmemsim_program_test(conv_placement PROGRAM conv_mpp PES 22 RUN_OPTIONS --quiet --pes-per-node 2 STDERR_LINES 0
+  EXPECT_STDOUT "(^|\n)conv_mpp: OK on 22 PEs\n")
