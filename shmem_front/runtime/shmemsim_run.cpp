@@ -51,6 +51,13 @@ everything after it belongs to the program.
   --quiet                 no summary line on stderr at the end
   -h, --help              this text
 
+environment (OpenSHMEM 1.5; the deprecated SMA_ names work too, the SHMEM_ name wins):
+  SHMEM_SYMMETRIC_SIZE    symmetric heap per PE (default job.symmetric_heap, 512 MiB): a number with
+                          an optional k, m, g or t suffix in either case (2^10..2^40), e.g. 512m, 1G
+  SHMEM_VERSION           any value: PE 0 prints the library version at start-up
+  SHMEM_INFO              any value: PE 0 prints the version and these variables with their values
+  SHMEM_DEBUG             any value: debugging messages on stderr
+
 exit status: the PEs' (the first non-zero one), 2 bad input or misuse of the OpenSHMEM API,
 3 deadlock, 4 a time limit was reached, 128+signal if a PE crashed
 )";
@@ -209,8 +216,11 @@ Copy load_copy(const fs::path& program, const fs::path& dir, int index)
     std::string why = dlerror();
     for (auto at = why.find(copy.string()); at != std::string::npos; at = why.find(copy.string()))
       why.replace(at, copy.string().size(), program.string()); // name the user's file, not our copy
-    throw scenarios::ScenarioError(program.string() + ": cannot load: " + why +
-                                   " (build it with shmemsim-cc; see shmemsim-cc --help)");
+    const char* hint = why.find("undefined symbol") != std::string::npos
+                           ? " (nothing loaded defines it; shmemsim-cc reports such symbols when linking: rebuild the "
+                             "program with this version of it)"
+                           : " (build it with shmemsim-cc; see shmemsim-cc --help)";
+    throw scenarios::ScenarioError(program.string() + ": cannot load: " + why + hint);
   }
   if (dlsym(c.handle, "shmemsim_program_entry") == nullptr)
     throw scenarios::ScenarioError(program.string() + ": not a program built by shmemsim-cc (rebuild it with shmemsim-cc)");

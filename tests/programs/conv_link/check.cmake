@@ -43,3 +43,14 @@ execute_process(COMMAND ${RUN} -np 2 ${WORK}/runtime_libs RESULT_VARIABLE rc OUT
 if(NOT rc EQUAL 0 OR NOT out MATCHES "runtime_libs: 10.0 on 2 PEs")
   message(FATAL_ERROR "runtime_libs run (${rc}):\n${out}\n${err}")
 endif()
+
+# -Wl,-z,undefs turns the check off; such a program is then refused when shmemsim-run loads it,
+# naming the symbol.
+execute_process(COMMAND ${CC} -O2 ${SRC}/undefined.c -o ${WORK}/undefined -Wl,-z,undefs RESULT_VARIABLE rc ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "-Wl,-z,undefs: refused (${rc}):\n${err}")
+endif()
+execute_process(COMMAND ${RUN} -np 2 ${WORK}/undefined RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 2 OR NOT err MATCHES "cannot load: [^\n]*undefined symbol: shmemsim_conv_missing \\(nothing loaded defines it")
+  message(FATAL_ERROR "loading a program with an undefined symbol (${rc}):\n${out}\n${err}")
+endif()
