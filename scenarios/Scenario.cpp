@@ -308,8 +308,11 @@ const std::vector<Key>& schema()
                  "worth of blocks (at core_speed) costs one 100ns poll instead. At least 100ns.",
          .min = 100'000,
          .root = [](Build& b, const Value& v) { b.sc.job.compute_quantum = v.i; }},
-        {.scope = S::Root, .path = "job.symmetric_heap", .kind = K::Size, .def = "64MiB",
-         .help = "Symmetric heap per PE (SHMEM_SYMMETRIC_SIZE in the environment overrides it).", .size_min = 4096,
+        {.scope = S::Root, .path = "job.symmetric_heap", .kind = K::Size, .def = "512MiB",
+         .help = "Symmetric heap per PE: what shmem_malloc and the other allocation routines can hand out "
+                 "(the library keeps 4 KiB more for its collectives). Reserved as virtual memory: pages cost "
+                 "memory only once touched. The default is Sandia OpenSHMEM's (512 MiB; NVSHMEM's is 1 GiB). "
+                 "SHMEM_SYMMETRIC_SIZE (or SMA_SYMMETRIC_SIZE) in the environment overrides it.", .size_min = 0,
          .root = [](Build& b, const Value& v) { b.sc.job.symmetric_heap = v.u; }},
         {.scope = S::Root, .path = "job.contexts.mapping", .kind = K::Enum, .def = "lean",
          .help = "Contexts on Portals: lean (the paper's: one CT + one MD per context) or split (a put and "

@@ -59,7 +59,10 @@ struct JobParams {
   /// job.compute_quantum: simulated compute after which a thread that calls nothing is charged and
   /// yields (time slicing).
   sim::Ps compute_quantum = 2'000'000;
-  std::uint64_t symmetric_heap = 64ull << 20;
+  /// Usable symmetric heap per PE (job.symmetric_heap). The default follows common implementations:
+  /// Sandia OpenSHMEM's SHMEM_SYMMETRIC_SIZE defaults to 512 MiB (src/shmem_env_defs.h), NVSHMEM's to
+  /// 1 GiB (its environment-variable documentation); shmemsim-run reserves it lazily (MAP_NORESERVE).
+  std::uint64_t symmetric_heap = 512ull << 20;
   bool contexts_split   = false; ///< job.contexts.mapping: split (else lean)
   bool contexts_share   = false; ///< job.contexts.on_exhaustion: share (else fail)
   /// job.threads.library_lock: hold time of the library's internal lock, paid by operations on
@@ -107,5 +110,8 @@ sim::Ps parse_time(const std::string& s);            ///< "1.3us", "100ns", "2ms
 std::uint64_t parse_bandwidth(const std::string& s); ///< bit/s from "40Gbps", "32Gb/s", "3.2GBps", "25.6Gbit/s"
 std::uint64_t parse_size(const std::string& s);      ///< bytes from "4KiB", "2048B", "1MB", "1MiB"
 double parse_speed(const std::string& s);            ///< flop/s from "13.32Gf", "1e9f"
+/// bytes from SHMEM_SYMMETRIC_SIZE's forms (the OpenSHMEM specification's: "512m", "1G", "3.1m",
+/// "1024"; at least the ceiling of number x 2^10/2^20/2^30/2^40), or parse_size's ("64MiB").
+std::uint64_t parse_symmetric_size(const std::string& s);
 
 } // namespace shmemsim::scenarios

@@ -27,6 +27,12 @@ const char* size_forms()
 {
   return "use a whole number of bytes with B, KB, MB, GB, TB, KiB, MiB, GiB or TiB, e.g. \"4KiB\"";
 }
+const char* symmetric_size_forms()
+{
+  return "use a non-negative number of bytes, integer or decimal, with an optional suffix k, m, g or t "
+         "(either case; 2^10, 2^20, 2^30, 2^40 bytes), e.g. \"512m\", \"1G\", \"1.5g\", \"1048576\" "
+         "(\"64MiB\" and the other size units of scenarios work too)";
+}
 const char* speed_forms()
 {
   return "use a number with f, Kf, Mf, Gf or Tf (flop/s), e.g. \"13.32Gf\"";
@@ -339,6 +345,66 @@ std::uint64_t parse_size(const std::string& s)
   if (!exact)
     throw std::invalid_argument(quoted(s) + " is not a whole number of bytes; " + detail::size_forms());
   return *v;
+}
+
+std::uint64_t parse_symmetric_size(const std::string& s)
+{
+  // The OpenSHMEM specification's form (Environment Variables): a non-negative decimal number,
+  // integer or floating point (".5m" is 0.5m), with at most one suffix k/K, m/M, g/G or t/T
+  // multiplying by 2^10, 2^20, 2^30 or 2^40; the size is at least the integer ceiling of the
+  // product ("3.1m" is 3250586 bytes). Any other suffix is an error.
+  std::string_view v = s;
+  while (!v.empty() && v.front() == ' ')
+    v.remove_prefix(1);
+  while (!v.empty() && v.back() == ' ')
+    v.remove_suffix(1);
+  Decimal d;
+  const std::size_t n = v.empty() || v.front() == '-' || v.front() == '+' ? 0 : scan_decimal(v, d);
+  if (n != 0 && n != std::string_view::npos) {
+    const std::string_view suffix = v.substr(n);
+    u128 mult                     = 0;
+    if (suffix.empty())
+      mult = 1;
+    else if (suffix.size() == 1)
+      switch (suffix.front()) {
+      case 'k': case 'K': mult = u128{1} << 10; break;
+      case 'm': case 'M': mult = u128{1} << 20; break;
+      case 'g': case 'G': mult = u128{1} << 30; break;
+      case 't': case 'T': mult = u128{1} << 40; break;
+      default: break;
+      }
+    if (mult != 0) {
+      // number x mult, rounded up.
+      u128 num       = d.mant * mult;
+      const u128 max = std::numeric_limits<std::uint64_t>::max();
+      bool too_large = false;
+      if (d.exp10 >= 0) {
+        for (int k = 0; k < d.exp10 && num != 0 && !too_large; ++k) {
+          too_large = num > max / 10;
+          num *= 10;
+        }
+      } else if (num != 0) {
+        const int e = -d.exp10;
+        if (e > 38) {
+          num = 1;
+        } else {
+          u128 div = 1;
+          for (int k = 0; k < e; ++k)
+            div *= 10;
+          num = num / div + (num % div != 0 ? 1 : 0);
+        }
+      }
+      if (too_large || num > max)
+        throw std::invalid_argument(quoted(s) + " is too large for a size; at most 2^64-1 bytes");
+      return static_cast<std::uint64_t>(num);
+    }
+  }
+  // The scenario's size forms ("64MiB", "1GB", "4096B") are accepted too.
+  try {
+    return parse_size(s);
+  } catch (const std::invalid_argument&) {
+    throw std::invalid_argument(quoted(s) + " is not a size; " + detail::symmetric_size_forms());
+  }
 }
 
 double parse_speed(const std::string& s)

@@ -10,6 +10,57 @@
 
 using namespace shmemsim::front;
 
+#ifndef SHMEMSIM_VERSION
+#define SHMEMSIM_VERSION "unknown"
+#endif
+
+namespace {
+
+// ---------------------------------------------------------------- environment variables
+//
+// OpenSHMEM 1.5 (Environment Variables) defines four: SHMEM_VERSION and SHMEM_INFO (value: any;
+// print the library version, print helpful text about these variables, at start-up), SHMEM_DEBUG
+// (value: any; debugging messages) and SHMEM_SYMMETRIC_SIZE (the symmetric heap's size). Being set,
+// to any value, is what turns the first three on. shmemsim-run reads SHMEM_SYMMETRIC_SIZE (it maps
+// the heaps) and gives the deprecated SMA_ names to the SHMEM_ ones that are not set. PE 0 prints,
+// on stdout, at shmem_init.
+
+bool env_set(const char* name)
+{
+  return rt().getenv(name) != nullptr;
+}
+
+const char* set_text(const char* name)
+{
+  return env_set(name) ? "set" : "not set";
+}
+
+void print_environment_info()
+{
+  const bool info = env_set("SHMEM_INFO");
+  if (!info && !env_set("SHMEM_VERSION"))
+    return;
+  std::printf("%s %s: OpenSHMEM %d.%d library on a simulated cluster, %d PEs\n", SHMEM_VENDOR_STRING, SHMEMSIM_VERSION,
+              SHMEM_MAJOR_VERSION, SHMEM_MINOR_VERSION, rt().n_pes());
+  if (info) {
+    const std::size_t usable = rt().heap_size() - kReservedHeap;
+    const char* size         = rt().getenv("SHMEM_SYMMETRIC_SIZE");
+    const std::string heap   = size != nullptr ? std::string("\"") + size + "\" = " + std::to_string(usable) + " bytes"
+                                               : "not set: job.symmetric_heap = " + std::to_string(usable) + " bytes";
+    std::printf("OpenSHMEM environment variables (their SMA_ names are read too; the SHMEM_ name wins):\n"
+                "  SHMEM_VERSION         any value: print the library version at start-up (%s)\n"
+                "  SHMEM_INFO            any value: print this text at start-up (%s)\n"
+                "  SHMEM_SYMMETRIC_SIZE  symmetric heap per PE, in bytes: a number, integer or decimal, with an\n"
+                "                        optional suffix k, m, g or t in either case (2^10, 2^20, 2^30, 2^40),\n"
+                "                        e.g. 512m, 1G (%s)\n"
+                "  SHMEM_DEBUG           any value: debugging messages on stderr (%s)\n",
+                set_text("SHMEM_VERSION"), set_text("SHMEM_INFO"), heap.c_str(), set_text("SHMEM_DEBUG"));
+  }
+  std::fflush(stdout);
+}
+
+} // namespace
+
 extern "C" {
 
 void shmem_init(void)
@@ -22,19 +73,8 @@ void shmem_init(void)
   e.pe().heap.reset(rt().heap_size(), kReservedHeap);
   e.pe().heap_base   = reinterpret_cast<std::uintptr_t>(rt().heap_base());
   e.pe().initialized = true;
-  const char* info  = rt().getenv("SHMEM_INFO");
-  if (info != nullptr && rt().my_pe() == 0) {
-    // The specification's SHMEM_INFO: print the library's version and its environment variables.
-    const char* sym = rt().getenv("SHMEM_SYMMETRIC_SIZE");
-    const char* dbg = rt().getenv("SHMEM_DEBUG");
-    std::printf("%s OpenSHMEM %d.%d on a simulated cluster, %d PEs\n"
-                "  SHMEM_SYMMETRIC_SIZE  symmetric heap per PE: %zu bytes%s\n"
-                "  SHMEM_DEBUG           debugging messages on stderr: %s\n"
-                "  SHMEM_INFO            this text (PE 0, at shmem_init)\n",
-                SHMEM_VENDOR_STRING, SHMEM_MAJOR_VERSION, SHMEM_MINOR_VERSION, rt().n_pes(), rt().heap_size(),
-                sym != nullptr ? " (set)" : " (job.symmetric_heap)", dbg != nullptr ? "on" : "off");
-    std::fflush(stdout);
-  }
+  if (rt().my_pe() == 0)
+    print_environment_info();
   debug(e, "initialized: symmetric heap of " + std::to_string(rt().heap_size()) + " bytes at " + hex(rt().heap_base()));
   rt().startup_barrier();
 }

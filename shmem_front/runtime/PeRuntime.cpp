@@ -691,6 +691,11 @@ void PeRuntime::fatal(const std::string& message)
 void PeRuntime::global_exit(int status)
 {
   std::fflush(nullptr);
+  if (g_real_out != nullptr)
+    use_streams(g_real_out, g_real_err);
+  if (const PeProcess* pe = current())
+    std::fprintf(stderr, "shmemsim-run: PE %d called shmem_global_exit(%d)\n", pe->id, status);
+  std::fflush(stderr);
   for (PeProcess& pe : pes_)
     if (pe.out != nullptr) {
       std::fclose(pe.out);

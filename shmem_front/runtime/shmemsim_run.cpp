@@ -3,6 +3,7 @@
 #include "scenarios/Run.hpp"
 #include "scenarios/Scenario.hpp"
 #include "shmem_front/interpose/hooks.h"
+#include "shmem_front/lib/Library.hpp"
 #include "shmem_front/lib/Seams.hpp"
 #include "shmem_front/runtime/PeRuntime.hpp"
 #include "shmem_front/transport/PortalsTransport.hpp"
@@ -15,6 +16,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -48,6 +50,13 @@ everything after it belongs to the program.
   --tag-output            prefix every line a PE prints with "[PE n] "
   --quiet                 no summary line on stderr at the end
   -h, --help              this text
+
+environment (OpenSHMEM 1.5; the deprecated SMA_ names work too, the SHMEM_ name wins):
+  SHMEM_SYMMETRIC_SIZE    symmetric heap per PE (default job.symmetric_heap, 512 MiB): a number with
+                          an optional k, m, g or t suffix in either case (2^10..2^40), e.g. 512m, 1G
+  SHMEM_VERSION           any value: PE 0 prints the library version at start-up
+  SHMEM_INFO              any value: PE 0 prints the version and these variables with their values
+  SHMEM_DEBUG             any value: debugging messages on stderr
 
 exit status: the PEs' (the first non-zero one), 2 bad input or misuse of the OpenSHMEM API,
 3 deadlock, 4 a time limit was reached, 128+signal if a PE crashed
@@ -207,8 +216,11 @@ Copy load_copy(const fs::path& program, const fs::path& dir, int index)
     std::string why = dlerror();
     for (auto at = why.find(copy.string()); at != std::string::npos; at = why.find(copy.string()))
       why.replace(at, copy.string().size(), program.string()); // name the user's file, not our copy
-    throw scenarios::ScenarioError(program.string() + ": cannot load: " + why +
-                                   " (build it with shmemsim-cc; see shmemsim-cc --help)");
+    const char* hint = why.find("undefined symbol") != std::string::npos
+                           ? " (nothing loaded defines it; shmemsim-cc reports such symbols when linking: rebuild the "
+                             "program with this version of it)"
+                           : " (build it with shmemsim-cc; see shmemsim-cc --help)";
+    throw scenarios::ScenarioError(program.string() + ": cannot load: " + why + hint);
   }
   if (dlsym(c.handle, "shmemsim_program_entry") == nullptr)
     throw scenarios::ScenarioError(program.string() + ": not a program built by shmemsim-cc (rebuild it with shmemsim-cc)");
@@ -293,6 +305,51 @@ void install_signal_handlers(double wall_limit)
   }
 }
 
+// ------------------------------------------------------------------ conventions
+
+/// The OpenSHMEM environment variables' deprecated SMA_ names: read too, the SHMEM_ name wins when
+/// both are set (OpenSHMEM 1.5, Environment Variables). The library reads the SHMEM_ names.
+void adopt_sma_variables()
+{
+  for (const char* v : {"VERSION", "INFO", "SYMMETRIC_SIZE", "DEBUG"}) {
+    const std::string sma = std::string("SMA_") + v, shmem = std::string("SHMEM_") + v;
+    const char* value = std::getenv(sma.c_str());
+    if (value != nullptr && std::getenv(shmem.c_str()) == nullptr)
+      setenv(shmem.c_str(), value, 1);
+  }
+}
+
+/// More PEs on a node than it has cores for programs: one notice line saying how they were placed.
+void placement_notice(const scenarios::Scenario& sc, const std::vector<int>& node_of)
+{
+  const auto& hosts = sc.platform.hosts;
+  int cores         = hosts.cores_per_node;
+  if (sc.platform.progress_core && cores > 1)
+    cores -= 1; // the NIC's progress thread has a core of its own
+  std::vector<int> on_node(static_cast<std::size_t>(hosts.nodes), 0);
+  for (int node : node_of)
+    ++on_node[static_cast<std::size_t>(node)];
+  int most = 0, least = 0, used = 0;
+  for (int n : on_node)
+    if (n > 0) {
+      most  = std::max(most, n);
+      least = used == 0 ? n : std::min(least, n);
+      ++used;
+    }
+  if (most <= cores)
+    return;
+  const std::string nodes_text =
+      used < hosts.nodes ? std::to_string(used) + " of " + std::to_string(hosts.nodes) + " nodes" : std::to_string(used) + " nodes";
+  const std::string cores_text =
+      std::to_string(hosts.cores_per_node) + " cores" +
+      (cores != hosts.cores_per_node ? " (" + std::to_string(cores) + " for programs, 1 for the NIC's progress thread)" : "");
+  const std::string per_node = least == most ? std::to_string(most) + " PEs per node"
+                                             : std::to_string(least) + " to " + std::to_string(most) + " PEs per node";
+  std::fprintf(stderr, "shmemsim-run: %zu PEs on %s x %s: %s (%s placement) share their node's %d core%s\n",
+               node_of.size(), nodes_text.c_str(), cores_text.c_str(), per_node.c_str(),
+               sc.job.placement == scenarios::Placement::Block ? "block" : "cyclic", cores, cores == 1 ? "" : "s");
+}
+
 // ------------------------------------------------------------------ the run
 
 int run(const Options& o)
@@ -336,14 +393,22 @@ int run(const Options& o)
     }
   }
   const traces::Level trace_level = scenarios::trace_level(sc, o.trace, !o.out.empty());
+  // The symmetric heap: job.symmetric_heap, or SHMEM_SYMMETRIC_SIZE in the specification's form
+  // ("512m", "1G", "3.1m": at least the ceiling of number x 2^10/20/30/40). It is what the program
+  // can allocate; the library's own reserved block comes on top.
   std::uint64_t heap_bytes = sc.job.symmetric_heap;
   if (const char* env = std::getenv("SHMEM_SYMMETRIC_SIZE")) {
     try {
-      heap_bytes = scenarios::parse_size(std::string(env));
+      heap_bytes = scenarios::parse_symmetric_size(std::string(env));
     } catch (const std::invalid_argument& e) {
-      usage_error(std::string("SHMEM_SYMMETRIC_SIZE=") + env + ": " + e.what());
+      std::fprintf(stderr, "shmemsim-run: SHMEM_SYMMETRIC_SIZE=%s\n", e.what());
+      return 2;
     }
   }
+  if (heap_bytes > (std::uint64_t{1} << 46))
+    usage_error("symmetric heap of " + std::to_string(heap_bytes) +
+                " bytes per PE is more than this simulator can reserve (at most 64 TiB)");
+  heap_bytes += kReservedHeap;
 
   const fs::path program = fs::absolute(o.program);
   if (!fs::exists(program))
@@ -360,6 +425,7 @@ int run(const Options& o)
 
   const std::vector<int> node_of = scenarios::place_endpoints(sc);
   const int npes                 = static_cast<int>(node_of.size());
+  placement_notice(sc, node_of);
 
   // Private program copies and symmetric heaps.
   char tmpl[] = "/tmp/shmemsim-run-XXXXXX";
@@ -373,7 +439,8 @@ int run(const Options& o)
     void* heap   = mmap(nullptr, heap_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (heap == MAP_FAILED)
       throw scenarios::ScenarioError("cannot map a symmetric heap of " + std::to_string(heap_bytes) + " bytes for PE " +
-                                     std::to_string(pe) + ": " + std::strerror(errno));
+                                     std::to_string(pe) + ": " + std::strerror(errno) +
+                                     " (lower job.symmetric_heap or SHMEM_SYMMETRIC_SIZE)");
     PeProcess& p = pes[static_cast<std::size_t>(pe)];
     p.id         = pe;
     p.node       = node_of[static_cast<std::size_t>(pe)];
@@ -483,6 +550,7 @@ int main(int argc, char** argv)
 {
   const Options o = parse(argc, argv);
   install_signal_handlers(o.wall_limit);
+  adopt_sma_variables();
   try {
     return run(o);
   } catch (const scenarios::ScenarioError& e) {

@@ -268,6 +268,36 @@ TEST(scenario_units, Size)
   }
 }
 
+TEST(scenario_units, SymmetricSize)
+{
+  // SHMEM_SYMMETRIC_SIZE as the OpenSHMEM specification defines it: powers-of-two suffixes in
+  // either case, decimals rounded up, a bare number is bytes.
+  EXPECT_EQ(parse_symmetric_size("512M"), std::uint64_t{512} << 20);
+  EXPECT_EQ(parse_symmetric_size("512m"), std::uint64_t{512} << 20);
+  EXPECT_EQ(parse_symmetric_size("1G"), std::uint64_t{1} << 30);
+  EXPECT_EQ(parse_symmetric_size("2g"), std::uint64_t{2} << 30);
+  EXPECT_EQ(parse_symmetric_size("1t"), std::uint64_t{1} << 40);
+  EXPECT_EQ(parse_symmetric_size("4k"), 4096u);
+  EXPECT_EQ(parse_symmetric_size("4K"), 4096u);
+  EXPECT_EQ(parse_symmetric_size("1024"), 1024u);
+  EXPECT_EQ(parse_symmetric_size("20m"), 20971520u);
+  EXPECT_EQ(parse_symmetric_size("3.1m"), 3250586u); // the specification's example: the ceiling
+  EXPECT_EQ(parse_symmetric_size(".5m"), parse_symmetric_size("0.5m"));
+  EXPECT_EQ(parse_symmetric_size("0"), 0u);
+  EXPECT_EQ(parse_symmetric_size("1.5"), 2u);
+  // The scenario's units keep working.
+  EXPECT_EQ(parse_symmetric_size("64MiB"), std::uint64_t{64} << 20);
+  EXPECT_EQ(parse_symmetric_size("1GB"), 1'000'000'000u);
+  for (const char* bad : {"20kk", "1x", "-1m", "+1m", "m", "", "lots", "1 gigabyte", "99999999999t"})
+    EXPECT_THROW(parse_symmetric_size(bad), std::invalid_argument) << bad;
+  try {
+    parse_symmetric_size("20kk");
+  } catch (const std::invalid_argument& e) {
+    EXPECT_CONTAINS(e.what(), "\"20kk\" is not a size");
+    EXPECT_CONTAINS(e.what(), "\"512m\"");
+  }
+}
+
 TEST(scenario_units, Speed)
 {
   EXPECT_DOUBLE_EQ(parse_speed("13.32Gf"), 13.32e9);

@@ -30,8 +30,8 @@ static void misuse(const char* what, int npes)
   } else if (strcmp(what, "out_of_bounds_heap") == 0) {
     /* A block near the end of a 1 MiB symmetric heap, written past the heap's end. */
     long* block = shmem_malloc(900 * 1024);
-    long* src_l = calloc(128 * 1024, sizeof(long));
-    shmem_long_put(block, src_l, 128 * 1024, 0); /* 1 MiB from less than 1 MiB before the end */
+    long* src_l = calloc(132 * 1024, sizeof(long));
+    shmem_long_put(block, src_l, 132 * 1024, 0); /* 1056 KiB: more than the whole heap */
     free(src_l);
   } else if (strcmp(what, "destroyed_ctx") == 0) {
     shmem_ctx_t ctx;
