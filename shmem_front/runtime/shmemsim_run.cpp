@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <bit>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -240,6 +241,32 @@ Copy load_copy(const fs::path& program, const fs::path& dir, int index)
   return c;
 }
 
+// ------------------------------------------------------------------ symmetric heaps
+
+/// A PE's symmetric heap of `bytes`, reserved lazily (MAP_NORESERVE: pages cost memory once
+/// touched). Every heap starts at a multiple of the largest power of two not above its size
+/// (at most 1 GiB), so that all PEs' heaps are congruent modulo any alignment shmem_align can
+/// be asked for within them, and the same heap offset is equally aligned on every PE.
+void* map_heap(std::uint64_t bytes)
+{
+  const std::uint64_t page = static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
+  std::uint64_t align      = std::bit_floor(bytes);
+  align                    = std::clamp<std::uint64_t>(align, page, std::uint64_t{1} << 30);
+  const int prot = PROT_READ | PROT_WRITE, flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE;
+  void* raw = mmap(nullptr, bytes + align, prot, flags, -1, 0);
+  if (raw == MAP_FAILED)
+    return raw;
+  const auto start   = reinterpret_cast<std::uintptr_t>(raw);
+  const auto aligned = (start + align - 1) & ~static_cast<std::uintptr_t>(align - 1);
+  const std::uint64_t mapped_end = start + bytes + align;
+  const std::uint64_t heap_end   = (aligned + bytes + page - 1) & ~(page - 1);
+  if (aligned > start)
+    munmap(raw, aligned - start);
+  if (mapped_end > heap_end)
+    munmap(reinterpret_cast<void*>(heap_end), mapped_end - heap_end);
+  return reinterpret_cast<void*>(aligned);
+}
+
 // ------------------------------------------------------------------ crashes and watchdog
 
 const char* signal_name(int sig)
@@ -436,7 +463,7 @@ int run(const Options& o)
   std::vector<PeMemory> memory(static_cast<std::size_t>(npes));
   for (int pe = 0; pe < npes; ++pe) {
     const Copy c = load_copy(program, tmpdir, pe);
-    void* heap   = mmap(nullptr, heap_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    void* heap   = map_heap(heap_bytes);
     if (heap == MAP_FAILED)
       throw scenarios::ScenarioError("cannot map a symmetric heap of " + std::to_string(heap_bytes) + " bytes for PE " +
                                      std::to_string(pe) + ": " + std::strerror(errno) +
