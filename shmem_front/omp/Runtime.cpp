@@ -308,9 +308,11 @@ void run_task(Thread& me, Task* t)
   Task* parent = t->parent;
   if (parent != nullptr)
     --parent->children;
-  wake_team(team);
+  // Free what is complete before waking the team: a wake lets other threads run, and the
+  // region's master may end the region meanwhile and delete the implicit tasks (the parent).
   release_task(t);
   release_task(parent);
+  wake_team(team);
 }
 
 // ------------------------------------------------------------------ parallel regions
