@@ -80,6 +80,25 @@ TrafficPattern::TrafficPattern(portals::Network& net, const TrafficParams& p, in
                              " B); every PtlPut would be rejected with PTL_ARG_INVALID: lower traffic.size or raise the limit");
   const std::uint64_t n = static_cast<std::uint64_t>(n_);
   const std::uint64_t w = slots_per_source();
+  // The largest buffer an endpoint holds (every pattern's worst case), computed without wrapping:
+  // real data moves, so it must fit in memory.
+  {
+    constexpr std::uint64_t kMaxBuffer = std::uint64_t{1} << 36; // 64 GiB
+    std::uint64_t slots = 0, bytes = 0;
+    const bool per_peer = p_.pattern == Pattern::AllToAll || p_.pattern == Pattern::Incast || p_.pattern == Pattern::Random;
+    const std::uint64_t peers = per_peer ? n : 1;
+    const std::uint64_t win   = p_.pattern == Pattern::AllToAll || p_.pattern == Pattern::PingPong ? 1 : w;
+    const bool overflow       = p_.pattern == Pattern::FetchAdd
+                                    ? __builtin_mul_overflow(static_cast<std::uint64_t>(p_.iterations), 8, &bytes)
+                                    : __builtin_mul_overflow(peers, win, &slots) || __builtin_mul_overflow(slots, p_.size, &bytes);
+    if (overflow || bytes > kMaxBuffer)
+      throw std::runtime_error(where + "its buffers would need " +
+                               (overflow ? std::string("more than 2^64") : std::to_string(bytes)) +
+                               " bytes on one endpoint (" +
+                               (p_.pattern == Pattern::FetchAdd ? std::string("iterations x 8 B")
+                                                                : "size x window, times the endpoints for patterns that receive from all") +
+                               "); at most 64 GiB: lower traffic.size, traffic.window or traffic.iterations");
+  }
   for (int ep = 0; ep < n_; ++ep) {
     auto e    = std::make_unique<Endpoint>();
     e->id     = ep;

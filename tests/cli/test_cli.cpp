@@ -598,6 +598,18 @@ TEST_F(cli_bad_input, RunWithTwoScenarioFiles)
   EXPECT_FALSE(fs::exists(dir() / "out"));
 }
 
+TEST_F(cli_bad_input, TrafficBuffersThatCannotExistAreRefused)
+{
+  // window x size wraps 64 bits: refused before any buffer is made (it used to write past one).
+  const std::string sc = scenario("net/stream.json").string();
+  expect_bad_input(run({"run", sc, "--set", "traffic.size=281474976710657", "--set", "traffic.window=65536", "--set",
+                        "platform.nic.limits.max_msg_size=281474976710657"}),
+                   {sc, "traffic[0] (stream)", "more than 2^64 bytes", "traffic.window"});
+  expect_bad_input(run({"run", sc, "--set", "traffic.size=1073741824", "--set", "traffic.window=128", "--set",
+                        "platform.nic.limits.max_msg_size=1073741824"}),
+                   {sc, "137438953472 bytes", "at most 64 GiB"});
+}
+
 // ---------------------------------------------------------------------------------------------
 // 5. NIC resources exhausted at setup
 // ---------------------------------------------------------------------------------------------
