@@ -1,5 +1,7 @@
 #include "sim/EventQueue.hpp"
 
+#include "sim/Assert.hpp"
+
 #include "sim/Notifier.hpp"
 
 #include <simgrid/kernel/Timer.hpp>
@@ -7,7 +9,6 @@
 #include <simgrid/s4u/Engine.hpp>
 
 #include <algorithm>
-#include <cassert>
 #include <bit>
 #include <cstdint>
 
@@ -35,7 +36,7 @@ Ps EventQueue::now() const
 
 void EventQueue::schedule(Ps t, Fn fn, void* obj, std::uint64_t arg)
 {
-  assert(t >= now() && "event scheduled in the past");
+  SHMEMSIM_ASSERT(t >= now(), "event scheduled in the past");
   push_key(Key{t, next_seq_++, fn, obj, arg});
   if (!in_fire_)
     arm();
@@ -51,7 +52,7 @@ void EventQueue::push_key(const Key& k)
 {
   ++count_;
   const std::int64_t b = k.time >> kBucketShift;
-  assert(b >= cur_bucket_);
+  SHMEMSIM_ASSERT(b >= cur_bucket_, "event before the calendar's current bucket");
   if (b >= cur_bucket_ + static_cast<std::int64_t>(kBuckets)) {
     far_.push_back(k);
     std::push_heap(far_.begin(), far_.end(), FarLater{});
@@ -91,7 +92,7 @@ const EventQueue::Key* EventQueue::peek()
   }
   if (found < 0 || found >= end) {
     peeked_bucket_ = -1;
-    assert(!far_.empty());
+    SHMEMSIM_ASSERT(!far_.empty(), "event count says events remain, but none is queued");
     return &far_.front();
   }
   peeked_bucket_        = found;

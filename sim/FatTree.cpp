@@ -1,7 +1,8 @@
 #include "sim/FatTree.hpp"
 
+#include "sim/Assert.hpp"
+
 #include <algorithm>
-#include <cassert>
 
 namespace shmemsim::sim {
 
@@ -70,8 +71,8 @@ FatTree::FatTree(const FabricParams& p, int nodes, EventQueue& q, Rng routing_rn
     : p_(p), nodes_(nodes), q_(q), routing_rng_(routing_rng), jitter_rng_(jitter_rng),
       flow_next_(static_cast<std::size_t>(nodes)), flow_highest_(static_cast<std::size_t>(nodes))
 {
-  assert(p_.check().empty());
-  assert(nodes <= p_.capacity());
+  SHMEMSIM_ASSERT(p_.check().empty(), "fat-tree parameters validated before construction");
+  SHMEMSIM_ASSERT(nodes <= p_.capacity(), "more nodes than the fat tree holds");
   const int h = p_.levels;
   m_prefix_.assign(static_cast<std::size_t>(h) + 1, 1);
   for (int l = 1; l <= h; ++l)
@@ -130,7 +131,7 @@ int FatTree::path_links(int src, int dst) const
   for (int l = 1; l <= p_.levels; ++l)
     if (src / m_prefix_[l] == dst / m_prefix_[l])
       return 2 * l;
-  assert(false);
+  SHMEMSIM_ASSERT(false, "unknown routing policy");
   return 0;
 }
 
@@ -179,7 +180,7 @@ Ps FatTree::forward_delay()
 
 Ps FatTree::inject(Packet* p, Ps ready)
 {
-  assert(p->src_node != p->dst_node);
+  SHMEMSIM_ASSERT(p->src_node != p->dst_node, "a packet to its own node entered the fabric");
   p->flow_seq = flow_next_.at(static_cast<std::size_t>(p->src_node), static_cast<std::size_t>(p->dst_node))++;
   p->injected_at           = ready;
   p->level                 = 1;
@@ -251,7 +252,7 @@ void FatTree::hop(std::uint64_t packet_ptr)
     q_.schedule<&FatTree::hop>(start + p_.link_latency + forward_delay(), this, packet_ptr);
     return;
   }
-  assert(l < p_.levels && !p->going_down);
+  SHMEMSIM_ASSERT(l < p_.levels && !p->going_down, "routing up past the top of the tree");
   const int d     = up_port(*p, l, p->sw);
   const int first = p_.down[static_cast<std::size_t>(l - 1)];
   const Ps start  = reserve(switch_port(l, p->sw, first + d), now, p);

@@ -1,7 +1,8 @@
 #include "sim/nic/Nic.hpp"
 
+#include "sim/Assert.hpp"
+
 #include <algorithm>
-#include <cassert>
 #include <cstring>
 
 namespace shmemsim::nic {
@@ -82,7 +83,7 @@ Nic::Nic(int node, const NicParams& p, sim::FatTree& fabric, sim::EventQueue& q,
     local_count += n == node ? 1 : 0;
   order_.set_columns(local_count);
   delivery_order_.set_columns(local_count);
-  assert(p_.injection_queues >= 1);
+  SHMEMSIM_ASSERT(p_.injection_queues >= 1, "a NIC needs an injection queue");
   queues_.resize(static_cast<std::size_t>(p_.injection_queues));
   fabric_.attach(node, this);
 }
