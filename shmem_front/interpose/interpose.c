@@ -8,6 +8,7 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <errno.h>
 #include <stdint.h>
 #include <string.h>
@@ -162,6 +163,65 @@ EXPORT void exit(int status)
     hooks->exit(status);
   get_real_exit()(status);
   __builtin_unreachable();
+}
+
+/* ---------------------------------------------------------------- processes and crash signals */
+
+/* A PE is a simulated process inside the simulator's one OS process: fork() would duplicate the
+ * whole simulation (every PE, the network, the clock). Refused with one line. */
+REAL(pid_t, fork, (void))
+EXPORT pid_t fork(void)
+{
+  if (active())
+    hooks->fatal("fork() is not supported: every PE runs inside the simulator's process, which a fork would "
+                 "duplicate (run external commands before or after the simulated run)");
+  return get_real_fork()();
+}
+
+/* The runtime's handlers for crash signals name the PE and thread that crashed; a program that
+ * installs its own (to print a backtrace, say) would hide that. Its handler is recorded, and
+ * reported back as the current one, but not installed. */
+static int crash_signal(int sig)
+{
+  return sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE || sig == SIGILL || sig == SIGABRT;
+}
+static struct sigaction program_crash_action[NSIG];
+static int program_crash_action_set[NSIG];
+
+EXPORT int shmemsim_interpose_program_handles(int sig)
+{
+  return sig > 0 && sig < NSIG && program_crash_action_set[sig] &&
+         program_crash_action[sig].sa_handler != SIG_DFL && program_crash_action[sig].sa_handler != SIG_IGN;
+}
+
+REAL(int, sigaction, (int, const struct sigaction*, struct sigaction*))
+EXPORT int sigaction(int sig, const struct sigaction* act, struct sigaction* old)
+{
+  if (!active() || !crash_signal(sig))
+    return get_real_sigaction()(sig, act, old);
+  if (old != NULL) {
+    if (program_crash_action_set[sig])
+      *old = program_crash_action[sig];
+    else
+      memset(old, 0, sizeof *old); /* SIG_DFL, as the program would see it */
+  }
+  if (act != NULL) {
+    program_crash_action[sig]     = *act;
+    program_crash_action_set[sig] = 1;
+  }
+  return 0;
+}
+
+REAL(sighandler_t, signal, (int, sighandler_t))
+EXPORT sighandler_t signal(int sig, sighandler_t handler)
+{
+  if (!active() || !crash_signal(sig))
+    return get_real_signal()(sig, handler);
+  const sighandler_t prev = program_crash_action_set[sig] ? program_crash_action[sig].sa_handler : SIG_DFL;
+  memset(&program_crash_action[sig], 0, sizeof program_crash_action[sig]);
+  program_crash_action[sig].sa_handler = handler;
+  program_crash_action_set[sig]        = 1;
+  return prev;
 }
 
 /* ---------------------------------------------------------------- random generators, per PE */

@@ -287,18 +287,30 @@ const char* signal_name(int sig)
   }
 }
 
+/// The interposition library's record of the program's own crash handlers (null until loaded).
+int (*g_program_handles)(int sig) = nullptr;
+
 void on_crash(int sig)
 {
-  char line[256];
+  char line[320];
   PeProcess* pe = nullptr;
+  int thread    = 0;
   try {
-    pe = pe_runtime().current();
+    pe     = pe_runtime().current();
+    thread = pe_runtime().thread_index();
   } catch (...) {
   }
+  char who[48];
+  if (thread == 0)
+    std::snprintf(who, sizeof who, "main thread");
+  else
+    std::snprintf(who, sizeof who, "thread %d", thread);
+  const bool own = g_program_handles != nullptr && g_program_handles(sig) != 0;
   int n;
   if (pe != nullptr)
-    n = std::snprintf(line, sizeof line, "shmemsim-run: PE %d (main thread) crashed: %s%s%s\n", pe->id, signal_name(sig),
-                      pe->routine != nullptr ? " in " : "", pe->routine != nullptr ? pe->routine : "");
+    n = std::snprintf(line, sizeof line, "shmemsim-run: PE %d (%s) crashed: %s%s%s%s\n", pe->id, who, signal_name(sig),
+                      pe->routine != nullptr ? " in " : "", pe->routine != nullptr ? pe->routine : "",
+                      own ? " (the program's own handler for it was not run)" : "");
   else
     n = std::snprintf(line, sizeof line, "shmemsim-run: crashed outside any PE: %s\n", signal_name(sig));
   if (n > 0)
@@ -449,6 +461,7 @@ int run(const Options& o)
   auto* install_hooks = reinterpret_cast<void (*)(const shmemsim_hooks*)>(dlsym(ih, "shmemsim_interpose_install"));
   auto* blocks        = static_cast<unsigned long*>(dlsym(ih, "shmemsim_blocks"));
   auto* slice_blocks  = static_cast<unsigned long*>(dlsym(ih, "shmemsim_slice_blocks"));
+  g_program_handles   = reinterpret_cast<int (*)(int)>(dlsym(ih, "shmemsim_interpose_program_handles"));
 
   const std::vector<int> node_of = scenarios::place_endpoints(sc);
   const int npes                 = static_cast<int>(node_of.size());
