@@ -537,9 +537,19 @@ int run(const Options& o)
       code = runtime.exit_status();
       break;
     case sim::RunStatus::Deadlock:
-      std::fprintf(stderr, "shmemsim-run: deadlock at simulated time %.9f s: every PE is blocked\n", sim_s);
+    {
+      int ended = 0;
+      for (const PeProcess& p : pes)
+        ended += p.finished ? 1 : 0;
+      std::fprintf(stderr, "shmemsim-run: deadlock at simulated time %.9f s: every PE %sis blocked\n", sim_s,
+                   ended > 0 ? "still running " : "");
       for (const std::string& b : sim.blocked())
         std::fprintf(stderr, "shmemsim-run:   %s\n", b.c_str());
+      // PEs that ended while others still expected them (exit() before a barrier, say).
+      for (const PeProcess& p : pes)
+        if (p.finished)
+          std::fprintf(stderr, "shmemsim-run:   PE %d has ended (exit status %d)\n", p.id, p.exit_status);
+    }
       code = 3;
       break;
     case sim::RunStatus::TimeLimit:
