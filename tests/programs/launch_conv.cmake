@@ -5,6 +5,15 @@
 # Uses shmemsim_program / shmemsim_program_test from CMakeLists.txt.
 shmemsim_program(launch_conv SOURCES launch_conv/launch_conv.c)
 
+# ------------------------------------------------------------------ the compiler wrapper; a CMake project
+add_test(NAME prog_launch_conv_wrapper
+  COMMAND ${CMAKE_COMMAND} -DBIN=${PROJECT_BINARY_DIR}/bin -DSRC=${CMAKE_CURRENT_SOURCE_DIR}/launch_conv
+          -DWORK=${CMAKE_CURRENT_BINARY_DIR}/launch_conv_wrapper -P ${CMAKE_CURRENT_SOURCE_DIR}/launch_conv/wrapper.cmake)
+add_test(NAME prog_launch_conv_project
+  COMMAND ${CMAKE_COMMAND} -DBIN=${PROJECT_BINARY_DIR}/bin -DSRC=${CMAKE_CURRENT_SOURCE_DIR}/launch_conv
+          -DWORK=${CMAKE_CURRENT_BINARY_DIR}/launch_conv_project -P ${CMAKE_CURRENT_SOURCE_DIR}/launch_conv/project.cmake)
+set_tests_properties(prog_launch_conv_wrapper prog_launch_conv_project PROPERTIES LABELS programs TIMEOUT 300)
+
 # ------------------------------------------------------------------ launcher options
 # PEs per node: -N, --npernode, -ppn, --map-by ppr:K:node (4 PEs, 2 per node).
 set(_two_per_node "(^|\n)launch_conv: PE 0 shares a node with 2 PEs from PE 0\n"
