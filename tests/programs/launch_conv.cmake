@@ -49,6 +49,11 @@ shmemsim_program_test(launch_conv_env PROGRAM launch_conv PES 3 ARGS env LC_A LC
                 "(^|\n)launch_conv: PE 0 LC_D=three\n" "(^|\n)launch_conv: PE 1 LC_E=\n"
                 "(^|\n)launch_conv: PE 2 LC_UNSET=\\(unset\\)\n" "(^|\n)launch_conv: OK on 3 PEs\n"
   REJECT_STDOUT "FAIL")
+# -x reaches the library and the launcher: SHMEM_SYMMETRIC_SIZE=1m leaves room for one 600000-byte
+# block per round, and 16 rounds of init/finalize each allocate one (see reinit below).
+shmemsim_program_test(launch_conv_env_heap PROGRAM launch_conv PES 2 ARGS reinit 16 600000
+  RUN_OPTIONS --quiet -x SHMEM_SYMMETRIC_SIZE=1m STDERR_LINES 0
+  EXPECT_STDOUT "(^|\n)launch_conv: OK on 2 PEs\n" REJECT_STDOUT "FAIL")
 shmemsim_program_test(launch_conv_env_bad PROGRAM launch_conv PES 2 ARGS env X
   RUN_OPTIONS -x =value EXPECT_STATUS 2 STDERR_LINES 1
   EXPECT_STDERR "^shmemsim-run: -x =value: expected an environment variable name \\(letters, digits, _\\) \\(see 'shmemsim-run --help'\\)\n$")
@@ -69,3 +74,38 @@ add_test(NAME prog_launch_conv_double_dash
 set_tests_properties(prog_launch_conv_double_dash PROPERTIES LABELS programs
   PASS_REGULAR_EXPRESSION "launch_conv: PE 1 -x=\\(unset\\)\nlaunch_conv: OK on 2 PEs\n")
 
+# ------------------------------------------------------------------ repeated shmem_init / shmem_finalize
+# A test driver's init/finalize around each case: 16 rounds, each leaving a heap block, a context and
+# a team (more than the 13 team slots) for shmem_finalize to release; with several PEs per node too.
+foreach(n 1 3)
+  shmemsim_program_test(launch_conv_reinit PROGRAM launch_conv PES ${n} ARGS reinit 16 4096
+    RUN_OPTIONS --quiet STDERR_LINES 0 EXPECT_STDOUT "(^|\n)launch_conv: OK on ${n} PEs\n" REJECT_STDOUT "FAIL")
+endforeach()
+shmemsim_program_test(launch_conv_reinit_ppn PROGRAM launch_conv PES 4 ARGS reinit 3 4096
+  RUN_OPTIONS --quiet -N 2 STDERR_LINES 0 EXPECT_STDOUT "(^|\n)launch_conv: OK on 4 PEs\n" REJECT_STDOUT "FAIL")
+# SHMEM_DEBUG shows the re-initializations; SHMEM_VERSION prints once, at start-up.
+shmemsim_program_test(launch_conv_reinit_debug PROGRAM launch_conv PES 2 ARGS reinit 2 64
+  ENV SHMEM_DEBUG=1 SHMEM_VERSION=1 RUN_OPTIONS --quiet
+  EXPECT_STDOUT "^shmemsim [0-9.]+: OpenSHMEM 1\\.5 library on a simulated cluster, 2 PEs\n[^\n]*launch_conv: OK on 2 PEs\n$"
+  EXPECT_STDERR "(^|\n)shmemsim debug: PE 1: shmem_finalize: finalized\n" "(^|\n)shmemsim debug: PE 0: shmem_init: initialized again: "
+  REJECT_STDOUT "FAIL")
+# Nested: shmem_init, shmem_init_thread, then two shmem_finalize; the first one is a barrier.
+shmemsim_program_test(launch_conv_nested PROGRAM launch_conv PES 3 ARGS nested
+  RUN_OPTIONS --quiet STDERR_LINES 0 EXPECT_STDOUT "(^|\n)launch_conv: OK on 3 PEs\n" REJECT_STDOUT "FAIL")
+
+# ------------------------------------------------------------------ SHMEM_SYMMETRIC_SIZE: 2147483648, 2G
+# A plain byte count and the suffixed form: exactly 2 GiB can be allocated, one byte more cannot.
+# (conv_heap is built by conventions.cmake.)
+shmemsim_program_test(launch_conv_heap_bytes PROGRAM conv_heap PES 2 ARGS 2147483648 sparse
+  ENV SHMEM_SYMMETRIC_SIZE=2147483648 RUN_OPTIONS --quiet STDERR_LINES 0
+  EXPECT_STDOUT "(^|\n)conv_heap: OK on 2 PEs\n" REJECT_STDOUT "FAIL")
+shmemsim_program_test(launch_conv_heap_bytes_full PROGRAM conv_heap PES 2 ARGS 2147483649 sparse null
+  ENV SHMEM_SYMMETRIC_SIZE=2147483648 RUN_OPTIONS --quiet
+  EXPECT_STDOUT "(^|\n)conv_heap: OK on 2 PEs\n" REJECT_STDOUT "FAIL"
+  EXPECT_STDERR "PE 0: shmem_malloc: out of symmetric heap: 2147483649 bytes requested")
+shmemsim_program_test(launch_conv_heap_2G PROGRAM conv_heap PES 3 ARGS 2147483648 sparse
+  ENV SHMEM_SYMMETRIC_SIZE=2G RUN_OPTIONS --quiet STDERR_LINES 0
+  EXPECT_STDOUT "(^|\n)conv_heap: OK on 3 PEs\n" REJECT_STDOUT "FAIL")
+shmemsim_program_test(launch_conv_heap_2G_info PROGRAM conv_heap PES 1 ARGS 4096 all
+  ENV SHMEM_SYMMETRIC_SIZE=2G SHMEM_INFO=1 RUN_OPTIONS --quiet STDERR_LINES 0
+  EXPECT_STDOUT "\\(\"2G\" = 2147483648 bytes\\)\n" REJECT_STDOUT "FAIL")
