@@ -7,6 +7,8 @@
 
 #include <cstdio>
 #include <cstring>
+#include <map>
+#include <string>
 
 using namespace shmemsim::front;
 
@@ -59,6 +61,23 @@ void print_environment_info()
   std::fflush(stdout);
 }
 
+// ---------------------------------------------------------------- initialization and finalization
+//
+// OpenSHMEM 1.5 leaves a second initialization call undefined ("a subsequent initialization call in
+// the same program results in undefined behavior"; shmem_finalize "must be the last OpenSHMEM library
+// call"). shmemsim gives those calls the meaning OpenSHMEM 1.6 defines, which test drivers calling
+// init/finalize around every test case rely on: initialization calls nest, each matched by a
+// shmem_finalize; a finalize that is not the last one is a barrier_all; the last one releases the
+// library's resources (contexts, teams made by splits, the symmetric heap's blocks) and leaves it
+// uninitialized, and a later shmem_init[_thread] initializes it again (collectively, as the first).
+// A nesting depth per PE (PeState is shared with the rest of the library; the depth only matters here).
+
+std::map<const PeState*, int>& init_depths()
+{
+  static std::map<const PeState*, int> depths;
+  return depths;
+}
+
 } // namespace
 
 extern "C" {
@@ -66,16 +85,21 @@ extern "C" {
 void shmem_init(void)
 {
   Entry e("shmem_init", true);
-  if (e.pe().initialized)
+  int& depth = init_depths()[&e.pe()];
+  if (e.pe().initialized) {
+    ++depth; // nested: a matching shmem_finalize is a barrier
+    debug(e, "initialized already: nesting depth " + std::to_string(depth));
     return;
-  if (e.pe().finalized)
-    e.fail("shmem_init after shmem_finalize: the library cannot be initialized again");
+  }
+  const bool again = e.pe().finalized;
+  depth            = 1;
   e.pe().heap.reset(rt().heap_size(), kReservedHeap);
   e.pe().heap_base   = reinterpret_cast<std::uintptr_t>(rt().heap_base());
   e.pe().initialized = true;
-  if (rt().my_pe() == 0)
-    print_environment_info();
-  debug(e, "initialized: symmetric heap of " + std::to_string(rt().heap_size()) + " bytes at " + hex(rt().heap_base()));
+  if (rt().my_pe() == 0 && !again)
+    print_environment_info(); // at start-up, once
+  debug(e, std::string(again ? "initialized again" : "initialized") + ": symmetric heap of " +
+               std::to_string(rt().heap_size()) + " bytes at " + hex(rt().heap_base()));
   rt().startup_barrier();
 }
 
@@ -86,11 +110,12 @@ int shmem_init_thread(int requested, int* provided)
     if (requested < SHMEM_THREAD_SINGLE || requested > SHMEM_THREAD_MULTIPLE)
       e.fail("requested thread level " + std::to_string(requested) +
              " is not one of SHMEM_THREAD_SINGLE, _FUNNELED, _SERIALIZED, _MULTIPLE");
-    e.pe().thread_level = requested;
+    if (!e.pe().initialized)
+      e.pe().thread_level = requested; // a nested call keeps the level in force
   }
   shmem_init();
   if (provided != nullptr)
-    *provided = requested;
+    *provided = pe_state().thread_level;
   return 0;
 }
 
@@ -106,11 +131,23 @@ void shmem_finalize(void)
   if (!e.pe().initialized)
     return;
   barrier_all_impl(e);
+  int& depth = init_depths()[&e.pe()];
+  if (--depth > 0) {
+    debug(e, "nesting depth " + std::to_string(depth) + ": the library stays initialized");
+    return;
+  }
+  // Every PE is here: no collective signal is in flight, every team slot's words are back to 0.
   for (shmemsim_ctx* c : e.pe().live)
     tp().ctx_destroy(c->tctx);
   e.pe().live.clear();
-  e.pe().initialized = false;
-  e.pe().finalized   = true;
+  TeamState& teams = team_state();
+  teams.teams.clear(); // teams made by splits (their handles are invalid from now on)
+  teams.ctx_team.clear();
+  teams.used_slots   = (1u << kWorldSlot) | (1u << kSharedSlot);
+  e.pe().thread_level = SHMEM_THREAD_SINGLE;
+  e.pe().initialized  = false;
+  e.pe().finalized    = true;
+  debug(e, "finalized");
 }
 
 void shmem_global_exit(int status)

@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cctype>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -51,6 +52,18 @@ everything after it belongs to the program.
   --tag-output            prefix every line a PE prints with "[PE n] "
   --quiet                 no summary line on stderr at the end
   -h, --help              this text
+  --                      end of the options: PROGRAM follows
+
+other launchers' options (Open MPI, MPICH, SOS oshrun), for suites' run scripts:
+  -N K, --npernode K, -npernode K, -ppn K
+                          the same as --pes-per-node K
+  --map-by ppr:K:node     the same as --pes-per-node K; --map-by node: PEs placed round-robin over
+                          the nodes (job.placement=cyclic); --map-by slot|core: in blocks (the default)
+  -x VAR=VALUE, -genv VAR VALUE, -env VAR VALUE
+                          set VAR for the PEs (all PEs share the launcher's environment; -x VAR
+                          alone passes the launcher's value, which the PEs already see)
+  ignored, with one notice line on stderr: --oversubscribe, --bind-to X, --report-bindings,
+  --map-by (other values), -hostfile/--hostfile/--machinefile/-f FILE, --mca KEY VALUE, -v
 
 environment (OpenSHMEM 1.5; the deprecated SMA_ names work too, the SHMEM_ name wins):
   SHMEM_SYMMETRIC_SIZE    symmetric heap per PE (default job.symmetric_heap, 512 MiB): a number with
@@ -83,6 +96,8 @@ struct Options {
   bool tag   = false;
   std::string program;
   std::vector<std::string> args;
+  /// Other launchers' options that mean nothing in a simulation, as given, by reason.
+  std::vector<std::pair<std::string, std::string>> ignored;
 };
 
 int parse_int(const std::string& opt, const std::string& v, int min)
@@ -93,6 +108,53 @@ int parse_int(const std::string& opt, const std::string& v, int min)
   if (v.empty() || *end != '\0' || errno != 0 || x < min || x > (1 << 24))
     usage_error(opt + " " + v + ": expected an integer >= " + std::to_string(min));
   return static_cast<int>(x);
+}
+
+std::string lower(std::string s)
+{
+  for (char& c : s)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+constexpr const char* kWhyBinding = "simulated cores are shared fairly by their node's PEs and threads, nothing is bound";
+constexpr const char* kWhyMapBy   = "only ppr:K:node, node, slot and core mean something here";
+
+/// -x VAR=VALUE, -genv/-env VAR VALUE: a variable for the PEs. Every PE runs in this process and
+/// sees its environment (getenv, environ, main's envp; the library reads SHMEM_* through the runtime
+/// seam, which reads it too), so the variable is set here, before anything reads it: the
+/// launcher's own settings (SHMEM_SYMMETRIC_SIZE, OMP_NUM_THREADS, ...) follow it as well.
+/// -x VAR alone exports the launcher's value: the PEs see it already.
+void set_pe_variable(const std::string& opt, const std::string& var, const char* value)
+{
+  const bool valid = !var.empty() && var.find('=') == std::string::npos &&
+                     std::all_of(var.begin(), var.end(), [](char c) { return c == '_' || std::isalnum(static_cast<unsigned char>(c)); }) &&
+                     !std::isdigit(static_cast<unsigned char>(var.front()));
+  if (!valid)
+    usage_error(opt + " " + var + (value != nullptr ? std::string("=") + value : "") +
+                ": expected an environment variable name (letters, digits, _)");
+  if (value != nullptr)
+    setenv(var.c_str(), value, 1);
+}
+
+/// One line for all the ignored options, grouped by reason.
+void ignored_notice(const std::vector<std::pair<std::string, std::string>>& ignored)
+{
+  if (ignored.empty())
+    return;
+  std::vector<std::string> reasons;
+  for (const auto& [opt, why] : ignored)
+    if (std::find(reasons.begin(), reasons.end(), why) == reasons.end())
+      reasons.push_back(why);
+  std::string line = "shmemsim-run: ignored ";
+  for (std::size_t r = 0; r < reasons.size(); ++r) {
+    std::string opts;
+    for (const auto& [opt, why] : ignored)
+      if (why == reasons[r])
+        opts += (opts.empty() ? "" : ", ") + opt;
+    line += (r == 0 ? "" : "; ") + opts + " (" + reasons[r] + ")";
+  }
+  std::fprintf(stderr, "%s\n", line.c_str());
 }
 
 Options parse(int argc, char** argv)
@@ -134,6 +196,54 @@ Options parse(int argc, char** argv)
       o.quiet = true;
     } else if (a == "--tag-output") {
       o.tag = true;
+    } else if (a == "--") {
+      ++i;
+      break;
+    } else if (a == "-N" || a == "--npernode" || a == "-npernode" || a == "-ppn" || a == "--ppn") {
+      o.ppn = parse_int(a, value(), 1);
+    } else if (a == "--map-by" || a == "-map-by") {
+      const std::string v = value();
+      const std::string how = lower(v.substr(0, v.find(':')));
+      if (how == "ppr") {
+        // ppr:K:node (K PEs per node), possibly with modifiers after another ':'.
+        const std::size_t a1 = v.find(':'), a2 = v.find(':', a1 + 1);
+        const std::string k  = v.substr(a1 + 1, a2 == std::string::npos ? std::string::npos : a2 - a1 - 1);
+        const std::string unit = a2 == std::string::npos ? "" : lower(v.substr(a2 + 1, v.find(':', a2 + 1) - a2 - 1));
+        if (unit == "node") {
+          if (k.empty() || k.size() > 7 || !std::all_of(k.begin(), k.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }) ||
+              std::stoi(k) < 1)
+            usage_error(a + " " + v + ": expected ppr:K:node with an integer K >= 1");
+          o.ppn = std::stoi(k);
+        } else
+          o.ignored.push_back({a + " " + v, kWhyMapBy});
+      } else if (how == "node") {
+        o.sets.push_back("job.placement=cyclic");
+      } else if (how == "slot" || how == "core") {
+        o.sets.push_back("job.placement=block");
+      } else {
+        o.ignored.push_back({a + " " + v, kWhyMapBy});
+      }
+    } else if (a == "-x") {
+      const std::string v = value();
+      const std::size_t eq = v.find('=');
+      set_pe_variable(a, v.substr(0, eq), eq == std::string::npos ? nullptr : v.c_str() + eq + 1);
+    } else if (a == "-genv" || a == "-env") {
+      const std::string var = value();
+      const std::string val = value();
+      set_pe_variable(a, var, val.c_str());
+    } else if (a == "--oversubscribe" || a == "-oversubscribe") {
+      o.ignored.push_back({a, "PEs may always outnumber a simulated node's cores"});
+    } else if (a == "--bind-to" || a == "-bind-to") {
+      o.ignored.push_back({a + " " + value(), kWhyBinding});
+    } else if (a == "--report-bindings" || a == "-report-bindings") {
+      o.ignored.push_back({a, kWhyBinding});
+    } else if (a == "-hostfile" || a == "--hostfile" || a == "-machinefile" || a == "--machinefile" || a == "-f") {
+      o.ignored.push_back({a + " " + value(), "the nodes are the simulated platform's (--scenario, --set platform.nodes=N)"});
+    } else if (a == "--mca" || a == "-mca" || a == "--gmca" || a == "-gmca") {
+      const std::string key = value();
+      o.ignored.push_back({a + " " + key + " " + value(), "no Open MPI components here"});
+    } else if (a == "-v" || a == "--verbose") {
+      o.ignored.push_back({a, "no verbose mode; --out DIR records the run"});
     } else if (!a.empty() && a[0] == '-') {
       usage_error("unknown option '" + a + "'");
     } else {
@@ -145,6 +255,7 @@ Options parse(int argc, char** argv)
   o.program = argv[i++];
   for (; i < argc; ++i)
     o.args.emplace_back(argv[i]);
+  ignored_notice(o.ignored);
   return o;
 }
 

@@ -1,0 +1,33 @@
+# Finds an OpenSHMEM implementation through its compiler wrapper, as many suites do: runs
+# `<C compiler> -show` (MPICH/SOS style), keeps the -I<dir> and -L<dir> tokens, and when a -lsma
+# token is present takes <libdir>/libshmem.so as the library. Sets OPENSHMEM_FOUND,
+# OPENSHMEM_INCLUDE_DIRS, OPENSHMEM_LIBRARY_DIRS, OPENSHMEM_LIBRARIES.
+execute_process(COMMAND ${CMAKE_C_COMPILER} -show OUTPUT_VARIABLE _osh_show RESULT_VARIABLE _osh_rc
+                OUTPUT_STRIP_TRAILING_WHITESPACE)
+set(OPENSHMEM_INCLUDE_DIRS "")
+set(OPENSHMEM_LIBRARY_DIRS "")
+set(_osh_has_sma FALSE)
+if(_osh_rc EQUAL 0)
+  separate_arguments(_osh_tokens UNIX_COMMAND "${_osh_show}")
+  foreach(_t IN LISTS _osh_tokens)
+    if(_t MATCHES "^-I(.+)$")
+      list(APPEND OPENSHMEM_INCLUDE_DIRS ${CMAKE_MATCH_1})
+    elseif(_t MATCHES "^-L(.+)$")
+      list(APPEND OPENSHMEM_LIBRARY_DIRS ${CMAKE_MATCH_1})
+    elseif(_t STREQUAL "-lsma")
+      set(_osh_has_sma TRUE)
+    endif()
+  endforeach()
+endif()
+set(OPENSHMEM_LIBRARIES "")
+if(_osh_has_sma)
+  foreach(_d IN LISTS OPENSHMEM_LIBRARY_DIRS)
+    if(EXISTS ${_d}/libshmem.so AND NOT OPENSHMEM_LIBRARIES)
+      set(OPENSHMEM_LIBRARIES ${_d}/libshmem.so)
+    endif()
+  endforeach()
+endif()
+find_path(_osh_header shmem.h PATHS ${OPENSHMEM_INCLUDE_DIRS} NO_DEFAULT_PATH)
+include(FindPackageHandleStandardArgs)
+find_package_handle_standard_args(OpenSHMEM REQUIRED_VARS OPENSHMEM_LIBRARIES _osh_header)
+message(STATUS "OpenSHMEM: include ${OPENSHMEM_INCLUDE_DIRS}, library ${OPENSHMEM_LIBRARIES}")
