@@ -2,7 +2,7 @@
 // shmem_ctx_double_ibget, shmem_ibput64, shmem_long_sum_inscan, shmem_complexd_sum_exscan, ...),
 // the overloaded generic names (shmem_ibput/ibget with and without a context, shmem_sum_inscan/
 // exscan, shmem_signal_add/set(ctx, ...)), std::complex<float>/std::complex<double> with the
-// complex routines (typed and overloaded), shmem_pe_quiet, sessions, and the pshmem_ names.
+// complex routines (typed and overloaded; reductions, scans, the deprecated _to_all), shmem_pe_quiet, sessions, and the pshmem_ names.
 #include <pshmem.h>
 #include <shmem.h>
 
@@ -100,6 +100,16 @@ int main()
           "complexf inscan element %d", j);
     CHECK(zred[j] == std::complex<double>(all, npes * j), "complexd sum_reduce element %d", j);
   }
+
+  // The deprecated active-set form with std::complex (typed overload).
+  static std::complex<double> zall[3], zwrk[SHMEM_REDUCE_MIN_WRKDATA_SIZE];
+  static long psync[SHMEM_REDUCE_SYNC_SIZE];
+  for (int i = 0; i < SHMEM_REDUCE_SYNC_SIZE; ++i)
+    psync[i] = SHMEM_SYNC_VALUE;
+  shmem_barrier_all();
+  shmem_complexd_sum_to_all(zall, zsrc, 3, 0, 0, npes, zwrk, psync);
+  for (int j = 0; j < 3; ++j)
+    CHECK(zall[j] == std::complex<double>(all, npes * j), "complexd sum_to_all element %d", j);
 
   // pe_quiet, signals, sessions.
   shmem_long_put_nbi(lsrc, lin, 4, right);
