@@ -1,4 +1,8 @@
-/* OpenSHMEM 1.5 for shmemsim: programs compiled with shmemsim-cc run on a simulated cluster. */
+/* OpenSHMEM 1.5 for shmemsim: programs compiled with shmemsim-cc run on a simulated cluster.
+ * shmemsim claims OpenSHMEM 1.5 (SHMEM_MAJOR_VERSION.SHMEM_MINOR_VERSION below) plus these
+ * OpenSHMEM 1.6 additions (shmemsim/shmem_spec16.h): shmem_ibput/ibget (typed, sized, ctx and C11
+ * generic forms), shmem_sum_inscan/sum_exscan, shmem_pe_quiet, shmem_signal_add/signal_set, and
+ * communication sessions (shmem_ctx_session_start/stop). */
 #ifndef SHMEM_H
 #define SHMEM_H
 
@@ -66,6 +70,10 @@ extern "C" {
 #define _SHMEM_REDUCE_SYNC_SIZE SHMEM_REDUCE_SYNC_SIZE
 #define _SHMEM_REDUCE_MIN_WRKDATA_SIZE SHMEM_REDUCE_MIN_WRKDATA_SIZE
 #define _SHMEM_COLLECT_SYNC_SIZE SHMEM_COLLECT_SYNC_SIZE
+/* Not in the specification's list of deprecated constants, but defined by other implementations
+ * beside the others and used by existing programs and test suites. */
+#define _SHMEM_ALLTOALL_SYNC_SIZE SHMEM_ALLTOALL_SYNC_SIZE
+#define _SHMEM_ALLTOALLS_SYNC_SIZE SHMEM_ALLTOALLS_SYNC_SIZE
 
 /* ------------------------------------------------------------------ types */
 typedef struct shmemsim_ctx* shmem_ctx_t;
@@ -139,6 +147,7 @@ void shmem_sync_all(void);
 #include "shmemsim/shmem_amo.h"
 #include "shmemsim/shmem_p2p.h"
 #include "shmemsim/shmem_teams_coll.h" /* teams and collectives */
+#include "shmemsim/shmem_spec16.h" /* OpenSHMEM 1.6 additions */
 #include "shmemsim/shmem_signal_lock.h" /* signals, vector waits, locks, deprecated, profiling */
 
 #ifdef __cplusplus

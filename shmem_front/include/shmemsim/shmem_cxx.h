@@ -1,4 +1,5 @@
-/* The type-generic names of OpenSHMEM 1.5 for C++ programs (shmemsim-c++): inline overloads of shmem_put,
+/* The type-generic names of OpenSHMEM 1.5 (and of the 1.6 additions: shmem_ibput/ibget,
+ * shmem_sum_inscan/exscan, shmem_signal_add/set with a context) for C++ programs (shmemsim-c++): inline overloads of shmem_put,
  * shmem_get, shmem_p, shmem_g, shmem_iput, shmem_iget, shmem_put_nbi, shmem_get_nbi,
  * shmem_put_signal[_nbi], the shmem_atomic_* names, shmem_wait_until[_all|_any|_some][_vector] and
  * shmem_test[_all|_any|_some][_vector], with and without a leading shmem_ctx_t; the team forms
@@ -44,6 +45,13 @@ SHMEMSIM_GEN_RMA_TYPES(SHMEMSIM_CXX_STRIDED_, iput)
 SHMEMSIM_GEN_RMA_TYPES(SHMEMSIM_CXX_STRIDED_, iget)
 SHMEMSIM_GEN_RMA_TYPES(SHMEMSIM_CXX_P_, p)
 SHMEMSIM_GEN_RMA_TYPES(SHMEMSIM_CXX_G_, g)
+/* OpenSHMEM 1.6 blocked strided RMA */
+#define SHMEMSIM_CXX_BLOCKED_(T, TN, OP)                                                                          \
+  SHMEMSIM_CXX_TWO_(void, OP, TN,                                                                                 \
+                    (T * dest, const T* source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe), \
+                    (dest, source, dst, sst, bsize, nblocks, pe))
+SHMEMSIM_GEN_RMA_TYPES(SHMEMSIM_CXX_BLOCKED_, ibput)
+SHMEMSIM_GEN_RMA_TYPES(SHMEMSIM_CXX_BLOCKED_, ibget)
 
 /* Signaling (§9.8) */
 #define SHMEMSIM_CXX_SIGNAL_(T, TN, OP)                                                                     \
@@ -52,6 +60,15 @@ SHMEMSIM_GEN_RMA_TYPES(SHMEMSIM_CXX_G_, g)
                     (dest, source, nelems, sig_addr, signal, sig_op, pe))
 SHMEMSIM_GEN_RMA_TYPES(SHMEMSIM_CXX_SIGNAL_, put_signal)
 SHMEMSIM_GEN_RMA_TYPES(SHMEMSIM_CXX_SIGNAL_, put_signal_nbi)
+/* OpenSHMEM 1.6: shmem_signal_add/set(ctx, ...) name shmem_ctx_signal_add/set. */
+inline void shmem_signal_add(shmem_ctx_t ctx, uint64_t* sig_addr, uint64_t signal, int pe)
+{
+  shmem_ctx_signal_add(ctx, sig_addr, signal, pe);
+}
+inline void shmem_signal_set(shmem_ctx_t ctx, uint64_t* sig_addr, uint64_t signal, int pe)
+{
+  shmem_ctx_signal_set(ctx, sig_addr, signal, pe);
+}
 
 /* AMO (§9.7) */
 #define SHMEMSIM_CXX_AFETCH_(T, TN, OP) SHMEMSIM_CXX_TWO_(T, OP, TN, (const T* source, int pe), (source, pe))
@@ -158,6 +175,43 @@ SHMEMSIM_GEN_RED_ORD_TYPES(SHMEMSIM_CXX_COLL_, max_reduce)
 SHMEMSIM_GEN_RED_ORD_TYPES(SHMEMSIM_CXX_COLL_, min_reduce)
 SHMEMSIM_GEN_RED_ARITH_TYPES(SHMEMSIM_CXX_COLL_, sum_reduce)
 SHMEMSIM_GEN_RED_ARITH_TYPES(SHMEMSIM_CXX_COLL_, prod_reduce)
+SHMEMSIM_GEN_RED_ARITH_TYPES(SHMEMSIM_CXX_COLL_, sum_inscan) /* OpenSHMEM 1.6 */
+SHMEMSIM_GEN_RED_ARITH_TYPES(SHMEMSIM_CXX_COLL_, sum_exscan)
+
+/* std::complex<float> and std::complex<double> for the complex typed routines (complexf,
+ * complexd: sum/prod reductions, their deprecated _to_all forms, the 1.6 scans) and for the
+ * generic names selecting them. std::complex<T> has the layout of T[2], as C's T _Complex does
+ * (C++11 [complex.numbers], C11 6.2.5), so the pointers are passed on unchanged. Define
+ * SHMEMSIM_NO_STD_COMPLEX to leave them (and <complex>) out. */
+#ifndef SHMEMSIM_NO_STD_COMPLEX
+#include <complex>
+#define SHMEMSIM_CXX_STDC_TEAM_(CT, STD, OP)                                                                \
+  inline int shmem_##CT##_##OP(shmem_team_t team, STD* dest, const STD* source, size_t nelems)           \
+  {                                                                                                       \
+    return shmem_##CT##_##OP(team, reinterpret_cast<shmemsim_##CT*>(dest),                               \
+                             reinterpret_cast<const shmemsim_##CT*>(source), nelems);                    \
+  }                                                                                                       \
+  inline int shmem_##OP(shmem_team_t team, STD* dest, const STD* source, size_t nelems)                   \
+  {                                                                                                       \
+    return shmem_##CT##_##OP(team, dest, source, nelems);                                                 \
+  }
+#define SHMEMSIM_CXX_STDC_TO_ALL_(CT, STD, OP)                                                              \
+  inline void shmem_##CT##_##OP(STD* dest, const STD* source, int nreduce, int PE_start, int logPE_stride,  \
+                                int PE_size, STD* pWrk, long* pSync)                                     \
+  {                                                                                                       \
+    shmem_##CT##_##OP(reinterpret_cast<shmemsim_##CT*>(dest), reinterpret_cast<const shmemsim_##CT*>(source), \
+                      nreduce, PE_start, logPE_stride, PE_size, reinterpret_cast<shmemsim_##CT*>(pWrk), pSync); \
+  }
+#define SHMEMSIM_CXX_STDC_ALL_(CT, STD)                                                                     \
+  SHMEMSIM_CXX_STDC_TEAM_(CT, STD, sum_reduce) SHMEMSIM_CXX_STDC_TEAM_(CT, STD, prod_reduce)                \
+  SHMEMSIM_CXX_STDC_TEAM_(CT, STD, sum_inscan) SHMEMSIM_CXX_STDC_TEAM_(CT, STD, sum_exscan)                 \
+  SHMEMSIM_CXX_STDC_TO_ALL_(CT, STD, sum_to_all) SHMEMSIM_CXX_STDC_TO_ALL_(CT, STD, prod_to_all)
+SHMEMSIM_CXX_STDC_ALL_(complexd, std::complex<double>)
+SHMEMSIM_CXX_STDC_ALL_(complexf, std::complex<float>)
+#undef SHMEMSIM_CXX_STDC_ALL_
+#undef SHMEMSIM_CXX_STDC_TEAM_
+#undef SHMEMSIM_CXX_STDC_TO_ALL_
+#endif
 
 #undef SHMEMSIM_CXX_ONE_
 #undef SHMEMSIM_CXX_TWO_

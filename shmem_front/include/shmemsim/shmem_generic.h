@@ -1,4 +1,4 @@
-/* Type-generic interfaces of OpenSHMEM 1.5: the C11 _Generic selections (this header, C11 and
+/* Type-generic interfaces of OpenSHMEM 1.5 (and of the 1.6 additions of shmemsim/shmem_spec16.h): the C11 _Generic selections (this header, C11 and
  * later, not C++) and the lists of distinct C types they select on (also used by the C++
  * overloads of shmemsim/shmem_cxx.h). Included at the end of shmem.h, outside extern "C".
  *
@@ -86,12 +86,22 @@ extern void shmemsim_c11_no_routine_for_these_types(shmem_ctx_t, ...);
 #define shmem_iget(...) SHMEMSIM_C11_CTX_(SHMEMSIM_GEN_RMA_TYPES, SHMEMSIM_C11_A_, SHMEMSIM_C11_X_, iget, __VA_ARGS__)
 #define shmem_put_nbi(...) SHMEMSIM_C11_CTX_(SHMEMSIM_GEN_RMA_TYPES, SHMEMSIM_C11_A_, SHMEMSIM_C11_X_, put_nbi, __VA_ARGS__)
 #define shmem_get_nbi(...) SHMEMSIM_C11_CTX_(SHMEMSIM_GEN_RMA_TYPES, SHMEMSIM_C11_A_, SHMEMSIM_C11_X_, get_nbi, __VA_ARGS__)
+/* OpenSHMEM 1.6 blocked strided RMA (shmemsim/shmem_spec16.h). */
+#define shmem_ibput(...) SHMEMSIM_C11_CTX_(SHMEMSIM_GEN_RMA_TYPES, SHMEMSIM_C11_A_, SHMEMSIM_C11_X_, ibput, __VA_ARGS__)
+#define shmem_ibget(...) SHMEMSIM_C11_CTX_(SHMEMSIM_GEN_RMA_TYPES, SHMEMSIM_C11_A_, SHMEMSIM_C11_X_, ibget, __VA_ARGS__)
 
 /* ------------------------------------------------------------------ signaling (§9.8) */
 #define shmem_put_signal(...) \
   SHMEMSIM_C11_CTX_(SHMEMSIM_GEN_RMA_TYPES, SHMEMSIM_C11_A_, SHMEMSIM_C11_X_, put_signal, __VA_ARGS__)
 #define shmem_put_signal_nbi(...) \
   SHMEMSIM_C11_CTX_(SHMEMSIM_GEN_RMA_TYPES, SHMEMSIM_C11_A_, SHMEMSIM_C11_X_, put_signal_nbi, __VA_ARGS__)
+/* OpenSHMEM 1.6: shmem_signal_add/set(ctx, sig_addr, signal, pe) is the C11 form of
+ * shmem_ctx_signal_add/set; with three arguments the C routine of the same name. */
+#define SHMEMSIM_C11_PICK4_(a1, a2, a3, a4, NAME, ...) NAME
+#define shmem_signal_add(...) \
+  SHMEMSIM_C11_PICK4_(__VA_ARGS__, shmem_ctx_signal_add, shmem_signal_add, ~, ~, ~)(__VA_ARGS__)
+#define shmem_signal_set(...) \
+  SHMEMSIM_C11_PICK4_(__VA_ARGS__, shmem_ctx_signal_set, shmem_signal_set, ~, ~, ~)(__VA_ARGS__)
 
 /* ------------------------------------------------------------------ AMO (§9.7) */
 #define SHMEMSIM_C11_AMO_(TYPES, OP, ...) SHMEMSIM_C11_CTX_(TYPES, SHMEMSIM_C11_A_, SHMEMSIM_C11_X_, OP, __VA_ARGS__)
@@ -160,7 +170,6 @@ extern void shmemsim_c11_no_routine_for_these_types(shmem_ctx_t, ...);
 /* ------------------------------------------------------------------ collectives (§9.9), team first */
 /* shmem_sync(team) is the C11 name of shmem_team_sync; with four arguments it stays the
  * deprecated active-set routine shmem_sync(PE_start, logPE_stride, PE_size, pSync). */
-#define SHMEMSIM_C11_PICK4_(a1, a2, a3, a4, NAME, ...) NAME
 #define shmem_sync(...) SHMEMSIM_C11_PICK4_(__VA_ARGS__, shmem_sync, ~, ~, shmem_team_sync, ~)(__VA_ARGS__)
 
 /* shmem_OP(team, dest, ...) on the type of dest (the second argument). */
@@ -179,6 +188,9 @@ extern void shmemsim_c11_no_routine_for_these_types(shmem_ctx_t, ...);
 #define shmem_min_reduce(...) SHMEMSIM_C11_TEAM_(SHMEMSIM_GEN_RED_ORD_TYPES, min_reduce, __VA_ARGS__)
 #define shmem_sum_reduce(...) SHMEMSIM_C11_TEAM_(SHMEMSIM_GEN_RED_ARITH_TYPES, sum_reduce, __VA_ARGS__)
 #define shmem_prod_reduce(...) SHMEMSIM_C11_TEAM_(SHMEMSIM_GEN_RED_ARITH_TYPES, prod_reduce, __VA_ARGS__)
+/* OpenSHMEM 1.6 prefix sums (shmemsim/shmem_spec16.h): the SUM types. */
+#define shmem_sum_inscan(...) SHMEMSIM_C11_TEAM_(SHMEMSIM_GEN_RED_ARITH_TYPES, sum_inscan, __VA_ARGS__)
+#define shmem_sum_exscan(...) SHMEMSIM_C11_TEAM_(SHMEMSIM_GEN_RED_ARITH_TYPES, sum_exscan, __VA_ARGS__)
 
 #endif /* C11 */
 
