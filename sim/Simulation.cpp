@@ -8,6 +8,7 @@
 #include <simgrid/s4u/NetZone.hpp>
 
 #include <algorithm>
+#include <csignal>
 #include <stdexcept>
 
 namespace sg4 = simgrid::s4u;
@@ -31,7 +32,14 @@ Simulation::Simulation(const HostParams& hp, std::uint64_t seed) : seed_(seed)
     argv.push_back(a.data());
   argv.push_back(nullptr);
   int argc = static_cast<int>(args.size());
-  engine_  = std::make_unique<sg4::Engine>(&argc, argv.data());
+  // SimGrid's engine installs a SIGINT handler of its own (it exits with status 1): keep the
+  // handlers the tool installed (they name the signal and exit with 128 + signal).
+  struct sigaction before_int{}, before_term{};
+  sigaction(SIGINT, nullptr, &before_int);
+  sigaction(SIGTERM, nullptr, &before_term);
+  engine_ = std::make_unique<sg4::Engine>(&argc, argv.data());
+  sigaction(SIGINT, &before_int, nullptr);
+  sigaction(SIGTERM, &before_term, nullptr);
 
   auto* zone = sg4::create_full_zone("cluster");
   for (int i = 0; i < hp.nodes; ++i) {

@@ -3,7 +3,10 @@
 #include "scenarios/Run.hpp"
 #include "scenarios/Scenario.hpp"
 
+#include <unistd.h>
+
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -146,8 +149,21 @@ int cmd_run(const Args& a)
 
 } // namespace
 
+namespace {
+/// Ctrl-C, kill: one line and status 128 + signal (130, 143), not SimGrid's silent status 1.
+void on_interrupt(int sig)
+{
+  const char* msg = sig == SIGINT ? "shmemsim: interrupted by SIGINT; the run did not finish\n"
+                                  : "shmemsim: interrupted by SIGTERM; the run did not finish\n";
+  (void)!write(2, msg, std::strlen(msg));
+  _exit(128 + sig);
+}
+} // namespace
+
 int main(int argc, char** argv)
 {
+  std::signal(SIGINT, on_interrupt);
+  std::signal(SIGTERM, on_interrupt);
   if (argc < 2)
     usage_error("missing command");
   const std::string cmd = argv[1];

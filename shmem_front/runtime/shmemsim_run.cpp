@@ -314,9 +314,23 @@ int find_data(dl_phdr_info* info, std::size_t, void* arg)
   return 1;
 }
 
+/// The temporary directory holding the program copy being loaded, and that copy (empty when
+/// none): removed on every exit path, signals included (async-signal-safe).
+char g_tmpdir[64];
+char g_copy[4096];
+
+void remove_temporaries()
+{
+  if (g_copy[0] != '\0')
+    unlink(g_copy);
+  if (g_tmpdir[0] != '\0')
+    rmdir(g_tmpdir);
+}
+
 Copy load_copy(const fs::path& program, const fs::path& dir, int index)
 {
   const fs::path copy = dir / ("pe" + std::to_string(index) + "-" + program.filename().string());
+  std::snprintf(g_copy, sizeof g_copy, "%s", copy.c_str());
   std::error_code ec;
   fs::copy_file(program, copy, fs::copy_options::overwrite_existing, ec);
   if (ec)
@@ -324,6 +338,7 @@ Copy load_copy(const fs::path& program, const fs::path& dir, int index)
   Copy c;
   c.handle = dlopen(copy.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
   fs::remove(copy, ec);
+  g_copy[0] = '\0';
   if (c.handle == nullptr) {
     std::string why = dlerror();
     for (auto at = why.find(copy.string()); at != std::string::npos; at = why.find(copy.string()))
@@ -426,6 +441,19 @@ void on_crash(int sig)
     n = std::snprintf(line, sizeof line, "shmemsim-run: crashed outside any PE: %s\n", signal_name(sig));
   if (n > 0)
     (void)!write(2, line, static_cast<std::size_t>(n));
+  remove_temporaries();
+  _exit(128 + sig);
+}
+
+/// Ctrl-C, kill: one line, the temporaries removed, status 128 + signal (130, 143, 129).
+void on_interrupt(int sig)
+{
+  const char* name = sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "SIGHUP";
+  char line[128];
+  const int n = std::snprintf(line, sizeof line, "shmemsim-run: interrupted by %s; the run did not finish\n", name);
+  if (n > 0)
+    (void)!write(2, line, static_cast<std::size_t>(n));
+  remove_temporaries();
   _exit(128 + sig);
 }
 
@@ -434,7 +462,16 @@ void on_alarm(int)
   static const char msg[] =
       "shmemsim-run: wall-clock time limit reached (--wall-time-limit); a PE may be spinning without calling the library\n";
   (void)!write(2, msg, sizeof msg - 1);
+  remove_temporaries();
   _exit(4);
+}
+
+void install_interrupt_handlers()
+{
+  struct sigaction stop{};
+  stop.sa_handler = on_interrupt;
+  for (int sig : {SIGINT, SIGTERM, SIGHUP})
+    sigaction(sig, &stop, nullptr);
 }
 
 void install_signal_handlers(double wall_limit)
@@ -449,6 +486,7 @@ void install_signal_handlers(double wall_limit)
   sa.sa_flags   = SA_ONSTACK | SA_RESETHAND;
   for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT})
     sigaction(sig, &sa, nullptr);
+  install_interrupt_handlers();
   if (wall_limit > 0) {
     std::signal(SIGALRM, on_alarm);
     alarm(static_cast<unsigned>(wall_limit));
@@ -579,10 +617,21 @@ int run(const Options& o)
   placement_notice(sc, node_of);
 
   // Private program copies and symmetric heaps.
-  char tmpl[] = "/tmp/shmemsim-run-XXXXXX";
-  const char* tmpdir = mkdtemp(tmpl);
+  const char* tmp_root = std::getenv("TMPDIR");
+  std::string tmpl     = std::string(tmp_root != nullptr && *tmp_root != '\0' ? tmp_root : "/tmp") + "/shmemsim-run-XXXXXX";
+  if (tmpl.size() >= sizeof g_tmpdir)
+    tmpl = "/tmp/shmemsim-run-XXXXXX";
+  const char* tmpdir = mkdtemp(tmpl.data());
   if (tmpdir == nullptr)
     throw scenarios::ScenarioError(std::string("cannot create a temporary directory: ") + std::strerror(errno));
+  std::snprintf(g_tmpdir, sizeof g_tmpdir, "%s", tmpdir);
+  struct RemoveTemporaries {
+    ~RemoveTemporaries()
+    {
+      remove_temporaries();
+      g_tmpdir[0] = '\0';
+    }
+  } remove_on_exit; // load errors throw through here
   std::vector<PeProcess> pes(static_cast<std::size_t>(npes));
   std::vector<PeMemory> memory(static_cast<std::size_t>(npes));
   for (int pe = 0; pe < npes; ++pe) {
@@ -607,7 +656,8 @@ int run(const Options& o)
       p.args.push_back(a);
     memory[static_cast<std::size_t>(pe)] = p.mem;
   }
-  fs::remove_all(tmpdir);
+  remove_temporaries();
+  g_tmpdir[0] = '\0';
 
   sim::HostParams hosts = sc.platform.hosts;
   if (sc.platform.progress_core && hosts.cores_per_node > 1)

@@ -1,0 +1,32 @@
+# Ctrl-C and kill end a run with one line and status 128 + signal, and a run that cannot load its
+# program leaves no temporary directory behind.
+#   cmake -DRUN=<shmemsim-run> -DPROG=<spin_wait> -DWORK=<dir> -P check.cmake
+set(tmp ${WORK}/interrupt-tmp)
+file(REMOVE_RECURSE ${tmp})
+file(MAKE_DIRECTORY ${tmp})
+set(ENV{TMPDIR} ${tmp})
+foreach(sig INT TERM)
+  if(sig STREQUAL "INT")
+    set(want 130)
+  else()
+    set(want 143)
+  endif()
+  execute_process(COMMAND timeout --preserve-status -s ${sig} 3 ${RUN} -np 2 --quiet ${PROG} forever
+                  RESULT_VARIABLE status ERROR_VARIABLE err OUTPUT_VARIABLE out)
+  if(NOT status EQUAL want)
+    message(FATAL_ERROR "SIG${sig}: status ${status}, expected ${want}; stderr: ${err}")
+  endif()
+  if(NOT err MATCHES "(^|\n)shmemsim-run: interrupted by SIG${sig}; the run did not finish\n$")
+    message(FATAL_ERROR "SIG${sig}: expected one line naming the signal, got: ${err}")
+  endif()
+endforeach()
+# A file that is not a shmemsim-cc program: refused at load, nothing left in TMPDIR.
+file(WRITE ${tmp}/../not-a-program "not an ELF file\n")
+execute_process(COMMAND ${RUN} -np 2 ${tmp}/../not-a-program RESULT_VARIABLE status ERROR_VARIABLE err)
+if(NOT status EQUAL 2)
+  message(FATAL_ERROR "loading a non-program: status ${status}, expected 2; stderr: ${err}")
+endif()
+file(GLOB left ${tmp}/*)
+if(left)
+  message(FATAL_ERROR "temporary files left behind: ${left}")
+endif()
