@@ -69,6 +69,13 @@ struct shmemsim_hooks {
   /* Time slicing: the running thread executed shmemsim_slice_blocks basic blocks without a call
    * that charges its computation: charge it and let other threads and the network run. */
   void (*slice)(void);
+
+  /* The calling PE's environment (libc's environ points at it while the PE runs; getenv reads it
+   * there). Each returns 0 or -1 with errno set, like its libc counterpart. */
+  int (*env_set)(const char* name, const char* value, int overwrite);
+  int (*env_put)(char* entry);
+  int (*env_unset)(const char* name);
+  int (*env_clear)(void);
 };
 
 /* Installed by the runtime (found with dlsym). */

@@ -224,6 +224,35 @@ EXPORT sighandler_t signal(int sig, sighandler_t handler)
   return prev;
 }
 
+/* ---------------------------------------------------------------- environment, per PE */
+
+/* libc's setenv reallocates the one array it last allocated, whichever PE it belongs to: the
+ * PEs' environments are changed by the runtime instead (getenv is libc's: it reads environ). */
+REAL(int, setenv, (const char*, const char*, int))
+REAL(int, unsetenv, (const char*))
+REAL(int, putenv, (char*))
+REAL(int, clearenv, (void))
+
+EXPORT int setenv(const char* name, const char* value, int overwrite)
+{
+  return active() ? hooks->env_set(name, value, overwrite) : get_real_setenv()(name, value, overwrite);
+}
+
+EXPORT int unsetenv(const char* name)
+{
+  return active() ? hooks->env_unset(name) : get_real_unsetenv()(name);
+}
+
+EXPORT int putenv(char* entry)
+{
+  return active() ? hooks->env_put(entry) : get_real_putenv()(entry);
+}
+
+EXPORT int clearenv(void)
+{
+  return active() ? hooks->env_clear() : get_real_clearenv()();
+}
+
 /* ---------------------------------------------------------------- random generators, per PE */
 
 static struct random_data* rnd(void)

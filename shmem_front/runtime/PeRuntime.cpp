@@ -123,6 +123,10 @@ void hook_unpark(void* t) { g_runtime->unpark(static_cast<SimThread*>(t)); }
 void hook_at_pe_exit(void (*fn)()) { g_runtime->set_pe_exit(fn); }
 void hook_fatal(const char* message) { g_runtime->fatal(message); }
 void hook_slice() { g_runtime->slice(); }
+int hook_env_set(const char* n, const char* v, int o) { return g_runtime->env_set(n, v, o != 0); }
+int hook_env_put(char* e) { return g_runtime->env_put(e); }
+int hook_env_unset(const char* n) { return g_runtime->env_unset(n); }
+int hook_env_clear() { return g_runtime->env_clear(); }
 
 /// libc's own process variables. The launcher must not name them directly: that would create
 /// copy relocations in the executable, which libc then updates while the program copies (bound
@@ -286,11 +290,17 @@ PeRuntime::PeRuntime(sim::Simulation& sim, const scenarios::Scenario& sc, std::v
   hooks_.at_pe_exit      = hook_at_pe_exit;
   hooks_.fatal           = hook_fatal;
   hooks_.slice           = hook_slice;
+  hooks_.env_set         = hook_env_set;
+  hooks_.env_put         = hook_env_put;
+  hooks_.env_unset       = hook_env_unset;
+  hooks_.env_clear       = hook_env_clear;
   sim_.set_switch_hooks(&PeRuntime::save_state, &PeRuntime::restore_state, this);
 }
 
 PeRuntime::~PeRuntime()
 {
+  if (launcher_env_ != nullptr)
+    *libc_vars().environ_ = launcher_env_;
   g_runtime = nullptr;
 }
 
@@ -352,6 +362,8 @@ void PeRuntime::save_state(void* self)
     pe->opterr        = *v.opterr;
     pe->optopt        = *v.optopt;
     pe->optarg        = *v.optarg;
+    pe->env           = *v.environ_;
+    *v.environ_       = rt->launcher_env_; // the simulator's own environment between PEs
     t->err            = errno;
     t->blocks         = *rt->blocks_;
     if (pe->tls_memsz > 0 && pe->threads > 1) {
@@ -373,6 +385,7 @@ void PeRuntime::restore_state(void* self)
     *v.opterr         = pe->opterr;
     *v.optopt         = pe->optopt;
     *v.optarg         = pe->optarg;
+    *v.environ_       = pe->env;
     errno             = t->err;
     if (!t->tls.empty())
       std::memcpy(tls_block(*pe), t->tls.data(), t->tls.size());
@@ -383,6 +396,7 @@ void PeRuntime::restore_state(void* self)
 
 void PeRuntime::spawn_all()
 {
+  launcher_env_ = *libc_vars().environ_; // as -x/-genv options left it
   *slice_blocks_ = quantum_blocks_;
   for (PeProcess& pe : pes_) {
     const int id = pe.id;
@@ -404,6 +418,14 @@ void PeRuntime::run_pe(int id)
   *v.opterr         = 1;
   *v.optopt         = '?';
   *v.optarg         = nullptr;
+  // Its own environment: a copy of the launcher's (setenv, putenv and unsetenv of one PE are not
+  // seen by the others; libc's setenv gives a PE a new array of its own when it changes it).
+  pe.env_storage.clear();
+  for (char** e = launcher_env_; e != nullptr && *e != nullptr; ++e)
+    pe.env_storage.push_back(*e);
+  pe.env_storage.push_back(nullptr);
+  pe.env      = pe.env_storage.data();
+  *v.environ_ = pe.env;
   errno             = 0;
   *blocks_ = 0;
   pe.cpu_mark = thread_cpu_seconds();
@@ -421,7 +443,7 @@ void PeRuntime::run_pe(int id)
       }
     }
   } untag{pe};
-  const int status = pe.main(static_cast<int>(pe.args.size()), pe.argv.data(), *v.environ_);
+  const int status = pe.main(static_cast<int>(pe.args.size()), pe.argv.data(), pe.env);
   charge_compute(pe);
   pe_exiting();
   std::fflush(nullptr);
@@ -521,6 +543,102 @@ void PeRuntime::publish_stores(const PeProcess& pe)
   for (const PeProcess& p : pes_)
     if (p.node == pe.node)
       store_listener_(p.id);
+}
+
+namespace {
+/// Whether `entry` ("NAME=value") defines the variable `name` of `len` characters.
+bool defines(const char* entry, const char* name, std::size_t len)
+{
+  return std::strncmp(entry, name, len) == 0 && entry[len] == '=';
+}
+
+bool bad_env_name(const char* name)
+{
+  return name == nullptr || *name == '\0' || std::strchr(name, '=') != nullptr;
+}
+
+/// Make the PE's environment array its own (the program may have pointed environ elsewhere).
+std::vector<char*>& own_env(PeProcess& pe)
+{
+  char** cur = *libc_vars().environ_;
+  if (pe.env_storage.empty() || cur != pe.env_storage.data()) {
+    std::vector<char*> copy;
+    for (char** e = cur; e != nullptr && *e != nullptr; ++e)
+      copy.push_back(*e);
+    copy.push_back(nullptr);
+    pe.env_storage.swap(copy);
+  }
+  return pe.env_storage;
+}
+
+void publish_env(PeProcess& pe)
+{
+  pe.env                = pe.env_storage.data();
+  *libc_vars().environ_ = pe.env;
+}
+
+/// Replace or add `entry`, defining `name` (len characters).
+void put_entry(PeProcess& pe, char* entry, const char* name, std::size_t len)
+{
+  std::vector<char*>& env = own_env(pe);
+  for (char*& e : env)
+    if (e != nullptr && defines(e, name, len)) {
+      e = entry;
+      publish_env(pe);
+      return;
+    }
+  env.insert(env.end() - 1, entry);
+  publish_env(pe);
+}
+} // namespace
+
+int PeRuntime::env_set(const char* name, const char* value, bool overwrite)
+{
+  if (bad_env_name(name)) {
+    errno = EINVAL;
+    return -1;
+  }
+  PeProcess& pe = *current();
+  const std::size_t len = std::strlen(name);
+  if (!overwrite)
+    for (char** e = *libc_vars().environ_; e != nullptr && *e != nullptr; ++e)
+      if (defines(*e, name, len))
+        return 0;
+  std::string& entry = pe.env_strings.emplace_back(std::string(name) + "=" + value);
+  put_entry(pe, entry.data(), name, len);
+  return 0;
+}
+
+int PeRuntime::env_put(char* entry)
+{
+  const char* eq = entry != nullptr ? std::strchr(entry, '=') : nullptr;
+  if (eq == nullptr) { // "NAME" alone removes NAME, as glibc does
+    return entry != nullptr && *entry != '\0' ? env_unset(entry) : (errno = EINVAL, -1);
+  }
+  put_entry(*current(), entry, entry, static_cast<std::size_t>(eq - entry));
+  return 0;
+}
+
+int PeRuntime::env_unset(const char* name)
+{
+  if (bad_env_name(name)) {
+    errno = EINVAL;
+    return -1;
+  }
+  PeProcess& pe = *current();
+  const std::size_t len = std::strlen(name);
+  std::vector<char*>& env = own_env(pe);
+  std::erase_if(env, [&](char* e) { return e != nullptr && defines(e, name, len); });
+  publish_env(pe);
+  return 0;
+}
+
+int PeRuntime::env_clear()
+{
+  PeProcess& pe = *current();
+  pe.env_storage.assign(1, nullptr);
+  publish_env(pe);
+  return 0;
 }
 
 std::vector<std::string> PeRuntime::computing() const

@@ -48,6 +48,9 @@ struct PeProcess {
   int threads     = 1;       ///< threads created so far (the main thread included)
   void* omp       = nullptr; ///< the OpenMP runtime's state for this PE (its slot)
   bool maps_peers = false;   ///< shmem_ptr gave it another PE's memory (its stores may land there)
+  char** env      = nullptr; ///< its environment (libc's environ while it runs)
+  std::vector<char*> env_storage; ///< its environment's array (null-terminated), when it is ours
+  std::deque<std::string> env_strings; ///< "NAME=value" entries made by setenv
 };
 
 /// The interposition library's basic-block counter and the count at which the running thread's
@@ -139,6 +142,11 @@ public:
   /// Called with a PE's id whenever one of its threads may have stored to its memory (it enters a
   /// library routine or its time slice ends), so that waiters on that memory re-check.
   void set_store_listener(std::function<void(int pe)> fn) { store_listener_ = std::move(fn); }
+  /// The calling PE's environment (hooks of the interposition library; 0 or -1 with errno).
+  int env_set(const char* name, const char* value, bool overwrite);
+  int env_put(char* entry);
+  int env_unset(const char* name);
+  int env_clear();
   /// After a time limit: one line per thread that was computing (no library call), naming it.
   std::vector<std::string> computing() const;
 
@@ -197,6 +205,7 @@ private:
   std::vector<PeProcess>& pes_;
   unsigned long* blocks_;
   unsigned long* slice_blocks_;
+  char** launcher_env_ = nullptr; ///< the simulator's environment (libc's environ outside PEs)
   unsigned long quantum_blocks_ = 1; ///< job.compute_quantum in basic blocks
   std::function<void(int)> store_listener_;
   sim::Ps poll_cost_;

@@ -39,8 +39,3 @@ shmemsim_program_test(spin_wait_bad_quantum PROGRAM spin_wait PES 1 RUN_OPTIONS 
 shmemsim_program_test(spin_wait_ptr PROGRAM spin_wait PES 2 ARGS ptr RUN_OPTIONS --pes-per-node 2 COMPARE_RUNS
   EXPECT_STDOUT "(^|\n)store through shmem_ptr seen after [67]\\.[0-9] us\n" "(^|\n)spin_wait: OK on 2 PEs\n"
   REJECT_STDOUT "FAIL" REJECT_STDERR ${NO_CRASH} "deadlock" WALL_LIMIT 60)
-# Ctrl-C / kill during a run: one line, status 130 / 143; load errors leave no temporary directory.
-add_test(NAME prog_interrupt
-  COMMAND ${CMAKE_COMMAND} -DRUN=${SHMEMSIM_PROG_RUN} -DPROG=${CMAKE_CURRENT_BINARY_DIR}/bin/spin_wait
-          -DWORK=${CMAKE_CURRENT_BINARY_DIR} -P ${CMAKE_CURRENT_SOURCE_DIR}/interrupt/check.cmake)
-set_tests_properties(prog_interrupt PROPERTIES LABELS programs)
