@@ -60,8 +60,8 @@ other launchers' options (Open MPI, MPICH, SOS oshrun), for suites' run scripts:
   --map-by ppr:K:node     the same as --pes-per-node K; --map-by node: PEs placed round-robin over
                           the nodes (job.placement=cyclic); --map-by slot|core: in blocks (the default)
   -x VAR=VALUE, -genv VAR VALUE, -env VAR VALUE
-                          set VAR for the PEs (all PEs share the launcher's environment; -x VAR
-                          alone passes the launcher's value, which the PEs already see)
+                          set VAR for the PEs (each PE starts from a copy of the launcher's
+                          environment; -x VAR alone passes the launcher's value, which they see)
   ignored, with one notice line on stderr: --oversubscribe, --bind-to X, --report-bindings,
   --map-by (other values), -hostfile/--hostfile/--machinefile/-f FILE, --mca KEY VALUE, -v
 
@@ -326,6 +326,9 @@ void remove_temporaries()
   if (g_tmpdir[0] != '\0')
     rmdir(g_tmpdir);
 }
+
+/// The most PEs one run holds (each a dlopen'ed copy of the program in this process).
+constexpr int kMaxPes = 65536;
 
 Copy load_copy(const fs::path& program, const fs::path& dir, int index)
 {
@@ -614,6 +617,15 @@ int run(const Options& o)
 
   const std::vector<int> node_of = scenarios::place_endpoints(sc);
   const int npes                 = static_cast<int>(node_of.size());
+  // Every PE is a loaded copy of the program with its heap reserved in this one process: bound
+  // both before loading (a typo such as -np 1000000 must not grind for hours).
+  if (npes > kMaxPes)
+    usage_error("-np " + std::to_string(npes) + ": at most " + std::to_string(kMaxPes) +
+                " PEs (each is a copy of the program loaded into the simulator's process)");
+  if (static_cast<double>(npes) * 2.0 * static_cast<double>(heap_bytes) > static_cast<double>(std::uint64_t{1} << 46))
+    usage_error(std::to_string(npes) + " PEs x a symmetric heap of " + std::to_string(heap_bytes) +
+                " bytes need more address space than the simulator can reserve (64 TiB, counting alignment): "
+                "lower SHMEM_SYMMETRIC_SIZE or job.symmetric_heap");
   placement_notice(sc, node_of);
 
   // Private program copies and symmetric heaps.
