@@ -168,9 +168,9 @@ int cmd_report(ArgReader& a)
     throw UsageError("report: missing DIR (a run directory holding trace.evt)");
   const traces::Trace tr = load_trace(dir);
   const Index ix         = build_index(tr);
-  nlohmann::ordered_json r = make_report(ix, opt);
-  const fs::path out       = fs::path(dir) / "report.json";
-  write_file(out, r.dump(2) + "\n");
+  const Report r          = make_report(ix, opt);
+  const fs::path out      = fs::path(dir) / "report.json";
+  write_file(out, report_json(r).dump(2) + "\n");
   if (exp) {
     std::ostringstream pf, pj;
     traces::write_perfetto(tr, pf);
