@@ -44,6 +44,8 @@ public:
 
 private:
   Event& add(Type type, sim::Ps t);
+  /// An event of thread `thr` of PE `pe`.
+  Event& add(Type type, sim::Ps t, int pe, int thr);
 
   Trace trace_;
   std::vector<Event> head_; ///< pe and link lines (no date)

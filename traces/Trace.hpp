@@ -78,6 +78,10 @@ void write_header(std::ostream& out, Level level, const std::map<std::string, st
 Trace read_trace(std::istream& in, const std::string& name);
 Trace read_trace_file(const std::string& path);
 
+/// The node of PE `pe` by the trace's `pe` lines (`pe_node`: PE -> node); the PE itself if they
+/// do not say.
+int node_of(const std::map<int, int>& pe_node, int pe);
+
 /// `ps` divided by 10^digits, printed exactly with `digits` decimals (locale-free, so files are
 /// byte-identical across runs): digits 12 gives seconds, 6 microseconds.
 std::string ps_fixed(std::int64_t ps, int digits);
