@@ -365,17 +365,25 @@ void count_contexts_and_limits(const Index& ix, ResourcesReport& res)
   for (const traces::Event& e : ix.trace->events) {
     if (e.type == traces::Type::Ctx) {
       Pe& p = pes[e.pe];
-      if (e.what == "create") {
-        ++p.r.created;
-        p.live.insert(e.ctx);
-        p.r.peak_in_use = std::max<std::uint64_t>(p.r.peak_in_use, p.live.size());
-      } else if (e.what == "destroy") {
-        ++p.r.destroyed;
-        p.live.erase(e.ctx);
-      } else if (e.what == "refuse") {
-        ++p.r.refused;
-      } else if (e.what == "share") {
-        ++p.r.shared;
+      traces::CtxEvent what{};
+      if (!traces::parse_ctx_event(e.what, &what))
+        continue;
+      switch (what) {
+        case traces::CtxEvent::Create:
+          ++p.r.created;
+          p.live.insert(e.ctx);
+          p.r.peak_in_use = std::max<std::uint64_t>(p.r.peak_in_use, p.live.size());
+          break;
+        case traces::CtxEvent::Destroy:
+          ++p.r.destroyed;
+          p.live.erase(e.ctx);
+          break;
+        case traces::CtxEvent::Refuse:
+          ++p.r.refused;
+          break;
+        case traces::CtxEvent::Share:
+          ++p.r.shared;
+          break;
       }
     } else if (e.type == traces::Type::Limit) {
       ++pes[e.pe].r.limit_events[e.what];

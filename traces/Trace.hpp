@@ -3,6 +3,8 @@
 // it links neither the simulator nor SimGrid, so `analysis` can use it alone.
 #pragma once
 
+#include "sim/ObserverEvents.hpp" // the words of `ctx` events (header-only: links nothing)
+
 #include <cstdint>
 #include <iosfwd>
 #include <map>
@@ -21,7 +23,7 @@ bool parse_level(const std::string& s, Level* out);
 enum class Type : std::uint8_t {
   Pe,    ///< pe node                          an endpoint (PE) and its node
   Link,  ///< id name                          a fabric link (packets level)
-  Ctx,   ///< t pe thr ctx ct what             context created/destroyed/refused/shared
+  Ctx,   ///< t pe thr ctx ct what             context created/destroyed/refused/shared (CtxEvent)
   Op,    ///< t id pe thr ctx ct seq kind bytes target   an operation issued by a PE thread
   Msg,   ///< t id op src dst kind bytes       a network message (op 0: not from a PE's call)
   Inj,   ///< t msg                            its first packet leaves the initiator NIC
@@ -36,6 +38,10 @@ enum class Type : std::uint8_t {
   Limit, ///< t pe what                        a resource limit was hit (ct, md, queue)
 };
 const char* tag(Type t);
+
+/// What a `ctx` event says happened to the context: its `what` is the word of a CtxEvent.
+using sim::CtxEvent;
+using sim::parse_ctx_event;
 
 /// One event. Which fields a type uses is listed above (and in docs/traces.md); the others stay
 /// at their defaults. Dates and durations are integer picoseconds of simulated time.
