@@ -107,32 +107,20 @@ std::string thr_alias(int pe, int thr) { return "pe" + std::to_string(pe) + "t" 
 std::string nic_alias(int node) { return "nic" + std::to_string(node); }
 
 /// The containers: a Node per node holding its NIC and PEs, a Thread per PE thread; and the CTs
-/// (a variable type each).
-struct Containers {
-  std::map<int, int> pe_node;
-  std::map<int, std::set<int>> threads; ///< by PE
+/// (a variable type each; a PE whose CTs change gets a container).
+struct Containers : Endpoints {
   std::set<int> cts;
   std::set<int> nodes;
-  int node(int pe) const { return node_of(pe_node, pe); }
 };
 
 Containers collect_containers(const Trace& tr)
 {
-  Containers c;
-  for (const Event& e : tr.events) {
-    if (e.type == Type::Pe) {
-      c.pe_node[e.pe] = e.node;
-      c.threads[e.pe];
-    } else if (e.type == Type::Ct) {
+  Containers c{collect_endpoints(tr), {}, {}};
+  for (const Event& e : tr.events)
+    if (e.type == Type::Ct) {
       c.cts.insert(e.ct);
       c.threads[e.pe];
-    } else if (e.type == Type::Msg) {
-      c.threads[e.src];
-      c.threads[e.dst];
-    } else if (e.pe >= 0 && e.thr >= 0 && e.type != Type::Limit) {
-      c.threads[e.pe].insert(e.thr);
     }
-  }
   for (const auto& [pe, t] : c.threads)
     c.nodes.insert(c.node(pe));
   return c;

@@ -101,34 +101,23 @@ void write_other_data(const Trace& tr, std::ostream& out)
 }
 
 /// The processes and tracks: every PE and its threads, every NIC, every link.
-struct Tracks {
-  std::map<int, int> pe_node;
-  std::map<int, std::set<int>> threads; ///< by PE
-  std::set<int> nodes;
+struct Tracks : Endpoints {
+  std::set<int> nodes; ///< of the PEs' `pe` lines and of the messages' initiators
   std::map<std::uint64_t, std::string> links;
-  int nic_of(int pe) const { return node_of(pe_node, pe); }
+  int nic_of(int pe) const { return node(pe); }
 };
 
 Tracks collect_tracks(const Trace& tr)
 {
-  Tracks k;
+  Tracks k{collect_endpoints(tr), {}, {}};
   for (const Event& e : tr.events) {
-    if (e.type == Type::Pe) {
-      k.pe_node[e.pe] = e.node;
+    if (e.type == Type::Pe)
       k.nodes.insert(e.node);
-      k.threads[e.pe];
-    } else if (e.type == Type::Link) {
+    else if (e.type == Type::Link)
       k.links[e.id] = e.what;
-    } else if (e.pe >= 0 && e.thr >= 0 && e.type != Type::Ct && e.type != Type::Limit) {
-      k.threads[e.pe].insert(e.thr);
-    }
-  }
-  for (const Event& e : tr.events)
-    if (e.type == Type::Msg) {
-      k.threads[e.src];
-      k.threads[e.dst];
+    else if (e.type == Type::Msg)
       k.nodes.insert(k.nic_of(e.src));
-    }
+  }
   return k;
 }
 

@@ -50,6 +50,23 @@ int node_of(const std::map<int, int>& pe_node, int pe)
   return it == pe_node.end() ? pe : it->second;
 }
 
+Endpoints collect_endpoints(const Trace& tr)
+{
+  Endpoints ep;
+  for (const Event& e : tr.events) {
+    if (e.type == Type::Pe) {
+      ep.pe_node[e.pe] = e.node;
+      ep.threads[e.pe];
+    } else if (e.type == Type::Msg) {
+      ep.threads[e.src];
+      ep.threads[e.dst];
+    } else if (e.pe >= 0 && e.thr >= 0 && e.type != Type::Ct && e.type != Type::Limit) {
+      ep.threads[e.pe].insert(e.thr);
+    }
+  }
+  return ep;
+}
+
 const char* to_string(Level l)
 {
   switch (l) {

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <iosfwd>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -87,6 +88,15 @@ Trace read_trace_file(const std::string& path);
 /// The node of PE `pe` by the trace's `pe` lines (`pe_node`: PE -> node); the PE itself if they
 /// do not say.
 int node_of(const std::map<int, int>& pe_node, int pe);
+
+/// The endpoints of a trace, for the views laid out by PE (Perfetto, Paje): each PE's node (its
+/// `pe` line) and threads (those its events name; none for a PE that only sends or receives).
+struct Endpoints {
+  std::map<int, int> pe_node;
+  std::map<int, std::set<int>> threads; ///< by PE: every PE of a `pe` line or a message
+  int node(int pe) const { return node_of(pe_node, pe); }
+};
+Endpoints collect_endpoints(const Trace& tr);
 
 /// `ps` divided by 10^digits, printed exactly with `digits` decimals (locale-free, so files are
 /// byte-identical across runs): digits 12 gives seconds, 6 microseconds.
