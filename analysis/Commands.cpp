@@ -75,6 +75,29 @@ struct ArgReader {
   }
   [[noreturn]] void unknown() const { throw UsageError(cmd + ": unknown option '" + arg + "'"); }
   bool is_option() const { return arg.size() > 1 && arg[0] == '-'; }
+  /// -o FILE or --output FILE (or --output=FILE); false for another argument.
+  bool output(std::string& out)
+  {
+    if (arg != "-o" && !is("--output"))
+      return false;
+    out = value(arg == "-o" ? "-o" : "--output");
+    return true;
+  }
+  /// An argument no option took: the run directory (once), or an unknown option.
+  void run_dir(std::string& dir)
+  {
+    if (is_option())
+      unknown();
+    if (!dir.empty())
+      throw UsageError(cmd + ": unexpected argument '" + arg + "' (one run directory)");
+    dir = arg;
+  }
+  /// After the arguments: the run directory must have been given.
+  void require_run_dir(const std::string& dir) const
+  {
+    if (dir.empty())
+      throw UsageError(cmd + ": missing DIR (a run directory holding trace.evt)");
+  }
 };
 
 std::set<int> parse_list(const std::string& cmd, const char* opt, const std::string& s)
@@ -157,20 +180,15 @@ int cmd_report(ArgReader& a)
       quiet = true;
     else if (a.arg == "--export")
       exp = true;
-    else if (a.is_option())
-      a.unknown();
-    else if (dir.empty())
-      dir = a.arg;
     else
-      throw UsageError("report: unexpected argument '" + a.arg + "' (one run directory)");
+      a.run_dir(dir);
   }
-  if (dir.empty())
-    throw UsageError("report: missing DIR (a run directory holding trace.evt)");
+  a.require_run_dir(dir);
   const traces::Trace tr = load_trace(dir);
   const Index ix         = build_index(tr);
-  nlohmann::ordered_json r = make_report(ix, opt);
-  const fs::path out       = fs::path(dir) / "report.json";
-  write_file(out, r.dump(2) + "\n");
+  const Report r          = make_report(ix, opt);
+  const fs::path out      = fs::path(dir) / "report.json";
+  write_file(out, report_json(r).dump(2) + "\n");
   if (exp) {
     std::ostringstream pf, pj;
     traces::write_perfetto(tr, pf);
@@ -193,9 +211,9 @@ int cmd_diagram(ArgReader& a)
   std::string dir, out;
   DiagramOptions opt;
   while (a.next()) {
-    if (a.arg == "-o" || a.is("--output"))
-      out = a.value(a.arg == "-o" ? "-o" : "--output");
-    else if (a.is("--pes"))
+    if (a.output(out))
+      continue;
+    if (a.is("--pes"))
       opt.pes = parse_list(a.cmd, "--pes", a.value("--pes"));
     else if (a.is("--threads"))
       opt.threads = parse_list(a.cmd, "--threads", a.value("--threads"));
@@ -205,15 +223,10 @@ int cmd_diagram(ArgReader& a)
       opt.to = parse_time_arg(a.cmd, "--to", a.value("--to"));
     else if (a.is("--ops"))
       opt.max_ops = parse_int(a.cmd, "--ops", a.value("--ops"), 1, 1000000);
-    else if (a.is_option())
-      a.unknown();
-    else if (dir.empty())
-      dir = a.arg;
     else
-      throw UsageError("diagram: unexpected argument '" + a.arg + "' (one run directory)");
+      a.run_dir(dir);
   }
-  if (dir.empty())
-    throw UsageError("diagram: missing DIR (a run directory holding trace.evt)");
+  a.require_run_dir(dir);
   if (opt.from && opt.to && *opt.to <= *opt.from)
     throw UsageError("diagram: --to must be after --from");
   if (out.empty())
@@ -237,9 +250,9 @@ int cmd_plot(ArgReader& a)
   std::string out = "plot.svg";
   PlotOptions opt;
   while (a.next()) {
-    if (a.arg == "-o" || a.is("--output"))
-      out = a.value(a.arg == "-o" ? "-o" : "--output");
-    else if (a.is("--x"))
+    if (a.output(out))
+      continue;
+    if (a.is("--x"))
       opt.x = a.value("--x");
     else if (a.is("--y"))
       opt.y = a.value("--y");

@@ -17,8 +17,7 @@ std::string label(const ThreadKey& k)
 
 int Index::node_of(int pe) const
 {
-  auto it = pe_node.find(pe);
-  return it == pe_node.end() ? pe : it->second;
+  return traces::node_of(pe_node, pe);
 }
 
 std::vector<const OpInfo*> Index::waited_for(const WaitInfo& w) const

@@ -142,11 +142,9 @@ double number(const RunDocs& run, const std::string& key, const char* what)
 
 const char* kPalette[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
 
-} // namespace
-
-Plot make_plot(const std::vector<RunDocs>& runs, const PlotOptions& opt)
+/// Averages the runs' y values into points, by series (in order of first appearance) and x.
+void average_points(const std::vector<RunDocs>& runs, const PlotOptions& opt, Plot& p)
 {
-  Plot p;
   // (series, x) -> sum of y, count
   std::map<std::string, std::map<double, std::pair<double, int>>> acc;
   for (const RunDocs& r : runs) {
@@ -169,122 +167,168 @@ Plot make_plot(const std::vector<RunDocs>& runs, const PlotOptions& opt)
   for (const std::string& s : p.series)
     for (const auto& [x, a] : acc[s])
       p.points.push_back({s, x, a.first / a.second, a.second});
+}
 
-  // The table.
-  {
-    std::ostringstream t;
-    char buf[256];
-    const std::string xl = opt.xlabel.empty() ? opt.x : opt.xlabel, yl = opt.ylabel.empty() ? opt.y : opt.ylabel;
-    std::snprintf(buf, sizeof buf, "%-24s %16s %16s %5s\n", opt.series.empty() ? "series" : opt.series.c_str(), xl.c_str(), yl.c_str(), "runs");
+std::string points_table(const Plot& p, const PlotOptions& opt)
+{
+  std::ostringstream t;
+  char buf[256];
+  const std::string xl = opt.xlabel.empty() ? opt.x : opt.xlabel, yl = opt.ylabel.empty() ? opt.y : opt.ylabel;
+  std::snprintf(buf, sizeof buf, "%-24s %16s %16s %5s\n", opt.series.empty() ? "series" : opt.series.c_str(), xl.c_str(), yl.c_str(), "runs");
+  t << buf;
+  for (const PlotPoint& pt : p.points) {
+    std::snprintf(buf, sizeof buf, "%-24s %16.6g %16.6g %5d\n", pt.series.c_str(), pt.x, pt.y, pt.runs);
     t << buf;
-    for (const PlotPoint& pt : p.points) {
-      std::snprintf(buf, sizeof buf, "%-24s %16.6g %16.6g %5d\n", pt.series.c_str(), pt.x, pt.y, pt.runs);
-      t << buf;
-    }
-    p.table = t.str();
   }
+  return t.str();
+}
 
-  // The SVG.
-  const double W = opt.width, H = opt.height, L = 80, R = 190, T = 45, B = 60;
-  const double pw = W - L - R, ph = H - T - B;
-  auto tx = [&](double v) { return opt.logx ? std::log10(v) : v; };
-  auto ty = [&](double v) { return opt.logy ? std::log10(v) : v; };
-  double x0 = 0, x1 = 1, y0 = 0, y1 = 1;
-  if (!p.points.empty()) {
-    x0 = x1 = tx(p.points[0].x);
-    y0 = y1 = ty(p.points[0].y);
-    for (const PlotPoint& pt : p.points) {
-      x0 = std::min(x0, tx(pt.x)), x1 = std::max(x1, tx(pt.x));
-      y0 = std::min(y0, ty(pt.y)), y1 = std::max(y1, ty(pt.y));
-    }
-  }
-  if (!opt.logy && y0 > 0)
-    y0 = 0; // linear y axes start at zero, as the paper's figures do
-  if (x1 - x0 <= 0)
-    x0 -= 0.5, x1 += 0.5;
-  if (y1 - y0 <= 0)
-    y1 += std::max(1.0, std::fabs(y1) * 0.1);
-  const double ypad = (y1 - y0) * 0.05;
-  y1 += ypad;
-  const double xpad = (x1 - x0) * 0.03;
-  x0 -= xpad, x1 += xpad;
-  auto X = [&](double v) { return L + (tx(v) - x0) * pw / (x1 - x0); };
-  auto Y = [&](double v) { return T + ph - (ty(v) - y0) * ph / (y1 - y0); };
-
-  std::ostringstream s;
-  s << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  s << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << num(W) << "\" height=\"" << num(H) << "\" viewBox=\"0 0 " << num(W) << ' '
-    << num(H) << "\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" font-size=\"12\">\n";
-  s << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
-  const std::string title = opt.title.empty() ? (opt.y + " vs " + opt.x) : opt.title;
-  s << "<text x=\"" << num(L + pw / 2) << "\" y=\"25\" text-anchor=\"middle\" font-size=\"15\" font-weight=\"bold\">" << esc(title)
-    << "</text>\n";
-  s << "<rect x=\"" << num(L) << "\" y=\"" << num(T) << "\" width=\"" << num(pw) << "\" height=\"" << num(ph)
-    << "\" fill=\"none\" stroke=\"black\"/>\n";
-
-  // Ticks: linear axes get nice steps; logarithmic ones decades (or the data's values within one).
-  auto ticks = [&](double lo, double hi, bool log, const std::vector<double>& data) {
-    std::vector<double> v;
-    if (!log) {
-      // Integer data (threads, PEs) gets integer ticks only.
-      const bool ints = !data.empty() && std::all_of(data.begin(), data.end(), [](double d) { return d == std::floor(d); });
-      for (double t : svg::nice_ticks(lo, hi, 8))
-        if (!ints || t == std::floor(t))
-          v.push_back(t);
-      return v;
-    }
-    for (int e = static_cast<int>(std::ceil(lo - 1e-9)); e <= static_cast<int>(std::floor(hi + 1e-9)); ++e)
-      v.push_back(std::pow(10.0, e));
-    if (v.size() < 2) {
-      v = data;
-      std::sort(v.begin(), v.end());
-      v.erase(std::unique(v.begin(), v.end()), v.end());
-    }
+/// Tick values: linear axes get nice steps (integers only for integer data: threads, PEs);
+/// logarithmic ones decades (or the data's values within one decade).
+std::vector<double> axis_ticks(double lo, double hi, bool log, const std::vector<double>& data)
+{
+  std::vector<double> v;
+  if (!log) {
+    const bool ints = !data.empty() && std::all_of(data.begin(), data.end(), [](double d) { return d == std::floor(d); });
+    for (double t : svg::nice_ticks(lo, hi, 8))
+      if (!ints || t == std::floor(t))
+        v.push_back(t);
     return v;
-  };
-  std::vector<double> xs, ys;
-  for (const PlotPoint& pt : p.points)
-    xs.push_back(pt.x), ys.push_back(pt.y);
-  s << "<g class=\"axes\">\n";
-  for (double v : ticks(x0, x1, opt.logx, xs)) {
-    const double x = X(v);
-    if (x < L - 0.5 || x > L + pw + 0.5)
-      continue;
-    s << "<line x1=\"" << num(x) << "\" y1=\"" << num(T) << "\" x2=\"" << num(x) << "\" y2=\"" << num(T + ph)
-      << "\" stroke=\"#e4e4e4\"/><text x=\"" << num(x) << "\" y=\"" << num(T + ph + 18) << "\" text-anchor=\"middle\">"
-      << svg::tick_label(v) << "</text>\n";
   }
-  for (double v : ticks(y0, y1, opt.logy, ys)) {
-    const double y = Y(v);
-    if (y < T - 0.5 || y > T + ph + 0.5)
-      continue;
-    s << "<line x1=\"" << num(L) << "\" y1=\"" << num(y) << "\" x2=\"" << num(L + pw) << "\" y2=\"" << num(y)
-      << "\" stroke=\"#e4e4e4\"/><text x=\"" << num(L - 6) << "\" y=\"" << num(y + 4) << "\" text-anchor=\"end\">"
-      << svg::tick_label(v) << "</text>\n";
+  for (int e = static_cast<int>(std::ceil(lo - 1e-9)); e <= static_cast<int>(std::floor(hi + 1e-9)); ++e)
+    v.push_back(std::pow(10.0, e));
+  if (v.size() < 2) {
+    v = data;
+    std::sort(v.begin(), v.end());
+    v.erase(std::unique(v.begin(), v.end()), v.end());
   }
-  s << "<text x=\"" << num(L + pw / 2) << "\" y=\"" << num(H - 15) << "\" text-anchor=\"middle\">"
-    << esc(opt.xlabel.empty() ? opt.x : opt.xlabel) << (opt.logx ? " (log)" : "") << "</text>\n";
-  s << "<text transform=\"translate(18," << num(T + ph / 2) << ") rotate(-90)\" text-anchor=\"middle\">"
-    << esc(opt.ylabel.empty() ? opt.y : opt.ylabel) << (opt.logy ? " (log)" : "") << "</text>\n</g>\n";
+  return v;
+}
 
-  for (std::size_t i = 0; i < p.series.size(); ++i) {
+/// Draws the plot: frame, axes with ticks and labels, one line per series with its legend.
+class PlotSvg {
+public:
+  PlotSvg(const Plot& p, const PlotOptions& opt)
+      : p_(p), opt_(opt), W_(opt.width), H_(opt.height), pw_(W_ - kL - kR), ph_(H_ - kT - kB)
+  {
+    fit_ranges();
+  }
+
+  std::string draw()
+  {
+    frame();
+    axes();
+    for (std::size_t i = 0; i < p_.series.size(); ++i)
+      series(i);
+    s_ << "</svg>\n";
+    return s_.str();
+  }
+
+private:
+  static constexpr double kL = 80, kR = 190, kT = 45, kB = 60;
+
+  double tx(double v) const { return opt_.logx ? std::log10(v) : v; }
+  double ty(double v) const { return opt_.logy ? std::log10(v) : v; }
+  double X(double v) const { return kL + (tx(v) - x0_) * pw_ / (x1_ - x0_); }
+  double Y(double v) const { return kT + ph_ - (ty(v) - y0_) * ph_ / (y1_ - y0_); }
+
+  /// The data ranges (in axis units), padded; linear y axes start at zero, as the paper's figures do.
+  void fit_ranges()
+  {
+    if (!p_.points.empty()) {
+      x0_ = x1_ = tx(p_.points[0].x);
+      y0_ = y1_ = ty(p_.points[0].y);
+      for (const PlotPoint& pt : p_.points) {
+        x0_ = std::min(x0_, tx(pt.x)), x1_ = std::max(x1_, tx(pt.x));
+        y0_ = std::min(y0_, ty(pt.y)), y1_ = std::max(y1_, ty(pt.y));
+      }
+    }
+    if (!opt_.logy && y0_ > 0)
+      y0_ = 0;
+    if (x1_ - x0_ <= 0)
+      x0_ -= 0.5, x1_ += 0.5;
+    if (y1_ - y0_ <= 0)
+      y1_ += std::max(1.0, std::fabs(y1_) * 0.1);
+    const double ypad = (y1_ - y0_) * 0.05;
+    y1_ += ypad;
+    const double xpad = (x1_ - x0_) * 0.03;
+    x0_ -= xpad, x1_ += xpad;
+  }
+
+  void frame()
+  {
+    s_ << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+    s_ << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << num(W_) << "\" height=\"" << num(H_) << "\" viewBox=\"0 0 " << num(W_)
+       << ' ' << num(H_) << "\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" font-size=\"12\">\n";
+    s_ << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
+    const std::string title = opt_.title.empty() ? (opt_.y + " vs " + opt_.x) : opt_.title;
+    s_ << "<text x=\"" << num(kL + pw_ / 2) << "\" y=\"25\" text-anchor=\"middle\" font-size=\"15\" font-weight=\"bold\">" << esc(title)
+       << "</text>\n";
+    s_ << "<rect x=\"" << num(kL) << "\" y=\"" << num(kT) << "\" width=\"" << num(pw_) << "\" height=\"" << num(ph_)
+       << "\" fill=\"none\" stroke=\"black\"/>\n";
+  }
+
+  void axes()
+  {
+    std::vector<double> xs, ys;
+    for (const PlotPoint& pt : p_.points)
+      xs.push_back(pt.x), ys.push_back(pt.y);
+    s_ << "<g class=\"axes\">\n";
+    for (double v : axis_ticks(x0_, x1_, opt_.logx, xs)) {
+      const double x = X(v);
+      if (x < kL - 0.5 || x > kL + pw_ + 0.5)
+        continue;
+      s_ << "<line x1=\"" << num(x) << "\" y1=\"" << num(kT) << "\" x2=\"" << num(x) << "\" y2=\"" << num(kT + ph_)
+         << "\" stroke=\"#e4e4e4\"/><text x=\"" << num(x) << "\" y=\"" << num(kT + ph_ + 18) << "\" text-anchor=\"middle\">"
+         << svg::tick_label(v) << "</text>\n";
+    }
+    for (double v : axis_ticks(y0_, y1_, opt_.logy, ys)) {
+      const double y = Y(v);
+      if (y < kT - 0.5 || y > kT + ph_ + 0.5)
+        continue;
+      s_ << "<line x1=\"" << num(kL) << "\" y1=\"" << num(y) << "\" x2=\"" << num(kL + pw_) << "\" y2=\"" << num(y)
+         << "\" stroke=\"#e4e4e4\"/><text x=\"" << num(kL - 6) << "\" y=\"" << num(y + 4) << "\" text-anchor=\"end\">"
+         << svg::tick_label(v) << "</text>\n";
+    }
+    s_ << "<text x=\"" << num(kL + pw_ / 2) << "\" y=\"" << num(H_ - 15) << "\" text-anchor=\"middle\">"
+       << esc(opt_.xlabel.empty() ? opt_.x : opt_.xlabel) << (opt_.logx ? " (log)" : "") << "</text>\n";
+    s_ << "<text transform=\"translate(18," << num(kT + ph_ / 2) << ") rotate(-90)\" text-anchor=\"middle\">"
+       << esc(opt_.ylabel.empty() ? opt_.y : opt_.ylabel) << (opt_.logy ? " (log)" : "") << "</text>\n</g>\n";
+  }
+
+  void series(std::size_t i)
+  {
     const char* c = kPalette[i % std::size(kPalette)];
     std::string pts;
-    s << "<g class=\"series\" data-series=\"" << esc(p.series[i]) << "\">\n";
-    for (const PlotPoint& pt : p.points)
-      if (pt.series == p.series[i])
+    s_ << "<g class=\"series\" data-series=\"" << esc(p_.series[i]) << "\">\n";
+    for (const PlotPoint& pt : p_.points)
+      if (pt.series == p_.series[i])
         pts += (pts.empty() ? "" : " ") + num(X(pt.x)) + "," + num(Y(pt.y));
-    s << "<polyline class=\"line\" points=\"" << pts << "\" fill=\"none\" stroke=\"" << c << "\" stroke-width=\"2\"/>\n";
-    for (const PlotPoint& pt : p.points)
-      if (pt.series == p.series[i])
-        s << "<circle cx=\"" << num(X(pt.x)) << "\" cy=\"" << num(Y(pt.y)) << "\" r=\"3.5\" fill=\"" << c << "\"/>\n";
-    const double ly = T + 10 + 20 * static_cast<double>(i);
-    s << "<line x1=\"" << num(L + pw + 15) << "\" y1=\"" << num(ly) << "\" x2=\"" << num(L + pw + 40) << "\" y2=\"" << num(ly)
-      << "\" stroke=\"" << c << "\" stroke-width=\"2\"/><text x=\"" << num(L + pw + 46) << "\" y=\"" << num(ly + 4) << "\">"
-      << esc(p.series[i]) << "</text>\n</g>\n";
+    s_ << "<polyline class=\"line\" points=\"" << pts << "\" fill=\"none\" stroke=\"" << c << "\" stroke-width=\"2\"/>\n";
+    for (const PlotPoint& pt : p_.points)
+      if (pt.series == p_.series[i])
+        s_ << "<circle cx=\"" << num(X(pt.x)) << "\" cy=\"" << num(Y(pt.y)) << "\" r=\"3.5\" fill=\"" << c << "\"/>\n";
+    const double ly = kT + 10 + 20 * static_cast<double>(i);
+    s_ << "<line x1=\"" << num(kL + pw_ + 15) << "\" y1=\"" << num(ly) << "\" x2=\"" << num(kL + pw_ + 40) << "\" y2=\"" << num(ly)
+       << "\" stroke=\"" << c << "\" stroke-width=\"2\"/><text x=\"" << num(kL + pw_ + 46) << "\" y=\"" << num(ly + 4) << "\">"
+       << esc(p_.series[i]) << "</text>\n</g>\n";
   }
-  s << "</svg>\n";
-  p.svg = s.str();
+
+  const Plot& p_;
+  const PlotOptions& opt_;
+  const double W_, H_, pw_, ph_;
+  double x0_ = 0, x1_ = 1, y0_ = 0, y1_ = 1;
+  std::ostringstream s_;
+};
+
+} // namespace
+
+Plot make_plot(const std::vector<RunDocs>& runs, const PlotOptions& opt)
+{
+  Plot p;
+  average_points(runs, opt, p);
+  p.table = points_table(p, opt);
+  p.svg   = PlotSvg(p, opt).draw();
   return p;
 }
 

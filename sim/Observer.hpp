@@ -7,6 +7,7 @@
 // will leave a busy port at `start`), endpoints/PEs, threads and contexts as plain integers.
 #pragma once
 
+#include "sim/ObserverEvents.hpp"
 #include "sim/Time.hpp"
 
 #include <cstdint>
@@ -59,8 +60,8 @@ public:
   /// `seq`-th; the messages issued next by the PE's endpoint belong to it.
   virtual void op_issued(Ps t, int pe, int thr, int ctx, int ct, std::uint64_t seq, const char* kind,
                          std::uint64_t bytes, int target) = 0;
-  /// Context `ctx` (0: the default) "create", "destroy", "refuse", "share".
-  virtual void ctx_event(Ps t, int pe, int thr, int ctx, int ct, const char* what) = 0;
+  /// Context `ctx` (0: the default) was created, destroyed, refused or shared.
+  virtual void ctx_event(Ps t, int pe, int thr, int ctx, int ct, CtxEvent what) = 0;
   virtual void wait_begin(Ps t, int pe, int thr, int ctx, int ct, const char* what, std::uint64_t target) = 0;
   virtual void wait_end(Ps t, int pe, int thr, std::uint64_t target) = 0;
   /// Computation of a thread from `t`, `dur` long.

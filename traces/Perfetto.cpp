@@ -34,6 +34,7 @@ std::string str(const std::string& s)
   return o + "\"";
 }
 
+/// The trace-event writer: one JSON object per call, comma-separated.
 struct Writer {
   std::ostream& out;
   bool first = true;
@@ -87,210 +88,273 @@ struct Writer {
 std::string kv(const char* k, long long v) { return std::string("\"") + k + "\":" + std::to_string(v); }
 std::string kvu(const char* k, unsigned long long v) { return std::string("\"") + k + "\":" + std::to_string(v); }
 
-struct OpState {
-  int pe = 0, thr = 0, target = -1;
-  std::int64_t issue = 0;
-  int pending        = 0; ///< messages not yet done
-  bool counted_done  = false;
-};
-struct MsgState {
-  std::uint64_t op = 0;
-  int src = -1, dst = -1;
-  std::string kind;
-  std::int64_t t = 0;
-  bool injected = false;
-};
-
-} // namespace
-
-void write_perfetto(const Trace& tr, std::ostream& out)
+/// The "otherData" object: the trace's #meta values.
+void write_other_data(const Trace& tr, std::ostream& out)
 {
   out << "{\"displayTimeUnit\":\"ns\",\"otherData\":{";
-  bool firstm = true;
+  bool first = true;
   for (const auto& [k, v] : tr.meta) {
-    out << (firstm ? "" : ",") << str(k) << ':' << str(v);
-    firstm = false;
+    out << (first ? "" : ",") << str(k) << ':' << str(v);
+    first = false;
   }
-  out << "},\"traceEvents\":[";
-  Writer w{out};
+  out << "},";
+}
 
-  // Tracks: every PE and its threads, every NIC, every link.
-  std::map<int, int> node_of;
-  std::map<int, std::set<int>> threads;
-  std::set<int> nodes;
+/// The processes and tracks: every PE and its threads, every NIC, every link.
+struct Tracks : Endpoints {
+  std::set<int> nodes; ///< of the PEs' `pe` lines and of the messages' initiators
   std::map<std::uint64_t, std::string> links;
+  int nic_of(int pe) const { return node(pe); }
+};
+
+Tracks collect_tracks(const Trace& tr)
+{
+  Tracks k{collect_endpoints(tr), {}, {}};
   for (const Event& e : tr.events) {
-    if (e.type == Type::Pe) {
-      node_of[e.pe] = e.node;
-      nodes.insert(e.node);
-      threads[e.pe];
-    } else if (e.type == Type::Link) {
-      links[e.id] = e.what;
-    } else if (e.pe >= 0 && e.thr >= 0 && e.type != Type::Ct && e.type != Type::Limit) {
-      threads[e.pe].insert(e.thr);
-    }
+    if (e.type == Type::Pe)
+      k.nodes.insert(e.node);
+    else if (e.type == Type::Link)
+      k.links[e.id] = e.what;
+    else if (e.type == Type::Msg)
+      k.nodes.insert(k.nic_of(e.src));
   }
-  auto nic_of = [&](int pe) {
-    auto it = node_of.find(pe);
-    return it == node_of.end() ? pe : it->second;
-  };
-  for (const Event& e : tr.events)
-    if (e.type == Type::Msg) {
-      threads[e.src];
-      threads[e.dst];
-      nodes.insert(nic_of(e.src));
-    }
-  for (const auto& [pe, thrs] : threads) {
+  return k;
+}
+
+/// Names and orders the processes and tracks.
+void declare_tracks(Writer& w, const Tracks& k)
+{
+  for (const auto& [pe, thrs] : k.threads) {
     w.meta(pe, -1, "process_name", "PE " + std::to_string(pe));
     w.sort_index(pe, pe);
     for (int t : thrs)
       w.meta(pe, t, "thread_name", "thread " + std::to_string(t));
     w.meta(pe, kPerfettoIncomingTid, "thread_name", "incoming (deliveries)");
   }
-  for (int n : nodes) {
+  for (int n : k.nodes) {
     w.meta(kPerfettoNicPid + n, -1, "process_name", "NIC of node " + std::to_string(n));
     w.sort_index(kPerfettoNicPid + n, kPerfettoNicPid + n);
   }
-  if (!links.empty()) {
+  if (!k.links.empty()) {
     w.meta(kPerfettoFabricPid, -1, "process_name", "fabric links");
     w.sort_index(kPerfettoFabricPid, kPerfettoFabricPid);
-    for (const auto& [id, name] : links)
+    for (const auto& [id, name] : k.links)
       w.meta(kPerfettoFabricPid, static_cast<int>(id), "thread_name", name);
   }
+}
 
-  std::map<std::uint64_t, OpState> ops;
-  std::map<std::uint64_t, MsgState> msgs;
-  std::map<std::pair<int, int>, long long> outstanding; // (pe, thr)
-  std::map<int, long long> queued, in_flight;            // by NIC node
-  std::map<std::pair<int, int>, Event> open_waits;
-  std::map<int, unsigned long long> link_bytes;
-  auto outstanding_counter = [&](int pe, int thr, std::int64_t t, long long delta) {
-    long long& n = outstanding[{pe, thr}];
-    n += delta;
-    w.counter(pe, t, "outstanding ops, thread " + std::to_string(thr), kv("ops", n));
-  };
-  auto nic_counters = [&](int node, std::int64_t t) {
-    w.counter(kPerfettoNicPid + node, t, "messages", kv("queued", queued[node]) + "," + kv("in_flight", in_flight[node]));
-  };
+/// Turns the trace's events, in order, into slices, flows and counters on the tracks.
+class EventWriter {
+public:
+  EventWriter(Writer& w, const Tracks& tracks) : w_(w), tracks_(tracks) {}
 
-  for (const Event& e : tr.events) {
+  void on(const Event& e)
+  {
     switch (e.type) {
       case Type::Pe:
       case Type::Link:
         break;
       case Type::Ctx:
-        w.instant(e.pe, e.thr < 0 ? 0 : e.thr, e.t, "context " + e.what, kv("ctx", e.ctx) + "," + kv("ct", e.ct));
+        w_.instant(e.pe, e.thr < 0 ? 0 : e.thr, e.t, "context " + e.what, kv("ctx", e.ctx) + "," + kv("ct", e.ct));
         break;
-      case Type::Op: {
-        ops[e.id] = {e.pe, e.thr, e.target_pe, e.t, 0, false};
-        w.slice(e.pe, e.thr, e.t, 0, "op", e.what,
-                kvu("id", e.id) + "," + kv("ctx", e.ctx) + "," + kv("ct", e.ct) + "," + kvu("seq", e.seq) + "," + kvu("bytes", e.bytes) +
-                    "," + kv("target", e.target_pe));
-        outstanding_counter(e.pe, e.thr, e.t, +1);
+      case Type::Op:
+        on_op(e);
         break;
-      }
-      case Type::Msg: {
-        msgs[e.id] = {e.op, e.src, e.dst, e.what, e.t, false};
-        const int node = nic_of(e.src);
-        ++queued[node];
-        nic_counters(node, e.t);
-        w.async('b', e.id, false, kPerfettoNicPid + node, e.t, "queued " + e.what);
-        if (auto o = ops.find(e.op); o != ops.end()) {
-          ++o->second.pending;
-          w.flow('s', 2 * e.id, o->second.pe, o->second.thr, o->second.issue, "message");
-        }
+      case Type::Msg:
+        on_msg(e);
         break;
-      }
-      case Type::Inj: {
-        auto m = msgs.find(e.id);
-        if (m == msgs.end())
-          break;
-        const int node = nic_of(m->second.src);
-        m->second.injected = true;
-        --queued[node];
-        ++in_flight[node];
-        nic_counters(node, e.t);
-        w.async('e', e.id, false, kPerfettoNicPid + node, e.t, "queued " + m->second.kind);
-        w.async('b', e.id, true, kPerfettoNicPid + node, e.t, "in flight " + m->second.kind);
+      case Type::Inj:
+        on_injected(e);
         break;
-      }
       case Type::Hop:
-        link_bytes[e.link] += e.bytes;
-        w.instant(kPerfettoFabricPid, e.link, e.t, "packet", kvu("msg", e.id) + "," + kv("queued_ps", e.queued) + "," + kvu("bytes", e.bytes));
-        w.counter(kPerfettoFabricPid, e.t, "bytes on " + (links.count(static_cast<std::uint64_t>(e.link)) ? links[e.link] : std::to_string(e.link)),
-                  kvu("bytes", link_bytes[e.link]));
+        on_hop(e);
         break;
-      case Type::Dlv: {
-        auto m = msgs.find(e.id);
-        if (m == msgs.end())
-          break;
-        const int node = nic_of(m->second.src);
-        if (m->second.injected) {
-          --in_flight[node];
-          w.async('e', e.id, true, kPerfettoNicPid + node, e.t, "in flight " + m->second.kind);
-        } else {
-          --queued[node]; // no injection recorded: queued until delivered
-          w.async('e', e.id, false, kPerfettoNicPid + node, e.t, "queued " + m->second.kind);
-        }
-        nic_counters(node, e.t);
-        w.slice(m->second.dst, kPerfettoIncomingTid, e.t, 0, "delivery", "deliver " + m->second.kind,
-                kvu("msg", e.id) + "," + kvu("op", m->second.op) + "," + kv("src", m->second.src) + "," + kv("ooo", e.ooo ? 1 : 0) + "," +
-                    kvu("depth", e.depth));
-        if (ops.count(m->second.op)) {
-          w.flow('f', 2 * e.id, m->second.dst, kPerfettoIncomingTid, e.t, "message");
-          w.flow('s', 2 * e.id + 1, m->second.dst, kPerfettoIncomingTid, e.t, "ack");
-        }
+      case Type::Dlv:
+        on_delivered(e);
         break;
-      }
-      case Type::Done: {
-        auto m = msgs.find(e.id);
-        if (m == msgs.end())
-          break;
-        auto o = ops.find(m->second.op);
-        if (o == ops.end())
-          break;
-        w.slice(o->second.pe, o->second.thr, e.t, 0, "ack", m->second.kind == "put" || m->second.kind == "atomic" ? "ack" : "reply",
-                kvu("msg", e.id) + "," + kvu("op", m->second.op));
-        w.flow('f', 2 * e.id + 1, o->second.pe, o->second.thr, e.t, "ack");
-        if (--o->second.pending <= 0 && !o->second.counted_done) {
-          o->second.counted_done = true;
-          outstanding_counter(o->second.pe, o->second.thr, e.t, -1);
-        }
+      case Type::Done:
+        on_done(e);
         break;
-      }
       case Type::Ct:
-        w.counter(e.pe, e.t, "ct " + std::to_string(e.ct), kvu("success", e.success) + "," + kvu("failure", e.failure));
+        w_.counter(e.pe, e.t, "ct " + std::to_string(e.ct), kvu("success", e.success) + "," + kvu("failure", e.failure));
         break;
       case Type::Wait:
-        open_waits[{e.pe, e.thr}] = e;
+        open_waits_[{e.pe, e.thr}] = e;
         break;
-      case Type::Wend: {
-        auto it = open_waits.find({e.pe, e.thr});
-        if (it == open_waits.end())
-          break;
-        const Event& b = it->second;
-        w.slice(e.pe, e.thr, b.t, e.t - b.t, "wait", b.what,
-                kv("ctx", b.ctx) + "," + kv("ct", b.ct) + "," + kvu("target", b.target) + "," + kvu("final_target", e.target));
-        open_waits.erase(it);
+      case Type::Wend:
+        on_wait_end(e);
         break;
-      }
       case Type::Comp:
-        w.slice(e.pe, e.thr, e.t, e.dur, "compute", "compute", "");
+        w_.slice(e.pe, e.thr, e.t, e.dur, "compute", "compute", "");
         break;
       case Type::Lock:
-        w.slice(e.pe, e.thr, e.t, e.dur, "lock", "library lock", "");
+        w_.slice(e.pe, e.thr, e.t, e.dur, "lock", "library lock", "");
         break;
       case Type::Limit:
-        w.event("\"ph\":\"i\",\"s\":\"p\",\"pid\":" + std::to_string(e.pe) + ",\"tid\":0,\"ts\":" + us(e.t) + ",\"name\":" +
-                str("limit " + e.what) + ",\"args\":{}");
+        w_.event("\"ph\":\"i\",\"s\":\"p\",\"pid\":" + std::to_string(e.pe) + ",\"tid\":0,\"ts\":" + us(e.t) + ",\"name\":" +
+                 str("limit " + e.what) + ",\"args\":{}");
         break;
     }
   }
-  // Waits still open at the end of the trace.
-  const std::int64_t end = tr.events.empty() ? 0 : tr.events.back().t;
-  for (const auto& [k, b] : open_waits)
-    w.slice(b.pe, b.thr, b.t, end - b.t, "wait", b.what + " (unfinished)",
-            kv("ctx", b.ctx) + "," + kv("ct", b.ct) + "," + kvu("target", b.target));
+
+  /// Waits still open at the end of the trace, closed at `end`.
+  void close_open_waits(std::int64_t end)
+  {
+    for (const auto& [k, b] : open_waits_)
+      w_.slice(b.pe, b.thr, b.t, end - b.t, "wait", b.what + " (unfinished)",
+               kv("ctx", b.ctx) + "," + kv("ct", b.ct) + "," + kvu("target", b.target));
+  }
+
+private:
+  struct OpState {
+    int pe = 0, thr = 0, target = -1;
+    std::int64_t issue = 0;
+    int pending        = 0; ///< messages not yet done
+    bool counted_done  = false;
+  };
+  struct MsgState {
+    std::uint64_t op = 0;
+    int src = -1, dst = -1;
+    std::string kind;
+    std::int64_t t = 0;
+    bool injected = false;
+  };
+
+  void outstanding_counter(int pe, int thr, std::int64_t t, long long delta)
+  {
+    long long& n = outstanding_[{pe, thr}];
+    n += delta;
+    w_.counter(pe, t, "outstanding ops, thread " + std::to_string(thr), kv("ops", n));
+  }
+  void nic_counters(int node, std::int64_t t)
+  {
+    w_.counter(kPerfettoNicPid + node, t, "messages", kv("queued", queued_[node]) + "," + kv("in_flight", in_flight_[node]));
+  }
+  MsgState* message(std::uint64_t id)
+  {
+    auto m = msgs_.find(id);
+    return m == msgs_.end() ? nullptr : &m->second;
+  }
+
+  void on_op(const Event& e)
+  {
+    ops_[e.id] = {e.pe, e.thr, e.target_pe, e.t, 0, false};
+    w_.slice(e.pe, e.thr, e.t, 0, "op", e.what,
+             kvu("id", e.id) + "," + kv("ctx", e.ctx) + "," + kv("ct", e.ct) + "," + kvu("seq", e.seq) + "," + kvu("bytes", e.bytes) + "," +
+                 kv("target", e.target_pe));
+    outstanding_counter(e.pe, e.thr, e.t, +1);
+  }
+
+  void on_msg(const Event& e)
+  {
+    msgs_[e.id]    = {e.op, e.src, e.dst, e.what, e.t, false};
+    const int node = tracks_.nic_of(e.src);
+    ++queued_[node];
+    nic_counters(node, e.t);
+    w_.async('b', e.id, false, kPerfettoNicPid + node, e.t, "queued " + e.what);
+    if (auto o = ops_.find(e.op); o != ops_.end()) {
+      ++o->second.pending;
+      w_.flow('s', 2 * e.id, o->second.pe, o->second.thr, o->second.issue, "message");
+    }
+  }
+
+  void on_injected(const Event& e)
+  {
+    MsgState* m = message(e.id);
+    if (m == nullptr)
+      return;
+    const int node = tracks_.nic_of(m->src);
+    m->injected    = true;
+    --queued_[node];
+    ++in_flight_[node];
+    nic_counters(node, e.t);
+    w_.async('e', e.id, false, kPerfettoNicPid + node, e.t, "queued " + m->kind);
+    w_.async('b', e.id, true, kPerfettoNicPid + node, e.t, "in flight " + m->kind);
+  }
+
+  void on_hop(const Event& e)
+  {
+    link_bytes_[e.link] += e.bytes;
+    w_.instant(kPerfettoFabricPid, e.link, e.t, "packet", kvu("msg", e.id) + "," + kv("queued_ps", e.queued) + "," + kvu("bytes", e.bytes));
+    auto name = tracks_.links.find(static_cast<std::uint64_t>(e.link));
+    w_.counter(kPerfettoFabricPid, e.t, "bytes on " + (name != tracks_.links.end() ? name->second : std::to_string(e.link)),
+               kvu("bytes", link_bytes_[e.link]));
+  }
+
+  void on_delivered(const Event& e)
+  {
+    MsgState* m = message(e.id);
+    if (m == nullptr)
+      return;
+    const int node = tracks_.nic_of(m->src);
+    if (m->injected) {
+      --in_flight_[node];
+      w_.async('e', e.id, true, kPerfettoNicPid + node, e.t, "in flight " + m->kind);
+    } else {
+      --queued_[node]; // no injection recorded: queued until delivered
+      w_.async('e', e.id, false, kPerfettoNicPid + node, e.t, "queued " + m->kind);
+    }
+    nic_counters(node, e.t);
+    w_.slice(m->dst, kPerfettoIncomingTid, e.t, 0, "delivery", "deliver " + m->kind,
+             kvu("msg", e.id) + "," + kvu("op", m->op) + "," + kv("src", m->src) + "," + kv("ooo", e.ooo ? 1 : 0) + "," + kvu("depth", e.depth));
+    if (ops_.count(m->op)) {
+      w_.flow('f', 2 * e.id, m->dst, kPerfettoIncomingTid, e.t, "message");
+      w_.flow('s', 2 * e.id + 1, m->dst, kPerfettoIncomingTid, e.t, "ack");
+    }
+  }
+
+  void on_done(const Event& e)
+  {
+    MsgState* m = message(e.id);
+    if (m == nullptr)
+      return;
+    auto o = ops_.find(m->op);
+    if (o == ops_.end())
+      return;
+    OpState& op = o->second;
+    w_.slice(op.pe, op.thr, e.t, 0, "ack", m->kind == "put" || m->kind == "atomic" ? "ack" : "reply",
+             kvu("msg", e.id) + "," + kvu("op", m->op));
+    w_.flow('f', 2 * e.id + 1, op.pe, op.thr, e.t, "ack");
+    if (--op.pending <= 0 && !op.counted_done) {
+      op.counted_done = true;
+      outstanding_counter(op.pe, op.thr, e.t, -1);
+    }
+  }
+
+  void on_wait_end(const Event& e)
+  {
+    auto it = open_waits_.find({e.pe, e.thr});
+    if (it == open_waits_.end())
+      return;
+    const Event& b = it->second;
+    w_.slice(e.pe, e.thr, b.t, e.t - b.t, "wait", b.what,
+             kv("ctx", b.ctx) + "," + kv("ct", b.ct) + "," + kvu("target", b.target) + "," + kvu("final_target", e.target));
+    open_waits_.erase(it);
+  }
+
+  Writer& w_;
+  const Tracks& tracks_;
+  std::map<std::uint64_t, OpState> ops_;
+  std::map<std::uint64_t, MsgState> msgs_;
+  std::map<std::pair<int, int>, long long> outstanding_; ///< by (pe, thr)
+  std::map<int, long long> queued_, in_flight_;           ///< by NIC node
+  std::map<std::pair<int, int>, Event> open_waits_;      ///< by (pe, thr)
+  std::map<int, unsigned long long> link_bytes_;
+};
+
+} // namespace
+
+void write_perfetto(const Trace& tr, std::ostream& out)
+{
+  write_other_data(tr, out);
+  out << "\"traceEvents\":[";
+  Writer w{out};
+  const Tracks tracks = collect_tracks(tr);
+  declare_tracks(w, tracks);
+  EventWriter events(w, tracks);
+  for (const Event& e : tr.events)
+    events.on(e);
+  events.close_open_waits(tr.events.empty() ? 0 : tr.events.back().t);
   out << "\n]}\n";
 }
 

@@ -25,6 +25,14 @@ Event& Recorder::add(Type type, sim::Ps t)
   return e;
 }
 
+Event& Recorder::add(Type type, sim::Ps t, int pe, int thr)
+{
+  Event& e = add(type, t);
+  e.pe     = pe;
+  e.thr    = thr;
+  return e;
+}
+
 void Recorder::pe(int pe, int node)
 {
   Event& e = head_.emplace_back();
@@ -105,10 +113,8 @@ void Recorder::limit_hit(sim::Ps t, int ep, const char* what)
 void Recorder::op_issued(sim::Ps t, int pe, int thr, int ctx, int ct, std::uint64_t seq, const char* kind,
                          std::uint64_t bytes, int target)
 {
-  Event& e    = add(Type::Op, t);
+  Event& e    = add(Type::Op, t, pe, thr);
   e.id        = next_op_++;
-  e.pe        = pe;
-  e.thr       = thr;
   e.ctx       = ctx;
   e.ct        = ct;
   e.seq       = seq;
@@ -121,21 +127,17 @@ void Recorder::op_issued(sim::Ps t, int pe, int thr, int ctx, int ct, std::uint6
   pending_op_[p] = e.id;
 }
 
-void Recorder::ctx_event(sim::Ps t, int pe, int thr, int ctx, int ct, const char* what)
+void Recorder::ctx_event(sim::Ps t, int pe, int thr, int ctx, int ct, sim::CtxEvent what)
 {
-  Event& e = add(Type::Ctx, t);
-  e.pe     = pe;
-  e.thr    = thr;
+  Event& e = add(Type::Ctx, t, pe, thr);
   e.ctx    = ctx;
   e.ct     = ct;
-  e.what   = what;
+  e.what   = sim::to_string(what);
 }
 
 void Recorder::wait_begin(sim::Ps t, int pe, int thr, int ctx, int ct, const char* what, std::uint64_t target)
 {
-  Event& e = add(Type::Wait, t);
-  e.pe     = pe;
-  e.thr    = thr;
+  Event& e = add(Type::Wait, t, pe, thr);
   e.ctx    = ctx;
   e.ct     = ct;
   e.what   = what;
@@ -144,26 +146,17 @@ void Recorder::wait_begin(sim::Ps t, int pe, int thr, int ctx, int ct, const cha
 
 void Recorder::wait_end(sim::Ps t, int pe, int thr, std::uint64_t target)
 {
-  Event& e = add(Type::Wend, t);
-  e.pe     = pe;
-  e.thr    = thr;
-  e.target = target;
+  add(Type::Wend, t, pe, thr).target = target;
 }
 
 void Recorder::compute(sim::Ps t, sim::Ps dur, int pe, int thr)
 {
-  Event& e = add(Type::Comp, t);
-  e.pe     = pe;
-  e.thr    = thr;
-  e.dur    = dur;
+  add(Type::Comp, t, pe, thr).dur = dur;
 }
 
 void Recorder::lock(sim::Ps t, sim::Ps dur, int pe, int thr)
 {
-  Event& e = add(Type::Lock, t);
-  e.pe     = pe;
-  e.thr    = thr;
-  e.dur    = dur;
+  add(Type::Lock, t, pe, thr).dur = dur;
 }
 
 const Trace& Recorder::finish()

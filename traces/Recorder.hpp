@@ -36,7 +36,7 @@ public:
   void limit_hit(sim::Ps t, int ep, const char* what) override;
   void op_issued(sim::Ps t, int pe, int thr, int ctx, int ct, std::uint64_t seq, const char* kind, std::uint64_t bytes,
                  int target) override;
-  void ctx_event(sim::Ps t, int pe, int thr, int ctx, int ct, const char* what) override;
+  void ctx_event(sim::Ps t, int pe, int thr, int ctx, int ct, sim::CtxEvent what) override;
   void wait_begin(sim::Ps t, int pe, int thr, int ctx, int ct, const char* what, std::uint64_t target) override;
   void wait_end(sim::Ps t, int pe, int thr, std::uint64_t target) override;
   void compute(sim::Ps t, sim::Ps dur, int pe, int thr) override;
@@ -44,6 +44,8 @@ public:
 
 private:
   Event& add(Type type, sim::Ps t);
+  /// An event of thread `thr` of PE `pe`.
+  Event& add(Type type, sim::Ps t, int pe, int thr);
 
   Trace trace_;
   std::vector<Event> head_; ///< pe and link lines (no date)

@@ -44,6 +44,29 @@ std::string ps_fixed(std::int64_t ps, int digits)
   return buf;
 }
 
+int node_of(const std::map<int, int>& pe_node, int pe)
+{
+  auto it = pe_node.find(pe);
+  return it == pe_node.end() ? pe : it->second;
+}
+
+Endpoints collect_endpoints(const Trace& tr)
+{
+  Endpoints ep;
+  for (const Event& e : tr.events) {
+    if (e.type == Type::Pe) {
+      ep.pe_node[e.pe] = e.node;
+      ep.threads[e.pe];
+    } else if (e.type == Type::Msg) {
+      ep.threads[e.src];
+      ep.threads[e.dst];
+    } else if (e.pe >= 0 && e.thr >= 0 && e.type != Type::Ct && e.type != Type::Limit) {
+      ep.threads[e.pe].insert(e.thr);
+    }
+  }
+  return ep;
+}
+
 const char* to_string(Level l)
 {
   switch (l) {
@@ -82,53 +105,89 @@ void write_header(std::ostream& out, Level level, const std::map<std::string, st
     out << "#meta " << word(k) << ' ' << word(v) << '\n';
 }
 
-void write_event(std::ostream& o, const Event& e)
+namespace {
+
+/// Calls `f` on each field of an event after its tag, in the order of the compact format
+/// (docs/traces.md): the one list the writer and the reader both follow.
+template <class E, class F>
+void for_each_field(E& e, F&& f)
 {
-  o << tag(e.type);
   switch (e.type) {
     case Type::Pe:
-      o << ' ' << e.pe << ' ' << e.node;
+      f(e.pe), f(e.node);
       break;
     case Type::Link:
-      o << ' ' << e.id << ' ' << word(e.what);
+      f(e.id), f(e.what);
       break;
     case Type::Ctx:
-      o << ' ' << e.t << ' ' << e.pe << ' ' << e.thr << ' ' << e.ctx << ' ' << e.ct << ' ' << word(e.what);
+      f(e.t), f(e.pe), f(e.thr), f(e.ctx), f(e.ct), f(e.what);
       break;
     case Type::Op:
-      o << ' ' << e.t << ' ' << e.id << ' ' << e.pe << ' ' << e.thr << ' ' << e.ctx << ' ' << e.ct << ' ' << e.seq << ' '
-        << word(e.what) << ' ' << e.bytes << ' ' << e.target_pe;
+      f(e.t), f(e.id), f(e.pe), f(e.thr), f(e.ctx), f(e.ct), f(e.seq), f(e.what), f(e.bytes), f(e.target_pe);
       break;
     case Type::Msg:
-      o << ' ' << e.t << ' ' << e.id << ' ' << e.op << ' ' << e.src << ' ' << e.dst << ' ' << word(e.what) << ' ' << e.bytes;
+      f(e.t), f(e.id), f(e.op), f(e.src), f(e.dst), f(e.what), f(e.bytes);
       break;
     case Type::Inj:
     case Type::Done:
-      o << ' ' << e.t << ' ' << e.id;
+      f(e.t), f(e.id);
       break;
     case Type::Hop:
-      o << ' ' << e.t << ' ' << e.id << ' ' << e.link << ' ' << e.queued << ' ' << e.bytes;
+      f(e.t), f(e.id), f(e.link), f(e.queued), f(e.bytes);
       break;
     case Type::Dlv:
-      o << ' ' << e.t << ' ' << e.id << ' ' << (e.ooo ? 1 : 0) << ' ' << e.depth;
+      f(e.t), f(e.id), f(e.ooo), f(e.depth);
       break;
     case Type::Ct:
-      o << ' ' << e.t << ' ' << e.pe << ' ' << e.ct << ' ' << e.success << ' ' << e.failure;
+      f(e.t), f(e.pe), f(e.ct), f(e.success), f(e.failure);
       break;
     case Type::Wait:
-      o << ' ' << e.t << ' ' << e.pe << ' ' << e.thr << ' ' << e.ctx << ' ' << e.ct << ' ' << word(e.what) << ' ' << e.target;
+      f(e.t), f(e.pe), f(e.thr), f(e.ctx), f(e.ct), f(e.what), f(e.target);
       break;
     case Type::Wend:
-      o << ' ' << e.t << ' ' << e.pe << ' ' << e.thr << ' ' << e.target;
+      f(e.t), f(e.pe), f(e.thr), f(e.target);
       break;
     case Type::Comp:
     case Type::Lock:
-      o << ' ' << e.t << ' ' << e.pe << ' ' << e.thr << ' ' << e.dur;
+      f(e.t), f(e.pe), f(e.thr), f(e.dur);
       break;
     case Type::Limit:
-      o << ' ' << e.t << ' ' << e.pe << ' ' << word(e.what);
+      f(e.t), f(e.pe), f(e.what);
       break;
   }
+}
+
+// A field on a line: names as words, flags as 0 or 1, numbers in decimal.
+void write_field(std::ostream& o, const std::string& s) { o << word(s); }
+void write_field(std::ostream& o, bool b) { o << (b ? 1 : 0); }
+template <class N>
+void write_field(std::ostream& o, const N& n)
+{
+  o << n;
+}
+
+void read_field(std::istream& in, std::string& s) { in >> s; }
+void read_field(std::istream& in, bool& b)
+{
+  int v = 0;
+  in >> v;
+  b = v != 0;
+}
+template <class N>
+void read_field(std::istream& in, N& n)
+{
+  in >> n;
+}
+
+} // namespace
+
+void write_event(std::ostream& o, const Event& e)
+{
+  o << tag(e.type);
+  for_each_field(e, [&](const auto& v) {
+    o << ' ';
+    write_field(o, v);
+  });
   o << '\n';
 }
 
@@ -182,51 +241,7 @@ Trace read_trace(std::istream& in, const std::string& name)
       }
     if (!known)
       throw bad("unknown event type '" + t + "'");
-    int ooo = 0;
-    switch (e.type) {
-      case Type::Pe:
-        s >> e.pe >> e.node;
-        break;
-      case Type::Link:
-        s >> e.id >> e.what;
-        break;
-      case Type::Ctx:
-        s >> e.t >> e.pe >> e.thr >> e.ctx >> e.ct >> e.what;
-        break;
-      case Type::Op:
-        s >> e.t >> e.id >> e.pe >> e.thr >> e.ctx >> e.ct >> e.seq >> e.what >> e.bytes >> e.target_pe;
-        break;
-      case Type::Msg:
-        s >> e.t >> e.id >> e.op >> e.src >> e.dst >> e.what >> e.bytes;
-        break;
-      case Type::Inj:
-      case Type::Done:
-        s >> e.t >> e.id;
-        break;
-      case Type::Hop:
-        s >> e.t >> e.id >> e.link >> e.queued >> e.bytes;
-        break;
-      case Type::Dlv:
-        s >> e.t >> e.id >> ooo >> e.depth;
-        e.ooo = ooo != 0;
-        break;
-      case Type::Ct:
-        s >> e.t >> e.pe >> e.ct >> e.success >> e.failure;
-        break;
-      case Type::Wait:
-        s >> e.t >> e.pe >> e.thr >> e.ctx >> e.ct >> e.what >> e.target;
-        break;
-      case Type::Wend:
-        s >> e.t >> e.pe >> e.thr >> e.target;
-        break;
-      case Type::Comp:
-      case Type::Lock:
-        s >> e.t >> e.pe >> e.thr >> e.dur;
-        break;
-      case Type::Limit:
-        s >> e.t >> e.pe >> e.what;
-        break;
-    }
+    for_each_field(e, [&](auto& v) { read_field(s, v); });
     if (s.fail())
       throw bad("malformed '" + t + "' event: " + line);
     std::string extra;

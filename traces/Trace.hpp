@@ -3,9 +3,12 @@
 // it links neither the simulator nor SimGrid, so `analysis` can use it alone.
 #pragma once
 
+#include "sim/ObserverEvents.hpp" // the words of `ctx` events (header-only: links nothing)
+
 #include <cstdint>
 #include <iosfwd>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -21,7 +24,7 @@ bool parse_level(const std::string& s, Level* out);
 enum class Type : std::uint8_t {
   Pe,    ///< pe node                          an endpoint (PE) and its node
   Link,  ///< id name                          a fabric link (packets level)
-  Ctx,   ///< t pe thr ctx ct what             context created/destroyed/refused/shared
+  Ctx,   ///< t pe thr ctx ct what             context created/destroyed/refused/shared (CtxEvent)
   Op,    ///< t id pe thr ctx ct seq kind bytes target   an operation issued by a PE thread
   Msg,   ///< t id op src dst kind bytes       a network message (op 0: not from a PE's call)
   Inj,   ///< t msg                            its first packet leaves the initiator NIC
@@ -36,6 +39,10 @@ enum class Type : std::uint8_t {
   Limit, ///< t pe what                        a resource limit was hit (ct, md, queue)
 };
 const char* tag(Type t);
+
+/// What a `ctx` event says happened to the context: its `what` is the word of a CtxEvent.
+using sim::CtxEvent;
+using sim::parse_ctx_event;
 
 /// One event. Which fields a type uses is listed above (and in docs/traces.md); the others stay
 /// at their defaults. Dates and durations are integer picoseconds of simulated time.
@@ -77,6 +84,19 @@ void write_header(std::ostream& out, Level level, const std::map<std::string, st
 /// Parses a compact trace; throws std::runtime_error("FILE:LINE: what is wrong") on bad input.
 Trace read_trace(std::istream& in, const std::string& name);
 Trace read_trace_file(const std::string& path);
+
+/// The node of PE `pe` by the trace's `pe` lines (`pe_node`: PE -> node); the PE itself if they
+/// do not say.
+int node_of(const std::map<int, int>& pe_node, int pe);
+
+/// The endpoints of a trace, for the views laid out by PE (Perfetto, Paje): each PE's node (its
+/// `pe` line) and threads (those its events name; none for a PE that only sends or receives).
+struct Endpoints {
+  std::map<int, int> pe_node;
+  std::map<int, std::set<int>> threads; ///< by PE: every PE of a `pe` line or a message
+  int node(int pe) const { return node_of(pe_node, pe); }
+};
+Endpoints collect_endpoints(const Trace& tr);
 
 /// `ps` divided by 10^digits, printed exactly with `digits` decimals (locale-free, so files are
 /// byte-identical across runs): digits 12 gives seconds, 6 microseconds.

@@ -121,7 +121,7 @@ void PortalsTransport::note_op(const TransportCtx* ctx, const TransportCtx* c, b
   obs_->op_issued(now(), c->pe, current_thread_(), ctx->id, ct, seq, kind, bytes, target);
 }
 
-void PortalsTransport::note_ctx(const TransportCtx* ctx, const char* what)
+void PortalsTransport::note_ctx(const TransportCtx* ctx, sim::CtxEvent what)
 {
   if (obs_ != nullptr)
     obs_->ctx_event(now(), ctx->pe, current_thread_(), ctx->id, ctx->owner->ct.index, what);
@@ -206,13 +206,13 @@ TransportCtx* PortalsTransport::ctx_create(long options)
   if (c != nullptr) {
     ++created_;
     c->id = p.next_ctx_id++;
-    note_ctx(c, "create");
+    note_ctx(c, sim::CtxEvent::Create);
     return c;
   }
   ++refused_;
   if (on_exhaustion_ == OnExhaustion::Fail) {
     if (obs_ != nullptr)
-      obs_->ctx_event(now(), p.ni->id(), current_thread_(), -1, -1, "refuse");
+      obs_->ctx_event(now(), p.ni->id(), current_thread_(), -1, -1, sim::CtxEvent::Refuse);
     return nullptr;
   }
   // Share the default context's Portals resources (and its completion).
@@ -220,7 +220,7 @@ TransportCtx* PortalsTransport::ctx_create(long options)
   shared->pe    = p.ni->id();
   shared->owner = p.def.get();
   shared->id    = p.next_ctx_id++;
-  note_ctx(shared.get(), "share");
+  note_ctx(shared.get(), sim::CtxEvent::Share);
   TransportCtx* raw = shared.get();
   p.ctxs.push_back(std::move(shared));
   return raw;
@@ -229,7 +229,7 @@ TransportCtx* PortalsTransport::ctx_create(long options)
 void PortalsTransport::ctx_destroy(TransportCtx* c)
 {
   PeNet& p = me();
-  note_ctx(c, "destroy");
+  note_ctx(c, sim::CtxEvent::Destroy);
   if (c->owner == c) {
     auto& ni = *p.ni;
     ni.md_release(c->md);

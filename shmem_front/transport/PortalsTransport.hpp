@@ -73,7 +73,7 @@ private:
   void quiet_as(TransportCtx* ctx, const char* what);
   /// Tell the observer about an operation about to be issued on `ctx` (counted on `c`).
   void note_op(const TransportCtx* ctx, const TransportCtx* c, bool get_side, const char* kind, std::uint64_t bytes, int target);
-  void note_ctx(const TransportCtx* ctx, const char* what);
+  void note_ctx(const TransportCtx* ctx, sim::CtxEvent what);
   sim::Ps now() { return net_.simulation().queue().now(); }
 
   portals::Network& net_;
