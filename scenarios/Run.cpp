@@ -185,7 +185,10 @@ RunOutcome run_scenario(const Scenario& sc, traces::Recorder* recorder)
       break;
     case sim::RunStatus::TimeLimit:
       out.exit_code = kExitTimeLimit;
-      out.errors.insert(out.errors.begin(), "simulated-time limit reached");
+      out.errors.insert(out.errors.begin(), sim.queue().past_horizon()
+                                                ? "simulated time reached the clock's horizon (4e6 s, about 46 days of "
+                                                  "picoseconds in 63 bits); the run stops there"
+                                                : "simulated-time limit reached");
       for (const std::string& b : sim.blocked())
         out.errors.push_back("  " + b);
       break;

@@ -877,6 +877,19 @@ TEST_F(cli_bounds, BandwidthsMustMoveTheLargestMessageInAMillionSeconds)
   EXPECT_TRUE(ok.exited && ok.status == 0) << ok.describe();
 }
 
+TEST_F(cli_bounds, RunsStopAtTheClocksHorizonInsteadOfOverflowing)
+{
+  // Each value is allowed, but 100 round trips of them pass 2^63 ps: these used to give silently
+  // wrong times (switch_latency) or abort inside SimGrid (pcie_latency, gap).
+  const std::string sc = scenario("net/pingpong.json").string();
+  for (const char* set : {"platform.fabric.switch_latency=1e6s", "platform.nic.pcie_latency=1e5s", "traffic.gap=1e6s"}) {
+    Result r = run({"run", sc, "--set", set});
+    ASSERT_TRUE(r.exited) << set << ": " << r.describe();
+    EXPECT_EQ(r.status, 4) << set << ": " << r.describe();
+    EXPECT_TRUE(starts_with(r.err, "shmemsim: simulated time reached the clock's horizon (4e6 s")) << set << ": " << r.describe();
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // 11. Fuzzing the scenario parser (bounded, seeded: 160 cases, a few seconds): every mutation of a
 // shipped scenario ends with status 0 or 2, one stderr line when 2, never a crash, and leaves no
