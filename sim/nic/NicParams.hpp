@@ -28,7 +28,7 @@ inline const sim::ParamTable<NicParams>& NicParams::keys()
   using sim::field;
   static const sim::ParamTable<NicParams> table = {
       {.path = "platform.nic.injection_queues", .kind = K::Int, .doc = "Command/injection queues per NIC.",
-       .field = field(&NicParams::injection_queues), .min = 1},
+       .field = field(&NicParams::injection_queues), .min = 1, .max = 65536},
       {.path = "platform.nic.send_overhead", .kind = K::Time, .doc = "NIC processing per operation at the initiator.",
        .field = field(&NicParams::send_overhead)},
       {.path = "platform.nic.recv_overhead", .kind = K::Time,

@@ -43,7 +43,7 @@ inline const sim::ParamTable<Limits>& Limits::keys()
       {.path = "platform.nic.limits.max_entries", .kind = K::Int, .doc = "List entries per NI.",
        .field = field(&Limits::max_entries)},
       {.path = "platform.nic.limits.max_pt_index", .kind = K::Int, .doc = "Highest portal table index.",
-       .field = field(&Limits::max_pt_index)},
+       .field = field(&Limits::max_pt_index), .max = 65535},
       {.path = "platform.nic.limits.max_volatile_size", .kind = K::Size,
        .doc = "Largest put from a volatile MD (completes locally at once).",
        .field = field(&Limits::max_volatile_size)},

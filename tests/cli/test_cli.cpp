@@ -829,6 +829,24 @@ TEST_F(cli_parser, EchoedValuesAreCut)
   EXPECT_LT(r.err.size(), 600u) << r.err.substr(0, 600);
 }
 
+TEST_F(cli_parser, OutOfMemoryNamesTheKeysThatSizeTheModel)
+{
+  // Under a 600 MB address-space limit, 256 NICs of 65536 injection queues cannot be built: this
+  // used to print "std::bad_alloc" alone.
+  const std::string sc = scenario("net/pingpong.json").string();
+  Result r = run_in({}, {"-c", "ulimit -v 600000 && exec \"$0\" \"$@\"", kBin.string(), "run", sc, "--set",
+                         "platform.nodes=256", "--set", "platform.fabric.down=256", "--set",
+                         "platform.nic.injection_queues=65536"},
+                    "/bin/sh");
+  expect_bad_input(r, {sc + ": not enough memory to build the platform's model", "platform.nodes 256",
+                       "platform.nic.injection_queues 65536"});
+  // Tables a NIC sizes from single keys are bounded at parse time.
+  expect_bad_input(run({"validate", sc, "--set", "platform.nic.injection_queues=2147483647"}),
+                   {"platform.nic.injection_queues", "between 1 and 65536"});
+  expect_bad_input(run({"validate", sc, "--set", "platform.nic.limits.max_pt_index=2147483647"}),
+                   {"platform.nic.limits.max_pt_index", "between 0 and 65535"});
+}
+
 TEST_F(cli_parser, DuplicateKeysAreRefused)
 {
   fs::path f = write("dup.json", R"({"seed": 1, "platform": {"fabric": {"mtu": 1024, "routing": "random", "mtu": 4096}}})");
