@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdio>
 #include <memory>
+#include <new>
 #include <sstream>
 
 namespace shmemsim::scenarios {
@@ -84,8 +85,22 @@ RunOutcome run_scenario(const Scenario& sc, traces::Recorder* recorder)
   RunOutcome out;
   const std::vector<int> node_of = place_endpoints(sc);
 
-  sim::Simulation sim(sc.platform.hosts, sc.seed);
-  portals::Network net(sim, sc.platform.fabric, sc.platform.nic, sc.platform.limits, node_of);
+  // The models size their tables from the scenario: memory can run out here (e.g. millions of
+  // injection queues or portal table entries per NIC). Say which keys size them.
+  std::unique_ptr<sim::Simulation> sim_owner;
+  std::unique_ptr<portals::Network> net_owner;
+  try {
+    sim_owner = std::make_unique<sim::Simulation>(sc.platform.hosts, sc.seed);
+    net_owner = std::make_unique<portals::Network>(*sim_owner, sc.platform.fabric, sc.platform.nic, sc.platform.limits, node_of);
+  } catch (const std::bad_alloc&) {
+    throw ScenarioError(sc.source + ": not enough memory to build the platform's model for platform.nodes " +
+                        std::to_string(sc.platform.hosts.nodes) + ", platform.nic.injection_queues " +
+                        std::to_string(sc.platform.nic.injection_queues) + ", platform.nic.limits.max_pt_index " +
+                        std::to_string(sc.platform.limits.max_pt_index) + " and " + std::to_string(node_of.size()) +
+                        " endpoints; lower them");
+  }
+  sim::Simulation& sim     = *sim_owner;
+  portals::Network& net    = *net_owner;
   if (recorder != nullptr)
     attach_recorder(*recorder, sc, net, node_of);
 
@@ -95,6 +110,11 @@ RunOutcome run_scenario(const Scenario& sc, traces::Recorder* recorder)
       patterns.push_back(std::make_unique<TrafficPattern>(net, sc.traffic[i], static_cast<int>(i), sc.seed));
   } catch (const std::runtime_error& e) {
     throw ScenarioError(sc.source + ": " + e.what());
+  } catch (const std::bad_alloc&) {
+    const auto i = patterns.size();
+    throw ScenarioError(sc.source + ": traffic[" + std::to_string(i) + "] (" + to_string(sc.traffic[i].pattern) +
+                        "): not enough memory for its buffers (traffic.size " + std::to_string(sc.traffic[i].size) +
+                        " B, traffic.window " + std::to_string(sc.traffic[i].window) + "); lower them");
   }
   for (auto& p : patterns)
     p->start();
@@ -185,7 +205,10 @@ RunOutcome run_scenario(const Scenario& sc, traces::Recorder* recorder)
       break;
     case sim::RunStatus::TimeLimit:
       out.exit_code = kExitTimeLimit;
-      out.errors.insert(out.errors.begin(), "simulated-time limit reached");
+      out.errors.insert(out.errors.begin(), sim.queue().past_horizon()
+                                                ? "simulated time reached the clock's horizon (4e6 s, about 46 days of "
+                                                  "picoseconds in 63 bits); the run stops there"
+                                                : "simulated-time limit reached");
       for (const std::string& b : sim.blocked())
         out.errors.push_back("  " + b);
       break;

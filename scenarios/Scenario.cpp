@@ -6,6 +6,7 @@
 #include "scenarios/Scenario.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cerrno>
 #include <climits>
 #include <cstdio>
@@ -13,6 +14,7 @@
 #include <filesystem>
 #include <functional>
 #include <limits>
+#include <set>
 #include <sstream>
 
 namespace shmemsim::scenarios {
@@ -34,21 +36,8 @@ std::string format_speed(double flops);
 
 const char* to_string(Pattern p)
 {
-  switch (p) {
-    case Pattern::PingPong:
-      return "pingpong";
-    case Pattern::Stream:
-      return "stream";
-    case Pattern::AllToAll:
-      return "alltoall";
-    case Pattern::Incast:
-      return "incast";
-    case Pattern::FetchAdd:
-      return "fetch_add";
-    case Pattern::Random:
-      return "random";
-  }
-  return "?";
+  const auto i = static_cast<std::size_t>(p);
+  return i < pattern_names().size() ? pattern_names()[i].c_str() : "?";
 }
 
 namespace {
@@ -56,38 +45,14 @@ namespace {
 using json = nlohmann::json;
 
 // ---------------------------------------------------------------------------------------------
-// The schema
+// The schema: the models' declared keys (sim/Params.hpp tables), bound to where their structs live
+// in a Scenario, plus the scenario's own keys.
 // ---------------------------------------------------------------------------------------------
 
-enum class Kind {
-  Int,       ///< JSON integer in [min, max]
-  UInt,      ///< JSON non-negative integer (64 bits)
-  Bool,
-  Str,
-  Enum,      ///< one of `choices`
-  Time,      ///< "1.3us" -> ps
-  Bandwidth, ///< "32Gbps" -> bit/s
-  Size,      ///< "4KiB" or a bare integer -> bytes, in [size_min, size_max]
-  Speed,     ///< "13.32Gf" -> flop/s
-  IntList,   ///< integer or array of integers, each in [min, max]
-  StrList,   ///< array of strings
-  Number,    ///< JSON number (double) in [min, max]
-  Traffic,   ///< the `traffic` object/array; its keys are the Scope::Traffic entries
-};
+using Kind  = sim::ParamKind;
+using Value = sim::ParamValue;
 
 enum class Scope { Root, Traffic };
-
-struct Value {
-  std::int64_t i = 0;
-  std::uint64_t u = 0;
-  double d        = 0;
-  bool b          = false;
-  std::string s;
-  std::vector<int> list;
-  std::vector<std::string> strings;
-  bool scalar = false; ///< IntList given as one integer
-  int choice  = 0;     ///< Enum: index into choices
-};
 
 /// What is being built: the scenario, plus how down/up were given (scalar: same for each level).
 struct Build {
@@ -100,31 +65,51 @@ struct Key {
   Scope scope;
   std::string path; ///< dotted, relative to the scope (traffic keys: relative to one pattern)
   Kind kind;
-  json def;         ///< default, as JSON input (read like any user value)
-  std::string help;
-  std::int64_t min        = 0;
-  std::int64_t max        = INT_MAX;
-  std::uint64_t size_min  = 0;
-  std::uint64_t size_max  = std::numeric_limits<std::uint64_t>::max();
+  bool traffic_list = false; ///< the `traffic` key itself (its keys are the Scope::Traffic entries)
+  Value def        = {};     ///< the default: the field of a default-constructed struct
+  std::string help = {};
+  std::int64_t min       = 0;
+  std::int64_t max       = INT_MAX;
+  sim::Ps tmax           = sim::kMaxParamTime;
+  std::uint64_t size_min = 0;
+  std::uint64_t size_max = std::numeric_limits<std::uint64_t>::max();
   std::vector<std::string> choices = {};
-  std::string noun                 = {}; ///< Enum: "routing" in "\"foo\" is not a routing"
+  std::string noun                 = {};
   std::function<void(Build&, const Value&)> root           = {};
   std::function<void(TrafficParams&, const Value&)> traffic = {};
 };
 
-std::vector<std::string> routing_choices()
+/// A declared key as a schema entry (setters bound by the caller).
+Key entry(Scope scope, const sim::ParamKey& pk)
 {
-  return {sim::to_string(sim::Routing::DModK), sim::to_string(sim::Routing::Random),
-          sim::to_string(sim::Routing::Adaptive)};
+  Key k{.scope = scope, .path = pk.path, .kind = pk.kind};
+  if (scope == Scope::Traffic)
+    k.path = pk.path.substr(std::string("traffic.").size());
+  k.def = pk.default_value();
+  if (pk.kind == Kind::IntList) { // not given: one value for every level
+    k.def.ints   = {static_cast<int>(pk.fill)};
+    k.def.scalar = true;
+  }
+  k.help     = pk.doc;
+  k.min      = pk.min;
+  k.max      = pk.max;
+  k.tmax     = pk.tmax;
+  k.size_min = pk.umin;
+  k.size_max = pk.umax;
+  k.choices  = pk.choices;
+  k.noun     = pk.noun;
+  return k;
 }
 
-std::vector<std::string> pattern_choices()
+/// Appends the keys of `table`, whose struct is `where(build)`.
+template <class Where>
+void add_keys(std::vector<Key>& out, const std::vector<sim::ParamKey>& table, Where where)
 {
-  std::vector<std::string> r;
-  for (auto p : {Pattern::PingPong, Pattern::Stream, Pattern::AllToAll, Pattern::Incast, Pattern::FetchAdd,
-                 Pattern::Random})
-    r.emplace_back(to_string(p));
-  return r;
+  for (const auto& pk : table) {
+    Key k  = entry(Scope::Root, pk);
+    k.root = [&pk, where](Build& b, const Value& v) { pk.set(where(b), v); };
+    out.push_back(std::move(k));
+  }
 }
 
 std::string preset_help()
@@ -137,264 +122,93 @@ std::string preset_help()
          "preset is the base; keys given under `platform` override it. \"\": none.";
 }
 
+/// A scenario-level key stored by `get`/`set` on the Scenario.
+sim::ParamField on_scenario(std::function<Value(const Scenario&)> get, std::function<void(Scenario&, const Value&)> set)
+{
+  return sim::accessor<Scenario>(std::move(get), std::move(set));
+}
+
+/// The scenario's own keys (not a model's), in the order they are listed among the others.
+const sim::ParamTable<Scenario>& scenario_keys()
+{
+  static const sim::ParamTable<Scenario> table = [] {
+    using sim::field;
+    const auto none_get = [](const Scenario&) { return Value{}; };
+    const auto none_set = [](Scenario&, const Value&) {};
+    sim::ParamTable<Scenario> t = {
+        {.path = "seed", .kind = Kind::UInt, .doc = "Seed of every random stream (routing, jitter, traffic).",
+         .field = field(&Scenario::seed)},
+        {.path = "description", .kind = Kind::Str, .doc = "Free text, ignored.", .field = on_scenario(none_get, none_set)},
+        {.path = "platform.preset", .kind = Kind::Str, .doc = preset_help(),
+         .field = on_scenario([](const Scenario& s) { Value v; v.s = s.platform.preset; return v; },
+                              [](Scenario& s, const Value& v) { s.platform.preset = v.s; })},
+        {.path = "platform.fabric.topology", .kind = Kind::Enum, .doc = "Fabric topology.",
+         .field = on_scenario(none_get, none_set), .choices = {"fat_tree"}, .noun = "topology"},
+        {.path = "platform.nic.progress_core", .kind = Kind::Bool,
+         .doc = "The NIC's progress thread occupies one core of every node (as Portals over InfiniBand did): "
+                "programs get platform.cores_per_node - 1 cores.",
+         .field = on_scenario([](const Scenario& s) { Value v; v.b = s.platform.progress_core; return v; },
+                              [](Scenario& s, const Value& v) { s.platform.progress_core = v.b; })},
+        {.path = "output.trace", .kind = Kind::Enum,
+         .doc = "Detail of the trace recorded with --out DIR (docs/traces.md): off, ops (operations, messages, "
+                "counters, waits, computation), packets (also every packet's hop and queueing). --trace overrides it.",
+         .field = sim::mapped(&Scenario::output_trace, {std::string("off"), std::string("ops"), std::string("packets")}),
+         .choices = {"off", "ops", "packets"}, .noun = "trace level"},
+    };
+    return t;
+  }();
+  return table;
+}
+
 const std::vector<Key>& schema()
 {
   static const std::vector<Key> keys = [] {
-    using S = Scope;
-    using K = Kind;
-    const portals::Limits lim{};
-    constexpr std::int64_t kI64Max = std::numeric_limits<std::int64_t>::max();
-    constexpr std::uint64_t kU32Max = std::numeric_limits<std::uint32_t>::max();
-    std::vector<Key> k = {
-        {.scope = S::Root, .path = "seed", .kind = K::UInt, .def = 1,
-         .help = "Seed of every random stream (routing, jitter, traffic).",
-         .root = [](Build& b, const Value& v) { b.sc.seed = v.u; }},
-        {.scope = S::Root, .path = "description", .kind = K::Str, .def = "",
-         .help = "Free text, ignored.", .root = [](Build&, const Value&) {}},
-        {.scope = S::Root, .path = "platform.preset", .kind = K::Str, .def = "", .help = preset_help(),
-         .root = [](Build& b, const Value& v) { b.sc.platform.preset = v.s; }},
-        {.scope = S::Root, .path = "platform.nodes", .kind = K::Int, .def = 16, .help = "Compute nodes (hosts).",
-         .min = 1, .root = [](Build& b, const Value& v) { b.sc.platform.hosts.nodes = static_cast<int>(v.i); }},
-        {.scope = S::Root, .path = "platform.cores_per_node", .kind = K::Int, .def = 12, .help = "Cores per node.",
-         .min = 1,
-         .root = [](Build& b, const Value& v) { b.sc.platform.hosts.cores_per_node = static_cast<int>(v.i); }},
-        {.scope = S::Root, .path = "platform.core_speed", .kind = K::Speed, .def = "13.32Gf",
-         .help = "Speed of one core, flop/s.",
-         .root = [](Build& b, const Value& v) { b.sc.platform.hosts.core_speed = v.d; }},
-        {.scope = S::Root, .path = "platform.fabric.topology", .kind = K::Enum, .def = "fat_tree",
-         .help = "Fabric topology.", .choices = {"fat_tree"}, .noun = "topology",
-         .root = [](Build&, const Value&) {}},
-        {.scope = S::Root, .path = "platform.fabric.levels", .kind = K::Int, .def = 1,
-         .help = "Switch levels of the fat tree.", .min = 1, .max = 8,
-         .root = [](Build& b, const Value& v) { b.sc.platform.fabric.levels = static_cast<int>(v.i); }},
-        {.scope = S::Root, .path = "platform.fabric.down", .kind = K::IntList, .def = 16,
-         .help = "Down ports (children) per switch: one integer for every level, or an array of `levels` "
-                 "integers (level 1 first). The tree holds prod(down) nodes.",
-         .min = 1, .root = [](Build& b, const Value& v) {
-           b.sc.platform.fabric.down = v.list;
-           b.down_scalar             = v.scalar;
-         }},
-        {.scope = S::Root, .path = "platform.fabric.up", .kind = K::IntList, .def = 1,
-         .help = "Up ports (parents) per switch below the top: one integer for every such level, or an array "
-                 "of `levels`-1 integers (empty when levels is 1).",
-         .min = 1, .root = [](Build& b, const Value& v) {
-           b.sc.platform.fabric.up = v.list;
-           b.up_scalar             = v.scalar;
-         }},
-        {.scope = S::Root, .path = "platform.fabric.link_bandwidth", .kind = K::Bandwidth, .def = "32Gbps",
-         .help = "Data bandwidth of every link, each direction.",
-         .root = [](Build& b, const Value& v) { b.sc.platform.fabric.link_bandwidth = v.u; }},
-        {.scope = S::Root, .path = "platform.fabric.link_latency", .kind = K::Time, .def = "10ns",
-         .help = "Propagation delay of every link (cable).",
-         .root = [](Build& b, const Value& v) { b.sc.platform.fabric.link_latency = v.i; }},
-        {.scope = S::Root, .path = "platform.fabric.switch_latency", .kind = K::Time, .def = "100ns",
-         .help = "Cut-through forwarding delay of a switch (head in to head out).",
-         .root = [](Build& b, const Value& v) { b.sc.platform.fabric.switch_latency = v.i; }},
-        {.scope = S::Root, .path = "platform.fabric.mtu", .kind = K::Size, .def = "2KiB",
-         .help = "Payload bytes per packet.", .size_min = 1, .size_max = kU32Max,
-         .root = [](Build& b, const Value& v) { b.sc.platform.fabric.mtu = static_cast<std::uint32_t>(v.u); }},
-        {.scope = S::Root, .path = "platform.fabric.header_size", .kind = K::Size, .def = "42B",
-         .help = "Bytes added to every packet on the wire.", .size_max = kU32Max,
-         .root = [](Build& b, const Value& v) {
-           b.sc.platform.fabric.header_size = static_cast<std::uint32_t>(v.u);
-         }},
-        {.scope = S::Root, .path = "platform.fabric.routing", .kind = K::Enum, .def = "dmodk",
-         .help = "Uplink choice: dmodk (fixed per destination), random (per packet), adaptive (least-loaded "
-                 "uplink).",
-         .choices = routing_choices(), .noun = "routing",
-         .root = [](Build& b, const Value& v) { b.sc.platform.fabric.routing = static_cast<sim::Routing>(v.choice); }},
-        {.scope = S::Root, .path = "platform.fabric.jitter", .kind = K::Time, .def = "0ns",
-         .help = "Uniform random extra delay in [0, jitter] per switch traversal.",
-         .root = [](Build& b, const Value& v) { b.sc.platform.fabric.jitter = v.i; }},
-        {.scope = S::Root, .path = "platform.nic.injection_queues", .kind = K::Int, .def = 16,
-         .help = "Command/injection queues per NIC.", .min = 1,
-         .root = [](Build& b, const Value& v) { b.sc.platform.nic.injection_queues = static_cast<int>(v.i); }},
-        {.scope = S::Root, .path = "platform.nic.send_overhead", .kind = K::Time, .def = "200ns",
-         .help = "NIC processing per operation at the initiator.",
-         .root = [](Build& b, const Value& v) { b.sc.platform.nic.send_overhead = v.i; }},
-        {.scope = S::Root, .path = "platform.nic.recv_overhead", .kind = K::Time, .def = "200ns",
-         .help = "NIC processing per incoming request at the target.",
-         .root = [](Build& b, const Value& v) { b.sc.platform.nic.recv_overhead = v.i; }},
-        {.scope = S::Root, .path = "platform.nic.pcie_latency", .kind = K::Time, .def = "250ns",
-         .help = "One host<->NIC crossing.",
-         .root = [](Build& b, const Value& v) { b.sc.platform.nic.pcie_latency = v.i; }},
-        {.scope = S::Root, .path = "platform.nic.pcie_bandwidth", .kind = K::Bandwidth, .def = "25.6Gbps",
-         .help = "Effective host<->NIC bandwidth, each direction.",
-         .root = [](Build& b, const Value& v) { b.sc.platform.nic.pcie_bandwidth = v.u; }},
-        {.scope = S::Root, .path = "platform.nic.atomic_overhead", .kind = K::Time, .def = "100ns",
-         .help = "Target atomic unit, per read-modify-write.",
-         .root = [](Build& b, const Value& v) { b.sc.platform.nic.atomic_overhead = v.i; }},
-        {.scope = S::Root, .path = "platform.nic.limits.max_cts", .kind = K::Int, .def = lim.max_cts,
-         .help = "Counting events per NI (contexts beyond this fail).", .min = 0,
-         .root = [](Build& b, const Value& v) { b.sc.platform.limits.max_cts = static_cast<int>(v.i); }},
-        {.scope = S::Root, .path = "platform.nic.limits.max_mds", .kind = K::Int, .def = lim.max_mds,
-         .help = "Memory descriptors per NI.", .min = 0,
-         .root = [](Build& b, const Value& v) { b.sc.platform.limits.max_mds = static_cast<int>(v.i); }},
-        {.scope = S::Root, .path = "platform.nic.limits.max_eqs", .kind = K::Int, .def = lim.max_eqs,
-         .help = "Event queues per NI.", .min = 0,
-         .root = [](Build& b, const Value& v) { b.sc.platform.limits.max_eqs = static_cast<int>(v.i); }},
-        {.scope = S::Root, .path = "platform.nic.limits.max_entries", .kind = K::Int, .def = lim.max_entries,
-         .help = "List entries per NI.", .min = 0,
-         .root = [](Build& b, const Value& v) { b.sc.platform.limits.max_entries = static_cast<int>(v.i); }},
-        {.scope = S::Root, .path = "platform.nic.limits.max_pt_index", .kind = K::Int, .def = lim.max_pt_index,
-         .help = "Highest portal table index.", .min = 0,
-         .root = [](Build& b, const Value& v) { b.sc.platform.limits.max_pt_index = static_cast<int>(v.i); }},
-        {.scope = S::Root, .path = "platform.nic.limits.max_volatile_size", .kind = K::Size,
-         .def = detail::format_size(lim.max_volatile_size),
-         .help = "Largest put from a volatile MD (completes locally at once).",
-         .root = [](Build& b, const Value& v) { b.sc.platform.limits.max_volatile_size = v.u; }},
-        {.scope = S::Root, .path = "platform.nic.limits.max_atomic_size", .kind = K::Size,
-         .def = detail::format_size(lim.max_atomic_size), .help = "Largest atomic operation.",
-         .root = [](Build& b, const Value& v) { b.sc.platform.limits.max_atomic_size = v.u; }},
-        {.scope = S::Root, .path = "platform.nic.limits.max_fetch_atomic_size", .kind = K::Size,
-         .def = detail::format_size(lim.max_fetch_atomic_size), .help = "Largest fetching atomic operation.",
-         .root = [](Build& b, const Value& v) { b.sc.platform.limits.max_fetch_atomic_size = v.u; }},
-        {.scope = S::Root, .path = "platform.nic.limits.max_waw_ordered_size", .kind = K::Size,
-         .def = detail::format_size(lim.max_waw_ordered_size),
-         .help = "Largest put kept in write-after-write order (with total_data_ordering).",
-         .root = [](Build& b, const Value& v) { b.sc.platform.limits.max_waw_ordered_size = v.u; }},
-        {.scope = S::Root, .path = "platform.nic.limits.max_msg_size", .kind = K::Size,
-         .def = detail::format_size(lim.max_msg_size), .help = "Largest message.",
-         .root = [](Build& b, const Value& v) { b.sc.platform.limits.max_msg_size = v.u; }},
-        {.scope = S::Root, .path = "platform.nic.progress_core", .kind = K::Bool, .def = false,
-         .help = "The NIC's progress thread occupies one core of every node (as Portals over InfiniBand "
-                 "did): programs get platform.cores_per_node - 1 cores.",
-         .root = [](Build& b, const Value& v) { b.sc.platform.progress_core = v.b; }},
-        {.scope = S::Root, .path = "platform.nic.features.total_data_ordering", .kind = K::Bool,
-         .def = lim.total_data_ordering,
-         .help = "PTL_TOTAL_DATA_ORDERING: puts up to max_waw_ordered_size arrive in order.",
-         .root = [](Build& b, const Value& v) { b.sc.platform.limits.total_data_ordering = v.b; }},
-        {.scope = S::Root, .path = "job.pes", .kind = K::Int, .def = 0,
-         .help = "Endpoints (processes); 0: platform.nodes x job.pes_per_node.", .min = 0,
-         .root = [](Build& b, const Value& v) { b.sc.job.pes = static_cast<int>(v.i); }},
-        {.scope = S::Root, .path = "job.pes_per_node", .kind = K::Int, .def = 1,
-         .help = "Endpoints per node.", .min = 1,
-         .root = [](Build& b, const Value& v) { b.sc.job.pes_per_node = static_cast<int>(v.i); }},
-        {.scope = S::Root, .path = "job.placement", .kind = K::Enum, .def = "block",
-         .help = "Endpoint to node mapping: block (0,1,.. on node 0) or cyclic (round-robin over nodes).",
-         .choices = {"block", "cyclic"}, .noun = "placement",
-         .root = [](Build& b, const Value& v) {
-           b.sc.job.placement = v.choice == 0 ? Placement::Block : Placement::Cyclic;
-         }},
-        {.scope = S::Root, .path = "job.threads.library_lock", .kind = K::Time, .def = "100ns",
-         .help = "Under SHMEM_THREAD_MULTIPLE, every operation on a shared context (the default one, or one "
-                 "created without SHMEM_CTX_PRIVATE/SERIALIZED) holds the library's internal lock this long: "
-                 "threads of a PE contend for it (estimate; 0ns: no cost).",
-         .root = [](Build& b, const Value& v) { b.sc.job.library_lock = v.i; }},
-        {.scope = S::Root, .path = "job.threads.per_pe", .kind = K::Int, .def = 0,
-         .help = "Default OpenMP team size of a PE (OMP_NUM_THREADS in the environment wins; \"job\": {\"threads\": N} is short for it); 0: the node's "
-                 "program cores divided among its PEs.", .min = 0, .max = 4096,
-         .root = [](Build& b, const Value& v) { b.sc.job.threads_per_pe = static_cast<int>(v.i); }},
-        {.scope = S::Root, .path = "job.program", .kind = K::Str, .def = "",
-         .help = "The OpenSHMEM program (built with shmemsim-cc) for shmemsim-run; its command line gives it too.",
-         .root = [](Build& b, const Value& v) { b.sc.job.program = v.s; }},
-        {.scope = S::Root, .path = "job.args", .kind = K::StrList, .def = json::array(),
-         .help = "The program's arguments (shmemsim-run's command line replaces them).",
-         .root = [](Build& b, const Value& v) { b.sc.job.args = v.strings; }},
-        {.scope = S::Root, .path = "job.compute", .kind = K::Enum, .def = "counted",
-         .help = "How the program's own computation costs simulated time: counted (basic blocks x cost, "
-                 "deterministic), measured (CPU time between library calls, noisy), none.",
-         .choices = {"counted", "measured", "none"}, .noun = "compute mode",
-         .root = [](Build& b, const Value& v) { b.sc.job.compute = static_cast<ComputeMode>(v.choice); }},
-        {.scope = S::Root, .path = "job.compute_scale", .kind = K::Number, .def = 1.0,
-         .help = "Multiplies simulated computation time (calibration: counted mode charges 4 flop of "
-                 "platform.core_speed per basic block).", .min = 0, .max = 1000000,
-         .root = [](Build& b, const Value& v) { b.sc.job.compute_scale = v.d; }},
-        {.scope = S::Root, .path = "job.compute_quantum", .kind = K::Time, .def = "2us",
-         .help = "Time slice: a thread that computes this long (simulated) without calling the library or a "
-                 "blocking pthread/OpenMP routine is charged for it and lets other threads and the network run, "
-                 "so spin-waits on memory progress; they see a store at most this late (bench/time-slicing: "
-                 "2us costs about 10% of wall time on pure computation, 1us about 20%). In none mode a quantum's "
-                 "worth of blocks (at core_speed) costs one 100ns poll instead. At least 100ns.",
-         .min = 100'000,
-         .root = [](Build& b, const Value& v) { b.sc.job.compute_quantum = v.i; }},
-        {.scope = S::Root, .path = "job.symmetric_heap", .kind = K::Size, .def = "512MiB",
-         .help = "Symmetric heap per PE: what shmem_malloc and the other allocation routines can hand out "
-                 "(the library keeps 4 KiB more for its collectives). Reserved as virtual memory: pages cost "
-                 "memory only once touched. The default is Sandia OpenSHMEM's (512 MiB; NVSHMEM's is 1 GiB). "
-                 "SHMEM_SYMMETRIC_SIZE (or SMA_SYMMETRIC_SIZE) in the environment overrides it.", .size_min = 0,
-         .root = [](Build& b, const Value& v) { b.sc.job.symmetric_heap = v.u; }},
-        {.scope = S::Root, .path = "job.contexts.mapping", .kind = K::Enum, .def = "lean",
-         .help = "Contexts on Portals: lean (the paper's: one CT + one MD per context) or split (a put and "
-                 "a get CT/MD pair per context).", .choices = {"lean", "split"}, .noun = "context mapping",
-         .root = [](Build& b, const Value& v) { b.sc.job.contexts_split = v.choice == 1; }},
-        {.scope = S::Root, .path = "job.contexts.on_exhaustion", .kind = K::Enum, .def = "fail",
-         .help = "When CTs/MDs run out: fail (shmem_ctx_create returns non-zero and SHMEM_CTX_INVALID) or "
-                 "share (the new context shares the default context's resources).",
-         .choices = {"fail", "share"}, .noun = "exhaustion policy",
-         .root = [](Build& b, const Value& v) { b.sc.job.contexts_share = v.choice == 1; }},
-        // Collective algorithms (shmem_front/lib/collectives.cpp reads them via Runtime::setting).
-        {.scope = S::Root, .path = "job.collectives.barrier", .kind = K::Enum, .def = "dissemination",
-         .help = "Team/active-set barriers and syncs: dissemination (log2 p rounds) or tree (binomial "
-                 "gather and release).", .choices = {"dissemination", "tree"}, .noun = "barrier algorithm",
-         .root = [](Build& b, const Value& v) { b.sc.job.collectives["barrier"] = std::vector<std::string>{"dissemination", "tree"}.at(static_cast<std::size_t>(v.choice)); }},
-        {.scope = S::Root, .path = "job.collectives.broadcast", .kind = K::Enum, .def = "binomial",
-         .help = "Broadcast: binomial tree or linear (the root puts to every PE).",
-         .choices = {"binomial", "linear"}, .noun = "broadcast algorithm",
-         .root = [](Build& b, const Value& v) { b.sc.job.collectives["broadcast"] = std::vector<std::string>{"binomial", "linear"}.at(static_cast<std::size_t>(v.choice)); }},
-        {.scope = S::Root, .path = "job.collectives.collect", .kind = K::Enum, .def = "ring",
-         .help = "collect/fcollect: ring (p-1 steps to the right neighbour) or linear (every PE puts to "
-                 "every PE).", .choices = {"ring", "linear"}, .noun = "collect algorithm",
-         .root = [](Build& b, const Value& v) { b.sc.job.collectives["collect"] = std::vector<std::string>{"ring", "linear"}.at(static_cast<std::size_t>(v.choice)); }},
-        {.scope = S::Root, .path = "job.collectives.reduce", .kind = K::Enum, .def = "recursive_doubling",
-         .help = "Reductions: recursive_doubling (log2 p rounds of gets), linear (the first PE gets, "
-                 "reduces and puts the result) or ring (reduce-scatter + allgather in p chunks).",
-         .choices = {"recursive_doubling", "linear", "ring"},
-         .noun = "reduction algorithm",
-         .root = [](Build& b, const Value& v) { b.sc.job.collectives["reduce"] = std::vector<std::string>{"recursive_doubling", "linear", "ring"}.at(static_cast<std::size_t>(v.choice)); }},
-        {.scope = S::Root, .path = "output.trace", .kind = K::Enum, .def = "ops",
-         .help = "Detail of the trace recorded with --out DIR (docs/traces.md): off, ops (operations, messages, "
-                 "counters, waits, computation), packets (also every packet's hop and queueing). --trace overrides it.",
-         .choices = {"off", "ops", "packets"}, .noun = "trace level",
-         .root = [](Build& b, const Value& v) { b.sc.output_trace = std::vector<std::string>{"off", "ops", "packets"}.at(static_cast<std::size_t>(v.choice)); }},
-        {.scope = S::Root, .path = "traffic", .kind = K::Traffic, .def = json::array({json::object()}),
-         .help = "Built-in Portals-level traffic: one pattern object, or an array of them running "
-                 "concurrently. Keys of each pattern: traffic.*"},
-        // Keys of one traffic pattern.
-        {.scope = S::Traffic, .path = "pattern", .kind = K::Enum, .def = "pingpong",
-         .help = "pingpong/stream: root <-> peer; alltoall: every endpoint to every other; incast: all to "
-                 "root; fetch_add: all fetch-add on root; random: uniformly random targets.",
-         .choices = pattern_choices(), .noun = "pattern",
-         .traffic = [](TrafficParams& t, const Value& v) { t.pattern = static_cast<Pattern>(v.choice); }},
-        {.scope = S::Traffic, .path = "size", .kind = K::Size, .def = "8B",
-         .help = "Bytes per operation (an integer is bytes).",
-         .traffic = [](TrafficParams& t, const Value& v) { t.size = v.u; }},
-        {.scope = S::Traffic, .path = "iterations", .kind = K::Int, .def = 100,
-         .help = "Operations (or rounds) per sending endpoint.", .min = 1, .max = kI64Max,
-         .traffic = [](TrafficParams& t, const Value& v) { t.iterations = static_cast<std::uint64_t>(v.i); }},
-        {.scope = S::Traffic, .path = "window", .kind = K::Int, .def = 16,
-         .help = "Operations in flight per endpoint before it waits.", .min = 1,
-         .traffic = [](TrafficParams& t, const Value& v) { t.window = static_cast<int>(v.i); }},
-        {.scope = S::Traffic, .path = "ack", .kind = K::Enum, .def = "ct",
-         .help = "Ack request: ct (PTL_CT_ACK_REQ), oc (PTL_OC_ACK_REQ), none (PTL_NO_ACK_REQ).",
-         .choices = {"ct", "oc", "none"}, .noun = "ack type",
-         .traffic = [](TrafficParams& t, const Value& v) {
-           static const portals::AckReq m[] = {portals::AckReq::CtAck, portals::AckReq::OcAck,
-                                               portals::AckReq::NoAck};
-           t.ack = m[v.choice];
-         }},
-        {.scope = S::Traffic, .path = "root", .kind = K::Int, .def = 0,
-         .help = "pingpong/stream source, incast/fetch_add target.", .min = 0,
-         .traffic = [](TrafficParams& t, const Value& v) { t.root = static_cast<int>(v.i); }},
-        {.scope = S::Traffic, .path = "peer", .kind = K::Int, .def = -1,
-         .help = "pingpong/stream partner; -1: the last endpoint.", .min = -1,
-         .traffic = [](TrafficParams& t, const Value& v) { t.peer = static_cast<int>(v.i); }},
-        {.scope = S::Traffic, .path = "pairs", .kind = K::Bool, .def = false,
-         .help = "stream: every endpoint e of the first half streams to e + n/2 (root and peer ignored).",
-         .traffic = [](TrafficParams& t, const Value& v) { t.pairs = v.b; }},
-        {.scope = S::Traffic, .path = "gap", .kind = K::Time, .def = "0ns",
-         .help = "Idle time between two issues of one endpoint.",
-         .traffic = [](TrafficParams& t, const Value& v) { t.gap = v.i; }},
-        {.scope = S::Traffic, .path = "volatile", .kind = K::Bool, .def = true,
-         .help = "Source MD marked PTL_MD_VOLATILE.",
-         .traffic = [](TrafficParams& t, const Value& v) { t.volatile_md = v.b; }},
-        {.scope = S::Traffic, .path = "independent", .kind = K::Bool, .def = false,
-         .help = "Source MD marked PTL_MD_INDEPENDENT (own injection queue while queues last).",
-         .traffic = [](TrafficParams& t, const Value& v) { t.independent_md = v.b; }},
-        {.scope = S::Traffic, .path = "verify", .kind = K::Bool, .def = true,
-         .help = "Check the data that landed at the end.",
-         .traffic = [](TrafficParams& t, const Value& v) { t.verify = v.b; }},
+    std::vector<Key> k;
+    const auto& own = scenario_keys();
+    auto add_own    = [&](const char* path) {
+      for (const auto& pk : own)
+        if (pk.path == path) {
+          Key e  = entry(Scope::Root, pk);
+          e.root = [&pk](Build& b, const Value& v) { pk.set(b.sc, v); };
+          k.push_back(std::move(e));
+        }
     };
+    add_own("seed");
+    add_own("description");
+    add_own("platform.preset");
+    add_keys(k, sim::HostParams::keys(), [](Build& b) -> sim::HostParams& { return b.sc.platform.hosts; });
+    add_own("platform.fabric.topology");
+    add_keys(k, sim::FabricParams::keys(), [](Build& b) -> sim::FabricParams& { return b.sc.platform.fabric; });
+    for (Key& e : k) { // a scalar down/up means "the same for every level"
+      if (e.path == "platform.fabric.down")
+        e.root = [set = e.root](Build& b, const Value& v) { set(b, v); b.down_scalar = v.scalar; };
+      if (e.path == "platform.fabric.up")
+        e.root = [set = e.root](Build& b, const Value& v) { set(b, v); b.up_scalar = v.scalar; };
+    }
+    add_keys(k, nic::NicParams::keys(), [](Build& b) -> nic::NicParams& { return b.sc.platform.nic; });
+    add_own("platform.nic.progress_core");
+    add_keys(k, portals::Limits::keys(), [](Build& b) -> portals::Limits& { return b.sc.platform.limits; });
+    add_keys(k, JobParams::keys(), [](Build& b) -> JobParams& { return b.sc.job; });
+    add_keys(k, front::CollectiveParams::keys(), [](Build& b) -> front::CollectiveParams& { return b.sc.job.collectives; });
+    add_own("output.trace");
+    k.push_back(Key{.scope = Scope::Root, .path = "traffic", .kind = Kind::Str, .traffic_list = true,
+                    .help = "Built-in Portals-level traffic: one pattern object, or an array of them running "
+                            "concurrently. Keys of each pattern: traffic.*"});
+    for (const auto& pk : TrafficParams::keys()) {
+      Key e     = entry(Scope::Traffic, pk);
+      e.traffic = [&pk](TrafficParams& t, const Value& v) { pk.set(t, v); };
+      k.push_back(std::move(e));
+    }
+    // Every scenario key is listed once.
+    std::size_t own_listed = 0;
+    for (const Key& e : k)
+      for (const auto& pk : own)
+        own_listed += e.path == pk.path;
+    if (own_listed != own.size()) {
+      std::fprintf(stderr, "shmemsim: internal error: scenario keys listed %zu times, declared %zu\n", own_listed,
+                   own.size());
+      std::abort();
+    }
     return k;
   }();
   return keys;
@@ -440,14 +254,27 @@ bool is_branch(Scope scope, const std::string& path)
 struct Fail {
   std::string path;
   std::string problem;
+  /// The keys whose values make the problem, when `path` names a group of keys (e.g.
+  /// platform.fabric for its shape): the input that gave one of them is blamed.
+  std::vector<std::string> sources = {};
 };
 
+/// `s` cut to at most 80 characters ("..." at the end when cut), for echoing input in messages.
+std::string clip(const std::string& s)
+{
+  return s.size() > 80 ? s.substr(0, 77) + "..." : s;
+}
+
+/// A file name in messages: whole unless absurdly long, then its last 200 characters.
+std::string clip_path(const std::string& s)
+{
+  return s.size() > 200 ? "..." + s.substr(s.size() - 197) : s;
+}
+
+/// A JSON value as it appears in messages: compact, at most 80 characters, invalid UTF-8 replaced.
 std::string show(const json& v)
 {
-  std::string s = v.dump();
-  if (s.size() > 80)
-    s = s.substr(0, 77) + "...";
-  return s;
+  return clip(v.dump(-1, ' ', false, json::error_handler_t::replace));
 }
 
 std::string join(const std::vector<std::string>& v, const char* sep = ", ")
@@ -497,6 +324,8 @@ std::string unknown_key_problem(const std::string& key, const std::vector<std::s
   std::string best;
   std::size_t best_d = std::string::npos;
   for (const auto& v : valid) {
+    if (key.size() > 2 * v.size() + 8) // far too long to be a typo (and to compare cheaply)
+      continue;
     std::size_t d = edit_distance(key, v);
     if (d < best_d) {
       best_d = d;
@@ -615,34 +444,142 @@ bool read_file(const std::string& path, std::string& out, std::string& err)
   return true;
 }
 
-json parse_json(const std::string& text, const std::string& source)
+/// Deepest nesting of objects and arrays a scenario may use (its keys go 4 levels deep). Bounded so
+/// that nothing recursive (dumping, merging, checking) can exhaust the stack.
+constexpr std::size_t kMaxDepth = 100;
+
+/// line:column of byte `offset` of `text` (both from 1).
+std::string line_col(const std::string& text, std::size_t offset)
 {
-  try {
-    return json::parse(text);
-  } catch (const json::parse_error& e) {
-    std::size_t line = 1, col = 1;
-    std::size_t upto = std::min<std::size_t>(e.byte > 0 ? e.byte - 1 : 0, text.size());
-    for (std::size_t i = 0; i < upto; ++i) {
-      if (text[i] == '\n') {
-        ++line;
-        col = 1;
-      } else {
-        ++col;
-      }
+  std::size_t line = 1, col = 1;
+  for (std::size_t i = 0; i < std::min(offset, text.size()); ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      col = 1;
+    } else {
+      ++col;
     }
+  }
+  return std::to_string(line) + ":" + std::to_string(col);
+}
+
+/// A first pass over the text with nlohmann's SAX interface (iterative, builds nothing): finds
+/// what the DOM parser would accept silently or could not survive, naming where it is: nesting
+/// deeper than kMaxDepth, a key given twice in one object, and malformed JSON.
+class Screen {
+public:
+  Screen() = default;
+
+  bool null() { return value(); }
+  bool boolean(bool) { return value(); }
+  bool number_integer(json::number_integer_t) { return value(); }
+  bool number_unsigned(json::number_unsigned_t) { return value(); }
+  bool number_float(json::number_float_t, const json::string_t&) { return value(); }
+  bool string(json::string_t&) { return value(); }
+  bool binary(json::binary_t&) { return value(); }
+  bool start_object(std::size_t) { return open(true); }
+  bool end_object() { return close(); }
+  bool start_array(std::size_t) { return open(false); }
+  bool end_array() { return close(); }
+  bool key(json::string_t& k)
+  {
+    Frame& f = frames_.back();
+    if (!f.keys.insert(k).second) {
+      problem_ = "the key \"" + clip(k) + "\" appears twice in " + (f.path.empty() ? "the top-level object" : f.path) +
+                 "; give each key once";
+      return false;
+    }
+    f.key = k;
+    return true;
+  }
+  bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception& e)
+  {
+    malformed_ = true;
+    position_  = position;
     std::string what = e.what();
-    std::size_t at   = what.find("parse error");
-    std::string reason = what;
-    if (at != std::string::npos) {
-      std::size_t colon = what.find(": ", at);
-      if (colon != std::string::npos)
-        reason = what.substr(colon + 2);
-    }
+    // "[json.exception.parse_error.101] parse error at line 1, column 2: syntax error ..." -> the reason.
+    std::size_t colon = what.find("]");
+    std::string reason = colon == std::string::npos ? what : what.substr(colon + 2);
+    if (std::size_t at = reason.find("parse error"); at != std::string::npos)
+      if (std::size_t c = reason.find(": ", at); c != std::string::npos)
+        reason = reason.substr(c + 2);
     for (char& c : reason)
       if (c == '\n' || c == '\r' || c == '\t')
         c = ' ';
-    throw ScenarioError(source + ":" + std::to_string(line) + ":" + std::to_string(col) +
-                        ": malformed JSON: " + reason);
+    problem_ = "malformed JSON: " + clip(reason);
+    return false;
+  }
+
+  const std::string& problem() const { return problem_; }
+  /// Not JSON at all (else: JSON the scenario refuses, e.g. nested too deep).
+  bool malformed() const { return malformed_; }
+  /// Malformed JSON: the parser's position (bytes read).
+  std::size_t position() const { return position_; }
+
+private:
+  struct Frame {
+    bool object;
+    std::string path;
+    std::string key;       ///< objects: the key of the value being read
+    std::size_t index = 0; ///< arrays: the index of the value being read
+    std::set<std::string> keys;
+  };
+
+  /// Path of the value about to be read.
+  std::string here() const
+  {
+    if (frames_.empty())
+      return "";
+    const Frame& f = frames_.back();
+    if (f.object)
+      return f.path.empty() ? clip(f.key) : f.path + "." + clip(f.key);
+    return f.path + "[" + std::to_string(f.index) + "]";
+  }
+  bool value()
+  {
+    if (!frames_.empty() && !frames_.back().object)
+      ++frames_.back().index;
+    return true;
+  }
+  bool open(bool object)
+  {
+    if (frames_.size() >= kMaxDepth) {
+      problem_ = "JSON nested deeper than " + std::to_string(kMaxDepth) + " levels (at " + here() +
+                 "); scenarios need at most 4";
+      return false;
+    }
+    frames_.push_back(Frame{object, here(), {}, 0, {}});
+    return true;
+  }
+  bool close()
+  {
+    frames_.pop_back();
+    return value();
+  }
+
+  std::vector<Frame> frames_;
+  std::string problem_;
+  bool malformed_       = false;
+  std::size_t position_ = 0;
+};
+
+/// Parses JSON text from `source` (a file, a preset or a --set value): one ScenarioError line
+/// naming the source, where, and what is wrong.
+json parse_json(const std::string& text, const std::string& source)
+{
+  if (std::size_t nul = text.find('\0'); nul != std::string::npos)
+    throw ScenarioError(source + ":" + line_col(text, nul) + ": a NUL byte at byte offset " + std::to_string(nul) +
+                        "; a scenario is JSON text");
+  Screen screen;
+  if (!json::sax_parse(text, &screen)) {
+    const std::string where =
+        screen.malformed() ? ":" + line_col(text, screen.position() > 0 ? screen.position() - 1 : 0) : "";
+    throw ScenarioError(source + where + ": " + screen.problem());
+  }
+  try {
+    return json::parse(text);
+  } catch (const json::exception& e) { // the screen accepted it: should not happen
+    throw ScenarioError(source + ": malformed JSON: " + clip(e.what()));
   }
 }
 
@@ -715,16 +652,30 @@ Value read_value(const Key& k, const json& v, const std::string& path)
       r.choice = static_cast<int>(it - k.choices.begin());
       break;
     }
-    case Kind::Time:
-      r.i = static_cast<std::int64_t>(
-          parse_with(v, path, "a time", detail::time_forms(), [](const std::string& s) {
-            return static_cast<std::uint64_t>(parse_time(s));
-          }));
-      if (r.i < k.min)
-        throw Fail{path, "expected at least " + detail::format_time(k.min) + ", got " + show(v)};
+    case Kind::Time: {
+      const std::string range =
+          (k.min == 0 ? "expected a time between 0ns and " + detail::format_time(k.tmax)
+                      : "expected at least " + detail::format_time(k.min) + " and at most " + detail::format_time(k.tmax)) +
+          " (the clock counts picoseconds in 63 bits)";
+      try {
+        r.i = static_cast<std::int64_t>(
+            parse_with(v, path, "a time", detail::time_forms(), [](const std::string& s) {
+              return static_cast<std::uint64_t>(parse_time(s));
+            }));
+      } catch (const Fail& f) {
+        if (f.problem.find("too large") != std::string::npos)
+          throw Fail{path, show(v) + " is out of range; " + range};
+        throw;
+      }
+      if (r.i < k.min || r.i > k.tmax)
+        throw Fail{path, show(v) + " is out of range; " + range};
       break;
+    }
     case Kind::Bandwidth:
       r.u = parse_with(v, path, "a bandwidth", detail::bandwidth_forms(), parse_bandwidth);
+      if (r.u < k.size_min || r.u > k.size_max)
+        throw Fail{path, show(v) + " is out of range; expected a bandwidth between " + detail::format_bandwidth(k.size_min) +
+                             " and " + detail::format_bandwidth(k.size_max)};
       break;
     case Kind::Speed: {
       if (!v.is_string())
@@ -734,6 +685,8 @@ Value read_value(const Key& k, const json& v, const std::string& path)
       } catch (const std::invalid_argument& e) {
         throw Fail{path, e.what()};
       }
+      if (r.d < 1)
+        throw Fail{path, show(v) + " is out of range; expected a speed of at least 1f (one flop per second)"};
       break;
     }
     case Kind::Size: {
@@ -780,17 +733,29 @@ Value read_value(const Key& k, const json& v, const std::string& path)
         for (std::size_t i = 0; i < v.size(); ++i) {
           if (!get_int(v[i], k, x))
             throw elem_error(path + "[" + std::to_string(i) + "]", v[i]);
-          r.list.push_back(static_cast<int>(x));
+          r.ints.push_back(static_cast<int>(x));
         }
       } else if (get_int(v, k, x)) {
-        r.list   = {static_cast<int>(x)};
+        r.ints   = {static_cast<int>(x)};
         r.scalar = true;
       } else {
         throw elem_error(path, v);
       }
       break;
     }
-    case Kind::Traffic:
+  }
+  // Integer fields read i or u, whichever their signedness; both hold the value.
+  switch (k.kind) {
+    case Kind::Int:
+    case Kind::Time:
+      r.u = static_cast<std::uint64_t>(r.i);
+      break;
+    case Kind::UInt:
+    case Kind::Size:
+    case Kind::Bandwidth:
+      r.i = static_cast<std::int64_t>(r.u);
+      break;
+    default:
       break;
   }
   return r;
@@ -818,15 +783,52 @@ json canonical(const Key& k, const Value& v)
     case Kind::Speed:
       return detail::format_speed(v.d);
     case Kind::IntList:
-      return v.list;
+      return v.ints;
     case Kind::StrList:
       return v.strings;
     case Kind::Number:
       return v.d;
-    case Kind::Traffic:
-      break;
   }
   return nullptr;
+}
+
+/// Offset of the first byte of `s` that is not valid UTF-8, or npos.
+std::size_t invalid_utf8(const std::string& s)
+{
+  std::size_t i = 0;
+  while (i < s.size()) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    std::size_t n    = 0;
+    std::uint32_t cp = 0;
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    if (c >= 0xC2 && c <= 0xDF) {
+      n  = 1;
+      cp = c & 0x1Fu;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+      n  = 2;
+      cp = c & 0x0Fu;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      n  = 3;
+      cp = c & 0x07u;
+    } else {
+      return i;
+    }
+    if (i + n >= s.size())
+      return i;
+    for (std::size_t j = 1; j <= n; ++j) {
+      const auto cc = static_cast<unsigned char>(s[i + j]);
+      if ((cc & 0xC0u) != 0x80u)
+        return i;
+      cp = (cp << 6) | (cc & 0x3Fu);
+    }
+    if ((n == 2 && cp < 0x800) || (n == 3 && (cp < 0x10000 || cp > 0x10FFFF)) || (cp >= 0xD800 && cp <= 0xDFFF))
+      return i;
+    i += n + 1;
+  }
+  return std::string::npos;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -854,7 +856,7 @@ public:
       check_keys(merged, Scope::Root, "", "");
       return build(merged);
     } catch (const Fail& f) {
-      throw ScenarioError(origin(f.path) + ": " + f.path + ": " + f.problem);
+      throw ScenarioError(origin(f) + ": " + f.path + ": " + f.problem);
     }
   }
 
@@ -866,7 +868,7 @@ private:
 
   [[noreturn]] void set_error(const std::string& arg, const std::string& problem)
   {
-    throw ScenarioError("--set " + arg + ": " + problem);
+    throw ScenarioError("--set " + clip(arg) + ": " + problem);
   }
 
   void apply_set(json& doc, const std::string& arg)
@@ -887,11 +889,18 @@ private:
     }
     for (const auto& s : segs)
       if (s.empty())
-        set_error(arg, "\"" + path + "\" is not a dotted key path; expected dotted.path=VALUE, e.g. --set "
+        set_error(arg, "\"" + clip(path) + "\" is not a dotted key path; expected dotted.path=VALUE, e.g. --set "
                                      "platform.fabric.routing=adaptive");
-    json value = json::parse(text, nullptr, false);
-    if (value.is_discarded())
-      value = text;
+    if (std::size_t bad = invalid_utf8(arg); bad != std::string::npos)
+      set_error(arg, "not valid UTF-8 (byte " + std::to_string(bad) + " of the argument); keys and values are UTF-8 text");
+    Screen screen;
+    json value;
+    if (json::sax_parse(text, &screen))
+      value = json::parse(text);
+    else if (screen.malformed())
+      value = text; // not JSON: a string
+    else
+      set_error(arg, screen.problem());
 
     json* cur = &doc;
     std::string shown;
@@ -899,22 +908,25 @@ private:
       const std::string& s = segs[i];
       const bool last      = i + 1 == segs.size();
       const bool numeric   = s.find_first_not_of("0123456789") == std::string::npos;
-      if (cur->is_array() && numeric && std::stoull(s) < cur->size()) {
+      std::size_t index    = std::numeric_limits<std::size_t>::max(); // too large: out of range
+      if (numeric)
+        std::from_chars(s.data(), s.data() + s.size(), index);
+      if (cur->is_array() && numeric && index < cur->size()) {
         shown += "[" + s + "]";
-        cur = &(*cur)[std::stoull(s)];
+        cur = &(*cur)[index];
         if (last)
           *cur = value;
         continue;
       }
       if (cur->is_array() && numeric)
         set_error(arg, shown + " has " + std::to_string(cur->size()) + " element" + (cur->size() == 1 ? "" : "s") +
-                           "; index " + s + " is out of range");
+                           "; index " + clip(s) + " is out of range");
       if (cur->is_array())
         set_error(arg, shown + " is an array of " + std::to_string(cur->size()) + "; name an element by index, e.g. " +
-                           shown + ".0." + s);
+                           shown + ".0." + clip(s));
       if (!cur->is_object())
         set_error(arg, (shown.empty() ? std::string("the scenario") : shown) + " is " + show(*cur) +
-                           ", not an object; cannot set " + path);
+                           ", not an object; cannot set " + clip(path));
       shown += (shown.empty() ? "" : ".") + s;
       if (last) {
         (*cur)[s] = value;
@@ -946,7 +958,7 @@ private:
       preset_source_ = file.string();
       std::string err;
       if (!read_file(preset_source_, text, err))
-        throw Fail{"platform.preset", "cannot read preset file " + preset_source_ + ": " + err};
+        throw Fail{"platform.preset", "cannot read preset file " + clip_path(preset_source_) + ": " + err};
     } else {
       const char* builtin = detail::find_preset(name);
       if (!builtin) {
@@ -968,7 +980,7 @@ private:
         if (!it->is_string())
           perr("description", "expected a string, got " + show(*it));
       } else if (it.key() != "platform") {
-        perr(it.key(), unknown_key_problem(it.key(), {"platform", "description"}));
+        perr(clip(it.key()), unknown_key_problem(it.key(), {"platform", "description"}));
       }
     }
     if (!preset_.contains("platform") || !preset_["platform"].is_object())
@@ -980,14 +992,18 @@ private:
     return merged;
   }
 
-  /// Which input a problem at `path` comes from: a --set argument, the preset or the scenario.
-  std::string origin(const std::string& path) const
+  /// Which input a problem comes from: a --set argument, the preset or the scenario.
+  std::string origin(const Fail& f) const
   {
+    const std::vector<std::string> keys = f.sources.empty() ? std::vector<std::string>{f.path} : f.sources;
     for (auto it = sets_.rbegin(); it != sets_.rend(); ++it)
-      if (related(it->path, path))
-        return "--set " + it->arg;
-    if (!preset_.is_null() && find_at(preset_, path) && !find_at(scenario_, path))
-      return preset_source_;
+      for (const std::string& k : keys)
+        if (related(it->path, k))
+          return "--set " + clip(it->arg);
+    if (!preset_.is_null())
+      for (const std::string& k : keys)
+        if (find_at(preset_, k) && !find_at(scenario_, k))
+          return preset_source_;
     return source_;
   }
 
@@ -998,7 +1014,7 @@ private:
       const std::string rel   = rel_prefix + it.key();
       const std::string shown = shown_prefix + it.key();
       if (const Key* k = find_key(scope, rel)) {
-        if (k->kind == Kind::Traffic)
+        if (k->traffic_list)
           check_traffic(*it);
         continue;
       }
@@ -1008,7 +1024,7 @@ private:
         check_keys(*it, scope, rel + ".", shown + ".");
         continue;
       }
-      throw Fail{shown, unknown_key_problem(it.key(), children(scope, rel_prefix))};
+      throw Fail{shown_prefix + clip(it.key()), unknown_key_problem(it.key(), children(scope, rel_prefix))};
     }
   }
 
@@ -1034,10 +1050,10 @@ private:
     b.sc.source = source_;
     json resolved = json::object();
     for (const auto& k : schema()) {
-      if (k.scope != Scope::Root || k.kind == Kind::Traffic)
+      if (k.scope != Scope::Root || k.traffic_list)
         continue;
       const json* v = find_at(doc, k.path);
-      Value val     = read_value(k, v ? *v : k.def, k.path);
+      Value val     = v ? read_value(k, *v, k.path) : k.def;
       k.root(b, val);
       set_at(resolved, k.path, canonical(k, val));
     }
@@ -1050,7 +1066,8 @@ private:
     if (b.up_scalar)
       f.up.assign(levels - 1, f.up.front());
     if (std::string err = f.check(); !err.empty())
-      throw Fail{"platform.fabric", err};
+      throw Fail{"platform.fabric", err, {"platform.fabric.levels", "platform.fabric.down", "platform.fabric.up"}};
+    check_rates(b.sc.platform);
     resolved["platform"]["fabric"]["down"] = f.down;
     resolved["platform"]["fabric"]["up"]   = f.up;
     const auto& hosts = b.sc.platform.hosts;
@@ -1060,7 +1077,8 @@ private:
         down += (down.empty() ? "" : ", ") + std::to_string(d);
       throw Fail{"platform.nodes", std::to_string(hosts.nodes) + " nodes do not fit a fat tree of capacity " +
                                        std::to_string(f.capacity()) + " (levels " + std::to_string(f.levels) +
-                                       ", down [" + down + "]); raise platform.fabric.down or levels"};
+                                       ", down [" + down + "]); raise platform.fabric.down or levels",
+                 {"platform.nodes", "platform.fabric.levels", "platform.fabric.down"}};
     }
 
     // Job.
@@ -1097,7 +1115,7 @@ private:
         if (k.scope != Scope::Traffic)
           continue;
         const json* v = find_at(obj, k.path);
-        Value val     = read_value(k, v ? *v : k.def, prefix + k.path);
+        Value val     = v ? read_value(k, *v, prefix + k.path) : k.def;
         k.traffic(tp, val);
         set_at(out, k.path, canonical(k, val));
       }
@@ -1107,6 +1125,43 @@ private:
     }
     b.sc.resolved = std::move(resolved);
     return std::move(b.sc);
+  }
+
+  /// Every time is at most kMaxParamTime (read_value); every bandwidth must move a message of
+  /// max_msg_size within kMaxParamTime too, so that no step of a model adds more than a few such
+  /// delays to the clock (int64 picoseconds: 2^63 ps is about 9.2e6 s).
+  static void check_rates(const PlatformParams& p)
+  {
+    __extension__ using u128 = unsigned __int128;
+    const auto& f          = p.fabric;
+    const std::uint64_t mx = p.limits.max_msg_size;
+    if (std::uint64_t{f.mtu} + f.header_size > 0xFFFF'FFFFu)
+      throw Fail{"platform.fabric.header_size",
+                 "mtu + header_size is " + std::to_string(std::uint64_t{f.mtu} + f.header_size) +
+                     " bytes; a packet on the wire must be at most 4294967295 bytes",
+                 {"platform.fabric.mtu", "platform.fabric.header_size"}};
+    const u128 packets = (u128{mx} + f.mtu - 1) / f.mtu;
+    auto check = [&](const char* path, std::uint64_t bps, u128 bytes, const char* where) {
+      const u128 limit_s = static_cast<u128>(sim::kMaxParamTime / sim::kPsPerSecond);
+      const u128 need    = (bytes * 8 + limit_s - 1) / limit_s; // bit/s
+      if (u128{bps} >= need)
+        return;
+      const u128 secs = bytes * 8 / bps;
+      std::string took;
+      for (u128 x = secs; x > 0 || took.empty(); x /= 10)
+        took.insert(took.begin(), static_cast<char>('0' + static_cast<int>(x % 10)));
+      const std::string needed = need > std::numeric_limits<std::uint64_t>::max()
+                                     ? std::string("more than any bandwidth can give")
+                                     : "at least " + detail::format_bandwidth(static_cast<std::uint64_t>(need));
+      throw Fail{path,
+                 "\"" + detail::format_bandwidth(bps) + "\" is too low: a message of platform.nic.limits.max_msg_size (" +
+                     detail::format_size(mx) + ") would take " + took + " s " + where + "; expected " + needed +
+                     " (at most " + detail::format_time(sim::kMaxParamTime) + " per message), or a smaller max_msg_size",
+                 {path, "platform.nic.limits.max_msg_size"}};
+    };
+    check("platform.fabric.link_bandwidth", f.link_bandwidth, u128{mx} + packets * f.header_size,
+          "on a link (with its packets' headers)");
+    check("platform.nic.pcie_bandwidth", p.nic.pcie_bandwidth, u128{mx}, "over PCIe");
   }
 
   static void check_traffic_params(const TrafficParams& t, const std::string& prefix, int n)
@@ -1194,11 +1249,14 @@ std::string describe_keys()
       case Kind::Enum:
         return join(k.choices, " | ");
       case Kind::Time:
-        return "time";
+        return "time, " + detail::format_time(k.min) + " to " + detail::format_time(k.tmax);
       case Kind::Bandwidth:
-        return "bandwidth";
+        return "bandwidth; it must move a message of platform.nic.limits.max_msg_size within " +
+               detail::format_time(sim::kMaxParamTime);
       case Kind::Size:
-        return "size";
+        if (k.size_max != std::numeric_limits<std::uint64_t>::max())
+          return "size, " + std::to_string(k.size_min) + "B to " + std::to_string(k.size_max) + "B";
+        return k.size_min > 0 ? "size, at least " + std::to_string(k.size_min) + "B" : "size";
       case Kind::Speed:
         return "speed";
       case Kind::IntList:
@@ -1207,17 +1265,20 @@ std::string describe_keys()
         return "array of strings";
       case Kind::Number:
         return "number";
-      case Kind::Traffic:
-        return "object or array of objects";
     }
     return "";
   };
   for (const auto& k : schema()) {
     std::string name = k.scope == Scope::Traffic ? "traffic." + k.path : k.path;
-    std::string def  = k.kind == Kind::Traffic || k.kind == Kind::IntList || k.kind == Kind::StrList
-                           ? k.def.dump()
-                           : canonical(k, read_value(k, k.def, name)).dump();
-    o << pad(name, 44) << pad("default " + def, 26) << "(" << type_of(k) << ")\n";
+    std::string def;
+    if (k.traffic_list)
+      def = json::array({json::object()}).dump();
+    else if (k.kind == Kind::IntList && k.def.scalar)
+      def = json(k.def.ints.front()).dump();
+    else
+      def = canonical(k, k.def).dump();
+    const std::string type = k.traffic_list ? "object or array of objects" : type_of(k);
+    o << pad(name, 44) << pad("default " + def, 26) << "(" << type << ")\n";
     o << "    " << k.help << "\n";
   }
   return o.str();

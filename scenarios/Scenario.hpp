@@ -2,16 +2,21 @@
 // structs. Models never read JSON; this is the only place that does (DESIGN.md).
 #pragma once
 
+#include "scenarios/JobParams.hpp"
+#include "scenarios/TrafficParams.hpp"
+#include "sim/FabricParams.hpp"
 #include "sim/FatTree.hpp"
+#include "sim/HostParams.hpp"
 #include "sim/Simulation.hpp"
 #include "sim/nic/NicParams.hpp"
+#include "sim/portals_model/Limits.hpp"
 #include "sim/portals_model/Types.hpp"
 
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
-#include <stdexcept>
 #include <map>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -22,57 +27,6 @@ namespace shmemsim::scenarios {
 class ScenarioError : public std::runtime_error {
 public:
   using std::runtime_error::runtime_error;
-};
-
-enum class Placement { Block, Cyclic };
-
-enum class Pattern { PingPong, Stream, AllToAll, Incast, FetchAdd, Random };
-const char* to_string(Pattern p);
-
-/// One built-in Portals-level traffic pattern (the `traffic` key: an object or an array of them,
-/// all running concurrently).
-struct TrafficParams {
-  Pattern pattern          = Pattern::PingPong;
-  std::uint64_t size       = 8;   ///< bytes per operation
-  std::uint64_t iterations = 100; ///< operations (or rounds) per sending endpoint
-  int window               = 16;  ///< operations in flight per endpoint before it waits
-  portals::AckReq ack      = portals::AckReq::CtAck;
-  int root                 = 0;   ///< pingpong/stream source, incast/fetch_add target
-  int peer                 = -1;  ///< pingpong/stream partner; -1: the last endpoint
-  bool pairs               = false; ///< stream: endpoint e < n/2 streams to e + n/2
-  sim::Ps gap              = 0;   ///< idle time between two issues of one endpoint
-  bool volatile_md         = true; ///< source MD marked PTL_MD_VOLATILE
-  bool independent_md      = false; ///< source MD marked PTL_MD_INDEPENDENT
-  bool verify              = true;  ///< check the data that landed at the end
-};
-
-enum class ComputeMode { Counted, Measured, None };
-
-struct JobParams {
-  int pes             = 0; ///< endpoints (processes); 0: one per node
-  int pes_per_node    = 1;
-  Placement placement = Placement::Block;
-  std::string program;            ///< for shmemsim-run
-  std::vector<std::string> args;
-  ComputeMode compute   = ComputeMode::Counted;
-  double compute_scale  = 1.0;
-  /// job.compute_quantum: simulated compute after which a thread that calls nothing is charged and
-  /// yields (time slicing).
-  sim::Ps compute_quantum = 2'000'000;
-  /// Usable symmetric heap per PE (job.symmetric_heap). The default follows common implementations:
-  /// Sandia OpenSHMEM's SHMEM_SYMMETRIC_SIZE defaults to 512 MiB (src/shmem_env_defs.h), NVSHMEM's to
-  /// 1 GiB (its environment-variable documentation); shmemsim-run reserves it lazily (MAP_NORESERVE).
-  std::uint64_t symmetric_heap = 512ull << 20;
-  bool contexts_split   = false; ///< job.contexts.mapping: split (else lean)
-  bool contexts_share   = false; ///< job.contexts.on_exhaustion: share (else fail)
-  /// job.threads.library_lock: hold time of the library's internal lock, paid by operations on
-  /// shared contexts under SHMEM_THREAD_MULTIPLE (0: no cost).
-  sim::Ps library_lock = 100'000;
-  /// job.threads.per_pe: default OpenMP team size (OMP_NUM_THREADS wins); 0: the node's program
-  /// cores divided among its PEs.
-  int threads_per_pe = 0;
-  /// job.collectives.<what>: algorithm names (barrier, broadcast, collect, reduce).
-  std::map<std::string, std::string> collectives;
 };
 
 struct PlatformParams {
@@ -86,7 +40,7 @@ struct PlatformParams {
 
 struct Scenario {
   std::string source; ///< file name as given, for messages
-  std::uint64_t seed = 0;
+  std::uint64_t seed = 1;
   PlatformParams platform;
   JobParams job;
   std::vector<TrafficParams> traffic;

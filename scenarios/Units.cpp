@@ -185,9 +185,10 @@ std::optional<std::uint64_t> scale(const Decimal& d, u128 mult, u128 limit, bool
   return static_cast<std::uint64_t>(num);
 }
 
+/// `s` in quotes, cut to at most 80 characters ("..." at the end when cut).
 std::string quoted(const std::string& s)
 {
-  return "\"" + s + "\"";
+  return "\"" + (s.size() > 80 ? s.substr(0, 77) + "..." : s) + "\"";
 }
 
 [[noreturn]] void fail(const std::string& s, const char* what, const char* forms)

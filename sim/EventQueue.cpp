@@ -36,6 +36,10 @@ Ps EventQueue::now() const
 
 void EventQueue::schedule(Ps t, Fn fn, void* obj, std::uint64_t arg)
 {
+  if (t > kHorizon || t < 0) [[unlikely]] { // t < 0: a date that wrapped (cannot happen below the horizon)
+    past_horizon_ = true;
+    return;
+  }
   SHMEMSIM_ASSERT(t >= now(), "event scheduled in the past");
   push_key(Key{t, next_seq_++, fn, obj, arg});
   if (!in_fire_)

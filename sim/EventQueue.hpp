@@ -63,6 +63,16 @@ public:
   /// Process every remaining event without SimGrid (after the last actor ended).
   void drain();
 
+  /// Latest date of an event: 4e18 ps (4e6 s, about 46 days of simulated time). Any single delay
+  /// a scenario gives is at most 1e6 s (sim/Params.hpp), and one step of a model adds a few of
+  /// them to the date of the event it runs in, so dates computed from events up to the horizon
+  /// stay below 2^63 ps (about 9.2e6 s). An event past it is not scheduled, the run stops there
+  /// (Simulation::run) and reports it (past_horizon()).
+  static constexpr Ps kHorizon = 4'000'000 * kPsPerSecond;
+  /// An event (or a sleep) was refused because its date was past kHorizon.
+  bool past_horizon() const { return past_horizon_; }
+  void refuse_past_horizon() { past_horizon_ = true; }
+
 private:
   // A calendar queue: keys (date, sequence, payload) go into buckets of 2^kBucketShift ps
   // covering a window of kBuckets buckets from the current one; a bitmap finds the next
@@ -103,6 +113,7 @@ private:
   simgrid::kernel::timer::Timer* timer_ = nullptr;
   Ps timer_at_             = 0;
   bool lookahead_          = true;
+  bool past_horizon_       = false;
   bool in_fire_            = false;
   bool stop_batch_         = false;
   bool woke_in_batch_      = false;

@@ -8,15 +8,8 @@ namespace shmemsim::sim {
 
 const char* to_string(Routing r)
 {
-  switch (r) {
-    case Routing::DModK:
-      return "dmodk";
-    case Routing::Random:
-      return "random";
-    case Routing::Adaptive:
-      return "adaptive";
-  }
-  return "?";
+  const auto i = static_cast<std::size_t>(r);
+  return i < routing_names().size() ? routing_names()[i].c_str() : "?";
 }
 
 std::int64_t FabricParams::capacity() const

@@ -15,6 +15,7 @@
 #pragma once
 
 #include "sim/EventQueue.hpp"
+#include "sim/FabricParams.hpp"
 #include "sim/Observer.hpp"
 #include "sim/PairTable.hpp"
 #include "sim/Rng.hpp"
@@ -25,28 +26,6 @@
 #include <vector>
 
 namespace shmemsim::sim {
-
-enum class Routing { DModK, Random, Adaptive };
-
-const char* to_string(Routing r);
-
-struct FabricParams {
-  int levels = 1;
-  std::vector<int> down{16}; ///< children per switch, per level (size = levels)
-  std::vector<int> up{};     ///< parents per switch, per level below the top (size = levels - 1)
-  std::uint64_t link_bandwidth = 32'000'000'000ull; ///< bit/s, each direction
-  Ps link_latency   = 10'000;
-  Ps switch_latency = 100'000;
-  std::uint32_t mtu         = 2048; ///< payload bytes per packet
-  std::uint32_t header_size = 42;   ///< bytes added to every packet on the wire
-  Routing routing           = Routing::DModK;
-  Ps jitter                 = 0; ///< uniform extra delay in [0, jitter] per switch traversal
-
-  /// Number of nodes the shape can hold.
-  std::int64_t capacity() const;
-  /// Empty if the shape is possible, else why not.
-  std::string check() const;
-};
 
 /// A packet in flight. Owners (the NIC) derive from it to carry their own data.
 struct Packet {

@@ -100,6 +100,11 @@ RunStatus Simulation::run(Ps time_limit)
     engine_->run_until(ps_to_seconds(time_limit));
   else
     engine_->run();
+  // Past the event queue's horizon, where picosecond dates could overflow, nothing was scheduled.
+  if (queue_.past_horizon()) {
+    collect_blocked();
+    return RunStatus::TimeLimit;
+  }
   if (deadlock_)
     return RunStatus::Deadlock;
   if (engine_->get_actor_count() > 0) {
@@ -107,7 +112,7 @@ RunStatus Simulation::run(Ps time_limit)
     return RunStatus::TimeLimit;
   }
   queue_.drain();
-  return RunStatus::Completed;
+  return queue_.past_horizon() ? RunStatus::TimeLimit : RunStatus::Completed;
 }
 
 Ps Simulation::end_time() const
@@ -126,6 +131,11 @@ void Simulation::sleep_for(Ps duration)
 {
   ActivityGuard guard(queue_);
   SwitchGuard sw(*this);
+  const Ps now = queue_.now();
+  if (duration > EventQueue::kHorizon - now) { // the clock stops at the horizon (EventQueue::kHorizon)
+    queue_.refuse_past_horizon();
+    duration = std::max<Ps>(0, EventQueue::kHorizon - now);
+  }
   sg4::this_actor::sleep_for(ps_to_seconds(duration));
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "sim/EventQueue.hpp"
+#include "sim/HostParams.hpp"
 #include "sim/Rng.hpp"
 #include "sim/Time.hpp"
 
@@ -20,12 +21,6 @@ class Host;
 namespace shmemsim::sim {
 
 class Notifier;
-
-struct HostParams {
-  int nodes             = 1;
-  int cores_per_node    = 1;
-  double core_speed     = 1e9; ///< flop/s of one core
-};
 
 enum class RunStatus { Completed, Deadlock, TimeLimit };
 

@@ -3,6 +3,8 @@
 // sim/nic nor SimGrid headers: a null transport/runtime pair is enough to unit-test them.
 #pragma once
 
+#include "shmem_front/lib/CollectiveParams.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -89,9 +91,9 @@ public:
   virtual void startup_barrier() = 0;
   /// An environment variable as this PE sees it (null if unset).
   virtual const char* getenv(const char* name) = 0;
-  /// The resolved value of a scenario setting the routines read (e.g. "job.collectives.barrier"),
-  /// as a string; empty when there is none (the routines then use their default).
-  virtual std::string setting(const char* key) { return {}; }
+  /// The collective algorithms of the run (job.collectives.*, parsed and checked by the scenario
+  /// layer); the defaults when there is no scenario.
+  virtual CollectiveParams collectives() { return {}; }
   /// The library's internal synchronization for an operation on a shared context under
   /// SHMEM_THREAD_MULTIPLE: a lock (one per context, keyed by `lock`) held for the configured
   /// time, so that threads of a PE contend for it.

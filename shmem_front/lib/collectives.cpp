@@ -4,7 +4,7 @@
 // the signalling discipline (which words, why counting is exact under unordered delivery) is
 // described in coll_team.hpp.
 //
-// Algorithms (scenario keys job.collectives.*, read through Runtime::setting):
+// Algorithms (scenario keys job.collectives.*, CollectiveParams.hpp, read through Runtime::collectives):
 //   barrier   dissemination (default) | tree (binomial gather + release, root 0)
 //             — shmem_barrier_all, shmem_sync_all, shmem_barrier, shmem_sync, shmem_team_sync
 //             and team management
@@ -33,24 +33,10 @@ TransportCtx* ctx0()
   return tp().default_ctx();
 }
 
-/// The algorithm configured for `what` (index into `choices`; the first is the default).
-int algorithm(const char* what, std::initializer_list<const char*> choices)
+/// The configured algorithms (job.collectives.*, parsed once by the scenario layer).
+CollectiveParams algorithms()
 {
-  const std::string key = std::string("job.collectives.") + what;
-  const std::string v   = rt().setting(key.c_str());
-  int i                 = 0;
-  for (const char* c : choices) {
-    if (v == c)
-      return i;
-    ++i;
-  }
-  if (!v.empty()) {
-    std::string valid;
-    for (const char* c : choices)
-      valid += (valid.empty() ? "" : ", ") + std::string(c);
-    rt().fatal(key + ": unknown algorithm '" + v + "'; valid: " + valid);
-  }
-  return 0;
+  return rt().collectives();
 }
 
 int log2i(unsigned v)
@@ -181,7 +167,7 @@ void broadcast(Group& g, void* dest, const void* source, std::size_t bytes, int 
     std::memmove(dest, source, bytes);
   if (g.n() == 1)
     return;
-  if (algorithm("broadcast", {"binomial", "linear"}) == 0)
+  if (algorithms().broadcast == BroadcastAlgorithm::Binomial)
     bcast_binomial(g, dest, source, bytes, root);
   else
     bcast_linear(g, dest, source, bytes, root);
@@ -200,7 +186,7 @@ void gather_blocks(Group& g, char* dest, const void* source, const std::vector<s
     std::memmove(dest + off[m], source, sizes[m]);
   if (n == 1)
     return;
-  if (algorithm("collect", {"ring", "linear"}) == 0) {
+  if (algorithms().collect == CollectAlgorithm::Ring) {
     // Ring: in step s pass block me-s to the right; the left neighbour (1 below: DOWN[0]) passes
     // block me-s-1 to me.
     const int right = (me + 1) % n;
@@ -455,10 +441,10 @@ template <class T, class Op> void reduce_ring(Group& g, T* dest, const T* source
 
 template <class T, class Op> void reduce(Group& g, T* dest, const T* source, std::size_t count, Op op)
 {
-  switch (algorithm("reduce", {"recursive_doubling", "linear", "ring"})) {
-    case 0: reduce_rd(g, dest, source, count, op); break;
-    case 1: reduce_linear(g, dest, source, count, op); break;
-    default: reduce_ring(g, dest, source, count, op); break;
+  switch (algorithms().reduce) {
+    case ReduceAlgorithm::RecursiveDoubling: reduce_rd(g, dest, source, count, op); break;
+    case ReduceAlgorithm::Linear: reduce_linear(g, dest, source, count, op); break;
+    case ReduceAlgorithm::Ring: reduce_ring(g, dest, source, count, op); break;
   }
 }
 
@@ -468,7 +454,7 @@ void group_sync_impl(Group& g)
     rt().fatal(std::string(g.routine) + ": more than 65536 PEs in a team");
   if (g.n() == 1)
     return;
-  if (algorithm("barrier", {"dissemination", "tree"}) == 0)
+  if (algorithms().barrier == BarrierAlgorithm::Dissemination)
     sync_dissemination(g);
   else
     sync_tree(g);

@@ -779,17 +779,9 @@ const char* PeRuntime::getenv(const char* name)
   return std::getenv(name);
 }
 
-std::string PeRuntime::setting(const char* key)
+CollectiveParams PeRuntime::collectives()
 {
-  // job.collectives.<what> (the only settings the routines read so far).
-  const std::string k    = key;
-  const std::string pref = "job.collectives.";
-  if (k.rfind(pref, 0) == 0) {
-    const auto it = sc_.job.collectives.find(k.substr(pref.size()));
-    if (it != sc_.job.collectives.end())
-      return it->second;
-  }
-  return {};
+  return sc_.job.collectives;
 }
 
 void PeRuntime::fatal(const std::string& message)

@@ -164,7 +164,7 @@ public:
   double wtime() override;
   void startup_barrier() override;
   const char* getenv(const char* name) override;
-  std::string setting(const char* key) override;
+  CollectiveParams collectives() override;
   void library_lock(const void* lock) override;
   [[noreturn]] void fatal(const std::string& message) override;
   [[noreturn]] void global_exit(int status) override;

@@ -759,3 +759,273 @@ TEST_F(cli_checks, PutsAboveMaxMsgSizeAreRefusedBeforeTheRun)
 }
 
 } // namespace
+
+// ---------------------------------------------------------------------------------------------
+// 9. Parser robustness: what the JSON parser accepts silently or cannot survive
+// ---------------------------------------------------------------------------------------------
+
+using cli_parser = CliTest;
+
+TEST_F(cli_parser, DeepNestingIsRefusedNotACrash)
+{
+  // It used to overflow the stack (segmentation fault) when the value was echoed or walked.
+  const std::size_t depth = 60000;
+  fs::path f = write("deep.json", "{\"description\": " + std::string(depth, '[') + std::string(depth, ']') + "}");
+  expect_bad_input(run({"validate", f.string()}), {f.string(), "nested deeper than 100 levels", "description"});
+  expect_bad_input(run({"validate", scenario("net/pingpong.json").string(), "--set",
+                        "description=" + std::string(depth, '[') + std::string(depth, ']')}),
+                   {"--set description=[[[", "nested deeper than 100 levels"});
+}
+
+TEST_F(cli_parser, NulByteIsRefusedWithItsOffset)
+{
+  // Everything after a NUL used to be ignored, silently.
+  fs::path f = write("nul.json", std::string("{\"seed\": 3}\0{\"platform\": 42}", 28));
+  expect_bad_input(run({"validate", f.string()}), {f.string() + ":1:12:", "NUL byte at byte offset 11"});
+}
+
+TEST_F(cli_parser, JsonLibraryExceptionsAreNamedLines)
+{
+  // A number too large for a double: used to print "[json.exception.out_of_range.406] ..." alone.
+  fs::path f = write("big.json", R"({"job": {"compute_scale": 1e400}})");
+  Result r   = run({"validate", f.string()});
+  expect_bad_input(r, {f.string() + ":1:", "number overflow", "1e400"});
+  EXPECT_EQ(r.err.find("json.exception"), std::string::npos) << r.err;
+  // An array index beyond 64 bits in --set: used to print "stoull" alone.
+  r = run({"validate", scenario("net/alltoall.json").string(), "--set", "traffic.99999999999999999999999.size=8"});
+  expect_bad_input(r, {"--set traffic.99999999999999999999999.size=8", "out of range"});
+  EXPECT_EQ(r.err.find("stoull"), std::string::npos) << r.err;
+  // Invalid UTF-8 in --set: used to print "[json.exception.type_error.316] invalid UTF-8 byte ..." alone.
+  r = run({"validate", scenario("net/pingpong.json").string(), "--set", "description=caf\xE9"});
+  expect_bad_input(r, {"--set description=caf", "not valid UTF-8", "byte 15"});
+  EXPECT_EQ(r.err.find("json.exception"), std::string::npos) << r.err;
+}
+
+TEST_F(cli_parser, FileErrorIsNotBlamedOnAnUnrelatedSet)
+{
+  // The file's fabric shape is wrong; --set only changes the routing.
+  fs::path f = write("shape.json", R"({"platform": {"fabric": {"levels": 2, "down": [4], "up": [4]}}})");
+  Result r   = run({"validate", f.string(), "--set", "platform.fabric.routing=adaptive"});
+  expect_bad_input(r, {f.string() + ": platform.fabric: down must give one port count per level"});
+  EXPECT_EQ(r.err.find("--set"), std::string::npos) << r.err;
+  // A --set that does make the shape wrong is still named.
+  expect_bad_input(run({"validate", scenario("net/pingpong.json").string(), "--set", "platform.fabric.levels=2"}),
+                   {"--set platform.fabric.levels=2: platform.fabric:"});
+}
+
+TEST_F(cli_parser, EchoedValuesAreCut)
+{
+  const std::string huge(10'000'000, '7');
+  fs::path f = write("huge.json", R"({"platform": {"fabric": {"link_latency": ")" + huge + R"(parsecs"}}})");
+  Result r   = run({"validate", f.string()});
+  expect_bad_input(r, {f.string(), "platform.fabric.link_latency", "\"777", "...\""});
+  EXPECT_LT(r.err.size(), 600u) << r.err.substr(0, 600);
+  fs::path g = write("hugekey.json", "{\"" + huge + "\": 1}");
+  r          = run({"validate", g.string()});
+  expect_bad_input(r, {g.string(), "777...", "unknown key"});
+  EXPECT_LT(r.err.size(), 600u) << r.err.substr(0, 600);
+  r = run({"validate", scenario("net/pingpong.json").string(), "--set", "platform.fabric.jitter=" + huge.substr(0, 100000) + "s"});
+  expect_bad_input(r, {"--set platform.fabric.jitter=777", "..."});
+  EXPECT_LT(r.err.size(), 600u) << r.err.substr(0, 600);
+}
+
+TEST_F(cli_parser, OutOfMemoryNamesTheKeysThatSizeTheModel)
+{
+  // Under a 600 MB address-space limit, 256 NICs of 65536 injection queues cannot be built: this
+  // used to print "std::bad_alloc" alone.
+  const std::string sc = scenario("net/pingpong.json").string();
+  Result r = run_in({}, {"-c", "ulimit -v 600000 && exec \"$0\" \"$@\"", kBin.string(), "run", sc, "--set",
+                         "platform.nodes=256", "--set", "platform.fabric.down=256", "--set",
+                         "platform.nic.injection_queues=65536"},
+                    "/bin/sh");
+  expect_bad_input(r, {sc + ": not enough memory to build the platform's model", "platform.nodes 256",
+                       "platform.nic.injection_queues 65536"});
+  // Tables a NIC sizes from single keys are bounded at parse time.
+  expect_bad_input(run({"validate", sc, "--set", "platform.nic.injection_queues=2147483647"}),
+                   {"platform.nic.injection_queues", "between 1 and 65536"});
+  expect_bad_input(run({"validate", sc, "--set", "platform.nic.limits.max_pt_index=2147483647"}),
+                   {"platform.nic.limits.max_pt_index", "between 0 and 65535"});
+}
+
+TEST_F(cli_parser, DuplicateKeysAreRefused)
+{
+  fs::path f = write("dup.json", R"({"seed": 1, "platform": {"fabric": {"mtu": 1024, "routing": "random", "mtu": 4096}}})");
+  expect_bad_input(run({"validate", f.string()}), {f.string(), "\"mtu\" appears twice in platform.fabric"});
+  fs::path g = write("dup2.json", R"({"traffic": [{"size": 8}, {"size": 8, "size": 16}], "seed": 2})");
+  expect_bad_input(run({"validate", g.string()}), {g.string(), "\"size\" appears twice in traffic[1]"});
+  fs::path h = write("dup3.json", R"({"seed": 1, "seed": 2})");
+  expect_bad_input(run({"validate", h.string()}), {h.string(), "\"seed\" appears twice in the top-level object"});
+}
+
+// ---------------------------------------------------------------------------------------------
+// 10. Times and rates bounded so that the picosecond clock cannot overflow
+// ---------------------------------------------------------------------------------------------
+
+using cli_bounds = CliTest;
+
+TEST_F(cli_bounds, TimesAboveAMillionSecondsAreRefused)
+{
+  const std::string sc = scenario("net/pingpong.json").string();
+  expect_bad_input(run({"validate", sc, "--set", "platform.fabric.switch_latency=1e7s"}),
+                   {"--set platform.fabric.switch_latency=1e7s", "platform.fabric.switch_latency", "\"1e7s\"",
+                    "between 0ns and 1000000s"});
+  expect_bad_input(run({"validate", sc, "--set", "platform.nic.pcie_latency=1e30s"}),
+                   {"platform.nic.pcie_latency", "\"1e30s\"", "between 0ns and 1000000s"});
+  expect_bad_input(run({"validate", sc, "--set", "job.compute_quantum=50ns"}),
+                   {"job.compute_quantum", "\"50ns\"", "at least 100ns and at most 1000000s"});
+  Result ok = run({"validate", sc, "--set", "platform.nic.pcie_latency=1000000s"});
+  EXPECT_TRUE(ok.exited && ok.status == 0) << ok.describe();
+}
+
+TEST_F(cli_bounds, BandwidthsMustMoveTheLargestMessageInAMillionSeconds)
+{
+  // pingpong.json runs on qdr-16, whose largest message is 16 MiB.
+  const std::string sc = scenario("net/pingpong.json").string();
+  expect_bad_input(run({"validate", sc, "--set", "platform.nic.pcie_bandwidth=1B/s"}),
+                   {"--set platform.nic.pcie_bandwidth=1B/s", "platform.nic.pcie_bandwidth", "\"8bps\"", "too low",
+                    "16MiB", "16777216 s", "at least 135bps"});
+  expect_bad_input(run({"validate", sc, "--set", "platform.fabric.link_bandwidth=100bps"}),
+                   {"platform.fabric.link_bandwidth", "\"100bps\"", "too low", "max_msg_size"});
+  expect_bad_input(run({"validate", sc, "--set", "platform.nic.limits.max_msg_size=4GiB", "--set",
+                        "platform.nic.pcie_bandwidth=30Kbps"}),
+                   {"--set platform.nic", "\"30Kbps\"", "4GiB", "at least 34.36Kbps"});
+  // A smaller largest message makes slow channels acceptable.
+  Result ok = run({"validate", sc, "--set", "platform.nic.pcie_bandwidth=10bps", "--set",
+                   "platform.fabric.link_bandwidth=10bps", "--set", "platform.nic.limits.max_msg_size=64KiB"});
+  EXPECT_TRUE(ok.exited && ok.status == 0) << ok.describe();
+}
+
+TEST_F(cli_bounds, RunsStopAtTheClocksHorizonInsteadOfOverflowing)
+{
+  // Each value is allowed, but 100 round trips of them pass 2^63 ps: these used to give silently
+  // wrong times (switch_latency) or abort inside SimGrid (pcie_latency, gap).
+  const std::string sc = scenario("net/pingpong.json").string();
+  for (const char* set : {"platform.fabric.switch_latency=1e6s", "platform.nic.pcie_latency=1e5s", "traffic.gap=1e6s"}) {
+    Result r = run({"run", sc, "--set", set});
+    ASSERT_TRUE(r.exited) << set << ": " << r.describe();
+    EXPECT_EQ(r.status, 4) << set << ": " << r.describe();
+    EXPECT_TRUE(starts_with(r.err, "shmemsim: simulated time reached the clock's horizon (4e6 s")) << set << ": " << r.describe();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// 11. Fuzzing the scenario parser (bounded, seeded: 160 cases, a few seconds): every mutation of a
+// shipped scenario ends with status 0 or 2, one stderr line when 2, never a crash, and leaves no
+// file behind.
+// ---------------------------------------------------------------------------------------------
+
+using cli_fuzz = CliTest;
+
+namespace {
+
+/// A small deterministic generator (splitmix64): the same mutations on every machine.
+struct Mix {
+  std::uint64_t s;
+  std::uint64_t next()
+  {
+    std::uint64_t z = (s += 0x9E3779B97F4A7C15ull);
+    z               = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z               = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+  std::size_t below(std::size_t n) { return n == 0 ? 0 : static_cast<std::size_t>(next() % n); }
+};
+
+std::string mutate(const std::string& base, Mix& m)
+{
+  static const char* const kValues[] = {
+      "1e400", "-1e400", "18446744073709551616", "-9223372036854775809", "1e-400", "0", "-1", "2147483648",
+      "\"1e19s\"", "\"1e7s\"", "\"-5ns\"", "\"9e99Gbps\"", "\"1B/s\"", "\"0bps\"", "\"4KiBs\"", "\"1e30B\"",
+      "\"0.5B\"", "\"NaNs\"", "\"\\u0000\"", "\"\\ud800\"", "\"13.32Gflop\"", "\"1e-300f\"", "\"\"", "null",
+      "true", "[]", "{}", "[1,2,3,4,5,6,7,8,9]", "{\"bogus\": 1}", "\"\xC3\x28\"", "\"µs\"", "\"1.3 us\""};
+  static const char* const kKeys[] = {"\"bogus\"", "\"seed\"", "\"platform\"", "\"traffic\"", "\"job\"", "\"pattern\"",
+                                      "\"size\"", "\"levels\"", "\"down\"", "\"\"", "\"platform.nodes\""};
+  std::string t = base;
+  switch (m.below(8)) {
+    case 0: // flip bytes
+      for (int k = 0, n = 1 + static_cast<int>(m.below(4)); k < n && !t.empty(); ++k)
+        t[m.below(t.size())] ^= static_cast<char>(1u << m.below(8));
+      break;
+    case 1: // truncate
+      t.resize(m.below(t.size() + 1));
+      break;
+    case 2: { // nest a value deeply (sometimes beyond the limit)
+      const std::size_t depth = m.below(2) ? 50 + m.below(100) : 1000 + m.below(20000);
+      const std::size_t at    = t.find(':', m.below(t.size()));
+      if (at != std::string::npos) {
+        const std::size_t end = t.find_first_of(",}", at);
+        t = t.substr(0, at + 1) + std::string(depth, '[') + "1" + std::string(depth, ']') +
+            (end == std::string::npos ? "" : t.substr(end));
+      }
+      break;
+    }
+    case 3:   // replace a value with a big number or unit garbage
+    case 4: {
+      const std::size_t at = t.find(':', m.below(t.size()));
+      if (at != std::string::npos) {
+        const std::size_t end = t.find_first_of(",}\n", at + 1);
+        t = t.substr(0, at + 1) + " " + kValues[m.below(std::size(kValues))] +
+            (end == std::string::npos ? "" : t.substr(end));
+      }
+      break;
+    }
+    case 5: { // an unknown or duplicate key next to an existing one
+      const std::size_t at = t.find('{', m.below(t.size()));
+      if (at != std::string::npos)
+        t.insert(at + 1, std::string(kKeys[m.below(std::size(kKeys))]) + ": " + kValues[m.below(std::size(kValues))] + ", ");
+      break;
+    }
+    case 6: // a stray byte (NUL, control, invalid UTF-8, bracket)
+      if (!t.empty()) {
+        static const char kBytes[] = {'\0', '\x01', '\xFF', '\xC3', '[', '{', '"', '\\', ',', '}'};
+        t.insert(m.below(t.size()), 1, kBytes[m.below(sizeof kBytes)]);
+      }
+      break;
+    default: // several of the above
+      t = mutate(mutate(t, m), m);
+      break;
+  }
+  return t;
+}
+
+} // namespace
+
+TEST_F(cli_fuzz, MutatedShippedScenariosEndWithStatusZeroOrTwo)
+{
+  std::vector<std::string> bases = {"{}"};
+  for (const auto& e : fs::recursive_directory_iterator(kScenarios))
+    if (e.is_regular_file() && e.path().extension() == ".json" && e.path().parent_path().filename() != "presets")
+      bases.push_back(read_text(e.path()));
+  ASSERT_GT(bases.size(), 3u);
+  Mix m{20240612};
+  const fs::path work = mkdir("work");
+  int refused = 0, accepted = 0;
+  const auto t0 = std::chrono::steady_clock::now();
+  for (int i = 0; i < 160; ++i) {
+    const std::string text = mutate(bases[m.below(bases.size())], m);
+    const fs::path f       = work / "case.json";
+    std::ofstream(f, std::ios::binary | std::ios::trunc) << text;
+    Result r = run_in(work, {"validate", "case.json"}, kBin, 20);
+    const std::string what = "case " + std::to_string(i) + ": " + text.substr(0, 300);
+    ASSERT_TRUE(r.exited) << what << "\n" << r.describe();
+    ASSERT_TRUE(r.status == 0 || r.status == 2) << what << "\n" << r.describe();
+    if (r.status == 2) {
+      ++refused;
+      ASSERT_EQ(lines_of(r.err).size(), 1u) << what << "\n" << r.describe();
+      ASSERT_TRUE(starts_with(r.err, "shmemsim: ")) << what << "\n" << r.describe();
+      ASSERT_EQ(r.out, "") << what;
+      ASSERT_LT(r.err.size(), 2000u) << what << "\n" << r.describe();
+    } else {
+      ++accepted;
+      ASSERT_FALSE(json::parse(r.out, nullptr, false).is_discarded()) << what << "\n" << r.describe();
+    }
+    // Nothing is left behind: the working directory holds only the input.
+    std::size_t files = 0;
+    for (const auto& e : fs::directory_iterator(work))
+      files += e.path().filename() != "case.json";
+    ASSERT_EQ(files, 0u) << what;
+  }
+  EXPECT_GT(refused, 0);
+  EXPECT_GT(accepted, 0);
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 60.0);
+}

@@ -751,3 +751,218 @@ TEST(scenario_traffic, EndpointChecks)
   EXPECT_EQ(error_of(R"({"traffic": {"pattern": "fetch_add", "size": 16}})"),
             "net.json: traffic.size: \"16B\" is not valid for fetch_add, which adds 8-byte integers; use 8");
 }
+
+// ---------------------------------------------------------------------------------------------
+// Declared parameters: defaults written once, in the structs' initialisers
+// ---------------------------------------------------------------------------------------------
+
+namespace {
+
+/// Every key of `table` resolves, for {}, to the field of a default-constructed struct.
+template <class P>
+void expect_defaults_from_struct(const sim::ParamTable<P>& table, const P& parsed)
+{
+  const P def{};
+  for (const auto& k : table) {
+    const sim::ParamValue a = k.get(def), b = k.get(parsed);
+    EXPECT_TRUE(a.i == b.i && a.u == b.u && a.d == b.d && a.b == b.b && a.s == b.s && a.choice == b.choice &&
+                a.ints == b.ints && a.strings == b.strings)
+        << k.path << ": {} does not give the struct's default";
+  }
+}
+
+} // namespace
+
+TEST(scenario_params, EmptyScenarioGivesTheStructDefaults)
+{
+  Scenario s = parse("{}");
+  expect_defaults_from_struct(sim::HostParams::keys(), s.platform.hosts);
+  expect_defaults_from_struct(sim::FabricParams::keys(), s.platform.fabric);
+  expect_defaults_from_struct(nic::NicParams::keys(), s.platform.nic);
+  expect_defaults_from_struct(portals::Limits::keys(), s.platform.limits);
+  expect_defaults_from_struct(front::CollectiveParams::keys(), s.job.collectives);
+  JobParams job = s.job;
+  job.pes       = JobParams{}.pes; // resolved from nodes x pes_per_node
+  expect_defaults_from_struct(JobParams::keys(), job);
+  ASSERT_EQ(s.traffic.size(), 1u);
+  expect_defaults_from_struct(TrafficParams::keys(), s.traffic[0]);
+  const Scenario def{};
+  EXPECT_EQ(s.seed, def.seed);
+  EXPECT_EQ(s.output_trace, def.output_trace);
+  EXPECT_EQ(s.platform.progress_core, def.platform.progress_core);
+  EXPECT_EQ(s.platform.preset, def.platform.preset);
+}
+
+TEST(scenario_params, StructDefaultsAreTheScenarioDefaults)
+{
+  // These used to differ (HostParams{} was 1 node of 1 core at 1 Gf; Scenario{}.seed was 0).
+  const sim::HostParams h{};
+  EXPECT_EQ(h.nodes, 16);
+  EXPECT_EQ(h.cores_per_node, 12);
+  EXPECT_DOUBLE_EQ(h.core_speed, 13.32e9);
+  EXPECT_EQ(Scenario{}.seed, 1u);
+  // The per-level fill of down/up gives the struct's lists at the default number of levels.
+  const sim::FabricParams f{};
+  for (const auto& k : sim::FabricParams::keys()) {
+    if (k.kind != sim::ParamKind::IntList)
+      continue;
+    const std::size_t n = k.path.ends_with(".down") ? static_cast<std::size_t>(f.levels)
+                                                    : static_cast<std::size_t>(f.levels - 1);
+    EXPECT_EQ(k.get(f).ints, std::vector<int>(n, static_cast<int>(k.fill))) << k.path;
+  }
+}
+
+TEST(scenario_params, EveryDeclaredKeyIsListedOnce)
+{
+  const std::string d = describe_keys();
+  auto listed = [&](const std::string& path) {
+    std::size_t n = 0;
+    for (std::size_t at = d.find("\n" + path + " "); at != std::string::npos; at = d.find("\n" + path + " ", at + 1))
+      ++n;
+    return n;
+  };
+  auto each = [&](const auto& table) {
+    for (const auto& k : table) {
+      EXPECT_EQ(listed(k.path), 1u) << k.path;
+      EXPECT_FALSE(k.doc.empty()) << k.path;
+      EXPECT_EQ(k.doc.find('\n'), std::string::npos) << k.path;
+      if (k.kind == sim::ParamKind::Enum) {
+        EXPECT_FALSE(k.choices.empty()) << k.path;
+        EXPECT_LT(static_cast<std::size_t>(k.default_value().choice), k.choices.size()) << k.path;
+      }
+    }
+  };
+  each(sim::HostParams::keys());
+  each(sim::FabricParams::keys());
+  each(nic::NicParams::keys());
+  each(portals::Limits::keys());
+  each(JobParams::keys());
+  each(front::CollectiveParams::keys());
+  each(TrafficParams::keys());
+}
+
+TEST(scenario_params, CollectiveAlgorithmsAreTyped)
+{
+  Scenario s = parse(R"({"job": {"collectives": {"barrier": "tree", "reduce": "ring"}}})");
+  EXPECT_EQ(s.job.collectives.barrier, front::BarrierAlgorithm::Tree);
+  EXPECT_EQ(s.job.collectives.broadcast, front::BroadcastAlgorithm::Binomial);
+  EXPECT_EQ(s.job.collectives.collect, front::CollectAlgorithm::Ring);
+  EXPECT_EQ(s.job.collectives.reduce, front::ReduceAlgorithm::Ring);
+  EXPECT_EQ(s.resolved["job"]["collectives"]["barrier"], "tree");
+  EXPECT_EQ(s.resolved["job"]["collectives"]["collect"], "ring");
+  std::string e = error_of(R"({"job": {"collectives": {"reduce": "butterfly"}}})");
+  EXPECT_CONTAINS(e, "job.collectives.reduce");
+  EXPECT_CONTAINS(e, "recursive_doubling, linear or ring");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bounds: no time or rate can overflow the picosecond clock
+// ---------------------------------------------------------------------------------------------
+
+TEST(scenario_bounds, TimesAreAtMostAMillionSeconds)
+{
+  for (const std::string key : {R"("fabric": {"switch_latency")", R"("fabric": {"link_latency")", R"("fabric": {"jitter")",
+                                R"("nic": {"pcie_latency")", R"("nic": {"send_overhead")", R"("nic": {"atomic_overhead")"}) {
+    EXPECT_NO_THROW(parse(R"({"platform": {)" + key + R"(: "1e5s"}}})")) << key;
+    EXPECT_NO_THROW(parse(R"({"platform": {)" + key + R"(: "1000000s"}}})")) << key;
+    for (const char* bad : {"1000000.000000000001s", "1e7s", "9223372036854775807ps", "1e30s"}) {
+      std::string e = error_of(R"({"platform": {)" + key + R"(: ")" + bad + R"("}}})");
+      EXPECT_CONTAINS(e, std::string("\"") + bad + "\" is out of range; expected a time between 0ns and 1000000s");
+    }
+  }
+  EXPECT_CONTAINS(error_of(R"({"traffic": {"gap": "2e6s"}})"), "traffic.gap: \"2e6s\" is out of range");
+  EXPECT_CONTAINS(error_of(R"({"job": {"threads": {"library_lock": "1e9s"}}})"), "job.threads.library_lock");
+  EXPECT_CONTAINS(error_of(R"({"job": {"compute_quantum": "99ns"}})"), "at least 100ns and at most 1000000s");
+}
+
+TEST(scenario_bounds, BandwidthsMoveTheLargestMessageInAMillionSeconds)
+{
+  // 4 GiB in 1e6 s needs 34359.74 bit/s over PCIe; on a link, with 42 B of header per 2 KiB.
+  EXPECT_NO_THROW(parse(R"({"platform": {"nic": {"pcie_bandwidth": "34360bps"}}})"));
+  std::string e = error_of(R"({"platform": {"nic": {"pcie_bandwidth": "34359bps"}}})");
+  EXPECT_CONTAINS(e, "net.json: platform.nic.pcie_bandwidth: \"34.359Kbps\" is too low");
+  EXPECT_CONTAINS(e, "at least 34.36Kbps");
+  e = error_of(R"({"platform": {"nic": {"pcie_bandwidth": "1B/s"}}})");
+  EXPECT_CONTAINS(e, "a message of platform.nic.limits.max_msg_size (4GiB) would take 4294967296 s over PCIe");
+  EXPECT_CONTAINS(error_of(R"({"platform": {"fabric": {"link_bandwidth": "34360bps"}}})"),
+                  "platform.fabric.link_bandwidth: \"34.36Kbps\" is too low");
+  // A smaller largest message admits slower channels; the message names the file.
+  EXPECT_NO_THROW(parse(R"({"platform": {"fabric": {"link_bandwidth": "9600bps"}, "nic": {"pcie_bandwidth": "9600bps",
+    "limits": {"max_msg_size": "1MB"}}}})"));
+  e = error_of(R"({"platform": {"nic": {"limits": {"max_msg_size": 18446744073709551615}}}})");
+  EXPECT_CONTAINS(e, "net.json: platform.fabric.link_bandwidth: \"32Gbps\" is too low");
+  EXPECT_CONTAINS(e, "(18446744073709551615B) would take 4706261610 s on a link");
+  // A packet on the wire fits 32 bits.
+  EXPECT_CONTAINS(error_of(R"({"platform": {"fabric": {"mtu": 4294967295, "header_size": "1B"}}})"),
+                  "a packet on the wire must be at most 4294967295 bytes");
+  // Speeds are at least one flop per second.
+  EXPECT_CONTAINS(error_of(R"({"platform": {"core_speed": "1e-300f"}})"), "at least 1f");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parser robustness
+// ---------------------------------------------------------------------------------------------
+
+TEST(scenario_robustness, NestingIsBounded)
+{
+  const std::string deep = std::string(101, '[') + std::string(101, ']');
+  std::string e          = error_of(R"({"job": {"args": )" + deep + "}}");
+  EXPECT_CONTAINS(e, "net.json: JSON nested deeper than 100 levels (at job.args");
+  EXPECT_CONTAINS(error_of("{}", {"description=" + deep}), "--set description=[[[");
+  // 100 levels is JSON the parser walks; the scenario just refuses the value.
+  EXPECT_CONTAINS(error_of(R"({"job": {"args": )" + std::string(97, '[') + std::string(97, ']') + "}}"),
+                  "job.args[0]: expected a string");
+}
+
+TEST(scenario_robustness, NulByteIsRefused)
+{
+  EXPECT_CONTAINS(error_of(std::string("{\"seed\": 3}\n\0 trailing", 22)), "net.json:2:1: a NUL byte at byte offset 12");
+  EXPECT_CONTAINS(error_of(std::string("{\"description\": \"a\0b\"}", 22)), "NUL byte at byte offset 18");
+}
+
+TEST(scenario_robustness, LibraryExceptionsBecomeNamedErrors)
+{
+  EXPECT_CONTAINS(error_of(R"({"seed": 1e400})"), "net.json:1:14: malformed JSON: number overflow parsing '1e400'");
+  EXPECT_CONTAINS(error_of(R"({"traffic": [{}]})", {"traffic.18446744073709551616.size=8"}),
+                  "--set traffic.18446744073709551616.size=8: traffic has 1 element; index 18446744073709551616 is out of range");
+  EXPECT_CONTAINS(error_of("{}", {"description=\xFF"}), "--set description=\xFF: not valid UTF-8 (byte 12");
+  EXPECT_CONTAINS(error_of("{}", {"job.program=a\xC3"}), "not valid UTF-8 (byte 13");
+  EXPECT_CONTAINS(error_of("{}", {"job.args=[\"\xED\xA0\x80\"]"}), "not valid UTF-8 (byte 11");
+  EXPECT_NO_THROW(parse("{}", {"description=caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80"}));
+}
+
+TEST(scenario_robustness, DuplicateKeysAreRefused)
+{
+  EXPECT_CONTAINS(error_of(R"({"platform": {"nic": {"limits": {"max_cts": 2, "max_cts": 3}}}})"),
+                  "net.json: the key \"max_cts\" appears twice in platform.nic.limits; give each key once");
+  EXPECT_CONTAINS(error_of(R"({"traffic": [{}, {"pattern": "stream", "pattern": "incast"}]})"),
+                  "appears twice in traffic[1]");
+  EXPECT_CONTAINS(error_of("{}", {R"(platform={"nodes": 2, "nodes": 4})"}),
+                  R"(--set platform={"nodes": 2, "nodes": 4}: the key "nodes" appears twice in the top-level object)");
+  // The same key in two objects is fine.
+  EXPECT_NO_THROW(parse(R"({"traffic": [{"size": 8}, {"size": 16}]})"));
+}
+
+TEST(scenario_robustness, ErrorsInTheFileAreNotBlamedOnUnrelatedSets)
+{
+  const std::string shape = R"({"platform": {"fabric": {"levels": 2, "down": [4], "up": [2]}}})";
+  EXPECT_CONTAINS(error_of(shape, {"platform.fabric.routing=adaptive", "seed=4"}),
+                  "net.json: platform.fabric: down must give one port count per level");
+  EXPECT_CONTAINS(error_of(shape, {"platform.fabric.down=[4]"}), "--set platform.fabric.down=[4]: platform.fabric:");
+  EXPECT_CONTAINS(error_of(R"({"platform": {"nodes": 64}})", {"platform.fabric.jitter=1ns"}),
+                  "net.json: platform.nodes: 64 nodes do not fit");
+}
+
+TEST(scenario_robustness, EchoedValuesAreCut)
+{
+  const std::string huge(100000, '9');
+  for (const std::string& e :
+       {error_of(R"({"platform": {"fabric": {"link_latency": ")" + huge + R"(ns"}}})"),
+        error_of(R"({"platform": {"nodes": ")" + huge + R"("}})"), error_of("{\"" + huge + "\": 1}"),
+        error_of(R"({"job": {"placement": ")" + huge + R"("}})"), error_of("{}", {"job.placement=" + huge}),
+        error_of("{}", {"platform.fabric.mtu=" + huge + "B"}), error_of("{}", {huge + "=1"}),
+        error_of(R"({"platform": {"preset": ")" + huge + R"(.json"}})")}) {
+    EXPECT_LT(e.size(), 500u) << e.substr(0, 500);
+    EXPECT_TRUE(e.find("999...") != std::string::npos || e.find("...999") != std::string::npos) << e;
+  }
+}

@@ -1,0 +1,112 @@
+// Job parameters (job.* keys): endpoints and their placement, the program, compute accounting,
+// the symmetric heap, contexts, threads and collective algorithms; and their declared keys
+// (sim/Params.hpp). The PE runtime (shmem_front/runtime) consumes them.
+#pragma once
+
+#include "shmem_front/lib/CollectiveParams.hpp"
+#include "sim/Params.hpp"
+#include "sim/Time.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace shmemsim::scenarios {
+
+enum class Placement { Block, Cyclic };
+
+enum class ComputeMode { Counted, Measured, None };
+
+struct JobParams {
+  int pes             = 0; ///< endpoints (processes); 0: one per node
+  int pes_per_node    = 1;
+  Placement placement = Placement::Block;
+  std::string program;            ///< for shmemsim-run
+  std::vector<std::string> args;
+  ComputeMode compute   = ComputeMode::Counted;
+  double compute_scale  = 1.0;
+  /// job.compute_quantum: simulated compute after which a thread that calls nothing is charged and
+  /// yields (time slicing).
+  sim::Ps compute_quantum = 2'000'000;
+  /// Usable symmetric heap per PE (job.symmetric_heap). The default follows common implementations:
+  /// Sandia OpenSHMEM's SHMEM_SYMMETRIC_SIZE defaults to 512 MiB (src/shmem_env_defs.h), NVSHMEM's to
+  /// 1 GiB (its environment-variable documentation); shmemsim-run reserves it lazily (MAP_NORESERVE).
+  std::uint64_t symmetric_heap = 512ull << 20;
+  bool contexts_split   = false; ///< job.contexts.mapping: split (else lean)
+  bool contexts_share   = false; ///< job.contexts.on_exhaustion: share (else fail)
+  /// job.threads.library_lock: hold time of the library's internal lock, paid by operations on
+  /// shared contexts under SHMEM_THREAD_MULTIPLE (0: no cost).
+  sim::Ps library_lock = 100'000;
+  /// job.threads.per_pe: default OpenMP team size (OMP_NUM_THREADS wins); 0: the node's program
+  /// cores divided among its PEs.
+  int threads_per_pe = 0;
+  /// job.collectives.<what>: the algorithm of each collective (its keys: CollectiveParams::keys()).
+  front::CollectiveParams collectives;
+
+  /// The job.* keys but job.collectives.* (CollectiveParams::keys()).
+  static const sim::ParamTable<JobParams>& keys();
+};
+
+inline const sim::ParamTable<JobParams>& JobParams::keys()
+{
+  using K = sim::ParamKind;
+  using sim::field;
+  using sim::mapped;
+  static const sim::ParamTable<JobParams> table = {
+      {.path = "job.pes", .kind = K::Int, .doc = "Endpoints (processes); 0: platform.nodes x job.pes_per_node.",
+       .field = field(&JobParams::pes)},
+      {.path = "job.pes_per_node", .kind = K::Int, .doc = "Endpoints per node.", .field = field(&JobParams::pes_per_node),
+       .min = 1},
+      {.path = "job.placement", .kind = K::Enum,
+       .doc = "Endpoint to node mapping: block (0,1,.. on node 0) or cyclic (round-robin over nodes).",
+       .field = field(&JobParams::placement), .choices = {"block", "cyclic"}, .noun = "placement"},
+      {.path = "job.threads.library_lock", .kind = K::Time,
+       .doc = "Under SHMEM_THREAD_MULTIPLE, every operation on a shared context (the default one, or one "
+              "created without SHMEM_CTX_PRIVATE/SERIALIZED) holds the library's internal lock this long: "
+              "threads of a PE contend for it (estimate; 0ns: no cost).",
+       .field = field(&JobParams::library_lock)},
+      {.path = "job.threads.per_pe", .kind = K::Int,
+       .doc = "Default OpenMP team size of a PE (OMP_NUM_THREADS in the environment wins; \"job\": {\"threads\": "
+              "N} is short for it); 0: the node's program cores divided among its PEs.",
+       .field = field(&JobParams::threads_per_pe), .min = 0, .max = 4096},
+      {.path = "job.program", .kind = K::Str,
+       .doc = "The OpenSHMEM program (built with shmemsim-cc) for shmemsim-run; its command line gives it too.",
+       .field = field(&JobParams::program)},
+      {.path = "job.args", .kind = K::StrList,
+       .doc = "The program's arguments (shmemsim-run's command line replaces them).", .field = field(&JobParams::args)},
+      {.path = "job.compute", .kind = K::Enum,
+       .doc = "How the program's own computation costs simulated time: counted (basic blocks x cost, "
+              "deterministic), measured (CPU time between library calls, noisy), none.",
+       .field = field(&JobParams::compute), .choices = {"counted", "measured", "none"}, .noun = "compute mode"},
+      {.path = "job.compute_scale", .kind = K::Number,
+       .doc = "Multiplies simulated computation time (calibration: counted mode charges 4 flop of "
+              "platform.core_speed per basic block).",
+       .field = field(&JobParams::compute_scale), .min = 0, .max = 1000000},
+      {.path = "job.compute_quantum", .kind = K::Time,
+       .doc = "Time slice: a thread that computes this long (simulated) without calling the library or a "
+              "blocking pthread/OpenMP routine is charged for it and lets other threads and the network run, "
+              "so spin-waits on memory progress; they see a store at most this late (bench/time-slicing: "
+              "2us costs about 10% of wall time on pure computation, 1us about 20%). In none mode a quantum's "
+              "worth of blocks (at core_speed) costs one 100ns poll instead. At least 100ns.",
+       .field = field(&JobParams::compute_quantum), .min = 100'000},
+      {.path = "job.symmetric_heap", .kind = K::Size,
+       .doc = "Symmetric heap per PE: what shmem_malloc and the other allocation routines can hand out "
+              "(the library keeps 4 KiB more for its collectives). Reserved as virtual memory: pages cost "
+              "memory only once touched. The default is Sandia OpenSHMEM's (512 MiB; NVSHMEM's is 1 GiB). "
+              "SHMEM_SYMMETRIC_SIZE (or SMA_SYMMETRIC_SIZE) in the environment overrides it.",
+       .field = field(&JobParams::symmetric_heap)},
+      {.path = "job.contexts.mapping", .kind = K::Enum,
+       .doc = "Contexts on Portals: lean (the paper's: one CT + one MD per context) or split (a put and a get "
+              "CT/MD pair per context).",
+       .field = mapped(&JobParams::contexts_split, {false, true}), .choices = {"lean", "split"},
+       .noun = "context mapping"},
+      {.path = "job.contexts.on_exhaustion", .kind = K::Enum,
+       .doc = "When CTs/MDs run out: fail (shmem_ctx_create returns non-zero and SHMEM_CTX_INVALID) or share "
+              "(the new context shares the default context's resources).",
+       .field = mapped(&JobParams::contexts_share, {false, true}), .choices = {"fail", "share"},
+       .noun = "exhaustion policy"},
+  };
+  return table;
+}
+
+} // namespace shmemsim::scenarios

@@ -1,0 +1,87 @@
+// One built-in Portals-level traffic pattern (the `traffic` key: an object or an array of them,
+// all running concurrently; scenarios/Traffic.hpp runs them) and its declared keys
+// (sim/Params.hpp), relative to one pattern.
+#pragma once
+
+#include "sim/Params.hpp"
+#include "sim/Time.hpp"
+#include "sim/portals_model/Types.hpp"
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace shmemsim::scenarios {
+
+enum class Pattern { PingPong, Stream, AllToAll, Incast, FetchAdd, Random };
+
+/// Names of the patterns, in the order of the enumerators.
+inline const std::vector<std::string>& pattern_names()
+{
+  static const std::vector<std::string> names = {"pingpong", "stream", "alltoall", "incast", "fetch_add", "random"};
+  return names;
+}
+
+const char* to_string(Pattern p);
+
+struct TrafficParams {
+  Pattern pattern          = Pattern::PingPong;
+  std::uint64_t size       = 8;   ///< bytes per operation
+  std::uint64_t iterations = 100; ///< operations (or rounds) per sending endpoint
+  int window               = 16;  ///< operations in flight per endpoint before it waits
+  portals::AckReq ack      = portals::AckReq::CtAck;
+  int root                 = 0;   ///< pingpong/stream source, incast/fetch_add target
+  int peer                 = -1;  ///< pingpong/stream partner; -1: the last endpoint
+  bool pairs               = false; ///< stream: endpoint e < n/2 streams to e + n/2
+  sim::Ps gap              = 0;   ///< idle time between two issues of one endpoint
+  bool volatile_md         = true; ///< source MD marked PTL_MD_VOLATILE
+  bool independent_md      = false; ///< source MD marked PTL_MD_INDEPENDENT
+  bool verify              = true;  ///< check the data that landed at the end
+
+  /// The keys of one pattern: traffic.<key>, or traffic[i].<key> in an array.
+  static const sim::ParamTable<TrafficParams>& keys();
+};
+
+inline const sim::ParamTable<TrafficParams>& TrafficParams::keys()
+{
+  using K = sim::ParamKind;
+  using sim::field;
+  using sim::mapped;
+  using portals::AckReq;
+  static const sim::ParamTable<TrafficParams> table = {
+      {.path = "traffic.pattern", .kind = K::Enum,
+       .doc = "pingpong/stream: root <-> peer; alltoall: every endpoint to every other; incast: all to root; "
+              "fetch_add: all fetch-add on root; random: uniformly random targets.",
+       .field = field(&TrafficParams::pattern), .choices = pattern_names(), .noun = "pattern"},
+      {.path = "traffic.size", .kind = K::Size, .doc = "Bytes per operation (an integer is bytes).",
+       .field = field(&TrafficParams::size)},
+      {.path = "traffic.iterations", .kind = K::Int, .doc = "Operations (or rounds) per sending endpoint.",
+       .field = field(&TrafficParams::iterations), .min = 1, .max = std::numeric_limits<std::int64_t>::max()},
+      {.path = "traffic.window", .kind = K::Int, .doc = "Operations in flight per endpoint before it waits.",
+       .field = field(&TrafficParams::window), .min = 1},
+      {.path = "traffic.ack", .kind = K::Enum,
+       .doc = "Ack request: ct (PTL_CT_ACK_REQ), oc (PTL_OC_ACK_REQ), none (PTL_NO_ACK_REQ).",
+       .field = mapped(&TrafficParams::ack, {AckReq::CtAck, AckReq::OcAck, AckReq::NoAck}),
+       .choices = {"ct", "oc", "none"}, .noun = "ack type"},
+      {.path = "traffic.root", .kind = K::Int, .doc = "pingpong/stream source, incast/fetch_add target.",
+       .field = field(&TrafficParams::root)},
+      {.path = "traffic.peer", .kind = K::Int, .doc = "pingpong/stream partner; -1: the last endpoint.",
+       .field = field(&TrafficParams::peer), .min = -1},
+      {.path = "traffic.pairs", .kind = K::Bool,
+       .doc = "stream: every endpoint e of the first half streams to e + n/2 (root and peer ignored).",
+       .field = field(&TrafficParams::pairs)},
+      {.path = "traffic.gap", .kind = K::Time, .doc = "Idle time between two issues of one endpoint.",
+       .field = field(&TrafficParams::gap)},
+      {.path = "traffic.volatile", .kind = K::Bool, .doc = "Source MD marked PTL_MD_VOLATILE.",
+       .field = field(&TrafficParams::volatile_md)},
+      {.path = "traffic.independent", .kind = K::Bool,
+       .doc = "Source MD marked PTL_MD_INDEPENDENT (own injection queue while queues last).",
+       .field = field(&TrafficParams::independent_md)},
+      {.path = "traffic.verify", .kind = K::Bool, .doc = "Check the data that landed at the end.",
+       .field = field(&TrafficParams::verify)},
+  };
+  return table;
+}
+
+} // namespace shmemsim::scenarios

@@ -1,0 +1,57 @@
+// Collective algorithms (job.collectives.* keys): one enum per collective, its choices declared
+// once, parsed once by the scenario layer and handed to the routines through Runtime::collectives()
+// (Seams.hpp). Plain data (sim/Params.hpp): the routines never read scenarios.
+#pragma once
+
+#include "sim/Params.hpp"
+
+#include <string>
+#include <vector>
+
+namespace shmemsim::front {
+
+/// Team/active-set barriers and syncs.
+enum class BarrierAlgorithm { Dissemination, Tree };
+/// Broadcasts.
+enum class BroadcastAlgorithm { Binomial, Linear };
+/// collect and fcollect.
+enum class CollectAlgorithm { Ring, Linear };
+/// Reductions.
+enum class ReduceAlgorithm { RecursiveDoubling, Linear, Ring };
+
+struct CollectiveParams {
+  BarrierAlgorithm barrier     = BarrierAlgorithm::Dissemination;
+  BroadcastAlgorithm broadcast = BroadcastAlgorithm::Binomial;
+  CollectAlgorithm collect     = CollectAlgorithm::Ring;
+  ReduceAlgorithm reduce       = ReduceAlgorithm::RecursiveDoubling;
+
+  /// The job.collectives.* keys; each key's choices are its enum's names, in enumerator order.
+  static const sim::ParamTable<CollectiveParams>& keys();
+};
+
+inline const sim::ParamTable<CollectiveParams>& CollectiveParams::keys()
+{
+  using K = sim::ParamKind;
+  using sim::field;
+  static const sim::ParamTable<CollectiveParams> table = {
+      {.path = "job.collectives.barrier", .kind = K::Enum,
+       .doc = "Team/active-set barriers and syncs: dissemination (log2 p rounds) or tree (binomial gather and "
+              "release).",
+       .field = field(&CollectiveParams::barrier), .choices = {"dissemination", "tree"}, .noun = "barrier algorithm"},
+      {.path = "job.collectives.broadcast", .kind = K::Enum,
+       .doc = "Broadcast: binomial tree or linear (the root puts to every PE).",
+       .field = field(&CollectiveParams::broadcast), .choices = {"binomial", "linear"},
+       .noun = "broadcast algorithm"},
+      {.path = "job.collectives.collect", .kind = K::Enum,
+       .doc = "collect/fcollect: ring (p-1 steps to the right neighbour) or linear (every PE puts to every PE).",
+       .field = field(&CollectiveParams::collect), .choices = {"ring", "linear"}, .noun = "collect algorithm"},
+      {.path = "job.collectives.reduce", .kind = K::Enum,
+       .doc = "Reductions: recursive_doubling (log2 p rounds of gets), linear (the first PE gets, reduces and "
+              "puts the result) or ring (reduce-scatter + allgather in p chunks).",
+       .field = field(&CollectiveParams::reduce), .choices = {"recursive_doubling", "linear", "ring"},
+       .noun = "reduction algorithm"},
+  };
+  return table;
+}
+
+} // namespace shmemsim::front

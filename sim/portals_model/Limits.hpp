@@ -1,0 +1,66 @@
+// ptl_ni_limits_t as the NI grants them (platform.nic.limits.* and platform.nic.features.* keys)
+// and their declared keys (sim/Params.hpp).
+#pragma once
+
+#include "sim/Params.hpp"
+
+#include <cstdint>
+
+namespace shmemsim::portals {
+
+struct Limits {
+  int max_entries                    = 16384; ///< list entries per NI
+  int max_unexpected_headers         = 0;     ///< reserved for matching interfaces (later)
+  int max_mds                        = 1024;
+  int max_cts                        = 1024;
+  int max_eqs                        = 64;    ///< event queues come with a later model issue
+  int max_pt_index                   = 63;
+  std::uint64_t max_iovecs           = 0;
+  std::uint64_t max_list_size        = 16384;
+  std::uint64_t max_triggered_ops    = 0;
+  std::uint64_t max_msg_size         = std::uint64_t{1} << 32;
+  std::uint64_t max_atomic_size      = 512;
+  std::uint64_t max_fetch_atomic_size = 32;
+  std::uint64_t max_waw_ordered_size = 64;
+  std::uint64_t max_war_ordered_size = 64;
+  std::uint64_t max_volatile_size    = 64;
+  bool total_data_ordering           = false; ///< PTL_TOTAL_DATA_ORDERING feature
+
+  static const sim::ParamTable<Limits>& keys();
+};
+
+inline const sim::ParamTable<Limits>& Limits::keys()
+{
+  using K = sim::ParamKind;
+  using sim::field;
+  static const sim::ParamTable<Limits> table = {
+      {.path = "platform.nic.limits.max_cts", .kind = K::Int, .doc = "Counting events per NI (contexts beyond this fail).",
+       .field = field(&Limits::max_cts)},
+      {.path = "platform.nic.limits.max_mds", .kind = K::Int, .doc = "Memory descriptors per NI.",
+       .field = field(&Limits::max_mds)},
+      {.path = "platform.nic.limits.max_eqs", .kind = K::Int, .doc = "Event queues per NI.",
+       .field = field(&Limits::max_eqs)},
+      {.path = "platform.nic.limits.max_entries", .kind = K::Int, .doc = "List entries per NI.",
+       .field = field(&Limits::max_entries)},
+      {.path = "platform.nic.limits.max_pt_index", .kind = K::Int, .doc = "Highest portal table index.",
+       .field = field(&Limits::max_pt_index), .max = 65535},
+      {.path = "platform.nic.limits.max_volatile_size", .kind = K::Size,
+       .doc = "Largest put from a volatile MD (completes locally at once).",
+       .field = field(&Limits::max_volatile_size)},
+      {.path = "platform.nic.limits.max_atomic_size", .kind = K::Size, .doc = "Largest atomic operation.",
+       .field = field(&Limits::max_atomic_size)},
+      {.path = "platform.nic.limits.max_fetch_atomic_size", .kind = K::Size, .doc = "Largest fetching atomic operation.",
+       .field = field(&Limits::max_fetch_atomic_size)},
+      {.path = "platform.nic.limits.max_waw_ordered_size", .kind = K::Size,
+       .doc = "Largest put kept in write-after-write order (with total_data_ordering).",
+       .field = field(&Limits::max_waw_ordered_size)},
+      {.path = "platform.nic.limits.max_msg_size", .kind = K::Size,
+       .doc = "Largest message.", .field = field(&Limits::max_msg_size)},
+      {.path = "platform.nic.features.total_data_ordering", .kind = K::Bool,
+       .doc = "PTL_TOTAL_DATA_ORDERING: puts up to max_waw_ordered_size arrive in order.",
+       .field = field(&Limits::total_data_ordering)},
+  };
+  return table;
+}
+
+} // namespace shmemsim::portals
