@@ -50,6 +50,14 @@ const PeState* pe_state_of(int pe)
   return g_pes[static_cast<std::size_t>(pe)].get();
 }
 
+PeState::~PeState()
+{
+  for (shmemsim_ctx* c : live)
+    delete c;
+  for (shmemsim_ctx* c : destroyed)
+    delete c;
+}
+
 shmemsim_ctx* register_ctx(PeState& pe, TransportCtx* t, long options)
 {
   auto* c    = new shmemsim_ctx;

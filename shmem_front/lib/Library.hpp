@@ -30,7 +30,13 @@ struct PeState {
   std::uintptr_t heap_base = 0; ///< address of this PE's symmetric heap (set by shmem_init)
   std::uint64_t barrier_epoch = 0;
   std::set<shmemsim_ctx*> live;
-  std::set<shmemsim_ctx*> destroyed;
+  std::set<shmemsim_ctx*> destroyed; ///< kept, so that a later use is reported as such
+
+  PeState() = default;
+  PeState(const PeState&)            = delete;
+  PeState& operator=(const PeState&) = delete;
+  /// The PE's context handles (live and destroyed) are owned here.
+  ~PeState();
 };
 
 /// The calling PE's state.
