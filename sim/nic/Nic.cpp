@@ -3,6 +3,7 @@
 #include "sim/Assert.hpp"
 
 #include <algorithm>
+#include <memory>
 #include <cstring>
 
 namespace shmemsim::nic {
@@ -37,7 +38,8 @@ struct Nic::NicPacket : sim::Packet {
 };
 
 namespace {
-// Packets are recycled: a run allocates only as many as are ever in flight at once.
+// Packets are recycled: a run allocates only as many as are ever in flight at once. Every packet
+// ever made is owned here (freed at exit, in flight or not); the pool lists the free ones.
 std::vector<void*>& packet_pool()
 {
   static std::vector<void*> pool;
@@ -45,13 +47,15 @@ std::vector<void*>& packet_pool()
 }
 } // namespace
 
+
 Nic::NicPacket* Nic::make_packet(Message* m, int dir, std::uint32_t index, std::uint64_t offset, std::uint32_t bytes,
                                  int dst_node)
 {
   auto& pool = packet_pool();
   NicPacket* p;
+  static std::vector<std::unique_ptr<NicPacket>> all; // every packet ever made (see packet_pool)
   if (pool.empty()) {
-    p = new NicPacket;
+    p = all.emplace_back(std::make_unique<NicPacket>()).get();
   } else {
     p = static_cast<NicPacket*>(pool.back());
     pool.pop_back();

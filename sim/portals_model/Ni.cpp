@@ -4,6 +4,7 @@
 #include "sim/portals_model/Atomics.hpp"
 
 #include <algorithm>
+#include <memory>
 #include <cstring>
 
 namespace shmemsim::portals {
@@ -357,7 +358,8 @@ Status Ni::check_common(Md* md, std::uint64_t local_offset, std::uint64_t length
 }
 
 namespace {
-/// Operations are recycled: a run allocates only as many as are ever in flight at once.
+/// Operations are recycled: a run allocates only as many as are ever in flight at once. Every
+/// operation ever made is owned here (freed at exit, in flight or not); the pool lists the free ones.
 std::vector<nic::Message*>& op_pool()
 {
   static std::vector<nic::Message*> pool;
@@ -365,12 +367,14 @@ std::vector<nic::Message*>& op_pool()
 }
 } // namespace
 
+
 Ni::Op* Ni::new_op(nic::OpKind kind, Md& md, int md_index, std::uint64_t local_offset, std::uint64_t length, int target,
                    std::uint32_t pt, std::uint64_t remote_offset)
 {
   Op* op;
+  static std::vector<std::unique_ptr<Op>> all; // every operation ever made (see op_pool)
   if (op_pool().empty()) {
-    op = new Op;
+    op = all.emplace_back(std::make_unique<Op>()).get();
   } else {
     op = static_cast<Op*>(op_pool().back());
     op_pool().pop_back();
