@@ -86,7 +86,7 @@ inline const sim::ParamTable<JobParams>& JobParams::keys()
        .doc = "Time slice: a thread that computes this long (simulated) without calling the library or a "
               "blocking pthread/OpenMP routine is charged for it and lets other threads and the network run, "
               "so spin-waits on memory progress; they see a store at most this late (bench/time-slicing: "
-              "2us costs about 10% of wall time on pure computation, 1us about 20%). In none mode a quantum's "
+              "2us costs about 6-9% of wall time, 1us about 11-17%). In none mode a quantum's "
               "worth of blocks (at core_speed) costs one 100ns poll instead. At least 100ns.",
        .field = field(&JobParams::compute_quantum), .min = 100'000},
       {.path = "job.symmetric_heap", .kind = K::Size,
