@@ -348,17 +348,24 @@ std::uint64_t parse_size(const std::string& s)
   return *v;
 }
 
+/// `s` without leading and trailing spaces.
+std::string_view trimmed(const std::string& s)
+{
+  std::string_view v = s;
+  while (!v.empty() && v.front() == ' ')
+    v.remove_prefix(1);
+  while (!v.empty() && v.back() == ' ')
+    v.remove_suffix(1);
+  return v;
+}
+
 std::uint64_t parse_symmetric_size(const std::string& s)
 {
   // The OpenSHMEM specification's form (Environment Variables): a non-negative decimal number,
   // integer or floating point (".5m" is 0.5m), with at most one suffix k/K, m/M, g/G or t/T
   // multiplying by 2^10, 2^20, 2^30 or 2^40; the size is at least the integer ceiling of the
   // product ("3.1m" is 3250586 bytes). Any other suffix is an error.
-  std::string_view v = s;
-  while (!v.empty() && v.front() == ' ')
-    v.remove_prefix(1);
-  while (!v.empty() && v.back() == ' ')
-    v.remove_suffix(1);
+  const std::string_view v = trimmed(s);
   Decimal d;
   const std::size_t n = v.empty() || v.front() == '-' || v.front() == '+' ? 0 : scan_decimal(v, d);
   if (n != 0 && n != std::string_view::npos) {
@@ -410,11 +417,7 @@ std::uint64_t parse_symmetric_size(const std::string& s)
 
 double parse_speed(const std::string& s)
 {
-  std::string_view v = s;
-  while (!v.empty() && v.front() == ' ')
-    v.remove_prefix(1);
-  while (!v.empty() && v.back() == ' ')
-    v.remove_suffix(1);
+  const std::string_view v = trimmed(s);
   Decimal d;
   std::size_t n = scan_decimal(v, d);
   if (n == 0 || n == std::string_view::npos)
