@@ -202,7 +202,7 @@ void EventQueue::fire(Ps due)
     if (t > clock) {
       // Look ahead only while no actor can act before t: none inside a SimGrid activity, and no
       // other SimGrid timer due first.
-      if (!lookahead_ || activities_ != 0 || woke_in_batch_)
+      if (!lookahead_ || activities_ != 0 || woke_in_batch_ || (time_limit_ > 0 && t > time_limit_))
         break;
       const double other = simgrid::kernel::timer::Timer::next();
       if (other >= 0 && seconds_to_ps(other) <= t)

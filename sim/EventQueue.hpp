@@ -52,6 +52,9 @@ public:
 
   /// Allow or forbid look-ahead (for tests comparing both; on by default).
   void set_lookahead(bool on) { lookahead_ = on; }
+  /// The run's simulated-time limit (0: none): look-ahead never processes an event past it, so a
+  /// run stopped there has done nothing later.
+  void set_time_limit(Ps limit) { time_limit_ = limit; }
 
   /// Number of actors inside a SimGrid activity; look-ahead is only legal at zero.
   void activity_begin() { ++activities_; }
@@ -113,6 +116,7 @@ private:
   simgrid::kernel::timer::Timer* timer_ = nullptr;
   Ps timer_at_             = 0;
   bool lookahead_          = true;
+  Ps time_limit_           = 0;
   bool past_horizon_       = false;
   bool in_fire_            = false;
   bool stop_batch_         = false;

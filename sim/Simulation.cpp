@@ -103,6 +103,7 @@ void Simulation::collect_blocked()
 
 RunStatus Simulation::run(Ps time_limit)
 {
+  queue_.set_time_limit(time_limit);
   if (time_limit > 0)
     engine_->run_until(ps_to_seconds(time_limit));
   else

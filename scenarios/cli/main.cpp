@@ -1,6 +1,7 @@
 // shmemsim: run a scenario (a JSON platform + workload) on the simulated network.
 #include "analysis/Commands.hpp"
-#include "scenarios/Run.hpp"
+#include "scenarios/RunBuilder.hpp"
+#include "scenarios/TrafficWorkload.hpp"
 #include "scenarios/Scenario.hpp"
 
 #include <unistd.h>
@@ -23,12 +24,13 @@ namespace {
 const char* kUsage = R"(usage: shmemsim COMMAND [ARGS]
 
 commands:
-  run SCENARIO.json [--set KEY=VALUE ...] [--out DIR] [--trace LEVEL] [--quiet] [--perf]
+  run SCENARIO.json [--set KEY=VALUE ...] [--out DIR] [--trace LEVEL] [--sim-time-limit T] [--quiet] [--perf]
         Run the scenario's workload on its simulated cluster and print the results.
         --set KEY=VALUE  override one key (dotted path; VALUE is JSON if it parses, else a string)
         --out DIR        write DIR/summary.json (deterministic), DIR/scenario.json (every key) and the
                          trace (DIR/trace.evt, trace.json for Perfetto, trace.paje; docs/traces.md)
         --trace LEVEL    trace detail with --out: off, ops (default, or output.trace), packets
+        --sim-time-limit T  stop at simulated time T (e.g. 10ms) with status 4, saying what still runs
         --quiet          print nothing but errors
         --perf           print wall-clock speed (model events and operations per second) on stderr
   validate SCENARIO.json [--set KEY=VALUE ...]
@@ -37,7 +39,8 @@ commands:
   presets
         List the built-in platform presets.
 
-exit status: 0 ok, 1 a data check failed, 2 bad input, 3 deadlock, 4 simulated-time limit
+exit status: 0 ok, 1 a data check failed, 2 bad input, 3 deadlock, 4 simulated-time limit,
+  130/143 interrupted (docs/runs.md)
 )";
 
 [[noreturn]] void usage_error(const std::string& msg)
@@ -51,6 +54,7 @@ struct Args {
   std::vector<std::string> sets;
   std::string out;
   std::string trace;
+  std::string time_limit;
   bool quiet = false;
   bool perf  = false;
 };
@@ -77,6 +81,8 @@ Args parse_args(const std::string& cmd, int argc, char** argv, int first)
       a.out = value("--out");
     } else if ((arg == "--trace" || arg.rfind("--trace=", 0) == 0) && cmd == "run") {
       a.trace = value("--trace");
+    } else if ((arg == "--sim-time-limit" || arg.rfind("--sim-time-limit=", 0) == 0) && cmd == "run") {
+      a.time_limit = value("--sim-time-limit");
     } else if (arg == "--quiet" && cmd == "run") {
       a.quiet = true;
     } else if (arg == "--perf" && cmd == "run") {
@@ -94,28 +100,32 @@ Args parse_args(const std::string& cmd, int argc, char** argv, int first)
   return a;
 }
 
-void write_file(const std::filesystem::path& p, const std::string& text)
-{
-  std::ofstream f(p, std::ios::binary);
-  f << text;
-  if (!f)
-    throw std::runtime_error("cannot write " + p.string() + ": " + std::strerror(errno));
-}
-
 int cmd_run(const Args& a)
 {
   const Scenario sc = load_scenario(a.scenario, a.sets);
-  if (!a.out.empty()) {
+  if (!a.out.empty()) { // before the run, not after it
     std::error_code ec;
     std::filesystem::create_directories(a.out, ec);
     if (ec)
       throw ScenarioError("--out " + a.out + ": cannot create directory: " + ec.message());
   }
+  RunSettings settings;
+  if (!a.time_limit.empty()) {
+    try {
+      settings.time_limit = parse_time(a.time_limit);
+    } catch (const std::invalid_argument& e) {
+      usage_error("--sim-time-limit " + a.time_limit + ": " + e.what());
+    }
+    settings.time_limit_text = a.time_limit;
+  }
   const shmemsim::traces::Level level = trace_level(sc, a.trace, !a.out.empty());
   std::unique_ptr<shmemsim::traces::Recorder> recorder;
   if (level != shmemsim::traces::Level::Off)
     recorder = std::make_unique<shmemsim::traces::Recorder>(level);
-  const RunOutcome r = run_scenario(sc, recorder.get());
+  settings.recorder = recorder.get();
+  TrafficWorkload traffic(sc);
+  Run run(sc, traffic, settings);
+  const RunOutcome r = run.execute();
   if (!a.quiet) {
     std::printf("shmemsim: %s: %d endpoints on %d nodes, seed %llu\n", sc.source.c_str(), r.summary["endpoints"].get<int>(),
                 r.summary["nodes"].get<int>(), static_cast<unsigned long long>(sc.seed));
@@ -124,14 +134,10 @@ int cmd_run(const Args& a)
   for (const std::string& e : r.errors)
     std::fprintf(stderr, "shmemsim: %s\n", e.c_str());
   if (!a.out.empty()) {
-    const std::filesystem::path dir(a.out);
-    write_file(dir / "summary.json", r.summary.dump(2) + "\n");
-    write_file(dir / "scenario.json", sc.resolved.dump(2) + "\n");
-    if (!a.quiet)
-      std::printf("  %-26s %s\n", "summary written to", (dir / "summary.json").string().c_str());
-    if (recorder != nullptr) {
-      const std::vector<std::string> files = recorder->write(a.out);
-      if (!a.quiet)
+    const std::vector<std::string> files = write_run_directory(a.out, r, sc, recorder.get());
+    if (!a.quiet) {
+      std::printf("  %-26s %s\n", "summary written to", (std::filesystem::path(a.out) / "summary.json").string().c_str());
+      if (!files.empty())
         std::printf("  %-26s %s, %s (Perfetto), %s (Paje)\n", (std::string("trace (") + to_string(level) + ")").c_str(),
                     files[0].c_str(), files[1].c_str(), files[2].c_str());
     }

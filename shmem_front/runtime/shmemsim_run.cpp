@@ -1,8 +1,9 @@
 // shmemsim-run: run an unmodified OpenSHMEM program (built with shmemsim-cc) on a simulated
 // cluster. Each PE runs `main` of its own private copy of the program in a SimGrid actor.
-#include "scenarios/Run.hpp"
+#include "scenarios/RunBuilder.hpp"
 #include "scenarios/Scenario.hpp"
 #include "shmem_front/interpose/hooks.h"
+#include "shmem_front/launcher/ProgramWorkload.hpp"
 #include "shmem_front/lib/Library.hpp"
 #include "shmem_front/lib/Seams.hpp"
 #include "shmem_front/runtime/PeRuntime.hpp"
@@ -73,7 +74,7 @@ environment (OpenSHMEM 1.5; the deprecated SMA_ names work too, the SHMEM_ name 
   SHMEM_DEBUG             any value: debugging messages on stderr
 
 exit status: the PEs' (the first non-zero one), 2 bad input or misuse of the OpenSHMEM API,
-3 deadlock, 4 a time limit was reached, 128+signal if a PE crashed
+3 deadlock, 4 a time limit was reached, 128+signal if a PE crashed, 130/143 interrupted (docs/runs.md)
 )";
 
 [[noreturn]] void usage_error(const std::string& msg)
@@ -543,117 +544,112 @@ void placement_notice(const scenarios::Scenario& sc, const std::vector<int>& nod
 
 // ------------------------------------------------------------------ the run
 
-int run(const Options& o)
+/// The scenario of a run: --scenario (or the embedded qdr-16 platform) with the command line's
+/// settings; the command line gives the program and its PEs. -np beyond nodes x pes_per_node
+/// without --pes-per-node spreads the PEs over the nodes.
+scenarios::Scenario launch_scenario(const Options& o)
 {
-  // The scenario: platform and job settings; the command line gives the program and its PEs.
-  std::vector<std::string> sets = o.sets;
-  if (o.np > 0)
-    sets.push_back("job.pes=" + std::to_string(o.np));
-  if (o.ppn > 0)
-    sets.push_back("job.pes_per_node=" + std::to_string(o.ppn));
-  if (o.seed >= 0)
-    sets.push_back("seed=" + std::to_string(o.seed));
-  sets.push_back("traffic=[]");
   auto load = [&](const std::vector<std::string>& s) {
     return o.scenario.empty() ? scenarios::parse_scenario(R"({"platform": {"preset": "qdr-16"}})", "embedded default", s)
                               : scenarios::load_scenario(o.scenario, s);
   };
-  scenarios::Scenario sc;
-  try {
-    sc = load(sets);
-  } catch (const scenarios::ScenarioError& e) {
-    // -np beyond nodes x 1 without --pes-per-node: spread the PEs over the nodes.
-    if (o.np <= 0 || o.ppn > 0 || std::string(e.what()).find("job.pes") == std::string::npos)
-      throw;
-    auto probe = load(std::vector<std::string>(o.sets.begin(), o.sets.end()));
-    const int nodes = probe.platform.hosts.nodes;
-    sets.push_back("job.pes_per_node=" + std::to_string((o.np + nodes - 1) / nodes));
-    sc = load(sets);
+  std::vector<std::string> sets = o.sets;
+  if (o.seed >= 0)
+    sets.push_back("seed=" + std::to_string(o.seed));
+  sets.push_back("traffic=[]");
+  if (o.ppn > 0)
+    sets.push_back("job.pes_per_node=" + std::to_string(o.ppn));
+  if (o.np > 0) {
+    if (o.ppn <= 0) {
+      const scenarios::Scenario probe = load(sets);
+      const int nodes                 = probe.platform.hosts.nodes;
+      if (o.np > nodes * probe.job.pes_per_node)
+        sets.push_back("job.pes_per_node=" + std::to_string((o.np + nodes - 1) / nodes));
+    }
+    sets.push_back("job.pes=" + std::to_string(o.np));
   }
+  scenarios::Scenario sc = load(sets);
   if (o.scenario.empty())
     std::fprintf(stderr, "shmemsim-run: no --scenario: using the embedded default platform (qdr-16: %d nodes, %d cores each)\n",
                  sc.platform.hosts.nodes, sc.platform.hosts.cores_per_node);
   sc.job.program = o.program;
   sc.job.args    = o.args;
-  sim::Ps time_limit = 0;
-  if (!o.sim_time_limit.empty()) {
-    try {
-      time_limit = scenarios::parse_time(o.sim_time_limit);
-    } catch (const std::invalid_argument& e) {
-      usage_error("--sim-time-limit " + o.sim_time_limit + ": " + e.what());
-    }
-  }
-  const traces::Level trace_level = scenarios::trace_level(sc, o.trace, !o.out.empty());
-  // The symmetric heap: job.symmetric_heap, or SHMEM_SYMMETRIC_SIZE in the specification's form
-  // ("512m", "1G", "3.1m": at least the ceiling of number x 2^10/20/30/40). It is what the program
-  // can allocate; the library's own reserved block comes on top.
+  return sc;
+}
+
+/// The symmetric heap per PE: job.symmetric_heap, or SHMEM_SYMMETRIC_SIZE in the specification's
+/// form ("512m", "1G", "3.1m": at least the ceiling of number x 2^10/20/30/40). It is what the
+/// program can allocate; the library's own reserved block comes on top.
+std::uint64_t symmetric_heap_bytes(const scenarios::Scenario& sc)
+{
   std::uint64_t heap_bytes = sc.job.symmetric_heap;
   if (const char* env = std::getenv("SHMEM_SYMMETRIC_SIZE")) {
     try {
       heap_bytes = scenarios::parse_symmetric_size(std::string(env));
     } catch (const std::invalid_argument& e) {
       std::fprintf(stderr, "shmemsim-run: SHMEM_SYMMETRIC_SIZE=%s\n", e.what());
-      return 2;
+      std::exit(2);
     }
   }
   if (heap_bytes > (std::uint64_t{1} << 46))
     usage_error("symmetric heap of " + std::to_string(heap_bytes) +
                 " bytes per PE is more than this simulator can reserve (at most 64 TiB)");
-  heap_bytes += kReservedHeap;
+  return heap_bytes + kReservedHeap;
+}
 
+/// Removes the temporary program copies when the loading ends, normally or by an exception.
+struct TemporaryDirectory {
+  TemporaryDirectory()
+  {
+    const char* tmp_root = std::getenv("TMPDIR");
+    std::string tmpl = std::string(tmp_root != nullptr && *tmp_root != '\0' ? tmp_root : "/tmp") + "/shmemsim-run-XXXXXX";
+    if (tmpl.size() >= sizeof g_tmpdir)
+      tmpl = "/tmp/shmemsim-run-XXXXXX";
+    const char* dir = mkdtemp(tmpl.data());
+    if (dir == nullptr)
+      throw scenarios::ScenarioError(std::string("cannot create a temporary directory: ") + std::strerror(errno));
+    std::snprintf(g_tmpdir, sizeof g_tmpdir, "%s", dir);
+  }
+  ~TemporaryDirectory()
+  {
+    remove_temporaries();
+    g_tmpdir[0] = '\0';
+  }
+  TemporaryDirectory(const TemporaryDirectory&)            = delete;
+  TemporaryDirectory& operator=(const TemporaryDirectory&) = delete;
+  const char* path() const { return g_tmpdir; }
+};
+
+/// Load the interposition library (first, so the program copies bind to this instance), then one
+/// private copy of the program and one symmetric heap per PE.
+LoadedProgram load_program(const Options& o, const scenarios::Scenario& sc, const std::vector<int>& node_of,
+                           std::uint64_t heap_bytes)
+{
   const fs::path program = fs::absolute(o.program);
   if (!fs::exists(program))
     usage_error(o.program + ": no such file");
-
-  // The interposition library: loaded first, so the program copies bind to this instance.
   const std::string interpose = self_dir() + "/../lib/libshmemsim_interpose.so";
   void* ih                    = dlopen(interpose.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (ih == nullptr)
     throw scenarios::ScenarioError(std::string("cannot load the interposition library: ") + dlerror());
-  auto* install_hooks = reinterpret_cast<void (*)(const shmemsim_hooks*)>(dlsym(ih, "shmemsim_interpose_install"));
-  auto* blocks        = static_cast<unsigned long*>(dlsym(ih, "shmemsim_blocks"));
-  auto* slice_blocks  = static_cast<unsigned long*>(dlsym(ih, "shmemsim_slice_blocks"));
-  g_program_handles   = reinterpret_cast<int (*)(int)>(dlsym(ih, "shmemsim_interpose_program_handles"));
+  LoadedProgram loaded;
+  loaded.install_hooks = reinterpret_cast<void (*)(const shmemsim_hooks*)>(dlsym(ih, "shmemsim_interpose_install"));
+  loaded.counter       = BlockCounter{static_cast<unsigned long*>(dlsym(ih, "shmemsim_blocks")),
+                                      static_cast<unsigned long*>(dlsym(ih, "shmemsim_slice_blocks"))};
+  loaded.tag_output    = o.tag;
+  g_program_handles    = reinterpret_cast<int (*)(int)>(dlsym(ih, "shmemsim_interpose_program_handles"));
 
-  const std::vector<int> node_of = scenarios::place_endpoints(sc);
-  const int npes                 = static_cast<int>(node_of.size());
-  // Every PE is a loaded copy of the program with its heap reserved in this one process: bound
-  // both before loading (a typo such as -np 1000000 must not grind for hours).
-  if (npes > kMaxPes)
-    usage_error("-np " + std::to_string(npes) + ": at most " + std::to_string(kMaxPes) +
-                " PEs (each is a copy of the program loaded into the simulator's process)");
-  if (static_cast<double>(npes) * 2.0 * static_cast<double>(heap_bytes) > static_cast<double>(std::uint64_t{1} << 46))
-    usage_error(std::to_string(npes) + " PEs x a symmetric heap of " + std::to_string(heap_bytes) +
-                " bytes need more address space than the simulator can reserve (64 TiB, counting alignment): "
-                "lower SHMEM_SYMMETRIC_SIZE or job.symmetric_heap");
-  placement_notice(sc, node_of);
-
-  // Private program copies and symmetric heaps.
-  const char* tmp_root = std::getenv("TMPDIR");
-  std::string tmpl     = std::string(tmp_root != nullptr && *tmp_root != '\0' ? tmp_root : "/tmp") + "/shmemsim-run-XXXXXX";
-  if (tmpl.size() >= sizeof g_tmpdir)
-    tmpl = "/tmp/shmemsim-run-XXXXXX";
-  const char* tmpdir = mkdtemp(tmpl.data());
-  if (tmpdir == nullptr)
-    throw scenarios::ScenarioError(std::string("cannot create a temporary directory: ") + std::strerror(errno));
-  std::snprintf(g_tmpdir, sizeof g_tmpdir, "%s", tmpdir);
-  struct RemoveTemporaries {
-    ~RemoveTemporaries()
-    {
-      remove_temporaries();
-      g_tmpdir[0] = '\0';
-    }
-  } remove_on_exit; // load errors throw through here
-  std::vector<PeProcess> pes(static_cast<std::size_t>(npes));
-  std::vector<PeMemory> memory(static_cast<std::size_t>(npes));
+  const int npes = static_cast<int>(node_of.size());
+  const TemporaryDirectory tmpdir; // load errors throw through here
+  loaded.pes.resize(static_cast<std::size_t>(npes));
   for (int pe = 0; pe < npes; ++pe) {
-    const Copy c = load_copy(program, tmpdir, pe);
+    const Copy c = load_copy(program, tmpdir.path(), pe);
     void* heap   = map_heap(heap_bytes);
     if (heap == MAP_FAILED)
       throw scenarios::ScenarioError("cannot map a symmetric heap of " + std::to_string(heap_bytes) + " bytes for PE " +
                                      std::to_string(pe) + ": " + std::strerror(errno) +
                                      " (lower job.symmetric_heap or SHMEM_SYMMETRIC_SIZE)");
-    PeProcess& p = pes[static_cast<std::size_t>(pe)];
+    PeProcess& p = loaded.pes[static_cast<std::size_t>(pe)];
     p.id         = pe;
     p.node       = node_of[static_cast<std::size_t>(pe)];
     p.main       = c.main;
@@ -666,105 +662,61 @@ int run(const Options& o)
     p.args.push_back(o.program);
     for (const auto& a : sc.job.args)
       p.args.push_back(a);
-    memory[static_cast<std::size_t>(pe)] = p.mem;
   }
-  remove_temporaries();
-  g_tmpdir[0] = '\0';
+  return loaded;
+}
 
-  sim::HostParams hosts = sc.platform.hosts;
-  if (sc.platform.progress_core && hosts.cores_per_node > 1)
-    hosts.cores_per_node -= 1; // the NIC's progress thread has a core of its own
-  sim::Simulation sim(hosts, sc.seed);
-  portals::Network net(sim, sc.platform.fabric, sc.platform.nic, sc.platform.limits, node_of);
-  PeRuntime runtime(sim, sc, pes, BlockCounter{blocks, slice_blocks});
-  PortalsTransport transport(
-      net, memory, sc.job.contexts_split ? CtxMapping::Split : CtxMapping::Lean,
-      sc.job.contexts_share ? OnExhaustion::Share : OnExhaustion::Fail, [&runtime] { return runtime.my_pe(); },
-      [&runtime](const std::string& m) { runtime.fatal(m); });
-  runtime.set_store_listener([&transport](int pe) { transport.note_local_stores(pe); });
-  try {
-    transport.setup();
-  } catch (const std::runtime_error& e) {
-    throw scenarios::ScenarioError(e.what());
+int run(const Options& o)
+{
+  scenarios::Scenario sc = launch_scenario(o);
+  scenarios::RunSettings settings;
+  if (!o.sim_time_limit.empty()) {
+    try {
+      settings.time_limit = scenarios::parse_time(o.sim_time_limit);
+    } catch (const std::invalid_argument& e) {
+      usage_error("--sim-time-limit " + o.sim_time_limit + ": " + e.what());
+    }
+    settings.time_limit_text = o.sim_time_limit;
   }
+  const traces::Level trace_level = scenarios::trace_level(sc, o.trace, !o.out.empty());
+  const std::uint64_t heap_bytes  = symmetric_heap_bytes(sc);
+  const std::vector<int> node_of  = scenarios::place_endpoints(sc);
+  const int npes                  = static_cast<int>(node_of.size());
+  // Every PE is a loaded copy of the program with its heap reserved in this one process: bound
+  // both before loading (a typo such as -np 1000000 must not grind for hours).
+  if (npes > kMaxPes)
+    usage_error("-np " + std::to_string(npes) + ": at most " + std::to_string(kMaxPes) +
+                " PEs (each is a copy of the program loaded into the simulator's process)");
+  if (static_cast<double>(npes) * 2.0 * static_cast<double>(heap_bytes) > static_cast<double>(std::uint64_t{1} << 46))
+    usage_error(std::to_string(npes) + " PEs x a symmetric heap of " + std::to_string(heap_bytes) +
+                " bytes need more address space than the simulator can reserve (64 TiB, counting alignment): "
+                "lower SHMEM_SYMMETRIC_SIZE or job.symmetric_heap");
+  placement_notice(sc, node_of);
+  LoadedProgram program = load_program(o, sc, node_of, heap_bytes);
+
   std::unique_ptr<traces::Recorder> recorder;
-  if (trace_level != traces::Level::Off) {
+  if (trace_level != traces::Level::Off)
     recorder = std::make_unique<traces::Recorder>(trace_level);
-    scenarios::attach_recorder(*recorder, sc, net, node_of);
-    recorder->meta("core_speed", std::to_string(static_cast<long long>(sc.platform.hosts.core_speed)));
-    transport.set_observer(recorder.get(), [&runtime] { return runtime.thread_index(); });
-    runtime.set_observer(recorder.get());
-  }
-  install(Env{&runtime, &transport});
-  install_hooks(runtime.hooks());
-  if (o.tag)
-    runtime.tag_output();
-  runtime.spawn_all();
-
-  const sim::RunStatus status = sim.run(time_limit);
+  settings.recorder = recorder.get();
+  ProgramWorkload workload(sc, program);
+  // PE actors and program copies are not torn down: the process ends with std::_Exit below.
+  auto* run = new scenarios::Run(sc, workload, settings);
+  const scenarios::RunOutcome r = run->execute();
   std::fflush(nullptr);
-  const double sim_s = sim::ps_to_seconds(sim.end_time());
-  int code           = 0;
-  switch (status) {
-    case sim::RunStatus::Completed:
-      code = runtime.exit_status();
-      break;
-    case sim::RunStatus::Deadlock:
-    {
-      int ended = 0;
-      for (const PeProcess& p : pes)
-        ended += p.finished ? 1 : 0;
-      std::fprintf(stderr, "shmemsim-run: deadlock at simulated time %.9f s: every PE %sis blocked\n", sim_s,
-                   ended > 0 ? "still running " : "");
-      for (const std::string& b : sim.blocked())
-        std::fprintf(stderr, "shmemsim-run:   %s\n", b.c_str());
-      // PEs that ended while others still expected them (exit() before a barrier, say).
-      for (const PeProcess& p : pes)
-        if (p.finished)
-          std::fprintf(stderr, "shmemsim-run:   PE %d has ended (exit status %d)\n", p.id, p.exit_status);
-    }
-      code = 3;
-      break;
-    case sim::RunStatus::TimeLimit:
-      std::fprintf(stderr, "shmemsim-run: simulated-time limit of %s reached; still running:\n", o.sim_time_limit.c_str());
-      for (const std::string& c : runtime.computing())
-        std::fprintf(stderr, "shmemsim-run:   %s\n", c.c_str());
-      for (const std::string& b : sim.blocked())
-        std::fprintf(stderr, "shmemsim-run:   %s\n", b.c_str());
-      code = 4;
-      break;
-  }
+  for (const std::string& e : r.errors)
+    std::fprintf(stderr, "shmemsim-run: %s\n", e.c_str());
   if (!o.out.empty()) {
-    fs::create_directories(o.out);
-    const nic::NicStats t = net.totals();
-    nlohmann::json s;
-    s["sim_time_s"]              = sim_s;
-    s["events"]                  = sim.queue().events_processed();
-    s["pes"]                     = npes;
-    s["deliveries"]              = t.deliveries;
-    s["out_of_order_deliveries"] = t.out_of_order;
-    s["operations"]              = {{"issued", t.messages}, {"acks_received", t.acks_received}, {"replies_received", t.replies_received}};
-    s["contexts"]                = {{"created", transport.contexts_created()}, {"refused", transport.contexts_refused()}};
-    nlohmann::json exits         = nlohmann::json::array();
-    for (const PeProcess& p : pes)
-      exits.push_back(p.exit_status);
-    s["exit_status"] = exits;
-    s["status"]      = code;
-    std::ofstream(fs::path(o.out) / "summary.json") << s.dump(2) << "\n";
-    std::ofstream(fs::path(o.out) / "scenario.json") << sc.resolved.dump(2) << "\n";
-    if (recorder != nullptr) {
-      const std::vector<std::string> files = recorder->write(o.out);
-      if (!o.quiet)
-        std::fprintf(stderr, "shmemsim-run: trace (%s): %s, %s (Perfetto), %s (Paje); 'shmemsim report %s' analyses it\n",
-                     traces::to_string(trace_level), files[0].c_str(), files[1].c_str(), files[2].c_str(), o.out.c_str());
-    }
+    const std::vector<std::string> files = scenarios::write_run_directory(o.out, r, sc, recorder.get());
+    if (!o.quiet && !files.empty())
+      std::fprintf(stderr, "shmemsim-run: trace (%s): %s, %s (Perfetto), %s (Paje); 'shmemsim report %s' analyses it\n",
+                   traces::to_string(trace_level), files[0].c_str(), files[1].c_str(), files[2].c_str(), o.out.c_str());
   }
-  if (!o.quiet && status == sim::RunStatus::Completed)
+  if (!o.quiet && r.status == sim::RunStatus::Completed)
     std::fprintf(stderr, "shmemsim-run: %d PEs finished at simulated time %.9f s (%llu model events), exit status %d\n", npes,
-                 sim_s, static_cast<unsigned long long>(sim.queue().events_processed()), code);
+                 r.summary["sim_time_s"].get<double>(),
+                 static_cast<unsigned long long>(r.summary["events"].get<std::uint64_t>()), r.exit_code);
   std::fflush(nullptr);
-  // PE actors and program copies are not torn down: the process ends here.
-  std::_Exit(code);
+  std::_Exit(r.exit_code);
 }
 
 } // namespace

@@ -1,10 +1,13 @@
-#include "scenarios/Run.hpp"
+#include "scenarios/RunBuilder.hpp"
 
-#include "scenarios/Traffic.hpp"
 #include "sim/Simulation.hpp"
 #include "sim/portals_model/Network.hpp"
 
+#include <cerrno>
 #include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <cstdio>
 #include <memory>
 #include <new>
@@ -57,80 +60,140 @@ traces::Level trace_level(const Scenario& sc, const std::string& option, bool ha
   return level;
 }
 
-void attach_recorder(traces::Recorder& rec, const Scenario& sc, portals::Network& net, const std::vector<int>& node_of)
+int exit_status(sim::RunStatus status, int workload_verdict)
 {
-  rec.meta("scenario", sc.source);
-  rec.meta("seed", std::to_string(sc.seed));
-  rec.meta("pes", std::to_string(node_of.size()));
-  rec.meta("nodes", std::to_string(sc.platform.hosts.nodes));
-  rec.meta("cores_per_node", std::to_string(sc.platform.hosts.cores_per_node));
-  rec.meta("max_cts", std::to_string(sc.platform.limits.max_cts));
-  rec.meta("max_mds", std::to_string(sc.platform.limits.max_mds));
-  rec.meta("max_volatile_size", std::to_string(sc.platform.limits.max_volatile_size));
-  rec.meta("link_bandwidth_Bps", std::to_string(sc.platform.fabric.link_bandwidth / 8));
-  rec.meta("mtu", std::to_string(sc.platform.fabric.mtu));
-  if (!sc.job.program.empty())
-    rec.meta("program", sc.job.program);
-  for (std::size_t pe = 0; pe < node_of.size(); ++pe)
-    rec.pe(static_cast<int>(pe), node_of[pe]);
+  switch (status) {
+    case sim::RunStatus::Completed:
+      return workload_verdict;
+    case sim::RunStatus::Deadlock:
+      return kExitDeadlock;
+    case sim::RunStatus::TimeLimit:
+      return kExitTimeLimit;
+  }
+  return kExitDeadlock;
+}
+
+Run::Run(const Scenario& sc, Workload& workload, RunSettings settings)
+    : sc_(sc), workload_(workload), settings_(std::move(settings))
+{
+  build_platform();
+  if (settings_.recorder != nullptr)
+    attach_recorder();
+  workload_.setup(platform_, settings_.recorder);
+}
+
+Run::~Run() = default;
+
+void Run::build_platform()
+{
+  platform_.node_of = place_endpoints(sc_);
+  sim::HostParams hosts = sc_.platform.hosts;
+  if (sc_.platform.progress_core && hosts.cores_per_node > 1)
+    hosts.cores_per_node -= 1; // the NIC's progress thread has a core of its own
+  // The models size their tables from the scenario: memory can run out here (e.g. millions of
+  // injection queues or portal table entries per NIC). Say which keys size them.
+  try {
+    platform_.sim = std::make_unique<sim::Simulation>(hosts, sc_.seed);
+    platform_.net = std::make_unique<portals::Network>(*platform_.sim, sc_.platform.fabric, sc_.platform.nic,
+                                                       sc_.platform.limits, platform_.node_of);
+  } catch (const std::bad_alloc&) {
+    throw ScenarioError(sc_.source + ": not enough memory to build the platform's model for platform.nodes " +
+                        std::to_string(sc_.platform.hosts.nodes) + ", platform.nic.injection_queues " +
+                        std::to_string(sc_.platform.nic.injection_queues) + ", platform.nic.limits.max_pt_index " +
+                        std::to_string(sc_.platform.limits.max_pt_index) + " and " +
+                        std::to_string(platform_.node_of.size()) + " endpoints; lower them");
+  }
+}
+
+void Run::attach_recorder()
+{
+  traces::Recorder& rec = *settings_.recorder;
+  portals::Network& net = *platform_.net;
+  rec.meta("scenario", sc_.source);
+  rec.meta("seed", std::to_string(sc_.seed));
+  rec.meta("pes", std::to_string(platform_.node_of.size()));
+  rec.meta("nodes", std::to_string(sc_.platform.hosts.nodes));
+  rec.meta("cores_per_node", std::to_string(sc_.platform.hosts.cores_per_node));
+  rec.meta("max_cts", std::to_string(sc_.platform.limits.max_cts));
+  rec.meta("max_mds", std::to_string(sc_.platform.limits.max_mds));
+  rec.meta("max_volatile_size", std::to_string(sc_.platform.limits.max_volatile_size));
+  rec.meta("link_bandwidth_Bps", std::to_string(sc_.platform.fabric.link_bandwidth / 8));
+  rec.meta("mtu", std::to_string(sc_.platform.fabric.mtu));
+  if (!sc_.job.program.empty())
+    rec.meta("program", sc_.job.program);
+  for (std::size_t pe = 0; pe < platform_.node_of.size(); ++pe)
+    rec.pe(static_cast<int>(pe), platform_.node_of[pe]);
   if (rec.level() == traces::Level::Packets)
     for (int l = 0; l < net.fabric().link_count(); ++l)
       rec.link(l, net.fabric().link_name(l));
   net.set_observer(&rec);
+  workload_.describe(rec);
 }
 
-RunOutcome run_scenario(const Scenario& sc, traces::Recorder* recorder)
+RunOutcome Run::execute()
 {
   const auto wall0 = std::chrono::steady_clock::now();
   RunOutcome out;
-  const std::vector<int> node_of = place_endpoints(sc);
+  workload_.start();
+  const auto run0      = std::chrono::steady_clock::now();
+  out.status           = platform_.sim->run(settings_.time_limit);
+  out.run_wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - run0).count();
 
-  // The models size their tables from the scenario: memory can run out here (e.g. millions of
-  // injection queues or portal table entries per NIC). Say which keys size them.
-  std::unique_ptr<sim::Simulation> sim_owner;
-  std::unique_ptr<portals::Network> net_owner;
-  try {
-    sim_owner = std::make_unique<sim::Simulation>(sc.platform.hosts, sc.seed);
-    net_owner = std::make_unique<portals::Network>(*sim_owner, sc.platform.fabric, sc.platform.nic, sc.platform.limits, node_of);
-  } catch (const std::bad_alloc&) {
-    throw ScenarioError(sc.source + ": not enough memory to build the platform's model for platform.nodes " +
-                        std::to_string(sc.platform.hosts.nodes) + ", platform.nic.injection_queues " +
-                        std::to_string(sc.platform.nic.injection_queues) + ", platform.nic.limits.max_pt_index " +
-                        std::to_string(sc.platform.limits.max_pt_index) + " and " + std::to_string(node_of.size()) +
-                        " endpoints; lower them");
+  int verdict = kExitOk;
+  if (out.status == sim::RunStatus::Completed)
+    verdict = workload_.verdict(out.errors);
+  else
+    report_stop(out.status, out);
+  out.exit_code = exit_status(out.status, verdict);
+
+  out.summary = platform_summary();
+  workload_.summarize(out.summary);
+  out.summary["status"] = out.exit_code;
+  out.summary["checks"] = {{"passed", out.exit_code == kExitOk}, {"failures", out.errors}};
+  out.wall_seconds      = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+  return out;
+}
+
+void Run::report_stop(sim::RunStatus status, RunOutcome& out)
+{
+  sim::Simulation& sim = *platform_.sim;
+  char when[64];
+  std::snprintf(when, sizeof when, "%.9f", sim::ps_to_seconds(sim.end_time()));
+  std::vector<std::string> extra;
+  workload_.explain_stop(status, extra);
+  if (status == sim::RunStatus::Deadlock) {
+    out.errors.push_back(std::string("deadlock at simulated time ") + when + " s: every " + workload_.blocked_parties() +
+                         " is blocked");
+    for (const std::string& b : sim.blocked())
+      out.errors.push_back("  " + b);
+    for (const std::string& e : extra)
+      out.errors.push_back("  " + e);
+    return;
   }
-  sim::Simulation& sim     = *sim_owner;
-  portals::Network& net    = *net_owner;
-  if (recorder != nullptr)
-    attach_recorder(*recorder, sc, net, node_of);
+  if (sim.queue().past_horizon())
+    out.errors.push_back("simulated time reached the clock's horizon (4e6 s, about 46 days of picoseconds in 63 bits); "
+                         "the run stops there; still running:");
+  else
+    out.errors.push_back("simulated-time limit of " + settings_.time_limit_text + " reached; still running:");
+  for (const std::string& e : extra)
+    out.errors.push_back("  " + e);
+  for (const std::string& b : sim.blocked())
+    out.errors.push_back("  " + b);
+}
 
-  std::vector<std::unique_ptr<TrafficPattern>> patterns;
-  try {
-    for (std::size_t i = 0; i < sc.traffic.size(); ++i)
-      patterns.push_back(std::make_unique<TrafficPattern>(net, sc.traffic[i], static_cast<int>(i), sc.seed));
-  } catch (const std::runtime_error& e) {
-    throw ScenarioError(sc.source + ": " + e.what());
-  } catch (const std::bad_alloc&) {
-    const auto i = patterns.size();
-    throw ScenarioError(sc.source + ": traffic[" + std::to_string(i) + "] (" + to_string(sc.traffic[i].pattern) +
-                        "): not enough memory for its buffers (traffic.size " + std::to_string(sc.traffic[i].size) +
-                        " B, traffic.window " + std::to_string(sc.traffic[i].window) + "); lower them");
-  }
-  for (auto& p : patterns)
-    p->start();
-
-  const auto run0             = std::chrono::steady_clock::now();
-  const sim::RunStatus status = sim.run();
-  out.run_wall_seconds        = std::chrono::duration<double>(std::chrono::steady_clock::now() - run0).count();
+nlohmann::json Run::platform_summary()
+{
+  sim::Simulation& sim = *platform_.sim;
+  portals::Network& net = *platform_.net;
   const sim::Ps end           = sim.end_time();
   const nic::NicStats t       = net.totals();
   const sim::FabricStats& fs  = net.fabric().stats();
   const double sim_s          = sim::ps_to_seconds(end);
 
-  nlohmann::json& s = out.summary;
-  s["sim_time_s"]   = sim_s;
-  s["events"]       = sim.queue().events_processed();
-  s["deliveries"]   = t.deliveries;
+  nlohmann::json s;
+  s["sim_time_s"]              = sim_s;
+  s["events"]                  = sim.queue().events_processed();
+  s["deliveries"]              = t.deliveries;
   s["out_of_order_deliveries"] = t.out_of_order;
   s["operations"] = {{"issued", t.messages},
                      {"failed_at_target", t.failed_deliveries},
@@ -146,76 +209,52 @@ RunOutcome run_scenario(const Scenario& sc, traces::Recorder* recorder)
                  {"hops", fs.hops},
                  {"reordered_packets", fs.reordered_packets},
                  {"mean_queueing_per_hop_s", fs.hops > 0 ? sim::ps_to_seconds(fs.queueing_total) / static_cast<double>(fs.hops) : 0.0}};
-  portals::NiUsage usage_peak;
+  portals::NiUsage peak;
   for (int ep = 0; ep < net.endpoints(); ++ep) {
     const auto& u = net.ni(ep).usage();
-    usage_peak.cts_peak = std::max(usage_peak.cts_peak, u.cts_peak);
-    usage_peak.mds_peak = std::max(usage_peak.mds_peak, u.mds_peak);
-    usage_peak.les_peak = std::max(usage_peak.les_peak, u.les_peak);
-    usage_peak.volatile_puts += u.volatile_puts;
-    usage_peak.dma_puts += u.dma_puts;
+    peak.cts_peak = std::max(peak.cts_peak, u.cts_peak);
+    peak.mds_peak = std::max(peak.mds_peak, u.mds_peak);
+    peak.les_peak = std::max(peak.les_peak, u.les_peak);
+    peak.volatile_puts += u.volatile_puts;
+    peak.dma_puts += u.dma_puts;
   }
   s["nic"] = {{"injection_queue_wait_s", sim::ps_to_seconds(t.queue_wait)},
               {"independent_queues", t.independent_queues},
               {"packets_held_for_ordering", t.held_packets},
-              {"volatile_puts", usage_peak.volatile_puts},
-              {"dma_puts", usage_peak.dma_puts},
-              {"cts_peak_per_endpoint", usage_peak.cts_peak},
-              {"mds_peak_per_endpoint", usage_peak.mds_peak},
-              {"entries_peak_per_endpoint", usage_peak.les_peak}};
+              {"volatile_puts", peak.volatile_puts},
+              {"dma_puts", peak.dma_puts},
+              {"cts_peak_per_endpoint", peak.cts_peak},
+              {"mds_peak_per_endpoint", peak.mds_peak},
+              {"entries_peak_per_endpoint", peak.les_peak}};
   s["endpoints"] = net.endpoints();
   s["nodes"]     = net.nodes();
+  return s;
+}
 
-  nlohmann::json traffic = nlohmann::json::array();
-  bool all_ok            = true;
-  for (std::size_t i = 0; i < patterns.size(); ++i) {
-    TrafficPattern& p = *patterns[i];
-    if (status == sim::RunStatus::Completed)
-      p.verify();
-    const TrafficResult& r = p.result();
-    const double span      = sim::ps_to_seconds(r.end - r.start);
-    nlohmann::json j = {{"pattern", to_string(p.params().pattern)},
-                        {"operations", r.operations},
-                        {"bytes", r.bytes},
-                        {"duration_s", span},
-                        {"bandwidth_Bps", span > 0 ? static_cast<double>(r.bytes) / span : 0.0},
-                        {"operation_rate", span > 0 ? static_cast<double>(r.operations) / span : 0.0},
-                        {"verified", r.verified}};
-    if (p.params().pattern == Pattern::PingPong)
-      j["half_round_trip_s"] = r.half_rtt_s;
-    if (!p.params().verify)
-      j["verified"] = nullptr;
-    traffic.push_back(j);
-    for (const std::string& f : r.failures) {
-      out.errors.push_back("traffic[" + std::to_string(i) + "] " + to_string(p.params().pattern) + ": " + f);
-      all_ok = false;
-    }
-  }
-  s["traffic"] = traffic;
+namespace {
+void write_file(const std::filesystem::path& p, const std::string& text)
+{
+  std::ofstream f(p, std::ios::binary);
+  f << text;
+  f.close();
+  if (!f)
+    throw std::runtime_error("cannot write " + p.string() + ": " + std::strerror(errno));
+}
+} // namespace
 
-  switch (status) {
-    case sim::RunStatus::Completed:
-      out.exit_code = all_ok ? kExitOk : kExitCheckFailed;
-      break;
-    case sim::RunStatus::Deadlock:
-      out.exit_code = kExitDeadlock;
-      out.errors.insert(out.errors.begin(), "deadlock at simulated time " + std::to_string(sim_s) + " s: every actor is blocked");
-      for (const std::string& b : sim.blocked())
-        out.errors.push_back("  " + b);
-      break;
-    case sim::RunStatus::TimeLimit:
-      out.exit_code = kExitTimeLimit;
-      out.errors.insert(out.errors.begin(), sim.queue().past_horizon()
-                                                ? "simulated time reached the clock's horizon (4e6 s, about 46 days of "
-                                                  "picoseconds in 63 bits); the run stops there"
-                                                : "simulated-time limit reached");
-      for (const std::string& b : sim.blocked())
-        out.errors.push_back("  " + b);
-      break;
-  }
-  s["checks"] = {{"passed", out.exit_code == kExitOk}, {"failures", out.errors}};
-  out.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
-  return out;
+std::vector<std::string> write_run_directory(const std::string& dir, const RunOutcome& outcome, const Scenario& sc,
+                                             traces::Recorder* recorder)
+{
+  const std::filesystem::path d(dir);
+  std::error_code ec;
+  std::filesystem::create_directories(d, ec);
+  if (ec)
+    throw std::runtime_error("--out " + dir + ": cannot create directory: " + ec.message());
+  write_file(d / "summary.json", outcome.summary.dump(2) + "\n");
+  write_file(d / "scenario.json", sc.resolved.dump(2) + "\n");
+  if (recorder == nullptr)
+    return {};
+  return recorder->write(dir);
 }
 
 namespace {

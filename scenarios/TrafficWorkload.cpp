@@ -1,0 +1,66 @@
+#include "scenarios/TrafficWorkload.hpp"
+
+#include <new>
+#include <stdexcept>
+
+namespace shmemsim::scenarios {
+
+void TrafficWorkload::setup(Platform& platform, traces::Recorder* /*recorder: the platform's models publish*/)
+{
+  try {
+    for (std::size_t i = 0; i < sc_.traffic.size(); ++i)
+      patterns_.push_back(std::make_unique<TrafficPattern>(*platform.net, sc_.traffic[i], static_cast<int>(i), sc_.seed));
+  } catch (const std::runtime_error& e) {
+    throw ScenarioError(sc_.source + ": " + e.what());
+  } catch (const std::bad_alloc&) {
+    const auto i = patterns_.size();
+    throw ScenarioError(sc_.source + ": traffic[" + std::to_string(i) + "] (" + to_string(sc_.traffic[i].pattern) +
+                        "): not enough memory for its buffers (traffic.size " + std::to_string(sc_.traffic[i].size) +
+                        " B, traffic.window " + std::to_string(sc_.traffic[i].window) + "); lower them");
+  }
+}
+
+void TrafficWorkload::start()
+{
+  for (auto& p : patterns_)
+    p->start();
+}
+
+int TrafficWorkload::verdict(std::vector<std::string>& errors)
+{
+  int verdict = kExitOk;
+  for (std::size_t i = 0; i < patterns_.size(); ++i) {
+    TrafficPattern& p = *patterns_[i];
+    p.verify();
+    for (const std::string& f : p.result().failures) {
+      errors.push_back("traffic[" + std::to_string(i) + "] " + to_string(p.params().pattern) + ": " + f);
+      verdict = kExitCheckFailed;
+    }
+  }
+  return verdict;
+}
+
+void TrafficWorkload::summarize(nlohmann::json& summary)
+{
+  nlohmann::json traffic = nlohmann::json::array();
+  for (const auto& pattern : patterns_) {
+    const TrafficPattern& p = *pattern;
+    const TrafficResult& r  = p.result();
+    const double span       = sim::ps_to_seconds(r.end - r.start);
+    nlohmann::json j = {{"pattern", to_string(p.params().pattern)},
+                        {"operations", r.operations},
+                        {"bytes", r.bytes},
+                        {"duration_s", span},
+                        {"bandwidth_Bps", span > 0 ? static_cast<double>(r.bytes) / span : 0.0},
+                        {"operation_rate", span > 0 ? static_cast<double>(r.operations) / span : 0.0},
+                        {"verified", r.verified}};
+    if (p.params().pattern == Pattern::PingPong)
+      j["half_round_trip_s"] = r.half_rtt_s;
+    if (!p.params().verify)
+      j["verified"] = nullptr;
+    traffic.push_back(j);
+  }
+  summary["traffic"] = traffic;
+}
+
+} // namespace shmemsim::scenarios

@@ -1,0 +1,85 @@
+#include "shmem_front/launcher/ProgramWorkload.hpp"
+
+#include "shmem_front/lib/Seams.hpp"
+#include "sim/portals_model/Network.hpp"
+
+#include <stdexcept>
+
+namespace shmemsim::front {
+
+void ProgramWorkload::describe(traces::Recorder& recorder)
+{
+  recorder.meta("core_speed", std::to_string(static_cast<long long>(sc_.platform.hosts.core_speed)));
+}
+
+void ProgramWorkload::setup(scenarios::Platform& platform, traces::Recorder* recorder)
+{
+  std::vector<PeMemory> memory;
+  memory.reserve(program_.pes.size());
+  for (const PeProcess& p : program_.pes)
+    memory.push_back(p.mem);
+  runtime_ = std::make_unique<PeRuntime>(*platform.sim, sc_, program_.pes, program_.counter);
+  PeRuntime& runtime = *runtime_;
+  transport_ = std::make_unique<PortalsTransport>(
+      *platform.net, std::move(memory), sc_.job.contexts_split ? CtxMapping::Split : CtxMapping::Lean,
+      sc_.job.contexts_share ? OnExhaustion::Share : OnExhaustion::Fail, [&runtime] { return runtime.my_pe(); },
+      [&runtime](const std::string& m) { runtime.fatal(m); });
+  PortalsTransport& transport = *transport_;
+  runtime.set_store_listener([&transport](int pe) { transport.note_local_stores(pe); });
+  try {
+    transport.setup();
+  } catch (const std::runtime_error& e) {
+    throw scenarios::ScenarioError(e.what());
+  }
+  if (recorder != nullptr) {
+    transport.set_observer(recorder, [&runtime] { return runtime.thread_index(); });
+    runtime.set_observer(recorder);
+  }
+  install(Env{&runtime, &transport});
+  program_.install_hooks(runtime.hooks());
+  if (program_.tag_output)
+    runtime.tag_output();
+}
+
+void ProgramWorkload::start()
+{
+  runtime_->spawn_all();
+}
+
+int ProgramWorkload::verdict(std::vector<std::string>& /*errors: the PEs have said what failed*/)
+{
+  return runtime_->exit_status();
+}
+
+std::string ProgramWorkload::blocked_parties() const
+{
+  for (const PeProcess& p : program_.pes)
+    if (p.finished)
+      return "PE still running";
+  return "PE";
+}
+
+void ProgramWorkload::explain_stop(sim::RunStatus status, std::vector<std::string>& lines)
+{
+  if (status == sim::RunStatus::TimeLimit) {
+    for (const std::string& c : runtime_->computing())
+      lines.push_back(c);
+    return;
+  }
+  // PEs that ended while others still expected them (exit() before a barrier, say).
+  for (const PeProcess& p : program_.pes)
+    if (p.finished)
+      lines.push_back("PE " + std::to_string(p.id) + " has ended (exit status " + std::to_string(p.exit_status) + ")");
+}
+
+void ProgramWorkload::summarize(nlohmann::json& summary)
+{
+  summary["pes"]      = program_.pes.size();
+  summary["contexts"] = {{"created", transport_->contexts_created()}, {"refused", transport_->contexts_refused()}};
+  nlohmann::json exits = nlohmann::json::array();
+  for (const PeProcess& p : program_.pes)
+    exits.push_back(p.exit_status);
+  summary["exit_status"] = exits;
+}
+
+} // namespace shmemsim::front

@@ -1,0 +1,44 @@
+// An OpenSHMEM program as a workload of the run builder: the PE runtime (the runtime seam on
+// SimGrid) and the Portals transport (the transport seam) over the built platform, one actor per
+// PE running its private copy of the program (loaded by shmemsim-run beforehand).
+#pragma once
+
+#include "scenarios/RunBuilder.hpp"
+#include "shmem_front/interpose/hooks.h"
+#include "shmem_front/runtime/PeRuntime.hpp"
+#include "shmem_front/transport/PortalsTransport.hpp"
+
+#include <memory>
+#include <vector>
+
+namespace shmemsim::front {
+
+/// What the launcher loaded: the PEs (program copies, heaps) and the interposition library's
+/// entry points.
+struct LoadedProgram {
+  std::vector<PeProcess> pes;
+  BlockCounter counter;
+  void (*install_hooks)(const shmemsim_hooks*) = nullptr;
+  bool tag_output = false; ///< prefix every line of a PE's output with its number
+};
+
+class ProgramWorkload final : public scenarios::Workload {
+public:
+  ProgramWorkload(const scenarios::Scenario& sc, LoadedProgram& program) : sc_(sc), program_(program) {}
+
+  void describe(traces::Recorder& recorder) override;
+  void setup(scenarios::Platform& platform, traces::Recorder* recorder) override;
+  void start() override;
+  int verdict(std::vector<std::string>& errors) override;
+  std::string blocked_parties() const override;
+  void explain_stop(sim::RunStatus status, std::vector<std::string>& lines) override;
+  void summarize(nlohmann::json& summary) override;
+
+private:
+  const scenarios::Scenario& sc_;
+  LoadedProgram& program_;
+  std::unique_ptr<PeRuntime> runtime_;
+  std::unique_ptr<PortalsTransport> transport_;
+};
+
+} // namespace shmemsim::front

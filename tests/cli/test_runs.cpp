@@ -1,0 +1,144 @@
+// One run builder for both front ends: `shmemsim run` (traffic) and `shmemsim-run` (programs) end
+// with the same exit statuses, the same report lines and one summary.json schema (docs/runs.md).
+// SHMEMSIM_BIN (the build's bin/), SHMEMSIM_PROGRAM (spin_wait, built by shmemsim-cc) and
+// SHMEMSIM_SOURCE_DIR come from tests/CMakeLists.txt.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+struct Result {
+  int status = -1;
+  std::string out, err;
+};
+
+std::string slurp(const fs::path& p)
+{
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+class Runs : public ::testing::Test {
+protected:
+  void SetUp() override
+  {
+    dir_ = fs::temp_directory_path() / ("shmemsim-runs-" + std::to_string(::getpid()) + "-" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  /// Run `command` (a shell command line) in the test's directory.
+  Result sh(const std::string& command)
+  {
+    const std::string line =
+        "cd '" + dir_.string() + "' && " + command + " > stdout 2> stderr < /dev/null";
+    const int raw = std::system(line.c_str());
+    Result r;
+    r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
+    r.out    = slurp(dir_ / "stdout");
+    r.err    = slurp(dir_ / "stderr");
+    return r;
+  }
+  json summary(const std::string& out)
+  {
+    json j = json::parse(slurp(dir_ / out / "summary.json"), nullptr, false);
+    EXPECT_FALSE(j.is_discarded()) << out << "/summary.json is not JSON";
+    return j;
+  }
+  static std::string shmemsim() { return std::string(SHMEMSIM_BIN) + "/shmemsim"; }
+  static std::string launcher() { return std::string(SHMEMSIM_BIN) + "/shmemsim-run"; }
+  static std::string scenario(const std::string& name) { return std::string(SHMEMSIM_SOURCE_DIR) + "/scenarios/" + name; }
+
+  fs::path dir_;
+};
+
+/// The keys every run's summary.json has (docs/runs.md, "Platform keys").
+void expect_platform_keys(const json& s, const std::string& who)
+{
+  for (const char* key : {"status", "checks", "sim_time_s", "events", "endpoints", "nodes", "deliveries",
+                          "out_of_order_deliveries", "operations", "latency", "bandwidth", "fabric", "nic"})
+    EXPECT_TRUE(s.contains(key)) << who << ": summary.json has no key " << key;
+  for (const char* key : {"issued", "failed_at_target", "acks_received", "replies_received"})
+    EXPECT_TRUE(s["operations"].contains(key)) << who << ": summary.json has no operations." << key;
+  for (const char* key : {"cts_peak_per_endpoint", "mds_peak_per_endpoint", "volatile_puts", "dma_puts"})
+    EXPECT_TRUE(s["nic"].contains(key)) << who << ": summary.json has no nic." << key;
+}
+
+TEST_F(Runs, TrafficAndProgramSummariesShareOneSchema)
+{
+  const Result t = sh(shmemsim() + " run " + scenario("net/alltoall.json") + " --quiet --out traffic");
+  ASSERT_EQ(t.status, 0) << t.err;
+  const Result p = sh(launcher() + " -np 4 --quiet --out program " + SHMEMSIM_PROGRAM + " put");
+  ASSERT_EQ(p.status, 0) << p.err;
+
+  const json ts = summary("traffic"), ps = summary("program");
+  expect_platform_keys(ts, "shmemsim run");
+  expect_platform_keys(ps, "shmemsim-run");
+  EXPECT_EQ(ts["status"], 0);
+  EXPECT_EQ(ps["status"], 0);
+  EXPECT_EQ(ps["checks"]["passed"], true);
+  EXPECT_TRUE(ts.contains("traffic"));
+  // The program's own keys: one exit status per PE, its contexts.
+  EXPECT_EQ(ps["pes"], 4);
+  EXPECT_EQ(ps["endpoints"], 4);
+  EXPECT_EQ(ps["exit_status"], json::array({0, 0, 0, 0}));
+  EXPECT_TRUE(ps.contains("contexts"));
+  // PE 0 put a flag to each of the 3 others: the network carried them, and the CTs the transport
+  // allocated show in the NIC's peaks.
+  EXPECT_GE(ps["operations"]["issued"].get<std::uint64_t>(), 3u);
+  EXPECT_GE(ps["deliveries"].get<std::uint64_t>(), 3u);
+  EXPECT_GE(ps["nic"]["cts_peak_per_endpoint"].get<std::uint64_t>(), 1u);
+}
+
+TEST_F(Runs, SimulatedTimeLimitEndsTrafficAndProgramsAlike)
+{
+  // A traffic scenario stopped at 1 us: status 4, one heading line, then what still ran.
+  const Result t = sh(shmemsim() + " run " + scenario("net/alltoall.json") + " --sim-time-limit 1us --quiet --out traffic");
+  EXPECT_EQ(t.status, 4) << t.err;
+  EXPECT_NE(t.err.find("shmemsim: simulated-time limit of 1us reached; still running:\n"), std::string::npos) << t.err;
+  EXPECT_NE(t.err.find("shmemsim:   "), std::string::npos) << "no blocked or running party listed:\n" << t.err;
+  const json ts = summary("traffic");
+  EXPECT_EQ(ts["status"], 4);
+  EXPECT_EQ(ts["checks"]["passed"], false);
+  EXPECT_LE(ts["sim_time_s"].get<double>(), 1e-6 + 1e-12);
+
+  // A program spinning forever: the same status and heading, naming the PE that computed.
+  const Result p = sh(launcher() + " -np 2 --quiet --sim-time-limit 2ms --out program " + SHMEMSIM_PROGRAM + " forever");
+  EXPECT_EQ(p.status, 4) << p.err;
+  EXPECT_NE(p.err.find("shmemsim-run: simulated-time limit of 2ms reached; still running:\n"), std::string::npos) << p.err;
+  EXPECT_NE(p.err.find("PE 0 was computing"), std::string::npos) << p.err;
+  const json ps = summary("program");
+  EXPECT_EQ(ps["status"], 4);
+  EXPECT_EQ(ps["checks"]["passed"], false);
+  ASSERT_TRUE(ps["checks"]["failures"].is_array());
+  EXPECT_EQ(ps["checks"]["failures"][0], "simulated-time limit of 2ms reached; still running:");
+}
+
+TEST_F(Runs, BadTimeLimitIsOneLineAndStatusTwo)
+{
+  const Result t = sh(shmemsim() + " run " + scenario("net/alltoall.json") + " --sim-time-limit 3parsecs");
+  EXPECT_EQ(t.status, 2);
+  EXPECT_NE(t.err.find("shmemsim: --sim-time-limit 3parsecs: "), std::string::npos) << t.err;
+  EXPECT_EQ(std::count(t.err.begin(), t.err.end(), '\n'), 1) << t.err;
+}
+
+} // namespace
