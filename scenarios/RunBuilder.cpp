@@ -90,6 +90,7 @@ void Run::build_platform()
   sim::HostParams hosts = sc_.platform.hosts;
   if (sc_.platform.progress_core && hosts.cores_per_node > 1)
     hosts.cores_per_node -= 1; // the NIC's progress thread has a core of its own
+  platform_.program_cores = hosts.cores_per_node;
   // The models size their tables from the scenario: memory can run out here (e.g. millions of
   // injection queues or portal table entries per NIC). Say which keys size them.
   try {

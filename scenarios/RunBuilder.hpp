@@ -33,6 +33,7 @@ int exit_status(sim::RunStatus status, int workload_verdict);
 /// The built models of a scenario's platform.
 struct Platform {
   std::vector<int> node_of; ///< endpoint (PE) -> node
+  int program_cores = 0;    ///< cores per node left to programs (one fewer with platform.progress_core)
   std::unique_ptr<sim::Simulation> sim;
   std::unique_ptr<portals::Network> net;
 };

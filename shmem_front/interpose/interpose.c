@@ -416,8 +416,12 @@ EXPORT int pthread_create(pthread_t* t, const pthread_attr_t* a, void* (*fn)(voi
     return get_real_pthread_create()(t, a, fn, arg);
   unsigned long id = 0;
   int r            = hooks->thread_create(&id, fn, arg);
-  if (r == 0)
+  int state        = PTHREAD_CREATE_JOINABLE;
+  if (r == 0) {
     *t = (pthread_t)id;
+    if (a != NULL && pthread_attr_getdetachstate(a, &state) == 0 && state == PTHREAD_CREATE_DETACHED)
+      hooks->thread_detach(id); /* created detached: nobody joins it, its resources go at its end */
+  }
   return r;
 }
 EXPORT int pthread_join(pthread_t t, void** ret) { return active() ? hooks->thread_join((unsigned long)t, ret) : get_real_pthread_join()(t, ret); }
@@ -514,7 +518,7 @@ EXPORT int pthread_cond_clockwait(pthread_cond_t* c, pthread_mutex_t* m, clockid
     return get_real_pthread_cond_clockwait()(c, m, clock, t);
   struct timespec deadline = *t;
   if (clock != CLOCK_REALTIME)
-    deadline.tv_sec += 1409529600; /* the simulated wall clock's epoch (PeRuntime) */
+    deadline.tv_sec += 1409529600; /* the simulated wall clock's epoch (kEpoch, RuntimeParams.hpp) */
   return hooks->cond_wait(c, m, &deadline);
 }
 

@@ -7,6 +7,25 @@
 
 namespace shmemsim::front {
 
+namespace {
+/// The runtime's settings from the scenario (the runtime never reads scenarios).
+RuntimeParams runtime_params(const scenarios::Scenario& sc, const scenarios::Platform& platform)
+{
+  RuntimeParams rp;
+  rp.compute         = sc.job.compute == scenarios::ComputeMode::Counted    ? ComputeMode::Counted
+                       : sc.job.compute == scenarios::ComputeMode::Measured ? ComputeMode::Measured
+                                                                            : ComputeMode::None;
+  rp.compute_scale   = sc.job.compute_scale;
+  rp.compute_quantum = sc.job.compute_quantum;
+  rp.core_speed      = sc.platform.hosts.core_speed;
+  rp.program_cores   = platform.program_cores;
+  rp.threads_per_pe  = sc.job.threads_per_pe;
+  rp.library_lock    = sc.job.library_lock;
+  rp.collectives     = sc.job.collectives;
+  return rp;
+}
+} // namespace
+
 void ProgramWorkload::describe(traces::Recorder& recorder)
 {
   recorder.meta("core_speed", std::to_string(static_cast<long long>(sc_.platform.hosts.core_speed)));
@@ -18,7 +37,7 @@ void ProgramWorkload::setup(scenarios::Platform& platform, traces::Recorder* rec
   memory.reserve(program_.pes.size());
   for (const PeProcess& p : program_.pes)
     memory.push_back(p.mem);
-  runtime_ = std::make_unique<PeRuntime>(*platform.sim, sc_, program_.pes, program_.counter);
+  runtime_ = std::make_unique<PeRuntime>(*platform.sim, runtime_params(sc_, platform), program_.pes, program_.counter);
   PeRuntime& runtime = *runtime_;
   transport_ = std::make_unique<PortalsTransport>(
       *platform.net, std::move(memory), sc_.job.contexts_split ? CtxMapping::Split : CtxMapping::Lean,
@@ -35,7 +54,7 @@ void ProgramWorkload::setup(scenarios::Platform& platform, traces::Recorder* rec
     transport.set_observer(recorder, [&runtime] { return runtime.thread_index(); });
     runtime.set_observer(recorder);
   }
-  install(Env{&runtime, &transport});
+  install(Env{&runtime, &transport, &runtime});
   program_.install_hooks(runtime.hooks());
   if (program_.tag_output)
     runtime.tag_output();

@@ -90,7 +90,8 @@ Entry::Entry(const char* routine, bool before_init) : routine_(routine)
     std::fflush(stderr);
     std::_Exit(2);
   }
-  rt().enter(routine);
+  if (g_env.accounting != nullptr)
+    g_env.accounting->enter(routine);
   pe_ = &pe_state();
   if (!before_init && !pe_->initialized)
     fail(pe_->finalized ? "called after shmem_finalize" : "called before shmem_init");
@@ -98,7 +99,8 @@ Entry::Entry(const char* routine, bool before_init) : routine_(routine)
 
 Entry::~Entry()
 {
-  rt().leave();
+  if (g_env.accounting != nullptr)
+    g_env.accounting->leave();
 }
 
 void Entry::fail(const std::string& what) const

@@ -61,54 +61,75 @@ public:
   virtual void wait_for_update(std::uint64_t seen, const char* call) = 0;
 };
 
-/// Runtime seam: who am I, memory, time, blocking, compute accounting, fatal errors.
+/// Runtime seam: what any backend provides the routines (the simulator's PE runtime, or real
+/// processes), in the spirit of Sandia OpenSHMEM's runtime.h. Simulator-only concerns (compute
+/// accounting, time slicing, actor switches) are not part of it (see Accounting).
 class Runtime {
 public:
   virtual ~Runtime() = default;
 
+  // Identity
+  /// The calling PE's number (-1 when the caller is no PE).
   virtual int my_pe() = 0;
+  /// The number of PEs in the job.
   virtual int n_pes() = 0;
-  /// The PE's symmetric heap (same size and layout on every PE).
+  /// Whether `pe` runs the same program and is reachable.
+  virtual bool pe_accessible(int pe) = 0;
+
+  // Memory
+  /// The calling PE's symmetric heap (same size and layout on every PE).
   virtual void* heap_base() = 0;
+  /// Its size in bytes.
   virtual std::size_t heap_size() = 0;
   /// Whether [addr, addr+n) is symmetric memory of the calling PE (static data or heap).
   virtual bool is_symmetric(const void* addr, std::size_t n) = 0;
-  /// The address of the calling PE's symmetric `addr` on `pe` when load/store can reach it
-  /// (same node), else null.
+  /// The calling PE's symmetric `addr` on `pe` when load/store can reach it (same node), else null.
   virtual void* local_address(const void* addr, int pe) = 0;
-  /// Whether `pe` runs the same program (always, here) and is reachable.
-  virtual bool pe_accessible(int pe) = 0;
 
-  /// Called at entry of every library routine: charge the computation done since the last call.
-  virtual void enter(const char* routine) = 0;
-  /// Called when the routine returns (computation starts again).
-  virtual void leave() = 0;
-  /// A poll that found nothing: let simulated time pass by one poll cost.
+  // Threads and synchronization
+  /// A poll found nothing: let the PE's other threads and communication progress before the next.
   virtual void poll_pause() = 0;
-  /// Simulated seconds since the start of the run.
-  virtual double wtime() = 0;
-  /// Run-wide barrier among the PEs' main threads without network traffic (startup only).
-  virtual void startup_barrier() = 0;
-  /// An environment variable as this PE sees it (null if unset).
-  virtual const char* getenv(const char* name) = 0;
-  /// The collective algorithms of the run (job.collectives.*, parsed and checked by the scenario
-  /// layer); the defaults when there is no scenario.
-  virtual CollectiveParams collectives() { return {}; }
-  /// The library's internal synchronization for an operation on a shared context under
-  /// SHMEM_THREAD_MULTIPLE: a lock (one per context, keyed by `lock`) held for the configured
-  /// time, so that threads of a PE contend for it.
+  /// Under SHMEM_THREAD_MULTIPLE, serialize with the PE's other threads on `lock` (one per shared context).
   virtual void library_lock(const void* lock) {}
 
+  // Clocks
+  /// Seconds since the start of the run.
+  virtual double wtime() = 0;
+
+  // Bootstrap
+  /// Barrier among the PEs' main threads without the transport (start-up only).
+  virtual void startup_barrier() = 0;
+
+  // Environment and settings
+  /// An environment variable as this PE sees it (null if unset).
+  virtual const char* getenv(const char* name) = 0;
+  /// The run's collective algorithms (job.collectives.*, checked by the scenario layer); defaults otherwise.
+  virtual CollectiveParams collectives() { return {}; }
+
+  // Errors
   /// Misuse: print one line naming the PE and the routine, end the run with a non-zero status.
   [[noreturn]] virtual void fatal(const std::string& message) = 0;
   /// shmem_global_exit: end every PE, the run exits with `status`.
   [[noreturn]] virtual void global_exit(int status) = 0;
 };
 
-/// The pair the routines use, installed by the PE runtime before any PE starts.
+/// Optional, for a backend that models time (the simulator): told when each routine starts and
+/// ends, so that the program's computation between calls is charged. Real processes need none.
+class Accounting {
+public:
+  virtual ~Accounting() = default;
+
+  /// A routine starts (`routine` names it in reports): charge the computation done since the last call.
+  virtual void enter(const char* routine) = 0;
+  /// The routine returns: the program computes again.
+  virtual void leave() = 0;
+};
+
+/// What the routines use, installed by the launcher before any PE starts.
 struct Env {
-  Runtime* runtime     = nullptr;
-  Transport* transport = nullptr;
+  Runtime* runtime       = nullptr;
+  Transport* transport   = nullptr;
+  Accounting* accounting = nullptr; ///< null: nothing is told
 };
 
 /// Install the seams (the launcher does this once; tests install their own).

@@ -5,6 +5,7 @@
 // counter; `split`: a put CT+MD and a get CT+MD with their own counters.
 #pragma once
 
+#include "shmem_front/lib/PeMemory.hpp"
 #include "shmem_front/lib/Seams.hpp"
 #include "sim/Observer.hpp"
 #include "sim/portals_model/Network.hpp"
@@ -18,14 +19,6 @@ namespace shmemsim::front {
 
 enum class CtxMapping { Lean, Split };
 enum class OnExhaustion { Fail, Share };
-
-/// A PE's symmetric memory: its copy of the program's writable data, and its heap.
-struct PeMemory {
-  std::byte* data       = nullptr;
-  std::size_t data_size = 0;
-  std::byte* heap       = nullptr;
-  std::size_t heap_size = 0;
-};
 
 class PortalsTransport final : public Transport {
 public:

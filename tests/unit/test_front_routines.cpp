@@ -41,7 +41,7 @@ struct alignas(64) Region {
   unsigned char bytes[kHeap];
 };
 
-class FakeRuntime final : public Runtime {
+class FakeRuntime final : public Runtime, public Accounting {
 public:
   FakeRuntime() : mem_(kPes)
   {
@@ -281,7 +281,7 @@ protected:
 
   void SetUp() override
   {
-    install(Env{&rt, &tp});
+    install(Env{&rt, &tp, &rt});
     for (int pe = 0; pe < kPes; ++pe) {
       rt.me = pe;
       shmem_init();
@@ -771,7 +771,7 @@ TEST_F(Routines, DestroyedAndInvalidContextsAreFatal)
 
 TEST_F(Routines, BeforeInitIsFatal)
 {
-  install(Env{&rt, &tp}); // fresh library state: no PE initialized
+  install(Env{&rt, &tp, &rt}); // fresh library state: no PE initialized
   std::string m = fatal_of([&] { shmem_int_p(sym<int>(0), 1, 1); });
   EXPECT_EQ(m, "shmem_int_p: called before shmem_init");
   m = fatal_of([&] { (void)shmem_long_atomic_fetch_inc(sym<long>(0), 1); });

@@ -1,0 +1,141 @@
+#include "shmem_front/runtime/ComputeAccounting.hpp"
+
+#include "sim/Observer.hpp"
+#include "sim/Simulation.hpp"
+
+#include <cstdio>
+#include <ctime>
+
+namespace shmemsim::front {
+
+namespace {
+double thread_cpu_seconds()
+{
+  timespec ts;
+  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts); // the simulator's own call: the real clock
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+} // namespace
+
+ComputeAccounting::ComputeAccounting(sim::Simulation& sim, const RuntimeParams& params, BlockCounter counter)
+    : sim_(sim), mode_(params.compute), scale_(params.compute_scale), core_speed_(params.core_speed),
+      poll_cost_(params.poll_cost), blocks_(counter.blocks), slice_blocks_(counter.slice_blocks)
+{
+  // The quantum in blocks at the counted rate (kFlopsPerBlock of core_speed per block, times
+  // compute_scale); without a counted cost (none, or a zero scale) at the unscaled rate.
+  const double per_block = kFlopsPerBlock * (scale_ > 0 ? scale_ : 1.0);
+  const double quantum   = sim::ps_to_seconds(params.compute_quantum) * core_speed_ / per_block;
+  quantum_blocks_        = quantum < 1 ? 1 : quantum > 1e18 ? static_cast<unsigned long>(1e18)
+                                                              : static_cast<unsigned long>(quantum);
+}
+
+void ComputeAccounting::arm_slices()
+{
+  *slice_blocks_ = quantum_blocks_;
+}
+
+void ComputeAccounting::start_thread(SimThread& t)
+{
+  *blocks_    = 0;
+  t.last_call = sim_.queue().now();
+}
+
+void ComputeAccounting::start_pe(PeProcess& pe)
+{
+  *blocks_    = 0;
+  pe.cpu_mark = thread_cpu_seconds();
+}
+
+void ComputeAccounting::charge(PeProcess& pe, SimThread* t, bool sliced)
+{
+  double flops = 0;
+  switch (mode_) {
+    case ComputeMode::Counted: {
+      const unsigned long blocks = *blocks_;
+      *blocks_                   = 0;
+      flops                      = static_cast<double>(blocks) * kFlopsPerBlock * scale_;
+      break;
+    }
+    case ComputeMode::Measured: {
+      *blocks_         = 0;
+      const double now = thread_cpu_seconds();
+      flops            = (now - pe.cpu_mark) * core_speed_ * scale_;
+      break;
+    }
+    case ComputeMode::None:
+      *blocks_ = 0;
+      break;
+  }
+  const sim::Ps t0 = sim_.queue().now();
+  if (flops > 0) {
+    if (t != nullptr)
+      t->computing = true;
+    sim_.execute(flops);
+    if (t != nullptr)
+      t->computing = false;
+  }
+  if (mode_ == ComputeMode::Measured)
+    pe.cpu_mark = thread_cpu_seconds(); // other actors ran meanwhile on this OS thread
+  if (t == nullptr) {
+    if (flops > 0)
+      SHMEMSIM_OBSERVE(obs_, compute(t0, sim_.queue().now() - t0, pe.id, 0));
+    return;
+  }
+  // Consecutive time slices are one computation for the observer.
+  if (sliced) {
+    if (t->sliced_from < 0)
+      t->sliced_from = t0;
+    return;
+  }
+  const sim::Ps from = t->sliced_from >= 0 ? t->sliced_from : t0;
+  t->sliced_from     = -1;
+  if (sim_.queue().now() > from)
+    SHMEMSIM_OBSERVE(obs_, compute(from, sim_.queue().now() - from, pe.id, t->index));
+}
+
+void ComputeAccounting::slice(SimThread& t)
+{
+  const bool counted_cost = mode_ != ComputeMode::None && scale_ > 0;
+  if (counted_cost) {
+    charge(*t.pe, &t, true);
+    return;
+  }
+  // Computation is free: the slice is a poll, so that a spin-wait lets time and the network move.
+  *blocks_ = 0;
+  if (t.sliced_from < 0)
+    t.sliced_from = sim_.queue().now();
+  t.computing = true;
+  sim_.sleep_for(poll_cost_);
+  t.computing = false;
+}
+
+void ComputeAccounting::left(PeProcess& pe)
+{
+  if (mode_ == ComputeMode::Measured)
+    pe.cpu_mark = thread_cpu_seconds();
+}
+
+void ComputeAccounting::poll()
+{
+  sim_.sleep_for(poll_cost_);
+}
+
+std::vector<std::string> ComputeAccounting::computing(const std::deque<SimThread>& threads) const
+{
+  std::vector<std::string> lines;
+  const sim::Ps now = sim_.queue().now();
+  for (const SimThread& t : threads) {
+    if (t.finished || !t.computing)
+      continue;
+    std::string who = "PE " + std::to_string(t.pe->id);
+    if (t.index > 0)
+      who += " thread " + std::to_string(t.index);
+    char since[64];
+    std::snprintf(since, sizeof since, "%.9f", sim::ps_to_seconds(now - t.last_call));
+    lines.push_back(who + " was computing: no library call for the last " + since +
+                    " s of simulated time (a spin-wait nothing releases, or an endless loop?)");
+  }
+  return lines;
+}
+
+} // namespace shmemsim::front

@@ -1,0 +1,38 @@
+// The PE runtime's settings, as plain data: the launcher fills them from the scenario (job.* and
+// platform keys); the runtime never reads scenarios.
+#pragma once
+
+#include "shmem_front/lib/CollectiveParams.hpp"
+#include "sim/Time.hpp"
+
+#include <ctime>
+
+namespace shmemsim::front {
+
+/// How the program's own computation costs simulated time (job.compute).
+enum class ComputeMode {
+  Counted,  ///< executed basic blocks x kFlopsPerBlock flop of core_speed (deterministic)
+  Measured, ///< the simulator's CPU time between library calls (noisy)
+  None,     ///< free
+};
+
+/// Counted compute mode: what one executed basic block costs, in flop of core_speed.
+inline constexpr double kFlopsPerBlock = 4.0;
+
+/// Simulated wall-clock time starts at a fixed date, so runs are reproducible:
+/// 2014-09-01T00:00:00Z (the contexts paper's year).
+inline constexpr std::time_t kEpoch = 1409529600;
+
+struct RuntimeParams {
+  ComputeMode compute     = ComputeMode::Counted; ///< job.compute
+  double compute_scale    = 1.0;                  ///< job.compute_scale: multiplies computation time
+  sim::Ps compute_quantum = 2'000'000;            ///< job.compute_quantum: the time slice
+  double core_speed       = 1e9;                  ///< platform core speed, flop/s
+  int program_cores       = 1;     ///< cores of a node for programs (the NIC's progress core excluded)
+  int threads_per_pe      = 0;     ///< job.threads.per_pe: default OpenMP team size (0: the PE's cores)
+  sim::Ps library_lock    = 0;     ///< job.threads.library_lock: hold time of the library's lock
+  sim::Ps poll_cost       = 100'000; ///< what a poll that found nothing costs (100 ns)
+  CollectiveParams collectives;      ///< job.collectives.*
+};
+
+} // namespace shmemsim::front

@@ -1,0 +1,23 @@
+# The arrows that link lists cannot see: every target has the source root on its include path, so
+# a header of a layer a target does not link would still compile. Fails naming each file that
+# includes a header its directory may not depend on. Run as `cmake -DROOT=<source dir> -P`.
+set(failures 0)
+function(forbid dir pattern)
+  file(GLOB files ${ROOT}/${dir}/*.hpp ${ROOT}/${dir}/*.cpp ${ROOT}/${dir}/*.h ${ROOT}/${dir}/*.c)
+  foreach(f ${files})
+    if(f MATCHES "/shmemsim_run\\.cpp$") # the launcher: the composition root
+      continue()
+    endif()
+    file(STRINGS ${f} bad REGEX "^#include [\"<](${pattern})")
+    foreach(line ${bad})
+      message(SEND_ERROR "${f}: ${line} (${dir} may not depend on it)")
+    endforeach()
+  endforeach()
+endfunction()
+
+# The routines: the seams only.
+forbid(shmem_front/lib "scenarios/|traces/|shmem_front/runtime/|shmem_front/transport/|sim/nic/|sim/portals_model/|simgrid/")
+# The PE runtime: sim and the seams; never the transport, the models, scenarios or traces.
+forbid(shmem_front/runtime "scenarios/|traces/|shmem_front/transport/|sim/nic/|sim/portals_model/")
+# The Portals transport: the Portals model and the seams; never the runtime, scenarios or traces.
+forbid(shmem_front/transport "scenarios/|traces/|shmem_front/runtime/")
