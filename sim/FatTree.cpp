@@ -76,8 +76,7 @@ FatTree::FatTree(const FabricParams& p, int nodes, EventQueue& q, Rng routing_rn
   level_base_.assign(static_cast<std::size_t>(h) + 2, 0);
   for (int l = 1; l <= h; ++l) {
     const std::int64_t count = (m_prefix_[h] / m_prefix_[l]) * b_prefix_[l];
-    const std::int64_t ports = p_.down[static_cast<std::size_t>(l - 1)] + (l < h ? p_.up[static_cast<std::size_t>(l - 1)] : 0);
-    level_base_[l + 1]       = level_base_[l] + count * ports;
+    level_base_[l + 1]       = level_base_[l] + count * ports_per_switch(l);
   }
   switch_ports_.resize(static_cast<std::size_t>(level_base_[h + 1]));
   node_ports_.resize(static_cast<std::size_t>(nodes));
@@ -109,7 +108,7 @@ std::string FatTree::link_name(int link) const
   std::int64_t i = link - nodes_;
   for (int l = 1; l <= p_.levels; ++l) {
     if (i < level_base_[l + 1] - level_base_[l]) {
-      const std::int64_t per = p_.down[static_cast<std::size_t>(l - 1)] + (l < p_.levels ? p_.up[static_cast<std::size_t>(l - 1)] : 0);
+      const std::int64_t per = ports_per_switch(l);
       return "sw" + std::to_string(l) + "." + std::to_string(i / per) + ".p" + std::to_string(i % per);
     }
     i -= level_base_[l + 1] - level_base_[l];
@@ -136,11 +135,15 @@ Ps FatTree::uncontended_time(int src, int dst, std::uint32_t wire_bytes) const
   return links * p_.link_latency + (links - 1) * p_.switch_latency + serialization(wire_bytes);
 }
 
+int FatTree::ports_per_switch(int level) const
+{
+  const auto l = static_cast<std::size_t>(level - 1);
+  return p_.down[l] + (level < p_.levels ? p_.up[l] : 0);
+}
+
 FatTree::Port& FatTree::switch_port(int level, std::int64_t sw, int port)
 {
-  const int h            = p_.levels;
-  const std::int64_t per = p_.down[static_cast<std::size_t>(level - 1)] + (level < h ? p_.up[static_cast<std::size_t>(level - 1)] : 0);
-  return switch_ports_[static_cast<std::size_t>(level_base_[level] + sw * per + port)];
+  return switch_ports_[static_cast<std::size_t>(level_base_[level] + sw * ports_per_switch(level) + port)];
 }
 
 Ps FatTree::reserve(Port& port, Ps ready, const Packet* p)

@@ -95,6 +95,8 @@ private:
   void arrive(std::uint64_t packet_ptr);
   Ps forward_delay();
   Port& switch_port(int level, std::int64_t sw, int port);
+  /// Ports of a switch of `level` (1 = leaves): its down ports, and its up ports below the top.
+  int ports_per_switch(int level) const;
   Ps reserve(Port& port, Ps ready, const Packet* p);
   int up_port(const Packet& p, int level, std::int64_t sw);
 

@@ -21,3 +21,8 @@ forbid(shmem_front/lib "scenarios/|traces/|shmem_front/runtime/|shmem_front/tran
 forbid(shmem_front/runtime "scenarios/|traces/|shmem_front/transport/|sim/nic/|sim/portals_model/")
 # The Portals transport: the Portals model and the seams; never the runtime, scenarios or traces.
 forbid(shmem_front/transport "scenarios/|traces/|shmem_front/runtime/")
+# The models, bottom up: each knows only the layers below it (and publishes through its own
+# observer interface: sim/Observer.hpp, sim/portals_model/PortalsObserver.hpp).
+forbid(sim "sim/nic/|sim/portals_model/|shmem_front/|scenarios/|traces/|analysis/")
+forbid(sim/nic "sim/portals_model/|shmem_front/|scenarios/|traces/|analysis/")
+forbid(sim/portals_model "shmem_front/|scenarios/|traces/|analysis/")

@@ -127,12 +127,12 @@ void Recorder::op_issued(sim::Ps t, int pe, int thr, int ctx, int ct, std::uint6
   pending_op_[p] = e.id;
 }
 
-void Recorder::ctx_event(sim::Ps t, int pe, int thr, int ctx, int ct, sim::CtxEvent what)
+void Recorder::ctx_event(sim::Ps t, int pe, int thr, int ctx, int ct, front::CtxEvent what)
 {
   Event& e = add(Type::Ctx, t, pe, thr);
   e.ctx    = ctx;
   e.ct     = ct;
-  e.what   = sim::to_string(what);
+  e.what   = front::to_string(what);
 }
 
 void Recorder::wait_begin(sim::Ps t, int pe, int thr, int ctx, int ct, const char* what, std::uint64_t target)

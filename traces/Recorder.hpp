@@ -1,8 +1,9 @@
-// The recorder: an observer of the models that keeps what they report as trace events, and
+// The recorder: an observer of the models (network and Portals) and of the SHMEM front end that keeps what they report as trace events, and
 // writes the trace files of a run (docs/traces.md).
 #pragma once
 
-#include "sim/Observer.hpp"
+#include "shmem_front/lib/ShmemObserver.hpp"
+#include "sim/portals_model/PortalsObserver.hpp"
 #include "traces/Trace.hpp"
 
 #include <string>
@@ -10,7 +11,7 @@
 
 namespace shmemsim::traces {
 
-class Recorder final : public sim::Observer {
+class Recorder final : public portals::PortalsObserver, public front::ShmemObserver {
 public:
   explicit Recorder(Level level);
 
@@ -36,7 +37,7 @@ public:
   void limit_hit(sim::Ps t, int ep, const char* what) override;
   void op_issued(sim::Ps t, int pe, int thr, int ctx, int ct, std::uint64_t seq, const char* kind, std::uint64_t bytes,
                  int target) override;
-  void ctx_event(sim::Ps t, int pe, int thr, int ctx, int ct, sim::CtxEvent what) override;
+  void ctx_event(sim::Ps t, int pe, int thr, int ctx, int ct, front::CtxEvent what) override;
   void wait_begin(sim::Ps t, int pe, int thr, int ctx, int ct, const char* what, std::uint64_t target) override;
   void wait_end(sim::Ps t, int pe, int thr, std::uint64_t target) override;
   void compute(sim::Ps t, sim::Ps dur, int pe, int thr) override;

@@ -3,7 +3,7 @@
 // it links neither the simulator nor SimGrid, so `analysis` can use it alone.
 #pragma once
 
-#include "sim/ObserverEvents.hpp" // the words of `ctx` events (header-only: links nothing)
+#include "shmem_front/lib/ShmemObserver.hpp" // the words of `ctx` events (header-only: links nothing)
 
 #include <cstdint>
 #include <iosfwd>
@@ -41,8 +41,8 @@ enum class Type : std::uint8_t {
 const char* tag(Type t);
 
 /// What a `ctx` event says happened to the context: its `what` is the word of a CtxEvent.
-using sim::CtxEvent;
-using sim::parse_ctx_event;
+using front::CtxEvent;
+using front::parse_ctx_event;
 
 /// One event. Which fields a type uses is listed above (and in docs/traces.md); the others stay
 /// at their defaults. Dates and durations are integer picoseconds of simulated time.

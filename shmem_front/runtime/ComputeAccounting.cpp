@@ -1,6 +1,6 @@
 #include "shmem_front/runtime/ComputeAccounting.hpp"
 
-#include "sim/Observer.hpp"
+#include "shmem_front/lib/ShmemObserver.hpp"
 #include "sim/Simulation.hpp"
 
 #include <cstdio>

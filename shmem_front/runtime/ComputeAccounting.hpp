@@ -13,9 +13,11 @@
 #include <vector>
 
 namespace shmemsim::sim {
-class Observer;
 class Simulation;
 } // namespace shmemsim::sim
+namespace shmemsim::front {
+class ShmemObserver;
+} // namespace shmemsim::front
 
 namespace shmemsim::front {
 
@@ -30,7 +32,7 @@ class ComputeAccounting {
 public:
   ComputeAccounting(sim::Simulation& sim, const RuntimeParams& params, BlockCounter counter);
   /// Report computation to `obs` (null: nobody).
-  void set_observer(sim::Observer* obs) { obs_ = obs; }
+  void set_observer(front::ShmemObserver* obs) { obs_ = obs; }
 
   /// Before the PEs start: the time slice in blocks.
   void arm_slices();
@@ -66,7 +68,7 @@ private:
   unsigned long* blocks_;
   unsigned long* slice_blocks_;
   unsigned long quantum_blocks_ = 1; ///< the compute quantum in basic blocks
-  sim::Observer* obs_           = nullptr;
+  front::ShmemObserver* obs_           = nullptr;
 };
 
 } // namespace shmemsim::front

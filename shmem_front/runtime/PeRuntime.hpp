@@ -23,9 +23,11 @@
 #include <vector>
 
 namespace shmemsim::sim {
-class Observer;
 class Simulation;
 } // namespace shmemsim::sim
+namespace shmemsim::front {
+class ShmemObserver;
+} // namespace shmemsim::front
 
 namespace shmemsim::front {
 
@@ -49,7 +51,7 @@ public:
   /// The first non-zero exit status among the PEs (0 if all succeeded).
   int exit_status() const { return pes_.exit_status(); }
   /// Report computation and library-lock holds to `obs` (null: nobody).
-  void set_observer(sim::Observer* obs);
+  void set_observer(front::ShmemObserver* obs);
   /// Prefix every line a PE writes to stdout or stderr with "[PE n] " (call before spawn_all).
   void tag_output() { output_.tag(pes_.all()); }
   /// Called with a PE's id whenever one of its threads may have stored to its memory (it enters a

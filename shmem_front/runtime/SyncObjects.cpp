@@ -2,7 +2,7 @@
 
 #include "shmem_front/runtime/RuntimeParams.hpp"
 #include "sim/Notifier.hpp"
-#include "sim/Observer.hpp"
+#include "shmem_front/lib/ShmemObserver.hpp"
 #include "sim/Simulation.hpp"
 
 #include <pthread.h>

@@ -14,9 +14,11 @@
 #include <vector>
 
 namespace shmemsim::sim {
-class Observer;
 class Simulation;
 } // namespace shmemsim::sim
+namespace shmemsim::front {
+class ShmemObserver;
+} // namespace shmemsim::front
 
 namespace shmemsim::front {
 
@@ -29,7 +31,7 @@ public:
   {
   }
   /// Report library-lock holds to `obs` (null: nobody).
-  void set_observer(sim::Observer* obs) { obs_ = obs; }
+  void set_observer(front::ShmemObserver* obs) { obs_ = obs; }
 
   /// The pthread operations of the running thread; each returns 0 or an errno value.
   int mutex_lock(void* m, bool try_only);
@@ -65,7 +67,7 @@ private:
   SimThreads& threads_;
   Accounting& calls_;
   sim::Ps library_lock_;
-  sim::Observer* obs_ = nullptr;
+  front::ShmemObserver* obs_ = nullptr;
   std::unordered_map<const void*, Mutex> mutexes_;
   std::unordered_map<const void*, Cond> conds_;
   std::unordered_map<const void*, Barrier> barriers_;

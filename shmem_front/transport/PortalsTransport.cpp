@@ -102,7 +102,7 @@ void PortalsTransport::check(Status s, const char* what)
     fatal_(std::string(what) + " failed in the network model: " + portals::to_string(s) + " (" + me().ni->last_error() + ")");
 }
 
-void PortalsTransport::set_observer(sim::Observer* obs, std::function<int()> current_thread)
+void PortalsTransport::set_observer(front::ShmemObserver* obs, std::function<int()> current_thread)
 {
   obs_            = obs;
   current_thread_ = std::move(current_thread);
@@ -121,7 +121,7 @@ void PortalsTransport::note_op(const TransportCtx* ctx, const TransportCtx* c, b
   obs_->op_issued(now(), c->pe, current_thread_(), ctx->id, ct, seq, kind, bytes, target);
 }
 
-void PortalsTransport::note_ctx(const TransportCtx* ctx, sim::CtxEvent what)
+void PortalsTransport::note_ctx(const TransportCtx* ctx, front::CtxEvent what)
 {
   if (obs_ != nullptr)
     obs_->ctx_event(now(), ctx->pe, current_thread_(), ctx->id, ctx->owner->ct.index, what);
@@ -206,13 +206,13 @@ TransportCtx* PortalsTransport::ctx_create(long options)
   if (c != nullptr) {
     ++created_;
     c->id = p.next_ctx_id++;
-    note_ctx(c, sim::CtxEvent::Create);
+    note_ctx(c, front::CtxEvent::Create);
     return c;
   }
   ++refused_;
   if (on_exhaustion_ == OnExhaustion::Fail) {
     if (obs_ != nullptr)
-      obs_->ctx_event(now(), p.ni->id(), current_thread_(), -1, -1, sim::CtxEvent::Refuse);
+      obs_->ctx_event(now(), p.ni->id(), current_thread_(), -1, -1, front::CtxEvent::Refuse);
     return nullptr;
   }
   // Share the default context's Portals resources (and its completion).
@@ -220,7 +220,7 @@ TransportCtx* PortalsTransport::ctx_create(long options)
   shared->pe    = p.ni->id();
   shared->owner = p.def.get();
   shared->id    = p.next_ctx_id++;
-  note_ctx(shared.get(), sim::CtxEvent::Share);
+  note_ctx(shared.get(), front::CtxEvent::Share);
   TransportCtx* raw = shared.get();
   p.ctxs.push_back(std::move(shared));
   return raw;
@@ -229,7 +229,7 @@ TransportCtx* PortalsTransport::ctx_create(long options)
 void PortalsTransport::ctx_destroy(TransportCtx* c)
 {
   PeNet& p = me();
-  note_ctx(c, sim::CtxEvent::Destroy);
+  note_ctx(c, front::CtxEvent::Destroy);
   if (c->owner == c) {
     auto& ni = *p.ni;
     ni.md_release(c->md);

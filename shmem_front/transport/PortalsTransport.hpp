@@ -7,7 +7,7 @@
 
 #include "shmem_front/lib/PeMemory.hpp"
 #include "shmem_front/lib/Seams.hpp"
-#include "sim/Observer.hpp"
+#include "shmem_front/lib/ShmemObserver.hpp"
 #include "sim/portals_model/Network.hpp"
 
 #include <cstddef>
@@ -49,7 +49,7 @@ public:
 
   /// Report operations, waits and contexts to `obs` (null: nobody); `current_thread` says which
   /// thread of the calling PE is calling (0: its main thread).
-  void set_observer(sim::Observer* obs, std::function<int()> current_thread);
+  void set_observer(front::ShmemObserver* obs, std::function<int()> current_thread);
 
   /// Contexts created and refused so far (for reports).
   std::uint64_t contexts_created() const { return created_; }
@@ -66,7 +66,7 @@ private:
   void quiet_as(TransportCtx* ctx, const char* what);
   /// Tell the observer about an operation about to be issued on `ctx` (counted on `c`).
   void note_op(const TransportCtx* ctx, const TransportCtx* c, bool get_side, const char* kind, std::uint64_t bytes, int target);
-  void note_ctx(const TransportCtx* ctx, sim::CtxEvent what);
+  void note_ctx(const TransportCtx* ctx, front::CtxEvent what);
   sim::Ps now() { return net_.simulation().queue().now(); }
 
   portals::Network& net_;
@@ -78,7 +78,7 @@ private:
   std::vector<std::unique_ptr<PeNet>> pes_;
   std::uint64_t created_ = 0;
   std::uint64_t refused_ = 0;
-  sim::Observer* obs_ = nullptr;
+  front::ShmemObserver* obs_ = nullptr;
   std::function<int()> current_thread_;
 };
 

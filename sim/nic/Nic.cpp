@@ -131,9 +131,9 @@ void Nic::submit(Message* m)
   m->pair_seq    = pair_seq_.at(local(m->src_ep), dst)++;
   if (m->ordered)
     m->ordered_seq = ordered_seq_.at(local(m->src_ep), dst)++;
-  const std::uint64_t chunks = m->length == 0 ? 1 : (m->length + mtu_ - 1) / mtu_;
-  m->request_packets         = has_request_payload(m->kind) ? static_cast<std::uint32_t>(chunks) : 1;
-  m->reply_packets           = has_reply(m->kind) ? static_cast<std::uint32_t>(chunks) : 0;
+  const std::uint32_t chunks = packets_for(m->length);
+  m->request_packets         = has_request_payload(m->kind) ? chunks : 1;
+  m->reply_packets           = has_reply(m->kind) ? chunks : 0;
   if (has_request_payload(m->kind) && !m->has_request_data())
     m->alloc_request();
   ++stats_.messages;
@@ -179,12 +179,9 @@ void Nic::queue_step(std::uint64_t qi)
   Message* m     = q.cur;
   const Ps now   = q_.now();
   const auto i   = q.next_pkt;
-  std::uint64_t off   = 0;
-  std::uint32_t bytes = 0;
-  if (has_request_payload(m->kind)) {
-    off   = static_cast<std::uint64_t>(i) * mtu_;
-    bytes = static_cast<std::uint32_t>(std::min<std::uint64_t>(mtu_, m->length - std::min(m->length, off)));
-  }
+  const PacketSpan span = has_request_payload(m->kind) ? packet_span(m->length, i) : PacketSpan{};
+  const std::uint64_t off   = span.offset;
+  const std::uint32_t bytes = span.bytes;
   Ps ready = now;
   if (bytes > 0 && !m->inline_payload) {
     // DMA read of this packet's payload from host memory (one PCIe round trip per message).
@@ -325,13 +322,12 @@ void Nic::process_request(NicPacket* p)
       const std::uint64_t len = m.target_ok ? m.mlength : 0;
       if (len > 0)
         m.alloc_reply();
-      m.reply_packets = len == 0 ? 1 : static_cast<std::uint32_t>((len + mtu_ - 1) / mtu_);
+      m.reply_packets = packets_for(len);
       Ps cursor       = std::max({t + (len > 0 ? p_.pcie_latency : 0), dma_read_busy_, write_landed_max_});
       for (std::uint32_t j = 0; j < m.reply_packets; ++j) {
-        const std::uint64_t off = static_cast<std::uint64_t>(j) * mtu_;
-        const auto bytes        = static_cast<std::uint32_t>(len > off ? std::min<std::uint64_t>(mtu_, len - off) : 0);
-        cursor += sim::transfer_time(bytes, p_.pcie_bandwidth);
-        NicPacket* r = make_packet(&m, kReply, j, off, bytes, node_of(m.src_ep));
+        const PacketSpan span = packet_span(len, j);
+        cursor += sim::transfer_time(span.bytes, p_.pcie_bandwidth);
+        NicPacket* r = make_packet(&m, kReply, j, span.offset, span.bytes, node_of(m.src_ep));
         q_.schedule<&Nic::reply_read>(cursor, this, reinterpret_cast<std::uint64_t>(r));
       }
       if (len > 0) {
@@ -401,14 +397,24 @@ void Nic::atomic_exec(std::uint64_t msg)
   maybe_release(*m);
 }
 
+std::uint32_t Nic::packets_for(std::uint64_t len) const
+{
+  return len == 0 ? 1 : static_cast<std::uint32_t>((len + mtu_ - 1) / mtu_);
+}
+
+Nic::PacketSpan Nic::packet_span(std::uint64_t len, std::uint32_t j) const
+{
+  const std::uint64_t off = static_cast<std::uint64_t>(j) * mtu_;
+  return {off, static_cast<std::uint32_t>(len > off ? std::min<std::uint64_t>(mtu_, len - off) : 0)};
+}
+
 void Nic::send_reply_packets(Message& m, Ps ready)
 {
   const std::uint64_t len = m.target_ok ? m.length : 0;
-  m.reply_packets         = len == 0 ? 1 : static_cast<std::uint32_t>((len + mtu_ - 1) / mtu_);
+  m.reply_packets         = packets_for(len);
   for (std::uint32_t j = 0; j < m.reply_packets; ++j) {
-    const std::uint64_t off = static_cast<std::uint64_t>(j) * mtu_;
-    const auto bytes        = static_cast<std::uint32_t>(len > off ? std::min<std::uint64_t>(mtu_, len - off) : 0);
-    send(make_packet(&m, kReply, j, off, bytes, node_of(m.src_ep)), ready);
+    const PacketSpan span = packet_span(len, j);
+    send(make_packet(&m, kReply, j, span.offset, span.bytes, node_of(m.src_ep)), ready);
   }
 }
 

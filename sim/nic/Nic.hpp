@@ -114,6 +114,14 @@ private:
   void target_done(Message& m);
   void send_ack(Message& m);
   void send_reply_packets(Message& m, sim::Ps ready);
+  /// Packets a payload of `len` bytes travels in (one, empty, when there is none).
+  std::uint32_t packets_for(std::uint64_t len) const;
+  /// Where packet `j` of a payload of `len` bytes starts, and its size (0 past the end).
+  struct PacketSpan {
+    std::uint64_t offset = 0;
+    std::uint32_t bytes  = 0;
+  };
+  PacketSpan packet_span(std::uint64_t len, std::uint32_t j) const;
   void ack_visible(std::uint64_t msg);
   void reply_land(std::uint64_t pkt);
   void maybe_release(Message& m);

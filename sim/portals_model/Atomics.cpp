@@ -21,10 +21,6 @@ const char* to_string(Status s)
       return "PTL_PT_IN_USE";
     case Status::PtFull:
       return "PTL_PT_FULL";
-    case Status::CtNone:
-      return "PTL_CT_NONE_REACHED";
-    case Status::Fail:
-      return "PTL_FAIL";
   }
   return "?";
 }

@@ -10,19 +10,14 @@ namespace shmemsim::portals {
 
 struct Limits {
   int max_entries                    = 16384; ///< list entries per NI
-  int max_unexpected_headers         = 0;     ///< reserved for matching interfaces (later)
   int max_mds                        = 1024;
   int max_cts                        = 1024;
   int max_eqs                        = 64;    ///< event queues come with a later model issue
   int max_pt_index                   = 63;
-  std::uint64_t max_iovecs           = 0;
-  std::uint64_t max_list_size        = 16384;
-  std::uint64_t max_triggered_ops    = 0;
   std::uint64_t max_msg_size         = std::uint64_t{1} << 32;
   std::uint64_t max_atomic_size      = 512;
   std::uint64_t max_fetch_atomic_size = 32;
   std::uint64_t max_waw_ordered_size = 64;
-  std::uint64_t max_war_ordered_size = 64;
   std::uint64_t max_volatile_size    = 64;
   bool total_data_ordering           = false; ///< PTL_TOTAL_DATA_ORDERING feature
 

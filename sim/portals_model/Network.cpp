@@ -47,7 +47,7 @@ nic::NicStats Network::totals() const
   return t;
 }
 
-void Network::set_observer(sim::Observer* obs)
+void Network::set_observer(PortalsObserver* obs)
 {
   fabric_->set_observer(obs);
   for (auto& n : nics_)

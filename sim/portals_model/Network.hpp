@@ -5,6 +5,7 @@
 #include "sim/FatTree.hpp"
 #include "sim/Simulation.hpp"
 #include "sim/nic/Nic.hpp"
+#include "sim/portals_model/PortalsObserver.hpp"
 #include "sim/portals_model/Ni.hpp"
 
 #include <memory>
@@ -32,7 +33,7 @@ public:
   nic::NicStats totals() const;
   const nic::LatencyStats& latency() const { return latency_; }
   /// Report what the fabric, the NICs and the NIs do to `obs` (null: nobody).
-  void set_observer(sim::Observer* obs);
+  void set_observer(PortalsObserver* obs);
 
 private:
   sim::Simulation& sim_;

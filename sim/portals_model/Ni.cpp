@@ -9,6 +9,17 @@
 
 namespace shmemsim::portals {
 
+namespace {
+/// The index of the first slot of `slots` that `used` says is free: slots.size() if none is.
+template <class Slots, class Used> std::size_t first_free(const Slots& slots, Used used)
+{
+  std::size_t i = 0;
+  while (i < slots.size() && used(slots[i]))
+    ++i;
+  return i;
+}
+} // namespace
+
 struct Ni::Ct {
   struct Waiter {
     std::uint64_t threshold;
@@ -97,9 +108,7 @@ Status Ni::ct_alloc(CtHandle* out)
     SHMEMSIM_OBSERVE(obs_, limit_hit(sim_.queue().now(), id_, "ct"));
     return fail(Status::NoSpace, "max_cts (" + std::to_string(limits_.max_cts) + ") counting events already allocated");
   }
-  std::size_t i = 0;
-  while (i < cts_.size() && cts_[i]->used)
-    ++i;
+  const std::size_t i = first_free(cts_, [](const auto& c) { return c->used; });
   if (i == cts_.size())
     cts_.push_back(new Ct);
   *cts_[i]   = Ct{};
@@ -237,9 +246,7 @@ Status Ni::md_bind(const MdDesc& d, MdHandle* out)
     SHMEMSIM_OBSERVE(obs_, limit_hit(sim_.queue().now(), id_, "md"));
     return fail(Status::NoSpace, "max_mds (" + std::to_string(limits_.max_mds) + ") memory descriptors already bound");
   }
-  std::size_t i = 0;
-  while (i < mds_.size() && mds_[i].used)
-    ++i;
+  const std::size_t i = first_free(mds_, [](const Md& m) { return m.used; });
   if (i == mds_.size())
     mds_.emplace_back();
   Md& md  = mds_[i];
@@ -279,13 +286,12 @@ Status Ni::md_release(MdHandle h)
 Status Ni::pt_alloc(std::uint32_t requested, std::uint32_t* actual)
 {
   if (requested == PT_ANY) {
-    for (std::size_t i = 0; i < pts_.size(); ++i)
-      if (!pts_[i].used) {
-        pts_[i].used = true;
-        *actual      = static_cast<std::uint32_t>(i);
-        return Status::Ok;
-      }
-    return fail(Status::PtFull, "every portal table entry is allocated");
+    const std::size_t i = first_free(pts_, [](const auto& pt) { return pt.used; });
+    if (i == pts_.size())
+      return fail(Status::PtFull, "every portal table entry is allocated");
+    pts_[i].used = true;
+    *actual      = static_cast<std::uint32_t>(i);
+    return Status::Ok;
   }
   if (requested >= pts_.size())
     return fail(Status::ArgInvalid, "portal index above max_pt_index (" + std::to_string(limits_.max_pt_index) + ")");
@@ -318,9 +324,7 @@ Status Ni::le_append(std::uint32_t pt, const LeDesc& d, LeHandle* out)
     SHMEMSIM_OBSERVE(obs_, limit_hit(sim_.queue().now(), id_, "le"));
     return fail(Status::NoSpace, "max_entries (" + std::to_string(limits_.max_entries) + ") list entries already appended");
   }
-  std::size_t i = 0;
-  while (i < les_.size() && les_[i].used)
-    ++i;
+  const std::size_t i = first_free(les_, [](const Le& e) { return e.used; });
   if (i == les_.size())
     les_.emplace_back();
   les_[i] = Le{true, d, pt};

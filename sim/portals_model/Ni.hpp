@@ -7,6 +7,7 @@
 #include "sim/Notifier.hpp"
 #include "sim/nic/DeliveryHandler.hpp"
 #include "sim/nic/Nic.hpp"
+#include "sim/portals_model/PortalsObserver.hpp"
 #include "sim/portals_model/Types.hpp"
 
 #include <cstdint>
@@ -83,7 +84,7 @@ public:
   /// Why the last call returned an error (for messages), empty after success.
   const std::string& last_error() const { return last_error_; }
   /// Report counting events and limits to `obs` (null: nobody).
-  void set_observer(sim::Observer* obs) { obs_ = obs; }
+  void set_observer(PortalsObserver* obs) { obs_ = obs; }
 
   // nic::DeliveryHandler
   void target_resolve(nic::Message& m) override;
@@ -136,7 +137,7 @@ private:
   std::vector<Pt> pts_;
   NiUsage usage_;
   std::string last_error_;
-  sim::Observer* obs_ = nullptr;
+  PortalsObserver* obs_ = nullptr;
 };
 
 } // namespace shmemsim::portals

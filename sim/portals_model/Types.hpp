@@ -16,8 +16,6 @@ enum class Status {
   InUse,      ///< PTL_IN_USE
   PtInUse,    ///< PTL_PT_IN_USE
   PtFull,     ///< PTL_PT_FULL
-  CtNone,     ///< PTL_CT_NONE_REACHED (used by poll-like calls)
-  Fail,       ///< PTL_FAIL
 };
 
 const char* to_string(Status s);
