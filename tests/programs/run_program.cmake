@@ -17,6 +17,10 @@
 #   COMPARE_RUNS   if true: run twice with --out OUT_DIR/run1 and OUT_DIR/run2; stdout,
 #                  summary.json, scenario.json and the trace of the two runs must be byte-identical
 #   OUT_DIR        where stdout/stderr (and --out directories) of the runs are kept
+# The environment variable SHMEMSIM_TEST_WRAPPER (a ;-list, e.g. "valgrind;-q;--error-exitcode=99"),
+# if set, runs shmemsim-run under that command (scripts/memcheck) with wall limits 30 times longer;
+# anything the wrapper prints on stderr then fails the test through the stderr checks, and its
+# error status through the status check.
 # CMake regexes have no multi-line mode: `^`/`$` anchor the whole output; use `(^|\n)` for a
 # line start.
 cmake_minimum_required(VERSION 3.25)
@@ -37,6 +41,10 @@ file(MAKE_DIRECTORY ${OUT_DIR})
 set(prefix "")
 if(ENV)
   set(prefix ${CMAKE_COMMAND} -E env ${ENV})
+endif()
+if(DEFINED ENV{SHMEMSIM_TEST_WRAPPER} AND NOT "$ENV{SHMEMSIM_TEST_WRAPPER}" STREQUAL "")
+  list(APPEND prefix $ENV{SHMEMSIM_TEST_WRAPPER})
+  math(EXPR WALL_LIMIT "${WALL_LIMIT} * 30")
 endif()
 
 # One run; `tag` names its output files (and --out directory when comparing runs).
