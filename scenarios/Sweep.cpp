@@ -148,7 +148,7 @@ int finish(const SweepIndex& x)
     if (res.runs()[i].status != 0)
       std::fprintf(stderr, "shmemsim: sweep: %s failed (%s): %s\n", x.runs[i].name.c_str(),
                    res.runs()[i].status < 0 ? "not run" : ("status " + std::to_string(res.runs()[i].status)).c_str(),
-                   res.runs()[i].error.empty() ? "(no error line)" : res.runs()[i].error.c_str());
+                   res.runs()[i].error.empty() ? "(nothing on stderr)" : res.runs()[i].error.c_str());
   if (res.failed() > 0)
     std::fprintf(stderr, "shmemsim: sweep: %zu of %zu runs failed\n", res.failed(), x.runs.size());
   return res.failed() > 0 || !problems.empty() ? 1 : 0;
@@ -189,6 +189,8 @@ int sweep_command(int argc, char** argv)
     const double eta     = elapsed / static_cast<double>(done) * static_cast<double>(x.runs.size() - done);
     std::string what = status == 0 ? "done" : "FAILED (status " + std::to_string(status) + ")";
     std::string line = first_error_line(x.runs[i].dir);
+    if (line.empty())
+      line = "(nothing on stderr)";
     std::fprintf(stderr, "[%zu/%zu] %s %s in %s, ETA %s%s%s\n", done, x.runs.size(), x.runs[i].name.c_str(), what.c_str(),
                  duration(wall).c_str(), duration(eta).c_str(), status == 0 ? "" : ": ", status == 0 ? "" : line.c_str());
   });
