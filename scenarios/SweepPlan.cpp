@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <set>
 #include <sstream>
 
 namespace shmemsim::scenarios {
@@ -182,7 +184,7 @@ private:
     for (std::size_t v = 0; v < values.size(); ++v)
       if (spec_.variables()[v].target == SweepVariable::Target::Key)
         sets.push_back(spec_.variables()[v].of + "=" + values[v].dump());
-    const Scenario sc = check(name, values, sets);
+    const Checked& sc = check(name, values, sets);
     std::string program;
     std::vector<std::string> args;
     if (program_mode_) {
@@ -205,13 +207,24 @@ private:
     }
   }
 
-  /// The point's scenario, checked as its run will check it.
-  Scenario check(const std::string& name, const std::vector<json>& values, std::vector<std::string> sets) const
+  /// What a point's run takes from its scenario.
+  struct Checked {
+    std::uint64_t seed = 0;
+    std::string program;
+    std::vector<std::string> args;
+  };
+
+  /// The point's scenario, checked as its run will check it (once per distinct set of keys: points
+  /// that differ only in arguments or environment share it).
+  const Checked& check(const std::string& name, const std::vector<json>& values, std::vector<std::string> sets) const
   {
     if (program_mode_)
       sets.push_back("traffic=[]"); // shmemsim-run ignores traffic the same way
+    if (const auto it = checked_.find(sets); it != checked_.end())
+      return it->second;
     try {
-      return load_scenario(req_.scenario, sets);
+      const Scenario sc = load_scenario(req_.scenario, sets);
+      return checked_[sets] = Checked{sc.seed, sc.job.program, sc.job.args};
     } catch (const ScenarioError& e) {
       std::string desc;
       for (std::size_t v = 0; v < values.size(); ++v)
@@ -220,9 +233,9 @@ private:
     }
   }
 
-  std::string program_path(const Scenario& sc) const
+  std::string program_path(const Checked& sc) const
   {
-    const std::string given = req_.has_program ? req_.program : sc.job.program;
+    const std::string given = req_.has_program ? req_.program : sc.program;
     if (given.empty())
       throw ScenarioError(req_.scenario + ": job.program: empty; name the program (or give PROGRAM on the command line)");
     const fs::path p = fs::absolute(given).lexically_normal();
@@ -233,9 +246,9 @@ private:
 
   /// The program's arguments with the point's arg variables applied: a position is replaced; an
   /// option's value (the next argument, or "--n=VALUE") replaced, or the option appended.
-  std::vector<std::string> program_args(const Scenario& sc, const std::vector<json>& values) const
+  std::vector<std::string> program_args(const Checked& sc, const std::vector<json>& values) const
   {
-    std::vector<std::string> args = req_.has_program ? req_.args : sc.job.args;
+    std::vector<std::string> args = req_.has_program ? req_.args : sc.args;
     const std::size_t given       = args.size();
     for (std::size_t v = 0; v < values.size(); ++v) {
       const SweepVariable& var = spec_.variables()[v];
@@ -292,6 +305,7 @@ private:
   Scenario base_;
   SweepSpec spec_;
   bool program_mode_ = false;
+  mutable std::map<std::vector<std::string>, Checked> checked_;
 };
 
 void write_text(const fs::path& p, const std::string& text)
@@ -315,6 +329,14 @@ void prepare_sweep(const SweepIndex& index)
   fs::create_directories(index.dir, ec);
   if (ec)
     throw ScenarioError(index.dir + ": cannot create the sweep's directory: " + ec.message());
+  std::set<std::string> current;
+  for (const SweepRun& r : index.runs)
+    current.insert(fs::path(r.dir).filename().string());
+  for (const fs::directory_entry& e : fs::directory_iterator(index.dir, ec)) { // an earlier, larger sweep's runs
+    const std::string name = e.path().filename().string();
+    if (name.rfind("point-", 0) == 0 && !current.count(name) && fs::exists(e.path() / "point.json"))
+      fs::remove_all(e.path(), ec);
+  }
   for (const SweepRun& r : index.runs) {
     SHMEMSIM_ASSERT(fs::path(r.dir).parent_path() == fs::path(index.dir), "a run's directory is inside the sweep's");
     if (fs::exists(r.dir)) {

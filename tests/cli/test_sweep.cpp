@@ -190,6 +190,13 @@ TEST_F(Sweep, RepeatsGetDerivedDistinctSeedsAndPointStats)
   EXPECT_FALSE(points[0].at("sim_time_s.mean").empty());
   EXPECT_LE(std::stod(points[0].at("sim_time_s.min")), std::stod(points[0].at("sim_time_s.mean")));
   EXPECT_LE(std::stod(points[0].at("sim_time_s.mean")), std::stod(points[0].at("sim_time_s.max")));
+  // The same directory again, without repeats: the earlier runs' directories go.
+  sc["repeat"] = 1;
+  scenario(sc);
+  ASSERT_EQ(shmemsim("sweep s.json -o out --quiet").status, 0);
+  EXPECT_TRUE(fs::exists(dir_ / "out" / "point-0001" / "summary.json"));
+  EXPECT_FALSE(fs::exists(dir_ / "out" / "point-0000-r0"));
+  EXPECT_EQ(read_csv(dir_ / "out" / "results.csv").size(), 2u);
 }
 
 TEST_F(Sweep, ParallelRunsGiveByteIdenticalResults)
