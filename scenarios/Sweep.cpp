@@ -72,6 +72,9 @@ SweepArgs parse_sweep_args(int argc, char** argv)
         a.req.has_program = true, a.req.program = arg;
       else
         a.req.args.push_back(arg);
+    } else if (arg == "--help" || arg == "-h") {
+      std::fputs(sweep_usage(), stdout);
+      std::exit(0);
     } else if (arg == "--") {
       positional_only = true;
     } else if (is("--set")) {

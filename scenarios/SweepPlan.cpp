@@ -140,6 +140,12 @@ public:
       x.numeric.push_back(std::all_of(v.values.begin(), v.values.end(), [](const json& j) { return j.is_number(); }));
     }
     x.plots = spec_.plots();
+    for (const SweepPlot& p : x.plots)
+      for (std::size_t v = 0; v < x.names.size(); ++v)
+        if (p.x == x.names[v] && !x.numeric[v])
+          throw ScenarioError(req_.scenario + ": " + p.path + ".x: \"" + p.x + "\" has values that are not numbers (" +
+                              spec_.variables()[v].values.front().dump() + "); a plot's x axis needs numbers (give the values "
+                              "as numbers, or make it the series)");
     const std::size_t points = spec_.point_count();
     if (points * static_cast<std::size_t>(base_.repeat) > SweepSpec::kMaxRuns)
       throw ScenarioError(req_.scenario + ": repeat: " + std::to_string(points) + " points x " + std::to_string(base_.repeat) +

@@ -252,6 +252,7 @@ private:
     only_keys(p, path, {"x", "y", "series", "file", "title", "logx", "logy"});
     SweepPlot r;
     r.file = file;
+    r.path = path;
     auto text = [&](const char* k, std::string& into, bool required) {
       if (!p.contains(k)) {
         if (required)

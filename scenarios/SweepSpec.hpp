@@ -41,6 +41,7 @@ struct SweepPlot {
   std::string file = "plot.svg";
   std::string title;
   bool logx = false, logy = false;
+  std::string path = {}; ///< JSON path of its specification, for messages ("sweep.plot[1]")
 };
 
 class SweepSpec {

@@ -285,6 +285,9 @@ TEST_F(Sweep, BadSpecIsOneLineNamingThePath)
       {{{"cartesian", json::array({{{"key", "platform.nodes"}, {"values", {4, 99999}}}})}}, "sweep: point-0001 (platform.nodes=99999)"},
       {{{"cartesian", json::array({{{"arg", "-n"}, {"values", {1}}}})}}, "sweep.cartesian[0]: program arguments"},
       {{{"plot", {{"y", "sim_time_s"}}}}, "sweep.plot.x: missing"},
+      {{{"cartesian", json::array({{{"key", "platform.fabric.link_latency"}, {"values", {"1us"}}, {"name", "lat"}}})},
+        {"plot", json::array({{{"x", "traffic.size"}}, {{"x", "lat"}}})}},
+       "sweep.plot[1].x: \"lat\" has values that are not numbers"},
       {json(3), "sweep: expected an object"},
   };
   for (const Case& c : cases) {
