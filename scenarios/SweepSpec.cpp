@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <limits>
 
 namespace shmemsim::scenarios {
@@ -42,6 +44,14 @@ bool is_env_name(const std::string& s)
 }
 
 constexpr std::size_t kMaxRangeValues = 100000;
+
+/// `x` to 15 significant digits: a range's 0.1 steps give 0.3, not 0.30000000000000004.
+double round15(double x)
+{
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.15g", x);
+  return std::strtod(buf, nullptr);
+}
 
 } // namespace
 
@@ -216,7 +226,7 @@ private:
         fail(path, "has " + show(json(n)) + " values; at most " + std::to_string(kMaxRangeValues));
       for (std::size_t i = 0; i < static_cast<std::size_t>(n); ++i)
         var.values.push_back(ints ? json(r["from"].get<std::int64_t>() + static_cast<std::int64_t>(i) * by_v.get<std::int64_t>())
-                                  : json(from + static_cast<double>(i) * s));
+                                  : json(round15(from + static_cast<double>(i) * s)));
       return;
     }
     if (!(from > 0) || !(s > 1) || !std::isfinite(s) || to < from)

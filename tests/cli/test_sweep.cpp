@@ -240,6 +240,10 @@ TEST_F(Sweep, ProgramFiguresArgumentsAndEnvironment)
   EXPECT_LT(std::stod(rows[0].at("time_us")), std::stod(rows[1].at("time_us"))); // 1 put < 8 puts
   const json point = json::parse(slurp(dir_ / "out" / "point-0001" / "point.json"));
   EXPECT_EQ(point["env"]["SWEEP_TAG"], "a b");
+  // Programs are deterministic too: -j 1 writes the same results as -j 2.
+  ASSERT_EQ(shmemsim("sweep s.json -o out1 --quiet '" + kProgram.string() + "' -s 256 -n 3").status, 0);
+  for (const char* f : {"results.csv", "results.json", "points.csv", "time.svg"})
+    EXPECT_EQ(slurp(dir_ / "out" / f), slurp(dir_ / "out1" / f)) << f;
   const json run_sc = json::parse(slurp(dir_ / "out" / "point-0001" / "scenario.json"));
   EXPECT_EQ(run_sc["job"]["program"], kProgram.string());
   EXPECT_EQ(run_sc["job"]["args"], json({"-s", "256", "-n", "8"}));

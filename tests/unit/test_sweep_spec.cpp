@@ -63,6 +63,8 @@ TEST(sweep_spec, Ranges)
             json::parse("[1, 4, 16, 64]"));
   EXPECT_EQ(json(parse(R"({"cartesian": [{"key": "a", "range": {"from": 0.5, "to": 1.5, "step": 0.5}}]})").variables()[0].values),
             json::parse("[0.5, 1.0, 1.5]"));
+  EXPECT_EQ(json(parse(R"({"cartesian": [{"key": "a", "range": {"from": 0.1, "to": 0.3, "step": 0.1}}]})").variables()[0].values),
+            json::parse("[0.1, 0.2, 0.3]"));
   EXPECT_EQ(json(parse(R"({"cartesian": [{"key": "a", "range": {"from": 3, "to": 3}}]})").variables()[0].values), json::parse("[3]"));
 }
 
