@@ -45,8 +45,9 @@ const char* kUsage = R"(  report DIR [--bins N] [--quiet] [--export]
        [--ylabel L] [--logx] [--logy]
         Plot a metric against a parameter over several run directories, one line per value
         of --series (default FILE: plot.svg). KEY: a dotted path into each DIR's summary.json,
-        report.json or scenario.json (e.g. job.threads, sim_time_s, interference.total_s);
-        prefix it with summary., report. or scenario. to name the file. "dir" is the run
+        report.json, scenario.json or reported.json (a sweep run's program figures) (e.g.
+        job.threads, sim_time_s, interference.total_s); prefix it with summary., report.,
+        scenario. or reported. to name the file. "dir" is the run
         directory's name; "dir:REGEX" the first group REGEX matches in it (e.g. 'dir:t([0-9]+)').
 )";
 

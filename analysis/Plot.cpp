@@ -26,7 +26,7 @@ RunDocs load_run(const std::string& dir)
     throw std::runtime_error(dir + ": no such directory");
   RunDocs r;
   r.dir = dir;
-  for (const char* stem : {"summary", "report", "scenario"}) {
+  for (const char* stem : {"summary", "report", "scenario", "reported"}) {
     const fs::path p = fs::path(dir) / (std::string(stem) + ".json");
     if (!fs::exists(p))
       continue;
@@ -36,7 +36,7 @@ RunDocs load_run(const std::string& dir)
       throw std::runtime_error(p.string() + ": not valid JSON");
     r.docs.emplace_back(stem, std::move(j));
   }
-  if (r.docs.empty())
+  if (r.docs.empty() || (r.docs.size() == 1 && r.docs[0].first == "reported"))
     throw std::runtime_error(dir + ": no scenario.json, summary.json or report.json (write them with 'shmemsim run --out " + dir +
                              "' and 'shmemsim report " + dir + "')");
   return r;

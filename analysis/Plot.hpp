@@ -11,18 +11,20 @@
 
 namespace shmemsim::analysis {
 
-/// One run directory's documents, by file stem: "scenario", "summary", "report".
+/// One run directory's documents, by file stem: "scenario", "summary", "report", "reported" (the
+/// program's RESULT figures, written by shmemsim sweep).
 struct RunDocs {
   std::string dir;
   std::vector<std::pair<std::string, nlohmann::json>> docs;
 };
-/// Reads DIR/scenario.json, DIR/summary.json, DIR/report.json (those present; at least one).
+/// Reads DIR/scenario.json, DIR/summary.json, DIR/report.json (those present; at least one), and
+/// DIR/reported.json if present.
 /// Throws std::runtime_error naming the file on bad JSON or a missing directory.
 RunDocs load_run(const std::string& dir);
 
 /// Looks up a dotted key (array elements by number: "traffic.0.duration_s"). A first component
-/// "scenario", "summary" or "report" names the file; otherwise the files are tried in the order
-/// summary, report, scenario. Null if absent.
+/// "scenario", "summary", "report" or "reported" names the file; otherwise the files are tried in
+/// the order summary, report, scenario, reported. Null if absent.
 const nlohmann::json* lookup(const RunDocs& run, const std::string& key);
 
 /// A key's value: as lookup(), or from the run directory's name: "dir" (the name itself) or

@@ -252,7 +252,12 @@ std::vector<std::string> write_run_directory(const std::string& dir, const RunOu
   if (ec)
     throw std::runtime_error("--out " + dir + ": cannot create directory: " + ec.message());
   write_file(d / "summary.json", outcome.summary.dump(2) + "\n");
-  write_file(d / "scenario.json", sc.resolved.dump(2) + "\n");
+  nlohmann::json resolved = sc.resolved;
+  if (!sc.job.program.empty()) { // shmemsim-run: the program and arguments it ran, so the file reruns it
+    resolved["job"]["program"] = sc.job.program;
+    resolved["job"]["args"]    = sc.job.args;
+  }
+  write_file(d / "scenario.json", resolved.dump(2) + "\n");
   if (recorder == nullptr)
     return {};
   return recorder->write(dir);

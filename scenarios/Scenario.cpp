@@ -66,6 +66,7 @@ struct Key {
   std::string path; ///< dotted, relative to the scope (traffic keys: relative to one pattern)
   Kind kind;
   bool traffic_list = false; ///< the `traffic` key itself (its keys are the Scope::Traffic entries)
+  bool opaque       = false; ///< an object checked elsewhere (`sweep`: scenarios/SweepSpec)
   Value def        = {};     ///< the default: the field of a default-constructed struct
   std::string help = {};
   std::int64_t min       = 0;
@@ -154,6 +155,10 @@ const sim::ParamTable<Scenario>& scenario_keys()
                 "counters, waits, computation), packets (also every packet's hop and queueing). --trace overrides it.",
          .field = sim::mapped(&Scenario::output_trace, {std::string("off"), std::string("ops"), std::string("packets")}),
          .choices = {"off", "ops", "packets"}, .noun = "trace level"},
+        {.path = "repeat", .kind = Kind::Int,
+         .doc = "shmemsim sweep: runs per point; repeat r > 0 gets a seed derived from seed and r (README, Sweeps). "
+                "A single run ignores it.",
+         .field = field(&Scenario::repeat), .min = 1, .max = 100000},
     };
     return t;
   }();
@@ -199,6 +204,13 @@ const std::vector<Key>& schema()
       e.traffic = [&pk](TrafficParams& t, const Value& v) { pk.set(t, v); };
       k.push_back(std::move(e));
     }
+    add_own("repeat");
+    k.push_back(Key{.scope = Scope::Root, .path = "sweep", .kind = Kind::Str, .opaque = true,
+                    .help = "shmemsim sweep: the keys, program arguments (arg) and environment variables (env) to "
+                            "vary, {\"cartesian\": [VAR...], \"zip\": [VAR...], \"plot\": {\"x\", \"y\", "
+                            "\"series\"}}; VAR is {\"key\"|\"arg\"|\"env\": NAME, \"values\": [...] or "
+                            "\"range\": {\"from\", \"to\", \"step\"|\"times\"}, \"name\"}. A single run ignores it "
+                            "(README, Sweeps)."});
     // Every scenario key is listed once.
     std::size_t own_listed = 0;
     for (const Key& e : k)
@@ -1016,6 +1028,9 @@ private:
       if (const Key* k = find_key(scope, rel)) {
         if (k->traffic_list)
           check_traffic(*it);
+        if (k->opaque && !it->is_object())
+          throw Fail{shown, "expected an object, e.g. {\"cartesian\": [{\"key\": \"job.pes\", \"values\": [2, 4]}]}, got " +
+                                show(*it)};
         continue;
       }
       if (is_branch(scope, rel)) {
@@ -1050,7 +1065,7 @@ private:
     b.sc.source = source_;
     json resolved = json::object();
     for (const auto& k : schema()) {
-      if (k.scope != Scope::Root || k.traffic_list)
+      if (k.scope != Scope::Root || k.traffic_list || k.opaque)
         continue;
       const json* v = find_at(doc, k.path);
       Value val     = v ? read_value(k, *v, k.path) : k.def;
@@ -1096,6 +1111,9 @@ private:
                                 "; raise job.pes_per_node or platform.nodes"};
     }
     resolved["job"]["pes"] = job.pes;
+    resolved.erase("repeat"); // a sweep's key, not a run's
+    if (const json* sw = find_at(doc, "sweep"))
+      b.sc.sweep = *sw;
 
     // Traffic.
     const json* t = find_at(doc, "traffic");
@@ -1273,11 +1291,13 @@ std::string describe_keys()
     std::string def;
     if (k.traffic_list)
       def = json::array({json::object()}).dump();
+    else if (k.opaque)
+      def = "{}";
     else if (k.kind == Kind::IntList && k.def.scalar)
       def = json(k.def.ints.front()).dump();
     else
       def = canonical(k, k.def).dump();
-    const std::string type = k.traffic_list ? "object or array of objects" : type_of(k);
+    const std::string type = k.traffic_list ? "object or array of objects" : k.opaque ? "object" : type_of(k);
     o << pad(name, 44) << pad("default " + def, 26) << "(" << type << ")\n";
     o << "    " << k.help << "\n";
   }

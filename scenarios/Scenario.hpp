@@ -45,6 +45,11 @@ struct Scenario {
   JobParams job;
   std::vector<TrafficParams> traffic;
   std::string output_trace = "ops"; ///< output.trace: off, ops or packets (with --out)
+  /// repeat: runs per sweep point (shmemsim sweep); a single run ignores it.
+  int repeat = 1;
+  /// sweep: the sweep's specification as given (null if absent), checked by scenarios::SweepSpec;
+  /// a single run ignores it. Neither key is part of `resolved`: they describe a sweep, not a run.
+  nlohmann::json sweep;
   nlohmann::json resolved; ///< every key with its effective value (defaults filled in)
 };
 

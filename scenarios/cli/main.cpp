@@ -3,6 +3,7 @@
 #include "scenarios/RunBuilder.hpp"
 #include "scenarios/TrafficWorkload.hpp"
 #include "scenarios/Scenario.hpp"
+#include "scenarios/Sweep.hpp"
 
 #include <unistd.h>
 
@@ -176,6 +177,7 @@ int main(int argc, char** argv)
   try {
     if (cmd == "--help" || cmd == "-h" || cmd == "help") {
       std::fputs(kUsage, stdout);
+      std::printf("\nsweeps (README, Sweeps):\n%s", shmemsim::scenarios::sweep_usage());
       std::printf("\nanalysis commands (read a run directory's trace.evt and JSON files):\n%s", shmemsim::analysis::usage());
       return 0;
     }
@@ -196,13 +198,15 @@ int main(int argc, char** argv)
       return shmemsim::analysis::run_command(cmd, argc - 2, argv + 2);
     if (cmd == "run")
       return cmd_run(parse_args(cmd, argc, argv, 2));
+    if (cmd == "sweep") // scenarios/Sweep.cpp
+      return shmemsim::scenarios::sweep_command(argc - 2, argv + 2);
     if (cmd == "validate") {
       const Args a      = parse_args(cmd, argc, argv, 2);
       const Scenario sc = load_scenario(a.scenario, a.sets);
       std::printf("%s\n", sc.resolved.dump(2).c_str());
       return 0;
     }
-    usage_error("unknown command '" + cmd + "'; choose run, validate, keys, presets, report, diagram or plot");
+    usage_error("unknown command '" + cmd + "'; choose run, sweep, validate, keys, presets, report, diagram or plot");
   } catch (const ScenarioError& e) {
     std::fprintf(stderr, "shmemsim: %s\n", e.what());
     return kExitBadInput;

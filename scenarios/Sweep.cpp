@@ -1,0 +1,203 @@
+#include "scenarios/Sweep.hpp"
+
+#include "scenarios/Scenario.hpp"
+#include "scenarios/SweepExecutor.hpp"
+#include "scenarios/SweepPlan.hpp"
+#include "scenarios/SweepResults.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+namespace shmemsim::scenarios {
+
+namespace fs = std::filesystem;
+
+const char* sweep_usage()
+{
+  return R"(  sweep SCENARIO.json [--set KEY=VALUE ...] [-j N] [-o DIR] [--export FILE] [--trace LEVEL]
+        [--sim-time-limit T] [--quiet] [PROGRAM [ARGS...]]
+        Run the scenario's sweep: every point of its `sweep` (scenario keys, program arguments,
+        environment variables; cartesian or zipped) x `repeat`, each a normal run (shmemsim run, or
+        shmemsim-run for a PROGRAM or job.program) in DIR/point-NNNN/ (default DIR: sweep-NAME for
+        NAME.json). Writes DIR/results.csv, results.json (one row per run: swept values, status, the
+        program's RESULT figures, summary.json's scalars), points.csv (mean/min/max over repeats) and
+        plots (sweep.plot). One line per finished run on stderr, with an ETA.
+        -j N             N runs at once (default 1)
+        --export FILE    write the runs' shell command lines to FILE (one per line) instead of running them
+        --trace LEVEL, --sim-time-limit T  passed to every run
+  sweep --collect DIR
+        Collect the results of DIR's runs (made elsewhere from --export's lines) as above.
+)";
+}
+
+namespace {
+
+struct SweepArgs {
+  SweepRequest req;
+  int jobs = 1;
+  std::string export_file;
+  std::string collect;
+  bool quiet = false;
+};
+
+[[noreturn]] void usage(const std::string& msg)
+{
+  throw ScenarioError("sweep: " + msg + " (see 'shmemsim --help')");
+}
+
+SweepArgs parse_sweep_args(int argc, char** argv)
+{
+  SweepArgs a;
+  bool positional_only = false;
+  for (int i = 0; i < argc; ++i) {
+    const std::string arg = argv[i];
+    auto value            = [&](const std::string& opt) -> std::string {
+      if (arg.rfind(opt + "=", 0) == 0)
+        return arg.substr(opt.size() + 1);
+      if (arg.size() > 2 && opt.size() == 2 && arg.rfind(opt, 0) == 0)
+        return arg.substr(2); // -j4
+      if (i + 1 >= argc)
+        usage(opt + " needs a value");
+      return argv[++i];
+    };
+    auto is = [&](const std::string& opt) { return arg == opt || arg.rfind(opt + "=", 0) == 0; };
+    if (positional_only || a.req.has_program || arg.empty() || arg[0] != '-' || arg == "-") {
+      if (a.req.scenario.empty() && a.collect.empty())
+        a.req.scenario = arg;
+      else if (!a.req.has_program)
+        a.req.has_program = true, a.req.program = arg;
+      else
+        a.req.args.push_back(arg);
+    } else if (arg == "--help" || arg == "-h") {
+      std::fputs(sweep_usage(), stdout);
+      std::exit(0);
+    } else if (arg == "--") {
+      positional_only = true;
+    } else if (is("--set")) {
+      const std::string kv = value("--set");
+      if (kv.find('=') == std::string::npos || kv.front() == '=')
+        usage("--set " + kv + ": expected KEY=VALUE, e.g. --set platform.fabric.routing=adaptive");
+      a.req.sets.push_back(kv);
+    } else if (is("-j") || arg.rfind("-j", 0) == 0 || is("--jobs")) {
+      const std::string v = value(arg.rfind("--jobs", 0) == 0 ? "--jobs" : "-j");
+      char* end           = nullptr;
+      const long n        = std::strtol(v.c_str(), &end, 10);
+      if (v.empty() || *end != '\0' || n < 1 || n > SweepExecutor::kMaxJobs)
+        usage("-j " + v + ": expected a number of runs at once, 1 to " + std::to_string(SweepExecutor::kMaxJobs));
+      a.jobs = static_cast<int>(n);
+    } else if (is("-o") || is("--out")) {
+      a.req.out = value(arg.rfind("--out", 0) == 0 ? "--out" : "-o");
+    } else if (is("--export")) {
+      a.export_file = value("--export");
+    } else if (is("--collect")) {
+      a.collect = value("--collect");
+    } else if (is("--trace")) {
+      a.req.trace = value("--trace");
+      if (a.req.trace != "off" && a.req.trace != "ops" && a.req.trace != "packets")
+        usage("--trace " + a.req.trace + ": expected off, ops or packets");
+    } else if (is("--sim-time-limit")) {
+      a.req.time_limit = value("--sim-time-limit");
+    } else if (arg == "--quiet") {
+      a.quiet = true;
+    } else {
+      usage("unknown option '" + arg + "'");
+    }
+  }
+  if (!a.collect.empty() && (!a.req.scenario.empty() || !a.export_file.empty()))
+    usage("--collect DIR takes no scenario and no --export: it reads DIR/sweep.json");
+  if (a.collect.empty() && a.req.scenario.empty())
+    usage("missing SCENARIO.json");
+  if (a.req.out.empty() && a.collect.empty())
+    a.req.out = "sweep-" + fs::path(a.req.scenario).stem().string();
+  std::error_code ec;
+  a.req.bin_dir = fs::read_symlink("/proc/self/exe", ec).parent_path().string();
+  if (ec)
+    throw ScenarioError("sweep: cannot find the shmemsim executable's directory: " + ec.message());
+  return a;
+}
+
+std::string duration(double s)
+{
+  char buf[64];
+  if (s < 60)
+    std::snprintf(buf, sizeof buf, "%.1fs", s);
+  else if (s < 3600)
+    std::snprintf(buf, sizeof buf, "%dm%02ds", static_cast<int>(s) / 60, static_cast<int>(s) % 60);
+  else
+    std::snprintf(buf, sizeof buf, "%dh%02dm", static_cast<int>(s) / 3600, static_cast<int>(s) / 60 % 60);
+  return buf;
+}
+
+/// Collects the runs' results, writes the tables and plots, reports failures.
+int finish(const SweepIndex& x)
+{
+  const SweepResults res = SweepResults::collect(x);
+  res.write();
+  std::vector<std::string> plots;
+  const std::vector<std::string> problems = draw_sweep_plots(res, plots);
+  const fs::path d(x.dir);
+  std::printf("shmemsim: sweep: %zu runs; results in %s, %s, %s\n", x.runs.size(), (d / "results.csv").c_str(),
+              (d / "points.csv").c_str(), (d / "results.json").c_str());
+  for (const std::string& p : plots)
+    std::printf("shmemsim: sweep: plot %s\n", p.c_str());
+  std::fflush(stdout);
+  for (const std::string& p : problems)
+    std::fprintf(stderr, "shmemsim: sweep: plot %s\n", p.c_str());
+  for (std::size_t i = 0; i < res.runs().size(); ++i)
+    if (res.runs()[i].status != 0)
+      std::fprintf(stderr, "shmemsim: sweep: %s failed (%s): %s\n", x.runs[i].name.c_str(),
+                   res.runs()[i].status < 0 ? "not run" : ("status " + std::to_string(res.runs()[i].status)).c_str(),
+                   res.runs()[i].error.empty() ? "(nothing on stderr)" : res.runs()[i].error.c_str());
+  if (res.failed() > 0)
+    std::fprintf(stderr, "shmemsim: sweep: %zu of %zu runs failed\n", res.failed(), x.runs.size());
+  return res.failed() > 0 || !problems.empty() ? 1 : 0;
+}
+
+int export_runs(const SweepIndex& x, const std::string& file)
+{
+  std::ofstream out(file, std::ios::binary | std::ios::trunc);
+  for (const SweepRun& r : x.runs)
+    out << r.shell() << "\n";
+  if (!out.flush())
+    throw ScenarioError("--export " + file + ": cannot write");
+  std::printf("shmemsim: sweep: %zu runs written to %s (one shell line each); then: shmemsim sweep --collect %s\n", x.runs.size(),
+              file.c_str(), x.dir.c_str());
+  return 0;
+}
+
+} // namespace
+
+int sweep_command(int argc, char** argv)
+{
+  const SweepArgs a = parse_sweep_args(argc, argv);
+  if (!a.collect.empty())
+    return finish(SweepIndex::read(a.collect));
+  const SweepIndex x = plan_sweep(a.req);
+  prepare_sweep(x);
+  if (!a.export_file.empty())
+    return export_runs(x, a.export_file);
+  if (!a.quiet)
+    std::fprintf(stderr, "shmemsim: sweep: %zu runs in %s, %d at a time\n", x.runs.size(), x.dir.c_str(), a.jobs);
+  const auto start = std::chrono::steady_clock::now();
+  std::size_t done = 0;
+  SweepExecutor(a.jobs).run(x.runs, [&](std::size_t i, int status, double wall) {
+    ++done;
+    if (a.quiet && status == 0)
+      return;
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double eta     = elapsed / static_cast<double>(done) * static_cast<double>(x.runs.size() - done);
+    std::string what = status == 0 ? "done" : "FAILED (status " + std::to_string(status) + ")";
+    std::string line = first_error_line(x.runs[i].dir);
+    if (line.empty())
+      line = "(nothing on stderr)";
+    std::fprintf(stderr, "[%zu/%zu] %s %s in %s, ETA %s%s%s\n", done, x.runs.size(), x.runs[i].name.c_str(), what.c_str(),
+                 duration(wall).c_str(), duration(eta).c_str(), status == 0 ? "" : ": ", status == 0 ? "" : line.c_str());
+  });
+  return finish(x);
+}
+
+} // namespace shmemsim::scenarios
