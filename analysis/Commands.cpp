@@ -1,6 +1,7 @@
 #include "analysis/Commands.hpp"
 
 #include "analysis/Diagram.hpp"
+#include "analysis/Figure.hpp"
 #include "analysis/Index.hpp"
 #include "analysis/Plot.hpp"
 #include "analysis/Report.hpp"
@@ -49,6 +50,12 @@ const char* kUsage = R"(  report DIR [--bins N] [--quiet] [--export]
         job.threads, sim_time_s, interference.total_s); prefix it with summary., report.,
         scenario. or reported. to name the file. "dir" is the run
         directory's name; "dir:REGEX" the first group REGEX matches in it (e.g. 'dir:t([0-9]+)').
+  figure SPEC.json BASE [-o FILE.svg]
+        A paper's figure from sweeps run under BASE (SPEC names each sweep's directory, its x
+        and series variables, the metric, how it is derived: rate, gain over a baseline,
+        scaling efficiency) and its published values. Prints simulated beside published
+        values and writes the plot, published points drawn as diamonds (default FILE:
+        BASE/figure.svg). docs/figures.md describes SPEC.
 )";
 
 struct ArgReader {
@@ -245,6 +252,41 @@ int cmd_diagram(ArgReader& a)
   return 0;
 }
 
+int cmd_figure(ArgReader& a)
+{
+  std::vector<std::string> pos;
+  std::string out;
+  while (a.next()) {
+    if (a.output(out))
+      continue;
+    if (a.is_option())
+      a.unknown();
+    pos.push_back(a.arg);
+  }
+  if (pos.size() != 2)
+    throw UsageError("figure: expected SPEC.json and BASE (the directory the sweeps wrote into)");
+  std::ifstream f(pos[0]);
+  if (!f)
+    throw std::runtime_error(pos[0] + ": cannot read");
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(f);
+  } catch (const nlohmann::json::exception&) {
+    throw std::runtime_error(pos[0] + ": not valid JSON");
+  }
+  const FigureSpec spec = parse_figure_spec(j, pos[0]);
+  const Figure fig      = make_figure(spec, pos[1]);
+  if (out.empty())
+    out = pos[1] + "/figure.svg";
+  write_file(out, fig.plot.svg);
+  std::printf("%s\n%s", spec.title.c_str(), fig.table.c_str());
+  if (!spec.note.empty())
+    std::printf("%s\n", spec.note.c_str());
+  std::printf("figure: %zu series, %zu points, %zu published values; plot written to %s\n", fig.plot.series.size(), fig.plot.points.size(),
+              fig.plot.references.size(), out.c_str());
+  return 0;
+}
+
 int cmd_plot(ArgReader& a)
 {
   std::vector<std::string> dirs;
@@ -292,7 +334,7 @@ int cmd_plot(ArgReader& a)
 
 const char* usage() { return kUsage; }
 
-bool is_command(const std::string& cmd) { return cmd == "report" || cmd == "diagram" || cmd == "plot"; }
+bool is_command(const std::string& cmd) { return cmd == "report" || cmd == "diagram" || cmd == "plot" || cmd == "figure"; }
 
 int run_command(const std::string& cmd, int argc, char** argv)
 {
@@ -318,6 +360,8 @@ int run_command(const std::string& cmd, int argc, char** argv)
       return cmd_diagram(a);
     if (cmd == "plot")
       return cmd_plot(a);
+    if (cmd == "figure")
+      return cmd_figure(a);
     throw UsageError("unknown command '" + cmd + "'");
   } catch (const UsageError& e) {
     std::fprintf(stderr, "shmemsim: %s (see 'shmemsim --help')\n", e.what());

@@ -220,6 +220,7 @@ public:
     axes();
     for (std::size_t i = 0; i < p_.series.size(); ++i)
       series(i);
+    references();
     s_ << "</svg>\n";
     return s_.str();
   }
@@ -238,10 +239,11 @@ private:
     if (!p_.points.empty()) {
       x0_ = x1_ = tx(p_.points[0].x);
       y0_ = y1_ = ty(p_.points[0].y);
-      for (const PlotPoint& pt : p_.points) {
-        x0_ = std::min(x0_, tx(pt.x)), x1_ = std::max(x1_, tx(pt.x));
-        y0_ = std::min(y0_, ty(pt.y)), y1_ = std::max(y1_, ty(pt.y));
-      }
+      for (const std::vector<PlotPoint>* v : {&p_.points, &p_.references})
+        for (const PlotPoint& pt : *v) {
+          x0_ = std::min(x0_, tx(pt.x)), x1_ = std::max(x1_, tx(pt.x));
+          y0_ = std::min(y0_, ty(pt.y)), y1_ = std::max(y1_, ty(pt.y));
+        }
     }
     if (!opt_.logy && y0_ > 0)
       y0_ = 0;
@@ -314,6 +316,29 @@ private:
        << esc(p_.series[i]) << "</text>\n</g>\n";
   }
 
+  /// Reference points: hollow diamonds in their series' colour, one legend entry below the series'.
+  void references()
+  {
+    if (p_.references.empty())
+      return;
+    s_ << "<g class=\"references\">\n";
+    for (const PlotPoint& pt : p_.references) {
+      const auto it = std::find(p_.series.begin(), p_.series.end(), pt.series);
+      const char* c = kPalette[static_cast<std::size_t>(it - p_.series.begin()) % std::size(kPalette)];
+      s_ << diamond(X(pt.x), Y(pt.y), c) << "\n";
+    }
+    const double ly = kT + 10 + 20 * static_cast<double>(p_.series.size());
+    s_ << diamond(kL + pw_ + 27, ly, "black") << "<text x=\"" << num(kL + pw_ + 46) << "\" y=\"" << num(ly + 4)
+       << "\">published</text>\n</g>\n";
+  }
+
+  static std::string diamond(double x, double y, const char* colour)
+  {
+    const double r = 6;
+    return "<polygon points=\"" + num(x) + "," + num(y - r) + " " + num(x + r) + "," + num(y) + " " + num(x) + "," + num(y + r) + " " +
+           num(x - r) + "," + num(y) + "\" fill=\"white\" stroke=\"" + colour + "\" stroke-width=\"2\"/>";
+  }
+
   const Plot& p_;
   const PlotOptions& opt_;
   const double W_, H_, pw_, ph_;
@@ -328,8 +353,10 @@ Plot make_plot(const std::vector<RunDocs>& runs, const PlotOptions& opt)
   Plot p;
   average_points(runs, opt, p);
   p.table = points_table(p, opt);
-  p.svg   = PlotSvg(p, opt).draw();
+  p.svg   = draw_plot(p, opt);
   return p;
 }
+
+std::string draw_plot(const Plot& p, const PlotOptions& opt) { return PlotSvg(p, opt).draw(); }
 
 } // namespace shmemsim::analysis

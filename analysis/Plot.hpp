@@ -47,11 +47,17 @@ struct PlotPoint {
 struct Plot {
   std::vector<std::string> series; ///< in order of first appearance
   std::vector<PlotPoint> points;   ///< by series, then x
+  /// Reference values drawn beside the lines (e.g. a paper's published points): hollow diamonds
+  /// in their series' colour, one legend entry "published". Their series must be in `series`.
+  std::vector<PlotPoint> references;
   std::string svg;
   std::string table; ///< the points, as text
 };
 
 /// Throws std::runtime_error ("DIR: no key 'job.threads' in ...") for a missing or non-numeric key.
 Plot make_plot(const std::vector<RunDocs>& runs, const PlotOptions& opt);
+
+/// The SVG of a plot whose series and points (and references) are already computed.
+std::string draw_plot(const Plot& p, const PlotOptions& opt);
 
 } // namespace shmemsim::analysis

@@ -3,6 +3,7 @@
 #include "TraceBuilder.hpp"
 
 #include "analysis/Diagram.hpp"
+#include "analysis/Figure.hpp"
 #include "analysis/Index.hpp"
 #include "analysis/Plot.hpp"
 #include "analysis/Report.hpp"
@@ -16,6 +17,7 @@
 #include <boost/property_tree/xml_parser.hpp>
 
 #include <filesystem>
+#include <unistd.h>
 #include <fstream>
 #include <functional>
 #include <sstream>
@@ -544,4 +546,79 @@ TEST(Plot, OneLinePerSeriesWellFormedAndDeterministic)
   EXPECT_EQ(*analysis::value_of(r, "dir:t([0-9]+)"), 11.0);
   EXPECT_EQ(*analysis::value_of(r, "dir:(v[0-9])"), "v3");
   EXPECT_FALSE(analysis::value_of(r, "dir:x([0-9]+)"));
+}
+
+// ---------------------------------------------------------------- paper figures from sweeps
+
+namespace {
+/// Writes DIR/results.json as shmemsim sweep does: points with values and the mean of time_us.
+void write_sweep(const std::filesystem::path& dir, const std::vector<std::tuple<int, std::string, double>>& pts)
+{
+  std::filesystem::create_directories(dir);
+  nlohmann::json points = nlohmann::json::array();
+  int i                 = 0;
+  for (const auto& [x, series, t] : pts)
+    points.push_back({{"point", i++},
+                      {"values", {{"threads", x}, {"variant", series}}},
+                      {"runs", 1},
+                      {"failed", 0},
+                      {"stats", {{"time_us", {{"mean", t}, {"min", t}, {"max", t}}}}}});
+  std::ofstream(dir / "results.json") << nlohmann::json{{"points", points}}.dump(2);
+}
+} // namespace
+
+TEST(Figure, GainsOverTheBaselineBesideThePublishedValues)
+{
+  const auto base = std::filesystem::temp_directory_path() / ("shmemsim-figure-" + std::to_string(::getpid()));
+  write_sweep(base / "s", {{1, "a", 100}, {2, "a", 60}, {1, "b", 80}, {2, "b", 40}});
+  const nlohmann::json spec = {{"title", "T"},
+                               {"y", "time_us"},
+                               {"derive", "gain"},
+                               {"baseline", "v a"},
+                               {"inputs", {{{"dir", "s"}, {"x", "threads"}, {"series", "variant"}, {"series_prefix", "v "}}}},
+                               {"published", {{{"series", "v b"}, {"x", 2}, {"y", 35}, {"source", "sec. 5.2"}}}}};
+  const analysis::Figure f = analysis::make_figure(analysis::parse_figure_spec(spec, "spec.json"), base.string());
+  ASSERT_EQ(f.plot.series, std::vector<std::string>{"v b"}); // the baseline's gain over itself is not drawn
+  ASSERT_EQ(f.plot.points.size(), 2u);
+  EXPECT_DOUBLE_EQ(f.plot.points[0].y, 25.0); // 100 / 80 - 1
+  EXPECT_DOUBLE_EQ(f.plot.points[1].y, 50.0); // 60 / 40 - 1
+  ASSERT_EQ(f.plot.references.size(), 1u);
+  EXPECT_NE(f.table.find("sec. 5.2"), std::string::npos);
+  EXPECT_NE(f.table.find("15"), std::string::npos); // simulated 50 - published 35
+  EXPECT_NE(f.plot.svg.find("<g class=\"references\">"), std::string::npos);
+  EXPECT_NE(f.plot.svg.find(">published</text>"), std::string::npos);
+
+  // Rates and efficiencies from the same runs.
+  nlohmann::json rate = spec;
+  rate["derive"]      = "rate";
+  rate["work"]        = 1000;
+  rate["y_scale"]     = 1e-6;
+  rate.erase("published");
+  const analysis::Figure r = analysis::make_figure(analysis::parse_figure_spec(rate, "spec.json"), base.string());
+  EXPECT_DOUBLE_EQ(r.plot.points[0].y, 1000 / 100e-6);
+  nlohmann::json eff = rate;
+  eff["derive"]      = "efficiency";
+  const analysis::Figure e = analysis::make_figure(analysis::parse_figure_spec(eff, "spec.json"), base.string());
+  EXPECT_DOUBLE_EQ(e.plot.points[1].y, 100.0 * 100 / (2 * 60)); // series a: t(1) / (2 t(2))
+
+  // Errors name the file and the path, or the missing results.
+  nlohmann::json bad = spec;
+  bad["derive"]      = "speedup";
+  EXPECT_THROW(
+      {
+        try {
+          analysis::parse_figure_spec(bad, "spec.json");
+        } catch (const std::runtime_error& x) {
+          EXPECT_STREQ(x.what(), "spec.json: derive: 'speedup' is not one of value, rate, gain, efficiency");
+          throw;
+        }
+      },
+      std::runtime_error);
+  bad = spec;
+  bad["inputs"][0]["dir"] = "missing";
+  EXPECT_THROW(analysis::make_figure(analysis::parse_figure_spec(bad, "spec.json"), base.string()), std::runtime_error);
+  bad = spec;
+  bad["published"][0]["series"] = "v z";
+  EXPECT_THROW(analysis::make_figure(analysis::parse_figure_spec(bad, "spec.json"), base.string()), std::runtime_error);
+  std::filesystem::remove_all(base);
 }

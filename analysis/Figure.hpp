@@ -1,0 +1,64 @@
+// A paper's figure from sweeps: the sweeps' points (results.json of `shmemsim sweep`), a derived
+// measure (a rate, a gain over a baseline series, a scaling efficiency), a table of simulated
+// values beside the published ones, and an SVG plot with the published points drawn beside ours.
+// `shmemsim figure SPEC.json DIR -o OUT.svg` (docs/figures.md describes the spec).
+#pragma once
+
+#include "analysis/Plot.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+namespace shmemsim::analysis {
+
+/// How a figure's y values are derived from the measured metric `y` (a time) of each point.
+enum class Derive {
+  Value,      ///< y as measured
+  Rate,       ///< work / (y * y_scale): e.g. points per second from microseconds
+  Gain,       ///< percent gain over the baseline series at the same x: (y_base / y - 1) * 100
+  Efficiency, ///< percent scaling efficiency within a series: (y(x0) * x0) / (y(x) * x) * 100, x0 its smallest x
+};
+
+/// One sweep read into the figure: which of its variables is x, which names the series.
+struct FigureInput {
+  std::string dir;           ///< sweep output directory, relative to the base directory
+  std::string x;             ///< a sweep variable (its name in results.json)
+  std::string series;        ///< a sweep variable naming the series (empty: one series)
+  std::string series_prefix; ///< prepended to the series value ("variant " -> "variant 2")
+  std::string label;         ///< the series' name when `series` is empty
+};
+
+/// A published value: series, x, y (in the derived measure), where it is stated.
+struct Published {
+  std::string series;
+  double x = 0, y = 0;
+  std::string source;
+};
+
+struct FigureSpec {
+  std::string title, xlabel, ylabel;
+  std::string y;          ///< the metric of each point (a RESULT figure or summary scalar), e.g. "time_us"
+  Derive derive = Derive::Value;
+  double work = 1;        ///< Rate: the work of one run (points, keys...)
+  double y_scale = 1;     ///< Rate: seconds per unit of y (1e-6 for microseconds)
+  std::string baseline;   ///< Gain: the baseline series
+  std::vector<FigureInput> inputs;
+  std::vector<Published> published;
+  std::string note;       ///< printed under the table (what the figure measures)
+};
+
+/// Reads and checks a spec; throws std::runtime_error naming the file and JSON path.
+FigureSpec parse_figure_spec(const nlohmann::json& j, const std::string& file);
+
+struct Figure {
+  Plot plot;           ///< derived points and published references
+  std::string table;   ///< series, x, simulated, published, difference
+};
+
+/// Builds the figure from the sweeps under `base` (each input's DIR/results.json); throws
+/// std::runtime_error naming the file for missing results or values.
+Figure make_figure(const FigureSpec& spec, const std::string& base);
+
+} // namespace shmemsim::analysis
