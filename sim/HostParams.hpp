@@ -1,5 +1,5 @@
 // Host parameters (platform.nodes, platform.cores_per_node, platform.core_speed,
-// platform.instruction_time, platform.cycle_time) and their
+// platform.instruction_time, platform.cycle_time, platform.divide_time) and their
 // declared keys (sim/Params.hpp).
 #pragma once
 
@@ -13,6 +13,7 @@ struct HostParams {
   double core_speed  = 13.32e9; ///< flop/s of one core
   Ps instruction_time = 150;    ///< one counted instruction on one core (qdr-16's X5680: 2 per cycle)
   Ps cycle_time       = 300;    ///< one core cycle: counted loops' latency floors (qdr-16's X5680, 3.33 GHz)
+  Ps divide_time      = 4200;   ///< the divider busy for one divide or square root (X5680: 14 cycles)
 
   static const ParamTable<HostParams>& keys();
 };
@@ -34,9 +35,15 @@ inline const ParamTable<HostParams>& HostParams::keys()
        .field = field(&HostParams::instruction_time), .min = 1},
       {.path = "platform.cycle_time", .kind = K::Time,
        .doc = "One core clock cycle (job.compute=counted: an innermost loop whose iterations form a chain of "
-              "dependent operations, or keep a divider busy, takes at least that many cycles per iteration, "
-              "estimated at compile time). `shmemsim calibrate` measures this machine's.",
+              "dependent operations takes at least that chain's latency in cycles per iteration, "
+              "estimated at compile time; divides are platform.divide_time's). `shmemsim calibrate` measures "
+              "this machine's.",
        .field = field(&HostParams::cycle_time), .min = 1},
+      {.path = "platform.divide_time", .kind = K::Time,
+       .doc = "Time the divider is busy with one divide or square root (job.compute=counted: an innermost "
+              "loop takes at least its divides and square roots times this per iteration). `shmemsim "
+              "calibrate` measures this machine's.",
+       .field = field(&HostParams::divide_time), .min = 1},
   };
   return table;
 }

@@ -84,10 +84,12 @@ void shmemsim_interpose_install(const struct shmemsim_hooks* hooks);
 const struct shmemsim_hooks* shmemsim_interpose_hooks(void);
 /* Work done by instrumented program code since the runtime last read it, in femtoseconds of one
  * core (each basic block adds its compile-time instruction count times shmemsim_instruction_fs,
- * an innermost loop's header its floor in cycles of shmemsim_cycle_fs; shmem_front/tools/plugin). */
+ * an innermost loop's header its floor: cycles of shmemsim_cycle_fs or divides of shmemsim_divide_fs;
+ * shmem_front/tools/plugin). */
 extern unsigned long shmemsim_work;
 extern unsigned long shmemsim_instruction_fs;
 extern unsigned long shmemsim_cycle_fs;
+extern unsigned long shmemsim_divide_fs;
 /* The work at which the running thread's time slice ends (set by the runtime). */
 extern unsigned long shmemsim_slice_work;
 

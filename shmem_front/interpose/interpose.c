@@ -20,10 +20,11 @@
 static const struct shmemsim_hooks* hooks;
 /* Counted compute (see shmem_front/tools/plugin): the work the running thread has done since the
  * runtime last charged it, in femtoseconds of one core's time, and the costs it is counted at (set
- * by the runtime from platform.instruction_time and platform.cycle_time, in femtoseconds). */
+ * by the runtime from platform.instruction_time, cycle_time and divide_time, in femtoseconds). */
 EXPORT unsigned long shmemsim_work;
 EXPORT unsigned long shmemsim_instruction_fs = 150000;
 EXPORT unsigned long shmemsim_cycle_fs       = 300000;
+EXPORT unsigned long shmemsim_divide_fs      = 4200000;
 
 EXPORT void shmemsim_interpose_install(const struct shmemsim_hooks* h) { hooks = h; }
 EXPORT const struct shmemsim_hooks* shmemsim_interpose_hooks(void) { return hooks; }
@@ -53,11 +54,14 @@ EXPORT void __shmemsim_count(unsigned long instructions)
 }
 
 /* The same at the header of an innermost loop whose iteration takes at least `cycles` (a chain of
- * dependent operations carried from one iteration to the next, or a divider kept busy): the
- * header also counts the time the loop's `loop_instructions` leave to that floor. */
-EXPORT void __shmemsim_count_loop(unsigned long instructions, unsigned long cycles, unsigned long loop_instructions)
+ * dependent operations carried from one iteration to the next) and at least `divides` times the
+ * divider's time: the header also counts the time the loop's `loop_instructions` leave to that
+ * floor. */
+EXPORT void __shmemsim_count_loop(unsigned long instructions, unsigned long cycles, unsigned long divides,
+                                  unsigned long loop_instructions)
 {
-  const unsigned long floor = cycles * shmemsim_cycle_fs, issue = loop_instructions * shmemsim_instruction_fs;
+  const unsigned long chain = cycles * shmemsim_cycle_fs, unit = divides * shmemsim_divide_fs;
+  const unsigned long floor = chain > unit ? chain : unit, issue = loop_instructions * shmemsim_instruction_fs;
   count(instructions * shmemsim_instruction_fs + (floor > issue ? floor - issue : 0));
 }
 

@@ -29,7 +29,7 @@ ComputeAccounting::ComputeAccounting(sim::Simulation& sim, const RuntimeParams& 
     : sim_(sim), mode_(params.compute), scale_(params.compute_scale), core_speed_(params.core_speed),
       flops_per_fs_(1e-15 * params.core_speed * params.compute_scale), poll_cost_(params.poll_cost),
       counter_(counter), work_(counter.work), instruction_fs_(to_fs(params.instruction_time)),
-      cycle_fs_(to_fs(params.cycle_time))
+      cycle_fs_(to_fs(params.cycle_time)), divide_fs_(to_fs(params.divide_time))
 {
   SHMEMSIM_ASSERT(params.core_speed > 0, "the core speed must be positive");
   // The quantum in the counter's units (fs of unscaled work): compute_scale stretches counted
@@ -43,6 +43,7 @@ void ComputeAccounting::arm_slices()
 {
   *counter_.instruction_fs = instruction_fs_;
   *counter_.cycle_fs       = cycle_fs_;
+  *counter_.divide_fs      = divide_fs_;
   *counter_.slice_work     = quantum_work_;
 }
 

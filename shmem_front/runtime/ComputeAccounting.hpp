@@ -23,12 +23,13 @@ namespace shmemsim::front {
 
 /// The interposition library's work counter (femtoseconds of one core), the work at which the
 /// running thread's time slice ends (both shared by every simulated thread; the runtime swaps the
-/// count per thread), and the costs it counts at (femtoseconds per instruction, per cycle).
+/// count per thread), and the costs it counts at (femtoseconds per instruction, cycle, divide).
 struct WorkCounter {
   unsigned long* work           = nullptr;
   unsigned long* slice_work     = nullptr;
   unsigned long* instruction_fs = nullptr;
   unsigned long* cycle_fs       = nullptr;
+  unsigned long* divide_fs      = nullptr;
 };
 
 class ComputeAccounting {
@@ -73,6 +74,7 @@ private:
   unsigned long* work_;
   unsigned long instruction_fs_;
   unsigned long cycle_fs_;
+  unsigned long divide_fs_;
   unsigned long quantum_work_ = 1; ///< the compute quantum in the counter's units (fs)
   sim::Observer* obs_           = nullptr;
 };

@@ -4,7 +4,7 @@
 # least its latency in cycles of platform.cycle_time. With 1ns per instruction (1ps per cycle) a
 # loop's time per iteration is its instruction count in ns: the heavier loop costs more, exactly the
 # same on every run. With 1ns per cycle (1ps per instruction) a floating-point recurrence costs its
-# multiply + add latency (5 + 3 cycles).
+# multiply + add latency (5 + 3 cycles). Divides: platform.divide_time each.
 shmemsim_program(compute_weight SOURCES compute_weight/compute_weight.c)
 shmemsim_program_test(compute_weight_work PROGRAM compute_weight PES 1 ARGS work COMPARE_RUNS
   RUN_OPTIONS --set platform.instruction_time=1ns --set platform.cycle_time=1ps
@@ -13,6 +13,12 @@ shmemsim_program_test(compute_weight_work PROGRAM compute_weight PES 1 ARGS work
 shmemsim_program_test(compute_weight_floor PROGRAM compute_weight PES 1 ARGS floor COMPARE_RUNS
   RUN_OPTIONS --set platform.instruction_time=1ps --set platform.cycle_time=1ns
   EXPECT_STDOUT "(^|\n)chain 8\\.00 ns/iteration\n" "(^|\n)compute_weight: OK on 1 PEs\n"
+  REJECT_STDOUT "FAIL" REJECT_STDERR ${NO_CRASH})
+# With 1ns per divide (1ps per instruction and cycle) a loop with one divide and one square root per
+# iteration costs 2 ns an iteration.
+shmemsim_program_test(compute_weight_divide PROGRAM compute_weight PES 1 ARGS divide COMPARE_RUNS
+  RUN_OPTIONS --set platform.instruction_time=1ps --set platform.cycle_time=1ps --set platform.divide_time=1ns
+  EXPECT_STDOUT "(^|\n)divide 2\\.00 ns/iteration\n" "(^|\n)compute_weight: OK on 1 PEs\n"
   REJECT_STDOUT "FAIL" REJECT_STDERR ${NO_CRASH})
 # compute_scale still scales: twice the work time at scale 2.
 shmemsim_program_test(compute_weight_scale PROGRAM compute_weight PES 1 ARGS work

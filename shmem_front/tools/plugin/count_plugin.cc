@@ -2,12 +2,12 @@
 // program with a call `__shmemsim_count(N)`, where N is the block's work: GCC's own estimate of the
 // machine instructions its statements become (estimate_num_insns with the size weights, the
 // estimate the inliner uses for code size), at least 1. An innermost loop whose iterations are
-// chained through a register (a recurrence: z = z*z + c, p = p->next), or that keeps a divider or
-// the square-root unit busy, cannot run faster than that chain's latency or that unit's occupancy
-// however few instructions it has: its header calls `__shmemsim_count_loop(N, C, L)` instead, C
-// being that floor in core cycles (typical latencies and throughputs per operation kind, below)
-// and L the instructions of one pass through the loop's usual blocks; the interposition library
-// charges the header max(0, C x cycle time - L x instruction time) more. The pass runs after every GIMPLE
+// chained through a register (a recurrence: z = z*z + c, p = p->next), or that keeps the divider
+// busy, cannot run faster than that chain's latency or that unit's occupancy however few
+// instructions it has: its header calls `__shmemsim_count_loop(N, C, D, L)` instead, C being the
+// chain in core cycles (latencies per operation kind, below), D its divides and square roots and L
+// the instructions of one pass through the loop's usual blocks; the interposition library charges
+// the header max(0, max(C x cycle time, D x divide time) - L x instruction time) more. The pass runs after every GIMPLE
 // optimization ("optimized", just before expansion to RTL), so the count describes the code that
 // is really emitted (vectorized, unrolled, inlined), and the count of a block is a compile-time
 // constant: executions are deterministic. The interposition library adds N to its work counter
@@ -33,7 +33,6 @@
 #include "cfgloop.h"
 #include "tree-phinodes.h"
 #include "ssa-iterators.h"
-#include "gimple-pretty-print.h"
 #include "hash-map.h"
 
 int plugin_is_GPL_compatible;
@@ -51,8 +50,6 @@ const pass_data kCountPassData = {
     0,
     0,
 };
-
-
 
 /// The work of a basic block: GCC's size estimate of its statements, in instructions, at least 1
 /// (an empty block still costs a jump; a loop made of nothing must still end its time slices).
@@ -86,9 +83,7 @@ int latency(const gimple* stmt)
       case CFN_BUILT_IN_SQRTF:
       case CFN_BUILT_IN_SQRTL:
         return 18;
-      case CFN_FMA:
-        return 5;
-      default:
+      default: // a fused multiply-add, or a call
         return 5;
     }
   }
@@ -100,10 +95,10 @@ int latency(const gimple* stmt)
   const tree type      = TREE_TYPE(gimple_assign_lhs(stmt));
   const bool fp        = FLOAT_TYPE_P(type);
   switch (code) {
-    case SSA_NAME:
+    case SSA_NAME: // copies and no-op conversions
     case NOP_EXPR:
     case VIEW_CONVERT_EXPR:
-      return fp || !CONVERT_EXPR_CODE_P(code) || INTEGRAL_TYPE_P(type) ? 0 : 1;
+      return 0;
     case MULT_EXPR:
     case WIDEN_MULT_EXPR:
       return fp ? 5 : 3;
@@ -182,9 +177,9 @@ int recurrence_cycles(const class loop* loop)
   return cycles;
 }
 
-/// Cycles a statement keeps a unit that is not pipelined busy (reciprocal throughput): floating
-/// divide 14, square root 18, integer divide 20 (the latencies above: on Westmere these units
-/// accept one operation at a time); 0 for pipelined operations.
+/// Whether a statement uses the divider (floating divide, square root, integer divide: units that
+/// accept one operation at a time on Westmere, a few at a time on later cores), as its latency,
+/// non-zero, or 0 for pipelined operations.
 int occupancy(const gimple* stmt)
 {
   const int lat = latency(stmt);
@@ -204,21 +199,24 @@ bool usual(basic_block bb, const class loop* loop)
   return b.to_gcov_type() * 4 >= h.to_gcov_type();
 }
 
-/// Cycles the non-pipelined units are busy in one pass through the usual blocks of a loop body.
-int unit_cycles(basic_block* body, const class loop* loop)
+/// Divides and square roots in one pass through the usual blocks of a loop body: operations of
+/// the units that are not pipelined (or little), charged platform.divide_time each.
+unsigned long unit_operations(basic_block* body, const class loop* loop)
 {
-  int cycles = 0;
+  unsigned long n = 0;
   for (unsigned i = 0; i < loop->num_nodes; ++i)
     if (usual(body[i], loop))
       for (gimple_stmt_iterator gsi = gsi_start_bb(body[i]); !gsi_end_p(gsi); gsi_next(&gsi))
-        cycles += occupancy(gsi_stmt(gsi));
-  return cycles;
+        n += occupancy(gsi_stmt(gsi)) > 0 ? 1 : 0;
+  return n;
 }
 
-/// A loop header's floor: one iteration takes at least `cycles` core cycles, whatever its
-/// `instructions` (the instruction counts of every block of the loop).
+/// A loop header's floor: one iteration takes at least `cycles` core cycles (its recurrence) and at
+/// least `divides` times the divider's time, whatever its `instructions` (those of one pass through
+/// the loop's usual blocks).
 struct LoopFloor {
   unsigned long cycles       = 0;
+  unsigned long divides      = 0;
   unsigned long instructions = 0;
 };
 using WorkMap  = hash_map<int_hash<int, -1, -2>, unsigned long>;
@@ -232,27 +230,28 @@ void find_loop_floors(function* fun, WorkMap& work, FloorMap& floors)
   loop_optimizer_init(AVOID_CFG_MODIFICATIONS);
   for (auto loop : loops_list(fun, LI_ONLY_INNERMOST)) {
     basic_block* body = get_loop_body(loop);
-    const int cycles  = MAX(recurrence_cycles(loop), unit_cycles(body, loop));
+    const int cycles = recurrence_cycles(loop);
     LoopFloor floor;
-    floor.cycles = cycles > 0 ? static_cast<unsigned long>(cycles) : 0;
+    floor.cycles  = cycles > 0 ? static_cast<unsigned long>(cycles) : 0;
+    floor.divides = unit_operations(body, loop);
     for (unsigned i = 0; i < loop->num_nodes; ++i)
       if (unsigned long* w = work.get(body[i]->index); w != nullptr && usual(body[i], loop))
         floor.instructions += *w;
     free(body);
-    if (floor.cycles > 0)
+    if (floor.cycles > 0 || floor.divides > 0)
       floors.put(loop->header->index, floor);
   }
   loop_optimizer_finalize();
 }
 
 tree count_decl;      // void __shmemsim_count(unsigned long instructions)
-tree count_loop_decl; // void __shmemsim_count_loop(unsigned long instructions, cycles, loop_instructions)
+tree count_loop_decl; // void __shmemsim_count_loop(unsigned long instructions, cycles, divides, loop_instructions)
 
 tree declare(const char* name, int args)
 {
   tree u    = long_unsigned_type_node;
   tree type = args == 1 ? build_function_type_list(void_type_node, u, NULL_TREE)
-                        : build_function_type_list(void_type_node, u, u, u, NULL_TREE);
+                        : build_function_type_list(void_type_node, u, u, u, u, NULL_TREE);
   tree decl = build_fn_decl(name, type);
   TREE_NOTHROW(decl)  = 1;
   DECL_EXTERNAL(decl) = 1;
@@ -265,13 +264,13 @@ gcall* count_call(unsigned long instructions, const LoopFloor* floor)
 {
   if (count_decl == NULL_TREE) {
     count_decl      = declare("__shmemsim_count", 1);
-    count_loop_decl = declare("__shmemsim_count_loop", 3);
+    count_loop_decl = declare("__shmemsim_count_loop", 4);
   }
   tree u = long_unsigned_type_node;
   if (floor == nullptr)
     return gimple_build_call(count_decl, 1, build_int_cst(u, instructions));
-  return gimple_build_call(count_loop_decl, 3, build_int_cst(u, instructions), build_int_cst(u, floor->cycles),
-                           build_int_cst(u, floor->instructions));
+  return gimple_build_call(count_loop_decl, 4, build_int_cst(u, instructions), build_int_cst(u, floor->cycles),
+                           build_int_cst(u, floor->divides), build_int_cst(u, floor->instructions));
 }
 
 class CountPass : public gimple_opt_pass {

@@ -1,9 +1,11 @@
 /* Counted compute charges basic blocks by their work (shmem_front/tools/plugin): a loop whose
- * iteration has more instructions takes longer, in proportion, and a loop whose iterations form a
- * chain of dependent floating-point operations takes its latency floor in cycles.
- * Run with platform.instruction_time=1ns and platform.cycle_time=1ps ("work" mode: times are
- * instruction counts in ns) or the other way round ("floor" mode: the recurrence's cycles in ns).
- * Prints each loop's simulated time per iteration. */
+ * iteration has more instructions takes longer, in proportion, a loop whose iterations form a
+ * chain of dependent floating-point operations takes its latency floor in cycles, and a loop that
+ * divides takes at least its divides' time.
+ * Run with one of platform.instruction_time, cycle_time, divide_time at 1ns and the others at 1ps:
+ * "work" mode (times are instruction counts in ns), "floor" (the recurrence's cycles in ns) or
+ * "divide" (one divide and one square root per iteration). Prints each loop's time per iteration. */
+#include <math.h>
 #include "progtest.h"
 
 #include <string.h>
@@ -51,6 +53,16 @@ __attribute__((noinline)) static double chain(long n, double y, double z)
   return x;
 }
 
+static double in[256], out[256];
+
+/* One divide and one square root per element, no chain between elements. */
+__attribute__((noinline)) static double divide(long n)
+{
+  for (long i = 0; i < n; ++i)
+    out[i & 255] = sqrt(in[i & 255]) / (in[(i + 1) & 255] + 1.0);
+  return out[n & 255];
+}
+
 static double per_iteration(int which, long n, double* sink)
 {
   const double t0 = now_ns();
@@ -58,8 +70,10 @@ static double per_iteration(int which, long n, double* sink)
     *sink += (double)light(n);
   else if (which == 1)
     *sink += (double)heavy(n);
-  else
+  else if (which == 2)
     *sink += chain(n, 0.5, 0.25);
+  else
+    *sink += divide(n);
   return (now_ns() - t0) / (double)n;
 }
 
@@ -67,9 +81,16 @@ int main(int argc, char** argv)
 {
   shmem_init();
   const int floor_mode = argc > 1 && strcmp(argv[1], "floor") == 0;
+  const int divide_mode = argc > 1 && strcmp(argv[1], "divide") == 0;
+  for (int i = 0; i < 256; ++i)
+    in[i] = 1.0 + i;
   double sink = 0;
   if (shmem_my_pe() == 0) {
-    if (!floor_mode) {
+    if (divide_mode) {
+      const double d = per_iteration(3, 100000, &sink);
+      printf("divide %.2f ns/iteration\n", d);
+      CHECK(d >= 2 && d < 2.01, "a divide and a square root: 2 divider operations, got %f", d);
+    } else if (!floor_mode) {
       const double l1 = per_iteration(0, 100000, &sink), l2 = per_iteration(0, 200000, &sink);
       const double h1 = per_iteration(1, 100000, &sink), h2 = per_iteration(1, 200000, &sink);
       printf("light %.2f ns/iteration, heavy %.2f ns/iteration\n", l2, h2);
