@@ -18,6 +18,9 @@ struct HostParams {
   static const ParamTable<HostParams>& keys();
 };
 
+/// The largest per-instruction, per-cycle or per-divide cost a scenario may give (1 ms).
+inline constexpr Ps kMaxCostTime = 1'000'000'000;
+
 inline const ParamTable<HostParams>& HostParams::keys()
 {
   using K = ParamKind;
@@ -32,18 +35,18 @@ inline const ParamTable<HostParams>& HostParams::keys()
        .doc = "Time of one counted instruction on one core (job.compute=counted: each executed basic block "
               "costs its instruction count, estimated at compile time by shmemsim-cc, times this): "
               "cycle time / instructions per cycle. `shmemsim calibrate` measures this machine's.",
-       .field = field(&HostParams::instruction_time), .min = 1},
+       .field = field(&HostParams::instruction_time), .min = 1, .tmax = kMaxCostTime},
       {.path = "platform.cycle_time", .kind = K::Time,
        .doc = "One core clock cycle (job.compute=counted: an innermost loop whose iterations form a chain of "
               "dependent operations takes at least that chain's latency in cycles per iteration, "
               "estimated at compile time; divides are platform.divide_time's). `shmemsim calibrate` measures "
               "this machine's.",
-       .field = field(&HostParams::cycle_time), .min = 1},
+       .field = field(&HostParams::cycle_time), .min = 1, .tmax = kMaxCostTime},
       {.path = "platform.divide_time", .kind = K::Time,
        .doc = "Time the divider is busy with one divide or square root (job.compute=counted: an innermost "
               "loop takes at least its divides and square roots times this per iteration). `shmemsim "
               "calibrate` measures this machine's.",
-       .field = field(&HostParams::divide_time), .min = 1},
+       .field = field(&HostParams::divide_time), .min = 1, .tmax = kMaxCostTime},
   };
   return table;
 }

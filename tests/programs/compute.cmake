@@ -32,3 +32,6 @@ add_test(NAME prog_calibrate_quick
   COMMAND ${CMAKE_COMMAND} -DBIN=${PROJECT_BINARY_DIR}/bin -DOUT=${CMAKE_CURRENT_BINARY_DIR}/out/calibrate_quick
           -P ${CMAKE_CURRENT_SOURCE_DIR}/compute_weight/check_calibrate.cmake)
 set_tests_properties(prog_calibrate_quick PROPERTIES LABELS programs TIMEOUT 300)
+# A cost out of range is one line naming the key, status 2.
+shmemsim_program_test(compute_weight_bad_cost PROGRAM compute_weight PES 1 RUN_OPTIONS --set platform.instruction_time=2s
+  EXPECT_STATUS 2 STDERR_LINES 1 EXPECT_STDERR "platform.instruction_time")
