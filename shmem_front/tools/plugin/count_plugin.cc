@@ -227,6 +227,9 @@ void find_loop_floors(function* fun, WorkMap& work, FloorMap& floors)
 {
   if (optimize == 0 || !gimple_in_ssa_p(fun))
     return; // at -O0 values go through memory: no register recurrences to find
+  // The loop tree GCC keeps through its optimizations, checked (or built when there is none: then
+  // freed again, as it was not there before).
+  const bool had_loops = loops_for_fn(fun) != nullptr;
   loop_optimizer_init(AVOID_CFG_MODIFICATIONS);
   for (auto loop : loops_list(fun, LI_ONLY_INNERMOST)) {
     basic_block* body = get_loop_body(loop);
@@ -241,7 +244,8 @@ void find_loop_floors(function* fun, WorkMap& work, FloorMap& floors)
     if (floor.cycles > 0 || floor.divides > 0)
       floors.put(loop->header->index, floor);
   }
-  loop_optimizer_finalize();
+  if (!had_loops)
+    loop_optimizer_finalize();
 }
 
 tree count_decl;      // void __shmemsim_count(unsigned long instructions)
