@@ -75,19 +75,19 @@ inline const sim::ParamTable<JobParams>& JobParams::keys()
       {.path = "job.args", .kind = K::StrList,
        .doc = "The program's arguments (shmemsim-run's command line replaces them).", .field = field(&JobParams::args)},
       {.path = "job.compute", .kind = K::Enum,
-       .doc = "How the program's own computation costs simulated time: counted (basic blocks x cost, "
-              "deterministic), measured (CPU time between library calls, noisy), none.",
+       .doc = "How the program's own computation costs simulated time: counted (each executed basic block "
+              "costs its instructions x platform.instruction_time, loops at least their latency in cycles "
+              "of platform.cycle_time; deterministic), measured (CPU time between library calls, noisy), none.",
        .field = field(&JobParams::compute), .choices = {"counted", "measured", "none"}, .noun = "compute mode"},
       {.path = "job.compute_scale", .kind = K::Number,
-       .doc = "Multiplies simulated computation time (calibration: counted mode charges 4 flop of "
-              "platform.core_speed per basic block).",
+       .doc = "Multiplies simulated computation time (counted and measured modes).",
        .field = field(&JobParams::compute_scale), .min = 0, .max = 1000000},
       {.path = "job.compute_quantum", .kind = K::Time,
        .doc = "Time slice: a thread that computes this long (simulated) without calling the library or a "
               "blocking pthread/OpenMP routine is charged for it and lets other threads and the network run, "
               "so spin-waits on memory progress; they see a store at most this late (bench/time-slicing: "
               "2us costs about 6-9% of wall time, 1us about 11-17%). In none mode a quantum's "
-              "worth of blocks (at core_speed) costs one 100ns poll instead. At least 100ns.",
+              "worth of counted work (at the platform's costs) costs one 100ns poll instead. At least 100ns.",
        .field = field(&JobParams::compute_quantum), .min = 100'000},
       {.path = "job.symmetric_heap", .kind = K::Size,
        .doc = "Symmetric heap per PE: what shmem_malloc and the other allocation routines can hand out "

@@ -39,6 +39,9 @@ commands:
   keys  List every scenario key with its default and meaning.
   presets
         List the built-in platform presets.
+  calibrate -o HOST.json [--quick] [--runs N] [--keep DIR]
+        Time compute kernels natively and counted, fit this machine's per-instruction and per-cycle
+        costs, write a scenario of its cores (shmemsim-calibrate; bench/README.md).
 
 exit status: 0 ok, 1 a data check failed, 2 bad input, 3 deadlock, 4 simulated-time limit,
   130/143 interrupted (docs/runs.md)
@@ -167,6 +170,24 @@ void on_interrupt(int sig)
 }
 } // namespace
 
+// ---- shmemsim calibrate: the script installed beside this program does the work.
+namespace {
+[[noreturn]] void exec_calibrate(int argc, char** argv)
+{
+  std::error_code ec;
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  const std::string script         = (self.parent_path() / "shmemsim-calibrate").string();
+  std::vector<char*> args{const_cast<char*>(script.c_str())};
+  for (int i = 2; i < argc; ++i)
+    args.push_back(argv[i]);
+  args.push_back(nullptr);
+  ::execv(script.c_str(), args.data());
+  std::fprintf(stderr, "shmemsim: calibrate: cannot run %s: %s\n", script.c_str(), std::strerror(errno));
+  std::exit(kExitBadInput);
+}
+} // namespace
+// ---- end of shmemsim calibrate
+
 int main(int argc, char** argv)
 {
   std::signal(SIGINT, on_interrupt);
@@ -194,6 +215,8 @@ int main(int argc, char** argv)
         std::puts(p.c_str());
       return 0;
     }
+    if (cmd == "calibrate")
+      exec_calibrate(argc, argv);
     if (shmemsim::analysis::is_command(cmd))
       return shmemsim::analysis::run_command(cmd, argc - 2, argv + 2);
     if (cmd == "run")
@@ -206,7 +229,7 @@ int main(int argc, char** argv)
       std::printf("%s\n", sc.resolved.dump(2).c_str());
       return 0;
     }
-    usage_error("unknown command '" + cmd + "'; choose run, sweep, validate, keys, presets, report, diagram or plot");
+    usage_error("unknown command '" + cmd + "'; choose run, sweep, validate, keys, presets, calibrate, report, diagram, plot or figure");
   } catch (const ScenarioError& e) {
     std::fprintf(stderr, "shmemsim: %s\n", e.what());
     return kExitBadInput;

@@ -66,8 +66,8 @@ struct shmemsim_hooks {
   void (*at_pe_exit)(void (*fn)(void));
   void (*fatal)(const char* message);
 
-  /* Time slicing: the running thread executed shmemsim_slice_blocks basic blocks without a call
-   * that charges its computation: charge it and let other threads and the network run. */
+  /* Time slicing: the running thread executed shmemsim_slice_work counted instructions without a
+   * call that charges its computation: charge it and let other threads and the network run. */
   void (*slice)(void);
 
   /* The calling PE's environment (libc's environ points at it while the PE runs; getenv reads it
@@ -82,10 +82,16 @@ struct shmemsim_hooks {
 void shmemsim_interpose_install(const struct shmemsim_hooks* hooks);
 /* The installed table (NULL outside shmemsim-run), for the OpenMP runtime. */
 const struct shmemsim_hooks* shmemsim_interpose_hooks(void);
-/* Basic blocks executed by instrumented program code since the runtime last read it. */
-extern unsigned long shmemsim_blocks;
-/* The block count at which the running thread's time slice ends (set by the runtime). */
-extern unsigned long shmemsim_slice_blocks;
+/* Work done by instrumented program code since the runtime last read it, in femtoseconds of one
+ * core (each basic block adds its compile-time instruction count times shmemsim_instruction_fs,
+ * an innermost loop's header its floor: cycles of shmemsim_cycle_fs or divides of shmemsim_divide_fs;
+ * shmem_front/tools/plugin). */
+extern unsigned long shmemsim_work;
+extern unsigned long shmemsim_instruction_fs;
+extern unsigned long shmemsim_cycle_fs;
+extern unsigned long shmemsim_divide_fs;
+/* The work at which the running thread's time slice ends (set by the runtime). */
+extern unsigned long shmemsim_slice_work;
 
 #ifdef __cplusplus
 }

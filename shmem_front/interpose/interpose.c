@@ -18,14 +18,20 @@
 #define EXPORT __attribute__((visibility("default")))
 
 static const struct shmemsim_hooks* hooks;
-EXPORT unsigned long shmemsim_blocks;
+/* Counted compute (see shmem_front/tools/plugin): the work the running thread has done since the
+ * runtime last charged it, in femtoseconds of one core's time, and the costs it is counted at (set
+ * by the runtime from platform.instruction_time, cycle_time and divide_time, in femtoseconds). */
+EXPORT unsigned long shmemsim_work;
+EXPORT unsigned long shmemsim_instruction_fs = 150000;
+EXPORT unsigned long shmemsim_cycle_fs       = 300000;
+EXPORT unsigned long shmemsim_divide_fs      = 4200000;
 
 EXPORT void shmemsim_interpose_install(const struct shmemsim_hooks* h) { hooks = h; }
 EXPORT const struct shmemsim_hooks* shmemsim_interpose_hooks(void) { return hooks; }
 
-/* Blocks after which the running thread's time slice ends (the runtime sets it; the counter is
+/* Work after which the running thread's time slice ends (the runtime sets it; the counter is
  * reset whenever computation is charged). */
-EXPORT unsigned long shmemsim_slice_blocks = (unsigned long)-1;
+EXPORT unsigned long shmemsim_slice_work = (unsigned long)-1;
 
 __attribute__((noinline, cold)) static void slice_ends(void)
 {
@@ -33,12 +39,30 @@ __attribute__((noinline, cold)) static void slice_ends(void)
     hooks->slice();
 }
 
-/* -fsanitize-coverage=trace-pc calls this in every basic block of the program: count it, and end
- * the thread's time slice when it has run a quantum without calling anything that charges. */
-EXPORT void __sanitizer_cov_trace_pc(void)
+static inline void count(unsigned long fs)
 {
-  if (__builtin_expect(++shmemsim_blocks >= shmemsim_slice_blocks, 0))
+  if (__builtin_expect((shmemsim_work += fs) >= shmemsim_slice_work, 0))
     slice_ends();
+}
+
+/* shmemsim-cc's GCC plugin calls this at the start of every basic block of the program with the
+ * block's instruction count (a compile-time constant): count its time, and end the thread's time
+ * slice when it has run a quantum without calling anything that charges. */
+EXPORT void __shmemsim_count(unsigned long instructions)
+{
+  count(instructions * shmemsim_instruction_fs);
+}
+
+/* The same at the header of an innermost loop whose iteration takes at least `cycles` (a chain of
+ * dependent operations carried from one iteration to the next) and at least `divides` times the
+ * divider's time: the header also counts the time the loop's `loop_instructions` leave to that
+ * floor. */
+EXPORT void __shmemsim_count_loop(unsigned long instructions, unsigned long cycles, unsigned long divides,
+                                  unsigned long loop_instructions)
+{
+  const unsigned long chain = cycles * shmemsim_cycle_fs, unit = divides * shmemsim_divide_fs;
+  const unsigned long floor = chain > unit ? chain : unit, issue = loop_instructions * shmemsim_instruction_fs;
+  count(instructions * shmemsim_instruction_fs + (floor > issue ? floor - issue : 0));
 }
 
 static int active(void) { return hooks != NULL && hooks->active(); }

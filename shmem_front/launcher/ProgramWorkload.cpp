@@ -18,6 +18,9 @@ RuntimeParams runtime_params(const scenarios::Scenario& sc, const scenarios::Pla
   rp.compute_scale   = sc.job.compute_scale;
   rp.compute_quantum = sc.job.compute_quantum;
   rp.core_speed      = sc.platform.hosts.core_speed;
+  rp.instruction_time = sim::ps_to_seconds(sc.platform.hosts.instruction_time);
+  rp.cycle_time       = sim::ps_to_seconds(sc.platform.hosts.cycle_time);
+  rp.divide_time      = sim::ps_to_seconds(sc.platform.hosts.divide_time);
   rp.program_cores   = platform.program_cores;
   rp.threads_per_pe  = sc.job.threads_per_pe;
   rp.library_lock    = sc.job.library_lock;

@@ -17,7 +17,7 @@ namespace shmemsim::front {
 /// entry points.
 struct LoadedProgram {
   std::vector<PeProcess> pes;
-  BlockCounter counter;
+  WorkCounter counter;
   void (*install_hooks)(const shmemsim_hooks*) = nullptr;
   bool tag_output = false; ///< prefix every line of a PE's output with its number
 };

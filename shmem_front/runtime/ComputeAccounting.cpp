@@ -1,6 +1,7 @@
 #include "shmem_front/runtime/ComputeAccounting.hpp"
 
 #include "shmem_front/lib/ShmemObserver.hpp"
+#include "sim/Assert.hpp"
 #include "sim/Simulation.hpp"
 
 #include <cstdio>
@@ -9,6 +10,13 @@
 namespace shmemsim::front {
 
 namespace {
+/// A cost in seconds as whole femtoseconds (the counter's unit).
+unsigned long to_fs(double seconds)
+{
+  SHMEMSIM_ASSERT(seconds >= 0 && seconds < 1, "a per-instruction or per-cycle cost is below a second");
+  return static_cast<unsigned long>(seconds * 1e15 + 0.5);
+}
+
 double thread_cpu_seconds()
 {
   timespec ts;
@@ -17,32 +25,37 @@ double thread_cpu_seconds()
 }
 } // namespace
 
-ComputeAccounting::ComputeAccounting(sim::Simulation& sim, const RuntimeParams& params, BlockCounter counter)
+ComputeAccounting::ComputeAccounting(sim::Simulation& sim, const RuntimeParams& params, WorkCounter counter)
     : sim_(sim), mode_(params.compute), scale_(params.compute_scale), core_speed_(params.core_speed),
-      poll_cost_(params.poll_cost), blocks_(counter.blocks), slice_blocks_(counter.slice_blocks)
+      flops_per_fs_(1e-15 * params.core_speed * params.compute_scale), poll_cost_(params.poll_cost),
+      counter_(counter), work_(counter.work), instruction_fs_(to_fs(params.instruction_time)),
+      cycle_fs_(to_fs(params.cycle_time)), divide_fs_(to_fs(params.divide_time))
 {
-  // The quantum in blocks at the counted rate (kFlopsPerBlock of core_speed per block, times
-  // compute_scale); without a counted cost (none, or a zero scale) at the unscaled rate.
-  const double per_block = kFlopsPerBlock * (scale_ > 0 ? scale_ : 1.0);
-  const double quantum   = sim::ps_to_seconds(params.compute_quantum) * core_speed_ / per_block;
-  quantum_blocks_        = quantum < 1 ? 1 : quantum > 1e18 ? static_cast<unsigned long>(1e18)
-                                                              : static_cast<unsigned long>(quantum);
+  SHMEMSIM_ASSERT(params.core_speed > 0, "the core speed must be positive");
+  // The quantum in the counter's units (fs of unscaled work): compute_scale stretches counted
+  // work, so a scaled quantum is shorter in unscaled work; without a counted cost (none, or a zero
+  // scale) a quantum of unscaled work.
+  const double quantum = sim::ps_to_seconds(params.compute_quantum) * 1e15 / (scale_ > 0 ? scale_ : 1.0);
+  quantum_work_ = quantum < 1 ? 1 : quantum > 1e18 ? static_cast<unsigned long>(1e18) : static_cast<unsigned long>(quantum);
 }
 
 void ComputeAccounting::arm_slices()
 {
-  *slice_blocks_ = quantum_blocks_;
+  *counter_.instruction_fs = instruction_fs_;
+  *counter_.cycle_fs       = cycle_fs_;
+  *counter_.divide_fs      = divide_fs_;
+  *counter_.slice_work     = quantum_work_;
 }
 
 void ComputeAccounting::start_thread(SimThread& t)
 {
-  *blocks_    = 0;
+  *work_    = 0;
   t.last_call = sim_.queue().now();
 }
 
 void ComputeAccounting::start_pe(PeProcess& pe)
 {
-  *blocks_    = 0;
+  *work_    = 0;
   pe.cpu_mark = thread_cpu_seconds();
 }
 
@@ -51,19 +64,19 @@ void ComputeAccounting::charge(PeProcess& pe, SimThread* t, bool sliced)
   double flops = 0;
   switch (mode_) {
     case ComputeMode::Counted: {
-      const unsigned long blocks = *blocks_;
-      *blocks_                   = 0;
-      flops                      = static_cast<double>(blocks) * kFlopsPerBlock * scale_;
+      const unsigned long work = *work_;
+      *work_                   = 0;
+      flops                    = static_cast<double>(work) * flops_per_fs_;
       break;
     }
     case ComputeMode::Measured: {
-      *blocks_         = 0;
+      *work_         = 0;
       const double now = thread_cpu_seconds();
       flops            = (now - pe.cpu_mark) * core_speed_ * scale_;
       break;
     }
     case ComputeMode::None:
-      *blocks_ = 0;
+      *work_ = 0;
       break;
   }
   const sim::Ps t0 = sim_.queue().now();
@@ -101,7 +114,7 @@ void ComputeAccounting::slice(SimThread& t)
     return;
   }
   // Computation is free: the slice is a poll, so that a spin-wait lets time and the network move.
-  *blocks_ = 0;
+  *work_ = 0;
   if (t.sliced_from < 0)
     t.sliced_from = sim_.queue().now();
   t.computing = true;

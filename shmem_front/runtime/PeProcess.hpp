@@ -76,7 +76,7 @@ struct SimThread {
   void* omp        = nullptr; ///< the OpenMP runtime's state for this thread (its slot)
   bool unparked    = false;   ///< a wake-up for park() is pending
   // compute accounting (ComputeAccounting)
-  unsigned long blocks = 0;  ///< basic blocks not yet charged (while it is switched out)
+  unsigned long work = 0;    ///< counted instructions not yet charged (while it is switched out)
   bool computing       = false; ///< charging computation (in a SimGrid execution or a poll)
   sim::Ps last_call    = 0;  ///< when it last entered or left a charging call
   sim::Ps sliced_from  = -1; ///< start of the run of time slices in progress (-1: none)

@@ -111,7 +111,7 @@ PeRuntime& pe_runtime()
 }
 
 PeRuntime::PeRuntime(sim::Simulation& sim, const RuntimeParams& params, std::vector<PeProcess>& pes,
-                     BlockCounter counter)
+                     WorkCounter counter)
     : sim_(sim), collectives_(params.collectives), pes_(sim, pes), threads_(sim, *this),
       sync_(sim, threads_, *this, params.library_lock), accounting_(sim, params, counter), process_(threads_),
       omp_(params, threads_, pes_)

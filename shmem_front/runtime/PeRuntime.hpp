@@ -34,7 +34,7 @@ namespace shmemsim::front {
 class PeRuntime final : public Runtime, public Accounting {
 public:
   /// One per process: the hooks reach it through pe_runtime(). `pes` are the loaded PEs.
-  PeRuntime(sim::Simulation& sim, const RuntimeParams& params, std::vector<PeProcess>& pes, BlockCounter counter);
+  PeRuntime(sim::Simulation& sim, const RuntimeParams& params, std::vector<PeProcess>& pes, WorkCounter counter);
   ~PeRuntime() override;
   PeRuntime(const PeRuntime&)            = delete;
   PeRuntime& operator=(const PeRuntime&) = delete;
@@ -76,7 +76,7 @@ public:
   int yield();
   /// Charge the running thread's computation (the OpenMP runtime's calls).
   void charge(const char* routine);
-  /// Time slicing: the running thread ran a quantum of blocks without a charging call.
+  /// Time slicing: the running thread ran a quantum of counted instructions without a charging call.
   void slice();
 
   // Runtime seam

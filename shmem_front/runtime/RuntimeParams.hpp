@@ -11,13 +11,11 @@ namespace shmemsim::front {
 
 /// How the program's own computation costs simulated time (job.compute).
 enum class ComputeMode {
-  Counted,  ///< executed basic blocks x kFlopsPerBlock flop of core_speed (deterministic)
+  Counted,  ///< executed instructions (counted per basic block at compile time) x instruction_time,
+            ///< loops' latency floors x cycle_time or their divides x divide_time
   Measured, ///< the simulator's CPU time between library calls (noisy)
   None,     ///< free
 };
-
-/// Counted compute mode: what one executed basic block costs, in flop of core_speed.
-inline constexpr double kFlopsPerBlock = 4.0;
 
 /// Simulated wall-clock time starts at a fixed date, so runs are reproducible:
 /// 2014-09-01T00:00:00Z (the contexts paper's year).
@@ -28,6 +26,9 @@ struct RuntimeParams {
   double compute_scale    = 1.0;                  ///< job.compute_scale: multiplies computation time
   sim::Ps compute_quantum = 2'000'000;            ///< job.compute_quantum: the time slice
   double core_speed       = 1e9;                  ///< platform core speed, flop/s
+  double instruction_time = 0.15e-9; ///< platform.instruction_time: one counted instruction, seconds
+  double cycle_time       = 0.3e-9; ///< platform.cycle_time: one core cycle (loops' latency floors), seconds
+  double divide_time      = 4.2e-9; ///< platform.divide_time: the divider busy for one divide or square root
   int program_cores       = 1;     ///< cores of a node for programs (the NIC's progress core excluded)
   int threads_per_pe      = 0;     ///< job.threads.per_pe: default OpenMP team size (0: the PE's cores)
   sim::Ps library_lock    = 0;     ///< job.threads.library_lock: hold time of the library's lock

@@ -634,8 +634,11 @@ LoadedProgram load_program(const Options& o, const scenarios::Scenario& sc, cons
     throw scenarios::ScenarioError(std::string("cannot load the interposition library: ") + dlerror());
   LoadedProgram loaded;
   loaded.install_hooks = reinterpret_cast<void (*)(const shmemsim_hooks*)>(dlsym(ih, "shmemsim_interpose_install"));
-  loaded.counter       = BlockCounter{static_cast<unsigned long*>(dlsym(ih, "shmemsim_blocks")),
-                                      static_cast<unsigned long*>(dlsym(ih, "shmemsim_slice_blocks"))};
+  loaded.counter       = WorkCounter{static_cast<unsigned long*>(dlsym(ih, "shmemsim_work")),
+                                     static_cast<unsigned long*>(dlsym(ih, "shmemsim_slice_work")),
+                                     static_cast<unsigned long*>(dlsym(ih, "shmemsim_instruction_fs")),
+                                     static_cast<unsigned long*>(dlsym(ih, "shmemsim_cycle_fs")),
+                                     static_cast<unsigned long*>(dlsym(ih, "shmemsim_divide_fs"))};
   loaded.tag_output    = o.tag;
   g_program_handles    = reinterpret_cast<int (*)(int)>(dlsym(ih, "shmemsim_interpose_program_handles"));
 

@@ -34,7 +34,7 @@ if(EXISTS ${WORK}/x.o)
 endif()
 # Open MPI's parts.
 show(--showme:command "^gcc\n$")
-show(--showme:compile "^-fPIC -I${prefix}/include( -fsanitize-coverage=trace-pc)?\n$")
+show(--showme:compile "^-fPIC -I${prefix}/include( -fplugin=${prefix}/lib/shmemsim_count_plugin.so)?\n$")
 show(--showme:link "^-fPIC [^\n]*-shared -Wl,-z,defs [^\n]*-L${prefix}/lib [^\n]*-lsma [^\n]*-Wl,-rpath,${prefix}/lib\n$")
 show(--showme:incdirs "^${prefix}/include\n$")
 show(--showme:libdirs "^${prefix}/lib/shmemsim-omp ${prefix}/lib\n$")

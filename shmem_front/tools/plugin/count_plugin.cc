@@ -1,0 +1,326 @@
+// shmemsim's GCC plugin (shmemsim-cc loads it with -fplugin): instruments every basic block of the
+// program with a call `__shmemsim_count(N)`, where N is the block's work: GCC's own estimate of the
+// machine instructions its statements become (estimate_num_insns with the size weights, the
+// estimate the inliner uses for code size), at least 1. An innermost loop whose iterations are
+// chained through a register (a recurrence: z = z*z + c, p = p->next), or that keeps the divider
+// busy, cannot run faster than that chain's latency or that unit's occupancy however few
+// instructions it has: its header calls `__shmemsim_count_loop(N, C, D, L)` instead, C being the
+// chain in core cycles (latencies per operation kind, below), D its divides and square roots and L
+// the instructions of one pass through the loop's usual blocks; the interposition library charges
+// the header max(0, max(C x cycle time, D x divide time) - L x instruction time) more. The pass runs after every GIMPLE
+// optimization ("optimized", just before expansion to RTL), so the count describes the code that
+// is really emitted (vectorized, unrolled, inlined), and the count of a block is a compile-time
+// constant: executions are deterministic. The interposition library adds N to its work counter
+// (instructions) and ends the thread's time slice when it reaches the quantum.
+//
+// Plugin code runs inside cc1/cc1plus: it uses GCC's internal API (gcc-12-plugin-dev).
+#include "gcc-plugin.h"
+#include "plugin-version.h"
+
+#include "tree.h"
+#include "tree-pass.h"
+#include "context.h"
+#include "function.h"
+#include "basic-block.h"
+#include "gimple.h"
+#include "gimple-iterator.h"
+#include "tree-inline.h"
+#include "stringpool.h"
+#include "gimple-ssa.h"
+#include "tree-ssa-operands.h"
+#include "tree-into-ssa.h"
+#include "cgraph.h"
+#include "cfgloop.h"
+#include "tree-phinodes.h"
+#include "ssa-iterators.h"
+#include "hash-map.h"
+
+int plugin_is_GPL_compatible;
+
+namespace {
+
+const pass_data kCountPassData = {
+    GIMPLE_PASS,
+    "shmemsim_count", // dump: -fdump-tree-shmemsim_count
+    OPTGROUP_NONE,
+    TV_NONE,
+    PROP_cfg, // properties_required
+    0,
+    0,
+    0,
+    0,
+};
+
+/// The work of a basic block: GCC's size estimate of its statements, in instructions, at least 1
+/// (an empty block still costs a jump; a loop made of nothing must still end its time slices).
+unsigned long block_work(basic_block bb)
+{
+  unsigned long n = 0;
+  for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
+    gimple* stmt = gsi_stmt(gsi);
+    if (is_gimple_debug(stmt))
+      continue;
+    int w = estimate_num_insns(stmt, &eni_size_weights);
+    if (w > 0)
+      n += static_cast<unsigned long>(w);
+  }
+  return n > 0 ? n : 1;
+}
+
+constexpr int kNone          = -1000000; // no path
+
+/// Latency in cycles of one statement's result: the Nehalem/Westmere core's (Intel 64 and IA-32
+/// Architectures Optimization Reference Manual, appendix C; qdr-16's X5680): load from L1 4, integer
+/// add/logic 1, integer multiply 3, divide 20, floating add 3, multiply 5, divide 14, square root
+/// 18, conversions 4; copies and no-op conversions 0; other calls 5. Other cores differ by a few
+/// cycles: platform.cycle_time, fitted by shmemsim calibrate, absorbs the difference on average.
+int latency(const gimple* stmt)
+{
+  if (is_gimple_call(stmt)) {
+    switch (gimple_call_combined_fn(stmt)) {
+      case CFN_SQRT:
+      case CFN_BUILT_IN_SQRT:
+      case CFN_BUILT_IN_SQRTF:
+      case CFN_BUILT_IN_SQRTL:
+        return 18;
+      default: // a fused multiply-add, or a call
+        return 5;
+    }
+  }
+  if (!is_gimple_assign(stmt))
+    return 1;
+  if (gimple_assign_load_p(stmt))
+    return 4;
+  const tree_code code = gimple_assign_rhs_code(stmt);
+  const tree type      = TREE_TYPE(gimple_assign_lhs(stmt));
+  const bool fp        = FLOAT_TYPE_P(type);
+  switch (code) {
+    case SSA_NAME: // copies and no-op conversions
+    case NOP_EXPR:
+    case VIEW_CONVERT_EXPR:
+      return 0;
+    case MULT_EXPR:
+    case WIDEN_MULT_EXPR:
+      return fp ? 5 : 3;
+    case PLUS_EXPR:
+    case MINUS_EXPR:
+    case NEGATE_EXPR:
+    case ABS_EXPR:
+    case MIN_EXPR:
+    case MAX_EXPR:
+      return fp ? 3 : 1;
+    case RDIV_EXPR:
+      return 14;
+    case TRUNC_DIV_EXPR:
+    case TRUNC_MOD_EXPR:
+    case FLOOR_DIV_EXPR:
+    case FLOOR_MOD_EXPR:
+    case CEIL_DIV_EXPR:
+    case EXACT_DIV_EXPR:
+      return 20;
+    case FLOAT_EXPR:
+    case FIX_TRUNC_EXPR:
+      return 4;
+    default:
+      return fp ? 3 : 1;
+  }
+}
+
+/// The longest latency path, in cycles, from `from` (a loop header's PHI result) to `name` through
+/// the statements of `loop`, or kNone when `name` does not depend on `from` inside the loop.
+int chain(tree name, tree from, const class loop* loop, hash_map<tree, int>& memo, int depth)
+{
+  if (name == from)
+    return 0;
+  if (TREE_CODE(name) != SSA_NAME || depth > 64)
+    return kNone;
+  if (int* m = memo.get(name))
+    return *m;
+  memo.put(name, kNone); // a cycle through other PHIs is no path
+  gimple* def = SSA_NAME_DEF_STMT(name);
+  int best    = kNone;
+  if (def != nullptr && gimple_bb(def) != nullptr && flow_bb_inside_loop_p(loop, gimple_bb(def))) {
+    if (gphi* phi = dyn_cast<gphi*>(def)) {
+      if (gimple_bb(def) != loop->header) // a join inside the body: either way
+        for (unsigned i = 0; i < gimple_phi_num_args(phi); ++i)
+          best = MAX(best, chain(gimple_phi_arg_def(phi, i), from, loop, memo, depth + 1));
+    } else {
+      ssa_op_iter it;
+      tree use;
+      int longest = kNone;
+      FOR_EACH_SSA_TREE_OPERAND(use, def, it, SSA_OP_USE)
+        longest = MAX(longest, chain(use, from, loop, memo, depth + 1));
+      if (longest > kNone)
+        best = longest + latency(def);
+    }
+  }
+  memo.put(name, best);
+  return best;
+}
+
+/// The cycles one iteration of an innermost loop takes at least: its longest recurrence (a header
+/// PHI back to its own value on the latch edge).
+int recurrence_cycles(const class loop* loop)
+{
+  if (loop->latch == nullptr)
+    return 0;
+  const edge latch = loop_latch_edge(loop);
+  int cycles       = 0;
+  for (gphi_iterator gsi = gsi_start_phis(loop->header); !gsi_end_p(gsi); gsi_next(&gsi)) {
+    gphi* phi = gsi.phi();
+    tree res  = gimple_phi_result(phi);
+    if (virtual_operand_p(res))
+      continue;
+    hash_map<tree, int> memo;
+    cycles = MAX(cycles, chain(gimple_phi_arg_def(phi, latch->dest_idx), res, loop, memo, 0));
+  }
+  return cycles;
+}
+
+/// Whether a statement uses the divider (floating divide, square root, integer divide: units that
+/// accept one operation at a time on Westmere, a few at a time on later cores), as its latency,
+/// non-zero, or 0 for pipelined operations.
+int occupancy(const gimple* stmt)
+{
+  const int lat = latency(stmt);
+  const bool unpipelined = (is_gimple_assign(stmt) && !gimple_assign_load_p(stmt) &&
+                            (gimple_assign_rhs_code(stmt) == RDIV_EXPR || lat == 20)) ||
+                           (is_gimple_call(stmt) && lat == 18);
+  return unpipelined ? lat : 0;
+}
+
+/// Whether block `bb` of `loop` runs in most iterations (by GCC's estimated profile: at least a
+/// quarter as often as the header), so an unlikely path (an error branch) is not one iteration's work.
+bool usual(basic_block bb, const class loop* loop)
+{
+  const profile_count b = bb->count, h = loop->header->count;
+  if (!b.initialized_p() || !h.initialized_p())
+    return true;
+  return b.to_gcov_type() * 4 >= h.to_gcov_type();
+}
+
+/// Divides and square roots in one pass through the usual blocks of a loop body: operations of
+/// the units that are not pipelined (or little), charged platform.divide_time each.
+unsigned long unit_operations(basic_block* body, const class loop* loop)
+{
+  unsigned long n = 0;
+  for (unsigned i = 0; i < loop->num_nodes; ++i)
+    if (usual(body[i], loop))
+      for (gimple_stmt_iterator gsi = gsi_start_bb(body[i]); !gsi_end_p(gsi); gsi_next(&gsi))
+        n += occupancy(gsi_stmt(gsi)) > 0 ? 1 : 0;
+  return n;
+}
+
+/// A loop header's floor: one iteration takes at least `cycles` core cycles (its recurrence) and at
+/// least `divides` times the divider's time, whatever its `instructions` (those of one pass through
+/// the loop's usual blocks).
+struct LoopFloor {
+  unsigned long cycles       = 0;
+  unsigned long divides      = 0;
+  unsigned long instructions = 0;
+};
+using WorkMap  = hash_map<int_hash<int, -1, -2>, unsigned long>;
+using FloorMap = hash_map<int_hash<int, -1, -2>, LoopFloor>;
+
+/// The floors of the innermost loops (their recurrences, their dividers), by header block.
+void find_loop_floors(function* fun, WorkMap& work, FloorMap& floors)
+{
+  if (optimize == 0 || !gimple_in_ssa_p(fun))
+    return; // at -O0 values go through memory: no register recurrences to find
+  // The loop tree GCC keeps through its optimizations, checked (or built when there is none: then
+  // freed again, as it was not there before).
+  const bool had_loops = loops_for_fn(fun) != nullptr;
+  loop_optimizer_init(AVOID_CFG_MODIFICATIONS);
+  for (auto loop : loops_list(fun, LI_ONLY_INNERMOST)) {
+    basic_block* body = get_loop_body(loop);
+    const int cycles = recurrence_cycles(loop);
+    LoopFloor floor;
+    floor.cycles  = cycles > 0 ? static_cast<unsigned long>(cycles) : 0;
+    floor.divides = unit_operations(body, loop);
+    for (unsigned i = 0; i < loop->num_nodes; ++i)
+      if (unsigned long* w = work.get(body[i]->index); w != nullptr && usual(body[i], loop))
+        floor.instructions += *w;
+    free(body);
+    if (floor.cycles > 0 || floor.divides > 0)
+      floors.put(loop->header->index, floor);
+  }
+  if (!had_loops)
+    loop_optimizer_finalize();
+}
+
+tree count_decl;      // void __shmemsim_count(unsigned long instructions)
+tree count_loop_decl; // void __shmemsim_count_loop(unsigned long instructions, cycles, divides, loop_instructions)
+
+tree declare(const char* name, int args)
+{
+  tree u    = long_unsigned_type_node;
+  tree type = args == 1 ? build_function_type_list(void_type_node, u, NULL_TREE)
+                        : build_function_type_list(void_type_node, u, u, u, u, NULL_TREE);
+  tree decl = build_fn_decl(name, type);
+  TREE_NOTHROW(decl)  = 1;
+  DECL_EXTERNAL(decl) = 1;
+  TREE_PUBLIC(decl)   = 1;
+  return decl;
+}
+
+/// The call that counts block `bb`: its instructions, and for a loop header its loop's floor.
+gcall* count_call(unsigned long instructions, const LoopFloor* floor)
+{
+  if (count_decl == NULL_TREE) {
+    count_decl      = declare("__shmemsim_count", 1);
+    count_loop_decl = declare("__shmemsim_count_loop", 4);
+  }
+  tree u = long_unsigned_type_node;
+  if (floor == nullptr)
+    return gimple_build_call(count_decl, 1, build_int_cst(u, instructions));
+  return gimple_build_call(count_loop_decl, 4, build_int_cst(u, instructions), build_int_cst(u, floor->cycles),
+                           build_int_cst(u, floor->divides), build_int_cst(u, floor->instructions));
+}
+
+class CountPass : public gimple_opt_pass {
+public:
+  explicit CountPass(gcc::context* ctxt) : gimple_opt_pass(kCountPassData, ctxt) {}
+  opt_pass* clone() override { return new CountPass(m_ctxt); }
+  bool gate(function*) override { return true; }
+
+  unsigned int execute(function* fun) override
+  {
+    basic_block bb;
+    // Weigh every block first, then insert (so a count never counts another count call).
+    WorkMap work;
+    FloorMap floors;
+    FOR_EACH_BB_FN(bb, fun)
+      work.put(bb->index, block_work(bb));
+    find_loop_floors(fun, work, floors);
+    FOR_EACH_BB_FN(bb, fun) {
+      gcall* call              = count_call(*work.get(bb->index), floors.get(bb->index));
+      gimple_stmt_iterator gsi = gsi_after_labels(bb);
+      gsi_insert_before(&gsi, call, GSI_SAME_STMT);
+    }
+    if (gimple_in_ssa_p(fun)) {
+      mark_virtual_operands_for_renaming(fun);
+      return TODO_update_ssa_only_virtuals;
+    }
+    return 0;
+  }
+};
+
+} // namespace
+
+int plugin_init(struct plugin_name_args* info, struct plugin_gcc_version* version)
+{
+  if (!plugin_default_version_check(version, &gcc_version)) {
+    fprintf(stderr, "shmemsim count plugin: built for GCC %s, this compiler is %s\n",
+            gcc_version.basever, version->basever);
+    return 1;
+  }
+  static plugin_info about = {"1", "shmemsim: counts each basic block's instructions for compute accounting"};
+  register_callback(info->base_name, PLUGIN_INFO, nullptr, &about);
+  register_pass_info pass;
+  pass.pass                     = new CountPass(g);
+  pass.reference_pass_name      = "optimized";
+  pass.ref_pass_instance_number = 1;
+  pass.pos_op                   = PASS_POS_INSERT_BEFORE;
+  register_callback(info->base_name, PLUGIN_PASS_MANAGER_SETUP, nullptr, &pass);
+  return 0;
+}

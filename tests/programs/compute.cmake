@@ -1,0 +1,37 @@
+# ================================================================== counted compute by work (issue 13)
+# Each basic block is charged its instruction count (GCC's estimate, compile time) times
+# platform.instruction_time; an innermost loop whose iterations form a dependency chain takes at
+# least its latency in cycles of platform.cycle_time. With 1ns per instruction (1ps per cycle) a
+# loop's time per iteration is its instruction count in ns: the heavier loop costs more, exactly the
+# same on every run. With 1ns per cycle (1ps per instruction) a floating-point recurrence costs its
+# multiply + add latency (5 + 3 cycles). Divides: platform.divide_time each.
+shmemsim_program(compute_weight SOURCES compute_weight/compute_weight.c)
+shmemsim_program_test(compute_weight_work PROGRAM compute_weight PES 1 ARGS work COMPARE_RUNS
+  RUN_OPTIONS --set platform.instruction_time=1ns --set platform.cycle_time=1ps
+  EXPECT_STDOUT "(^|\n)light 6\\.00 ns/iteration, heavy 10\\.00 ns/iteration\n" "(^|\n)compute_weight: OK on 1 PEs\n"
+  REJECT_STDOUT "FAIL" REJECT_STDERR ${NO_CRASH})
+shmemsim_program_test(compute_weight_floor PROGRAM compute_weight PES 1 ARGS floor COMPARE_RUNS
+  RUN_OPTIONS --set platform.instruction_time=1ps --set platform.cycle_time=1ns
+  EXPECT_STDOUT "(^|\n)chain 8\\.00 ns/iteration\n" "(^|\n)compute_weight: OK on 1 PEs\n"
+  REJECT_STDOUT "FAIL" REJECT_STDERR ${NO_CRASH})
+# With 1ns per divide (1ps per instruction and cycle) a loop with one divide and one square root per
+# iteration costs 2 ns an iteration.
+shmemsim_program_test(compute_weight_divide PROGRAM compute_weight PES 1 ARGS divide COMPARE_RUNS
+  RUN_OPTIONS --set platform.instruction_time=1ps --set platform.cycle_time=1ps --set platform.divide_time=1ns
+  EXPECT_STDOUT "(^|\n)divide 2\\.00 ns/iteration\n" "(^|\n)compute_weight: OK on 1 PEs\n"
+  REJECT_STDOUT "FAIL" REJECT_STDERR ${NO_CRASH})
+# compute_scale still scales: twice the work time at scale 2.
+shmemsim_program_test(compute_weight_scale PROGRAM compute_weight PES 1 ARGS work
+  RUN_OPTIONS --set platform.instruction_time=1ns --set platform.cycle_time=1ps --set job.compute_scale=2
+  EXPECT_STDOUT "(^|\n)light 12\\.00 ns/iteration, heavy 20\\.00 ns/iteration\n"
+  REJECT_STDERR ${NO_CRASH})
+
+# shmemsim calibrate --quick: builds and runs its kernels natively and counted, writes a scenario
+# that validates and names this machine's cores and costs.
+add_test(NAME prog_calibrate_quick
+  COMMAND ${CMAKE_COMMAND} -DBIN=${PROJECT_BINARY_DIR}/bin -DOUT=${CMAKE_CURRENT_BINARY_DIR}/out/calibrate_quick
+          -P ${CMAKE_CURRENT_SOURCE_DIR}/compute_weight/check_calibrate.cmake)
+set_tests_properties(prog_calibrate_quick PROPERTIES LABELS programs TIMEOUT 300)
+# A cost out of range is one line naming the key, status 2.
+shmemsim_program_test(compute_weight_bad_cost PROGRAM compute_weight PES 1 RUN_OPTIONS --set platform.instruction_time=2s
+  EXPECT_STATUS 2 STDERR_LINES 1 EXPECT_STDERR "platform.instruction_time")

@@ -1,0 +1,110 @@
+/* Counted compute charges basic blocks by their work (shmem_front/tools/plugin): a loop whose
+ * iteration has more instructions takes longer, in proportion, a loop whose iterations form a
+ * chain of dependent floating-point operations takes its latency floor in cycles, and a loop that
+ * divides takes at least its divides' time.
+ * Run with one of platform.instruction_time, cycle_time, divide_time at 1ns and the others at 1ps:
+ * "work" mode (times are instruction counts in ns), "floor" (the recurrence's cycles in ns) or
+ * "divide" (one divide and one square root per iteration). Prints each loop's time per iteration. */
+#include <math.h>
+#include "progtest.h"
+
+#include <string.h>
+#include <time.h>
+
+static double now_ns(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/* One add per iteration. */
+__attribute__((noinline)) static unsigned long light(long n)
+{
+  unsigned long a = 1;
+  for (long i = 0; i < n; ++i) {
+    a += (unsigned long)i;
+    __asm__ volatile("" : "+r"(a));
+  }
+  return a;
+}
+
+/* Four dependent integer operations per iteration more than light's. */
+__attribute__((noinline)) static unsigned long heavy(long n)
+{
+  unsigned long a = 1, b = 2, c = 3, d = 4;
+  for (long i = 0; i < n; ++i) {
+    a += (unsigned long)i;
+    b ^= a;
+    c += b >> 3;
+    d -= c;
+    __asm__ volatile("" : "+r"(a), "+r"(b), "+r"(c), "+r"(d));
+  }
+  return a + b + c + d;
+}
+
+/* A floating-point recurrence: x = x * y + z, a multiply (5 cycles) then an add (3). */
+__attribute__((noinline)) static double chain(long n, double y, double z)
+{
+  double x = 1.0;
+  __asm__ volatile("" ::: "memory"); /* not a const function: the call stays between the clock reads */
+  for (long i = 0; i < n; ++i)
+    x = x * y + z;
+  return x;
+}
+
+static double in[256], out[256];
+
+/* One divide and one square root per element, no chain between elements. */
+__attribute__((noinline)) static double divide(long n)
+{
+  for (long i = 0; i < n; ++i)
+    out[i & 255] = sqrt(in[i & 255]) / (in[(i + 1) & 255] + 1.0);
+  return out[n & 255];
+}
+
+static double per_iteration(int which, long n, double* sink)
+{
+  const double t0 = now_ns();
+  if (which == 0)
+    *sink += (double)light(n);
+  else if (which == 1)
+    *sink += (double)heavy(n);
+  else if (which == 2)
+    *sink += chain(n, 0.5, 0.25);
+  else
+    *sink += divide(n);
+  return (now_ns() - t0) / (double)n;
+}
+
+int main(int argc, char** argv)
+{
+  shmem_init();
+  const int floor_mode = argc > 1 && strcmp(argv[1], "floor") == 0;
+  const int divide_mode = argc > 1 && strcmp(argv[1], "divide") == 0;
+  for (int i = 0; i < 256; ++i)
+    in[i] = 1.0 + i;
+  double sink = 0;
+  if (shmem_my_pe() == 0) {
+    if (divide_mode) {
+      const double d = per_iteration(3, 100000, &sink);
+      printf("divide %.2f ns/iteration\n", d);
+      CHECK(d >= 2 && d < 2.01, "a divide and a square root: 2 divider operations, got %f", d);
+    } else if (!floor_mode) {
+      const double l1 = per_iteration(0, 100000, &sink), l2 = per_iteration(0, 200000, &sink);
+      const double h1 = per_iteration(1, 100000, &sink), h2 = per_iteration(1, 200000, &sink);
+      printf("light %.2f ns/iteration, heavy %.2f ns/iteration\n", l2, h2);
+      /* Per-iteration costs are whole instruction counts; doubling the iterations doubles the time
+       * (up to the calls' own blocks, below one instruction per iteration here). */
+      CHECK(l1 - l2 < 0.001 && l1 >= l2 && h1 - h2 < 0.001 && h1 >= h2, "light %f %f heavy %f %f", l1, l2, h1, h2);
+      CHECK(h2 >= l2 + 4, "heavy's four more operations per iteration cost at least 4 instructions more (%f vs %f)", h2, l2);
+    } else {
+      const double c = per_iteration(2, 100000, &sink);
+      printf("chain %.2f ns/iteration\n", c);
+      CHECK(c >= 8 && c < 8.01, "the recurrence's floor is 8 cycles (multiply 5 + add 3), got %f", c);
+    }
+  }
+  if (sink == 12345.678)
+    printf("unlikely\n");
+  return progtest_finish("compute_weight");
+}
