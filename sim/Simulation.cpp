@@ -147,6 +147,13 @@ void Simulation::sleep_for(Ps duration)
   sg4::this_actor::sleep_for(ps_to_seconds(duration));
 }
 
+void Simulation::busy_for(Ps duration)
+{
+  if (duration <= 0)
+    return;
+  execute(ps_to_seconds(duration) * sg4::this_actor::get_host()->get_speed());
+}
+
 void Simulation::yield()
 {
   SwitchGuard sw(*this);

@@ -59,6 +59,9 @@ public:
   /// Actor helpers: simulated computation on the actor's host, and sleeping.
   void execute(double flops);
   void sleep_for(Ps duration);
+  /// Occupy the actor's core for `duration` at full speed (an execution of duration x the host's
+  /// core speed: slower when the node's cores are oversubscribed). Nothing happens for 0.
+  void busy_for(Ps duration);
   /// Let the other runnable actors run first (sched_yield).
   void yield();
 

@@ -30,8 +30,9 @@
  *   SHMEM_CTX_INVALID and returns non-zero; 0 on success.
  * - shmemx_ctx_destroy quiets and destroys each of the num_ctx contexts.
  * - The _nb routines are non-blocking (the buffers must not be touched until completion);
- *   they complete at the context's quiet (shmemx_ctx_quiet / shmem_ctx_quiet), or at
- *   shmem_barrier_all. The paper's fadd_nb returns the fetched value and has no place to deliver
+ *   they complete at the context's quiet (shmemx_ctx_quiet / shmem_ctx_quiet); shmem_barrier_all
+ *   completes them only on the default context (the paper, section 3: the barrier's implicit
+ *   quiet "is performed on the default context"). The paper's fadd_nb returns the fetched value and has no place to deliver
  *   it later, so it returns once the value is there (like a blocking fetch-add on `ctx`); for a
  *   truly non-blocking fetch-add use 1.5's shmem_ctx_int_atomic_fetch_add_nbi.
  * - shmemx_sync / shmemx_sync_all are the paper's "loud" barriers: they synchronize the PEs of

@@ -753,9 +753,8 @@ void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long* pSync)
 {
   Entry e("shmem_barrier");
   ActiveSet as(e, PE_start, logPE_stride, PE_size, pSync);
+  // As shmem_barrier_all: only the default context's operations complete.
   tp().quiet(tp().default_ctx());
-  for (shmemsim_ctx* c : e.pe().live)
-    tp().quiet(c->tctx);
   group_sync(as.g);
 }
 

@@ -130,6 +130,9 @@ void shmem_finalize(void)
   Entry e("shmem_finalize", true);
   if (!e.pe().initialized)
     return;
+  // Finalize completes every outstanding operation (OpenSHMEM 1.5, 9.1.3), on every context.
+  for (shmemsim_ctx* c : e.pe().live)
+    tp().quiet(c->tctx);
   barrier_all_impl(e);
   int& depth = init_depths()[&e.pe()];
   if (--depth > 0) {

@@ -64,6 +64,8 @@ private:
   void check(portals::Status s, const char* what);
   void wait(TransportCtx* c, bool gets_only, const char* what);
   void quiet_as(TransportCtx* ctx, const char* what);
+  /// Spend the host CPU time of one Portals data-movement call on the calling thread.
+  void initiate();
   /// Tell the observer about an operation about to be issued on `ctx` (counted on `c`).
   void note_op(const TransportCtx* ctx, const TransportCtx* c, bool get_side, const char* kind, std::uint64_t bytes, int target);
   void note_ctx(const TransportCtx* ctx, front::CtxEvent what);

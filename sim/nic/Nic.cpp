@@ -78,18 +78,41 @@ static void free_packet(void* p)
   packet_pool().push_back(p);
 }
 
-Nic::Nic(int node, const NicParams& p, sim::FatTree& fabric, sim::EventQueue& q, const Directory& dir, LatencyStats& latency)
-    : node_(node), p_(p), fabric_(fabric), q_(q), dir_(dir), latency_(latency), mtu_(fabric.params().mtu), header_(fabric.params().header_size),
-      pair_seq_(dir.node_of.size()), ordered_seq_(dir.node_of.size())
+Nic::Nic(int index, int node, const NicParams& p, sim::FatTree& fabric, sim::EventQueue& q, const Directory& dir,
+         LatencyStats& latency, Pcie& pcie)
+    : index_(index), node_(node), p_(p), fabric_(fabric), q_(q), dir_(dir), latency_(latency), mtu_(fabric.params().mtu),
+      header_(fabric.params().header_size), pcie_(pcie), pair_seq_(dir.node_of.size()), ordered_seq_(dir.node_of.size())
 {
   std::size_t local_count = 0;
-  for (int n : dir.node_of)
-    local_count += n == node ? 1 : 0;
+  for (std::size_t ep = 0; ep < dir.nic_of.size(); ++ep) {
+    if (dir.nic_of[ep] == index) {
+      SHMEMSIM_ASSERT(dir.node_of[ep] == node, "a NIC serves endpoints of its own node only");
+      ++local_count;
+    }
+  }
   order_.set_columns(local_count);
   delivery_order_.set_columns(local_count);
   SHMEMSIM_ASSERT(p_.injection_queues >= 1, "a NIC needs an injection queue");
   queues_.resize(static_cast<std::size_t>(p_.injection_queues));
-  fabric_.attach(node, this);
+}
+
+int Nic::packet_endpoint(const sim::Packet* sp)
+{
+  const auto* p = static_cast<const NicPacket*>(sp);
+  return p->dir == kRequest ? p->msg->dst_ep : p->msg->src_ep;
+}
+
+void NodePort::on_packet_arrival(sim::Packet* p)
+{
+  const auto ep = static_cast<std::size_t>(Nic::packet_endpoint(p));
+  dir_.nics[static_cast<std::size_t>(dir_.nic_of[ep])]->on_packet_arrival(p);
+}
+
+Ps Nic::progress(Ps ready, Ps cost)
+{
+  const Ps begin = std::max(ready, rx_busy_);
+  rx_busy_       = begin + cost;
+  return rx_busy_;
 }
 
 Nic::~Nic() = default;
@@ -185,9 +208,9 @@ void Nic::queue_step(std::uint64_t qi)
   Ps ready = now;
   if (bytes > 0 && !m->inline_payload) {
     // DMA read of this packet's payload from host memory (one PCIe round trip per message).
-    const Ps begin = std::max(now + (i == 0 ? p_.pcie_latency : 0), dma_read_busy_);
+    const Ps begin = std::max(now + (i == 0 ? p_.pcie_latency : 0), pcie_.read_busy);
     ready          = begin + sim::transfer_time(bytes, p_.pcie_bandwidth);
-    dma_read_busy_ = ready;
+    pcie_.read_busy = ready;
     std::memcpy(m->request_data() + off, m->source + off, bytes);
   }
   ++stats_.request_packets;
@@ -220,7 +243,7 @@ void Nic::sent(std::uint64_t msg)
 void Nic::send(NicPacket* p, Ps ready)
 {
   if (p->dst_node == node_) {
-    // Both endpoints on this NIC: loopback inside the NIC, no fabric.
+    // Both endpoints on this node: loopback inside the adapter, no fabric.
     q_.schedule<&Nic::loopback_arrive>(ready, this, reinterpret_cast<std::uint64_t>(p));
     return;
   }
@@ -229,7 +252,9 @@ void Nic::send(NicPacket* p, Ps ready)
 
 void Nic::loopback_arrive(std::uint64_t pkt)
 {
-  on_packet_arrival(reinterpret_cast<NicPacket*>(pkt));
+  auto* p      = reinterpret_cast<NicPacket*>(pkt);
+  const auto ep = static_cast<std::size_t>(packet_endpoint(p));
+  dir_.nics[static_cast<std::size_t>(dir_.nic_of[ep])]->on_packet_arrival(p);
 }
 
 void Nic::on_packet_arrival(sim::Packet* sp)
@@ -241,16 +266,20 @@ void Nic::on_packet_arrival(sim::Packet* sp)
     case kRequest:
       rx(p);
       return;
-    case kAck:
+    case kAck: {
       ++stats_.acks_received;
       free_packet(p);
-      q_.schedule<&Nic::ack_visible>(now + p_.pcie_latency, this, reinterpret_cast<std::uint64_t>(m));
+      // The ACK reaches host memory; a progress thread then handles it before the counter counts.
+      const Ps seen = now + p_.pcie_latency;
+      q_.schedule<&Nic::ack_visible>(threaded() ? progress(seen, p_.recv_overhead) : seen, this,
+                                     reinterpret_cast<std::uint64_t>(m));
       return;
+    }
     case kReply: {
       // DMA write of the reply data into the initiator's memory.
-      const Ps begin  = std::max(now, dma_write_busy_);
+      const Ps begin  = std::max(now, pcie_.write_busy);
       const Ps done   = begin + sim::transfer_time(p->bytes, p_.pcie_bandwidth);
-      dma_write_busy_ = done;
+      pcie_.write_busy = done;
       write_landed_max_ = std::max(write_landed_max_, done + p_.pcie_latency);
       q_.schedule<&Nic::reply_land>(done + p_.pcie_latency, this, reinterpret_cast<std::uint64_t>(p));
       return;
@@ -292,10 +321,8 @@ void Nic::process_request(NicPacket* p)
 {
   Message& m   = *p->msg;
   const Ps now = q_.now();
-  const Ps begin = std::max(now, rx_busy_);
-  const Ps cost  = m.arrived == 0 ? p_.recv_overhead : 0;
-  rx_busy_       = begin + cost;
-  const Ps t     = begin + cost;
+  // The receive engine, or the progress thread, handles the request's header.
+  const Ps t = progress(now, m.arrived == 0 ? p_.recv_overhead : 0);
   if (m.arrived == 0)
     handler(m.dst_ep).target_resolve(m);
   ++m.arrived;
@@ -305,11 +332,11 @@ void Nic::process_request(NicPacket* p)
       const std::uint64_t writable = m.target_ok && p->offset < m.mlength ? std::min<std::uint64_t>(p->bytes, m.mlength - p->offset) : 0;
       Ps land = t;
       if (writable > 0) {
-        Ps wbegin = std::max(t, dma_write_busy_);
+        Ps wbegin = std::max(t, pcie_.write_busy);
         if (m.ordered)
           wbegin = std::max({wbegin, read_done_max_, atomic_done_max_});
         const Ps done     = wbegin + sim::transfer_time(writable, p_.pcie_bandwidth);
-        dma_write_busy_   = done;
+        pcie_.write_busy   = done;
         land              = done + p_.pcie_latency;
         write_landed_max_ = std::max(write_landed_max_, land);
       }
@@ -323,7 +350,7 @@ void Nic::process_request(NicPacket* p)
       if (len > 0)
         m.alloc_reply();
       m.reply_packets = packets_for(len);
-      Ps cursor       = std::max({t + (len > 0 ? p_.pcie_latency : 0), dma_read_busy_, write_landed_max_});
+      Ps cursor       = std::max({t + (len > 0 ? p_.pcie_latency : 0), pcie_.read_busy, write_landed_max_});
       for (std::uint32_t j = 0; j < m.reply_packets; ++j) {
         const PacketSpan span = packet_span(len, j);
         cursor += sim::transfer_time(span.bytes, p_.pcie_bandwidth);
@@ -331,7 +358,7 @@ void Nic::process_request(NicPacket* p)
         q_.schedule<&Nic::reply_read>(cursor, this, reinterpret_cast<std::uint64_t>(r));
       }
       if (len > 0) {
-        dma_read_busy_ = cursor;
+        pcie_.read_busy = cursor;
         read_done_max_ = std::max(read_done_max_, cursor);
       }
       return;
@@ -342,11 +369,13 @@ void Nic::process_request(NicPacket* p)
       free_packet(p);
       if (m.arrived < m.request_packets)
         return;
-      // The atomic unit executes once the whole operand is in, after earlier writes landed.
-      const Ps begin2  = std::max({t, au_busy_, write_landed_max_});
-      au_busy_         = begin2 + p_.atomic_overhead;
-      atomic_done_max_ = std::max(atomic_done_max_, au_busy_);
-      q_.schedule<&Nic::atomic_exec>(au_busy_, this, reinterpret_cast<std::uint64_t>(&m));
+      // The atomic unit (or the progress thread itself) executes once the whole operand is in,
+      // after earlier writes landed.
+      Ps& unit         = threaded() ? rx_busy_ : au_busy_;
+      const Ps begin2  = std::max({t, unit, write_landed_max_});
+      unit             = begin2 + p_.atomic_overhead;
+      atomic_done_max_ = std::max(atomic_done_max_, unit);
+      q_.schedule<&Nic::atomic_exec>(unit, this, reinterpret_cast<std::uint64_t>(&m));
       return;
     }
   }
@@ -474,6 +503,17 @@ void Nic::reply_land(std::uint64_t pkt)
   // Requests of gets and atomics carry no data to land, so `landed` counts reply packets here.
   if (m.landed < m.reply_packets)
     return;
+  if (threaded()) {
+    // A progress thread handles the reply before the counter counts.
+    q_.schedule<&Nic::reply_done>(progress(q_.now(), p_.recv_overhead), this, reinterpret_cast<std::uint64_t>(&m));
+    return;
+  }
+  reply_done(reinterpret_cast<std::uint64_t>(&m));
+}
+
+void Nic::reply_done(std::uint64_t msg)
+{
+  Message& m = *reinterpret_cast<Message*>(msg);
   ++stats_.replies_received;
   latency_.completion.add(q_.now() - m.issued_at);
   m.initiator_done = true;

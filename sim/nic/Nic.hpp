@@ -1,5 +1,6 @@
-// One NIC per node: injection queues, PCIe DMA channels, receive engine, atomic unit, ACK and
-// reply generation, ordering at the target. All timing rules are in docs/model.md.
+// One NIC per node (platform.nic.per = node) or per endpoint (pe): injection queues, receive engine
+// or progress thread, atomic unit, ACK and reply generation, ordering at the target; the PCIe DMA
+// channels and the fabric port are the node's. All timing rules are in docs/model.md.
 #pragma once
 
 #include "sim/EventQueue.hpp"
@@ -18,11 +19,31 @@
 
 namespace shmemsim::nic {
 
-/// Who is where: endpoint -> node and endpoint -> handler. Shared by every NIC of a run.
+class Nic;
+
+/// Who is where: endpoint -> node, NIC and handler. Shared by every NIC of a run.
 struct Directory {
   std::vector<int> node_of;
-  std::vector<int> local_of; ///< index of the endpoint among those of its node
+  std::vector<int> nic_of;   ///< index (in `nics`) of the NIC serving the endpoint
+  std::vector<int> local_of; ///< index of the endpoint among those of its NIC
   std::vector<DeliveryHandler*> handler_of;
+  std::vector<Nic*> nics;
+};
+
+/// The host<->adapter channels of one node, shared by the NICs (NIs) of the node.
+struct Pcie {
+  sim::Ps read_busy  = 0; ///< the DMA read channel is busy until then
+  sim::Ps write_busy = 0; ///< the DMA write channel is busy until then
+};
+
+/// A node's fabric port: hands each arriving packet to the NIC of the endpoint it is for.
+class NodePort final : public sim::FabricClient {
+public:
+  explicit NodePort(const Directory& dir) : dir_(dir) {}
+  void on_packet_arrival(sim::Packet* p) override;
+
+private:
+  const Directory& dir_;
 };
 
 /// Counters of one NIC (sum them for the whole network).
@@ -49,10 +70,17 @@ struct LatencyStats {
 
 class Nic : public sim::FabricClient {
 public:
-  Nic(int node, const NicParams& p, sim::FatTree& fabric, sim::EventQueue& q, const Directory& dir, LatencyStats& latency);
+  /// NIC `index` of `dir.nics` on `node`, serving the endpoints whose dir.nic_of is `index`, with
+  /// the node's PCIe channels `pcie`. The node's NodePort (not the NIC) is the fabric's client.
+  Nic(int index, int node, const NicParams& p, sim::FatTree& fabric, sim::EventQueue& q, const Directory& dir,
+      LatencyStats& latency, Pcie& pcie);
   ~Nic() override;
 
   int node() const { return node_; }
+  /// Host CPU time a Portals call spends on the calling thread before its command reaches the NIC.
+  sim::Ps initiate_overhead() const { return p_.initiate_overhead; }
+  /// The endpoint an arriving packet is for (the target of a request, the initiator otherwise).
+  static int packet_endpoint(const sim::Packet* p);
   const NicParams& params() const { return p_; }
 
   /// A new endpoint on this NIC: returns its default injection queue (one per endpoint while
@@ -124,8 +152,13 @@ private:
   PacketSpan packet_span(std::uint64_t len, std::uint32_t j) const;
   void ack_visible(std::uint64_t msg);
   void reply_land(std::uint64_t pkt);
+  void reply_done(std::uint64_t msg);
+  /// With a progress thread, occupy it for `cost` from `ready` on; returns when it is done.
+  sim::Ps progress(sim::Ps ready, sim::Ps cost);
+  bool threaded() const { return p_.progress == TargetEngine::Thread; }
   void maybe_release(Message& m);
 
+  int index_;
   int node_;
   NicParams p_;
   sim::FatTree& fabric_;
@@ -136,10 +169,9 @@ private:
   std::uint32_t header_;
   std::vector<Queue> queues_;
   int endpoints_          = 0;
-  sim::Ps dma_read_busy_  = 0;
-  sim::Ps dma_write_busy_ = 0;
-  sim::Ps rx_busy_        = 0;
-  sim::Ps au_busy_        = 0;
+  Pcie& pcie_;
+  sim::Ps rx_busy_        = 0; ///< receive engine (offload) or progress thread (thread)
+  sim::Ps au_busy_        = 0; ///< atomic unit (offload only)
   sim::Ps write_landed_max_ = 0; ///< when the last write issued so far is visible in memory
   sim::Ps read_done_max_    = 0; ///< when the last read issued so far completes
   sim::Ps atomic_done_max_  = 0; ///< when the last atomic issued so far completes

@@ -9,7 +9,18 @@
 
 namespace shmemsim::nic {
 
+/// What one NIC model instance serves: every endpoint of a node (one NIC shared by the node's
+/// processes) or one endpoint (each process has its own NI, queues, progress engine and resource
+/// tables; the node's PCIe channels and fabric port stay shared).
+enum class NicScope { Node, Pe };
+/// Who does the target-side work: `Offload` hardware engines (a receive engine and an atomic unit
+/// working in parallel), or one software progress `Thread` per NIC that handles every incoming
+/// request, ACK and reply one at a time (the Portals 4 reference implementation over InfiniBand).
+enum class TargetEngine { Offload, Thread };
+
 struct NicParams {
+  NicScope per        = NicScope::Node;
+  TargetEngine progress = TargetEngine::Offload;
   /// Command/injection queues per NIC. Each endpoint (NI) gets one while they last (then they
   /// share round-robin); an MD marked independent gets a queue of its own while queues last.
   int injection_queues = 16;
@@ -18,6 +29,9 @@ struct NicParams {
   sim::Ps pcie_latency    = 250'000;  ///< one host<->NIC crossing
   std::uint64_t pcie_bandwidth = 25'600'000'000ull; ///< bit/s, each direction
   sim::Ps atomic_overhead = 100'000;  ///< target atomic unit, per operation (read-modify-write)
+  /// Host CPU time of one Portals data-movement call (PtlPut, PtlGet, PtlAtomic, ...) on the
+  /// calling thread, before the command reaches the NIC.
+  sim::Ps initiate_overhead = 0;
 
   static const sim::ParamTable<NicParams>& keys();
 };
@@ -27,6 +41,14 @@ inline const sim::ParamTable<NicParams>& NicParams::keys()
   using K = sim::ParamKind;
   using sim::field;
   static const sim::ParamTable<NicParams> table = {
+      {.path = "platform.nic.per", .kind = K::Enum,
+       .doc = "What one NIC serves: node (shared by the node's processes) or pe (own NI, queues, progress engine "
+              "and resource tables per process; PCIe and links stay per node).",
+       .field = field(&NicParams::per), .choices = {"node", "pe"}, .noun = "NIC scope"},
+      {.path = "platform.nic.progress", .kind = K::Enum,
+       .doc = "Target-side engine: offload (receive engine and atomic unit in parallel) or thread (one progress "
+              "thread per NIC handles requests, ACKs and replies one at a time).",
+       .field = field(&NicParams::progress), .choices = {"offload", "thread"}, .noun = "progress engine"},
       {.path = "platform.nic.injection_queues", .kind = K::Int, .doc = "Command/injection queues per NIC.",
        .field = field(&NicParams::injection_queues), .min = 1, .max = 65536},
       {.path = "platform.nic.send_overhead", .kind = K::Time, .doc = "NIC processing per operation at the initiator.",
@@ -40,6 +62,9 @@ inline const sim::ParamTable<NicParams>& NicParams::keys()
        .umin = 1},
       {.path = "platform.nic.atomic_overhead", .kind = K::Time, .doc = "Target atomic unit, per read-modify-write.",
        .field = field(&NicParams::atomic_overhead)},
+      {.path = "platform.nic.initiate_overhead", .kind = K::Time,
+       .doc = "Host CPU time of one Portals data-movement call, spent on the calling thread's core.",
+       .field = field(&NicParams::initiate_overhead)},
   };
   return table;
 }

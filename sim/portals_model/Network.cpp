@@ -10,16 +10,46 @@ Network::Network(sim::Simulation& sim, const sim::FabricParams& fabric, const ni
   fabric_ = std::make_unique<sim::FatTree>(fabric, nodes, sim.queue(), sim.rng(sim::RngPurpose::Routing),
                                            sim.rng(sim::RngPurpose::Jitter));
   dir_.node_of = node_of;
-  std::vector<int> per_node(static_cast<std::size_t>(nodes), 0);
-  for (int n : node_of)
-    dir_.local_of.push_back(per_node.at(static_cast<std::size_t>(n))++);
-  dir_.handler_of.assign(node_of.size(), nullptr);
-  for (int n = 0; n < nodes; ++n)
-    nics_.push_back(std::make_unique<nic::Nic>(n, nicp, *fabric_, sim.queue(), dir_, latency_));
-  const int eps = static_cast<int>(node_of.size());
+  const bool per_pe = nicp.per == nic::NicScope::Pe;
+  const int eps     = static_cast<int>(node_of.size());
+  // NIC index of each endpoint: its node's, or one of its own; endpoints number per NIC.
+  std::vector<int> nic_node; // node of each NIC
+  std::vector<int> node_nic(static_cast<std::size_t>(nodes), -1);
+  std::vector<int> per_nic;
   for (int ep = 0; ep < eps; ++ep) {
-    nis_.push_back(std::make_unique<Ni>(sim, *nics_.at(static_cast<std::size_t>(node_of[static_cast<std::size_t>(ep)])), ep,
-                                        eps, limits));
+    const int n = node_of[static_cast<std::size_t>(ep)];
+    int& shared = node_nic.at(static_cast<std::size_t>(n));
+    if (per_pe || shared < 0) {
+      shared = static_cast<int>(nic_node.size());
+      nic_node.push_back(n);
+      per_nic.push_back(0);
+    }
+    dir_.nic_of.push_back(shared);
+    dir_.local_of.push_back(per_nic[static_cast<std::size_t>(shared)]++);
+  }
+  // Nodes without endpoints still get a NIC (traffic patterns address nodes).
+  for (int n = 0; n < nodes; ++n) {
+    if (node_nic[static_cast<std::size_t>(n)] < 0) {
+      node_nic[static_cast<std::size_t>(n)] = static_cast<int>(nic_node.size());
+      nic_node.push_back(n);
+    }
+  }
+  dir_.handler_of.assign(node_of.size(), nullptr);
+  for (int n = 0; n < nodes; ++n) {
+    pcie_.push_back(std::make_unique<nic::Pcie>());
+    ports_.push_back(std::make_unique<nic::NodePort>(dir_));
+    fabric_->attach(n, ports_.back().get());
+  }
+  for (std::size_t i = 0; i < nic_node.size(); ++i) {
+    const int n = nic_node[i];
+    nics_.push_back(std::make_unique<nic::Nic>(static_cast<int>(i), n, nicp, *fabric_, sim.queue(), dir_, latency_,
+                                               *pcie_.at(static_cast<std::size_t>(n))));
+    dir_.nics.push_back(nics_.back().get());
+    pools_.push_back(std::make_unique<ResourcePool>());
+  }
+  for (int ep = 0; ep < eps; ++ep) {
+    const auto k = static_cast<std::size_t>(dir_.nic_of[static_cast<std::size_t>(ep)]);
+    nis_.push_back(std::make_unique<Ni>(sim, *nics_.at(k), ep, eps, limits, *pools_.at(k)));
     dir_.handler_of[static_cast<std::size_t>(ep)] = nis_.back().get();
   }
 }

@@ -1,5 +1,5 @@
-// The whole simulated network of a run: the fat tree, one NIC per node and one Portals NI per
-// endpoint (process), placed on nodes by the caller.
+// The whole simulated network of a run: the fat tree, one NIC per node (platform.nic.per = node)
+// or per endpoint (pe), and one Portals NI per endpoint (process), placed on nodes by the caller.
 #pragma once
 
 #include "sim/FatTree.hpp"
@@ -25,9 +25,11 @@ public:
   sim::Simulation& simulation() { return sim_; }
   sim::FatTree& fabric() { return *fabric_; }
   int endpoints() const { return static_cast<int>(nis_.size()); }
-  int nodes() const { return static_cast<int>(nics_.size()); }
+  int nodes() const { return static_cast<int>(pcie_.size()); }
   Ni& ni(int ep) { return *nis_.at(static_cast<std::size_t>(ep)); }
-  nic::Nic& nic(int node) { return *nics_.at(static_cast<std::size_t>(node)); }
+  /// The NICs: one per node, or one per endpoint (then those of nodes without endpoints).
+  int nic_count() const { return static_cast<int>(nics_.size()); }
+  nic::Nic& nic(int i) { return *nics_.at(static_cast<std::size_t>(i)); }
 
   /// Sum of every NIC's counters.
   nic::NicStats totals() const;
@@ -40,7 +42,10 @@ private:
   std::unique_ptr<sim::FatTree> fabric_;
   nic::Directory dir_;
   nic::LatencyStats latency_;
+  std::vector<std::unique_ptr<nic::Pcie>> pcie_;       ///< per node
+  std::vector<std::unique_ptr<nic::NodePort>> ports_;  ///< per node
   std::vector<std::unique_ptr<nic::Nic>> nics_;
+  std::vector<std::unique_ptr<ResourcePool>> pools_;   ///< per NIC
   std::vector<std::unique_ptr<Ni>> nis_;
 };
 

@@ -62,8 +62,8 @@ struct CtWait final : sim::Waitable {
 };
 } // namespace
 
-Ni::Ni(sim::Simulation& sim, nic::Nic& nic, int id, int endpoints, const Limits& limits)
-    : sim_(sim), nic_(nic), id_(id), endpoints_(endpoints), limits_(limits)
+Ni::Ni(sim::Simulation& sim, nic::Nic& nic, int id, int endpoints, const Limits& limits, ResourcePool& pool)
+    : sim_(sim), pool_(pool), nic_(nic), id_(id), endpoints_(endpoints), limits_(limits)
 {
   default_queue_ = nic_.attach_endpoint();
   pts_.resize(static_cast<std::size_t>(limits_.max_pt_index) + 1);
@@ -104,7 +104,7 @@ Ni::Md* Ni::md_of(MdHandle h)
 
 Status Ni::ct_alloc(CtHandle* out)
 {
-  if (usage_.cts >= limits_.max_cts) {
+  if (pool_.cts >= limits_.max_cts) {
     SHMEMSIM_OBSERVE(obs_, limit_hit(sim_.queue().now(), id_, "ct"));
     return fail(Status::NoSpace, "max_cts (" + std::to_string(limits_.max_cts) + ") counting events already allocated");
   }
@@ -113,6 +113,7 @@ Status Ni::ct_alloc(CtHandle* out)
     cts_.push_back(new Ct);
   *cts_[i]   = Ct{};
   cts_[i]->used = true;
+  ++pool_.cts;
   usage_.cts_peak = std::max(usage_.cts_peak, ++usage_.cts);
   out->index      = static_cast<int>(i);
   last_error_.clear();
@@ -128,6 +129,7 @@ Status Ni::ct_free(CtHandle h)
     return fail(Status::InUse, "an actor is waiting on this counting event");
   c->used = false;
   --usage_.cts;
+  --pool_.cts;
   return Status::Ok;
 }
 
@@ -242,7 +244,7 @@ Status Ni::md_bind(const MdDesc& d, MdHandle* out)
   // addresses (as OpenSHMEM libraries bind theirs).
   if (d.ct.valid() && ct_of(d.ct) == nullptr)
     return fail(Status::ArgInvalid, "MD names a counting event that is not allocated");
-  if (usage_.mds >= limits_.max_mds) {
+  if (pool_.mds >= limits_.max_mds) {
     SHMEMSIM_OBSERVE(obs_, limit_hit(sim_.queue().now(), id_, "md"));
     return fail(Status::NoSpace, "max_mds (" + std::to_string(limits_.max_mds) + ") memory descriptors already bound");
   }
@@ -261,6 +263,7 @@ Status Ni::md_bind(const MdDesc& d, MdHandle* out)
       md.own_queue = true;
     }
   }
+  ++pool_.mds;
   usage_.mds_peak = std::max(usage_.mds_peak, ++usage_.mds);
   out->index      = static_cast<int>(i);
   last_error_.clear();
@@ -278,6 +281,7 @@ Status Ni::md_release(MdHandle h)
     nic_.release_queue(md->queue);
   md->used = false;
   --usage_.mds;
+  --pool_.mds;
   return Status::Ok;
 }
 
@@ -320,7 +324,7 @@ Status Ni::le_append(std::uint32_t pt, const LeDesc& d, LeHandle* out)
     return fail(Status::ArgInvalid, "LE start is null");
   if (d.ct.valid() && ct_of(d.ct) == nullptr)
     return fail(Status::ArgInvalid, "LE names a counting event that is not allocated");
-  if (usage_.les >= limits_.max_entries) {
+  if (pool_.les >= limits_.max_entries) {
     SHMEMSIM_OBSERVE(obs_, limit_hit(sim_.queue().now(), id_, "le"));
     return fail(Status::NoSpace, "max_entries (" + std::to_string(limits_.max_entries) + ") list entries already appended");
   }
@@ -329,6 +333,7 @@ Status Ni::le_append(std::uint32_t pt, const LeDesc& d, LeHandle* out)
     les_.emplace_back();
   les_[i] = Le{true, d, pt};
   pts_[pt].list.push_back(static_cast<int>(i));
+  ++pool_.les;
   usage_.les_peak = std::max(usage_.les_peak, ++usage_.les);
   out->index      = static_cast<int>(i);
   return Status::Ok;
@@ -342,6 +347,7 @@ Status Ni::le_unlink(LeHandle h)
   std::erase(pts_[le.pt].list, h.index);
   le.used = false;
   --usage_.les;
+  --pool_.les;
   return Status::Ok;
 }
 

@@ -32,9 +32,15 @@ struct NiUsage {
   std::uint64_t dma_puts      = 0; ///< puts whose payload the NIC read by DMA
 };
 
+/// The CT, MD and list-entry tables the limits count against: one per NIC (shared by the NIs of a
+/// node with platform.nic.per = node, one per NI with pe).
+struct ResourcePool {
+  int cts = 0, mds = 0, les = 0;
+};
+
 class Ni final : public nic::DeliveryHandler {
 public:
-  Ni(sim::Simulation& sim, nic::Nic& nic, int id, int endpoints, const Limits& limits);
+  Ni(sim::Simulation& sim, nic::Nic& nic, int id, int endpoints, const Limits& limits, ResourcePool& pool);
   ~Ni() override;
   Ni(const Ni&)            = delete;
   Ni& operator=(const Ni&) = delete;
@@ -42,6 +48,9 @@ public:
   int id() const { return id_; }
   int node() const { return nic_.node(); }
   const Limits& limits() const { return limits_; }
+  /// Host CPU time each data-movement call costs its caller (the caller spends it: see
+  /// platform.nic.initiate_overhead); the NI itself never blocks the caller.
+  sim::Ps initiate_overhead() const { return nic_.initiate_overhead(); }
   const NiUsage& usage() const { return usage_; }
 
   // Counting events (PtlCTAlloc, PtlCTFree, PtlCTGet, PtlCTWait, PtlCTSet, PtlCTInc).
@@ -126,6 +135,7 @@ private:
              std::uint32_t pt, std::uint64_t remote_offset);
 
   sim::Simulation& sim_;
+  ResourcePool& pool_;
   nic::Nic& nic_;
   int id_;
   int endpoints_;

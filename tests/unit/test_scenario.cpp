@@ -346,9 +346,14 @@ TEST(scenario_presets, Qdr16Values)
   EXPECT_EQ(s.platform.fabric.header_size, 42u);
   EXPECT_EQ(s.platform.fabric.link_latency, 15'000);
   EXPECT_EQ(s.platform.nic.pcie_bandwidth, 25'600'000'000ull);
-  EXPECT_EQ(s.platform.nic.send_overhead, 500'000);
+  EXPECT_EQ(s.platform.nic.send_overhead, 100'000);
+  EXPECT_EQ(s.platform.nic.initiate_overhead, 500'000);
+  EXPECT_EQ(s.platform.nic.per, nic::NicScope::Pe);
+  EXPECT_EQ(s.platform.nic.progress, nic::TargetEngine::Thread);
   EXPECT_EQ(s.platform.nic.injection_queues, 1);
-  EXPECT_EQ(s.platform.limits.max_volatile_size, 8u);
+  EXPECT_EQ(s.platform.limits.max_volatile_size, 936u);
+  EXPECT_EQ(s.platform.limits.max_waw_ordered_size, 16u << 20);
+  EXPECT_TRUE(s.platform.limits.total_data_ordering);
   EXPECT_EQ(s.platform.limits.max_msg_size, 16u << 20);
   EXPECT_EQ(s.platform.limits.max_pt_index, 64);
   EXPECT_EQ(s.resolved["platform"]["preset"], "qdr-16");
@@ -364,7 +369,7 @@ TEST(scenario_presets, ScenarioOverridesPresetDeeply)
   EXPECT_EQ(s.platform.fabric.mtu, 2048u);                         // preset sibling kept
   EXPECT_EQ(s.platform.limits.max_cts, 4);                         // scenario wins
   EXPECT_EQ(s.platform.limits.max_mds, 1024);                      // preset sibling kept
-  EXPECT_EQ(s.platform.limits.max_volatile_size, 8u);
+  EXPECT_EQ(s.platform.limits.max_volatile_size, 936u);
   EXPECT_EQ(s.job.pes, 8);
 }
 

@@ -14,7 +14,16 @@
 
 static int me, npes;
 
-static void reset_barrier(void) { shmem_barrier_all(); }
+/* The context the AMOs under test use. shmem_barrier_all completes the default context only
+ * (OpenSHMEM 1.5): a created context's AMOs complete by its quiet, before the barrier. */
+static shmem_ctx_t cur_ctx = SHMEM_CTX_DEFAULT;
+static void barrier_all(void)
+{
+  shmem_ctx_quiet(cur_ctx);
+  shmem_barrier_all();
+}
+
+static void reset_barrier(void) { barrier_all(); }
 
 /* PE 0: v[0..count) is a permutation of lo..lo+count-1. */
 static void check_perm(const char* what, const unsigned long long* v, int count, unsigned long long lo)
@@ -54,7 +63,7 @@ static void check_distinct(const char* what, unsigned long long* v, int count)
 #define GATHER(T, NAME, local, n_each)                                          \
   do {                                                                          \
     shmem_##NAME##_put(&NAME##_res[me * (n_each)], local, (n_each), 0);         \
-    shmem_barrier_all();                                                        \
+    barrier_all();                                                        \
     for (int q = 0; q < npes * (n_each); ++q)                                   \
       all[q] = (unsigned long long)NAME##_res[q];                               \
   } while (0)
@@ -81,15 +90,15 @@ static void check_distinct(const char* what, unsigned long long* v, int count)
       CHECK(NAME##_ctr == nk, "%s fetch_inc final", what);                                             \
       check_perm(what, all, npes * K, 0);                                                              \
     }                                                                                                  \
-    shmem_barrier_all();                                                                               \
+    barrier_all();                                                                               \
     /* inc, then fetch from every PE */                                                                \
     NAME##_ctr = 0;                                                                                    \
     reset_barrier();                                                                                   \
     for (k = 0; k < K; ++k)                                                                            \
       AMO(NAME##_atomic_inc, &NAME##_ctr, 0);                                                          \
-    shmem_barrier_all();                                                                               \
+    barrier_all();                                                                               \
     CHECK(AMO(NAME##_atomic_fetch, &NAME##_ctr, 0) == nk, "%s inc final (fetched)", what);             \
-    shmem_barrier_all();                                                                               \
+    barrier_all();                                                                               \
     /* fetch_add me+1: distinct fetched values, final sum */                                           \
     NAME##_ctr = 0;                                                                                    \
     reset_barrier();                                                                                   \
@@ -100,16 +109,16 @@ static void check_distinct(const char* what, unsigned long long* v, int count)
       CHECK(NAME##_ctr == sum, "%s fetch_add final", what);                                            \
       check_distinct(what, all, npes * K);                                                             \
     }                                                                                                  \
-    shmem_barrier_all();                                                                               \
+    barrier_all();                                                                               \
     /* add */                                                                                          \
     NAME##_ctr = 0;                                                                                    \
     reset_barrier();                                                                                   \
     for (k = 0; k < K; ++k)                                                                            \
       AMO(NAME##_atomic_add, &NAME##_ctr, (T)(me + 1), 0);                                             \
-    shmem_barrier_all();                                                                               \
+    barrier_all();                                                                               \
     if (me == 0)                                                                                       \
       CHECK(NAME##_ctr == sum, "%s add final", what);                                                  \
-    shmem_barrier_all();                                                                               \
+    barrier_all();                                                                               \
     /* compare_swap: a ticket lock-free increment, K successes per PE */                               \
     NAME##_ctr = 0;                                                                                    \
     reset_barrier();                                                                                   \
@@ -128,7 +137,7 @@ static void check_distinct(const char* what, unsigned long long* v, int count)
       CHECK(NAME##_ctr == nk, "%s compare_swap final", what);                                          \
       check_perm(what, all, npes * K, 0);                                                              \
     }                                                                                                  \
-    shmem_barrier_all();                                                                               \
+    barrier_all();                                                                               \
     /* swap me+1: the fetched values and the final value are 0..npes */                               \
     NAME##_ctr = 0;                                                                                    \
     reset_barrier();                                                                                   \
@@ -138,13 +147,13 @@ static void check_distinct(const char* what, unsigned long long* v, int count)
       all[npes] = (unsigned long long)NAME##_ctr;                                                      \
       check_perm(what, all, npes + 1, 0);                                                              \
     }                                                                                                  \
-    shmem_barrier_all();                                                                               \
+    barrier_all();                                                                               \
     /* set a slot each, fetch the neighbour's */                                                       \
     AMO(NAME##_atomic_set, &NAME##_res[me], (T)(me * 3 + 1), 0);                                       \
-    shmem_barrier_all();                                                                               \
+    barrier_all();                                                                               \
     CHECK(AMO(NAME##_atomic_fetch, &NAME##_res[(me + 1) % npes], 0) == (T)(((me + 1) % npes) * 3 + 1), \
           "%s set/fetch", what);                                                                       \
-    shmem_barrier_all();                                                                               \
+    barrier_all();                                                                               \
     /* nbi fetching forms: results land at quiet */                                                   \
     NAME##_ctr = 0;                                                                                    \
     reset_barrier();                                                                                   \
@@ -156,7 +165,7 @@ static void check_distinct(const char* what, unsigned long long* v, int count)
       CHECK(NAME##_ctr == nk, "%s fetch_inc_nbi final", what);                                         \
       check_perm(what, all, npes * K, 0);                                                              \
     }                                                                                                  \
-    shmem_barrier_all();                                                                               \
+    barrier_all();                                                                               \
     NAME##_ctr = 0;                                                                                    \
     reset_barrier();                                                                                   \
     for (k = 0; k < K; ++k)                                                                            \
@@ -167,7 +176,7 @@ static void check_distinct(const char* what, unsigned long long* v, int count)
       CHECK(NAME##_ctr == sum, "%s fetch_add_nbi final", what);                                        \
       check_distinct(what, all, npes * K);                                                             \
     }                                                                                                  \
-    shmem_barrier_all();                                                                               \
+    barrier_all();                                                                               \
     /* compare_swap_nbi: exactly one PE wins 0 -> me+1 */                                              \
     NAME##_ctr = 0;                                                                                    \
     reset_barrier();                                                                                   \
@@ -184,7 +193,7 @@ static void check_distinct(const char* what, unsigned long long* v, int count)
       CHECK(winners == 1 && NAME##_ctr == (T)(winner + 1), "%s compare_swap_nbi: %d winners", what,   \
             winners);                                                                                  \
     }                                                                                                  \
-    shmem_barrier_all();                                                                               \
+    barrier_all();                                                                               \
     /* swap_nbi and fetch_nbi */                                                                       \
     NAME##_ctr = 0;                                                                                    \
     reset_barrier();                                                                                   \
@@ -195,16 +204,16 @@ static void check_distinct(const char* what, unsigned long long* v, int count)
       all[npes] = (unsigned long long)NAME##_ctr;                                                      \
       check_perm(what, all, npes + 1, 0);                                                              \
     }                                                                                                  \
-    shmem_barrier_all();                                                                               \
+    barrier_all();                                                                               \
     AMO(NAME##_atomic_set, &NAME##_res[me], (T)(me + 1), 0);                                           \
-    shmem_barrier_all();                                                                               \
+    barrier_all();                                                                               \
     {                                                                                                  \
       T f = (T)0;                                                                                      \
       AMO(NAME##_atomic_fetch_nbi, &f, &NAME##_res[(me + 1) % npes], 0);                               \
       QUIET();                                                                                         \
       CHECK(f == (T)(((me + 1) % npes) + 1), "%s fetch_nbi", what);                                    \
     }                                                                                                  \
-    shmem_barrier_all();                                                                               \
+    barrier_all();                                                                               \
   }
 
 DEFINE_STD(int, int)
@@ -232,56 +241,56 @@ DEFINE_STD(ptrdiff_t, ptrdiff)
     T f, fn;                                                                                                \
     /* or: fetched value lacks my bit, final has all */                                                     \
     NAME##_bits = NAME##_bits2 = 0;                                                                         \
-    shmem_barrier_all();                                                                                    \
+    barrier_all();                                                                                    \
     f = AMO(NAME##_atomic_fetch_or, &NAME##_bits, mybit, 0);                                                \
     AMO(NAME##_atomic_or, &NAME##_bits2, mybit, 0);                                                         \
-    shmem_barrier_all();                                                                                    \
+    barrier_all();                                                                                    \
     CHECK((f & mybit) == 0, "%s fetch_or fetched", what);                                                   \
     if (me == 0)                                                                                            \
       CHECK(NAME##_bits == all && NAME##_bits2 == all, "%s or final", what);                                \
-    shmem_barrier_all();                                                                                    \
+    barrier_all();                                                                                    \
     /* and: clear my bit from all ones */                                                                   \
     NAME##_bits = NAME##_bits2 = (T)~(T)0;                                                                  \
-    shmem_barrier_all();                                                                                    \
+    barrier_all();                                                                                    \
     f = AMO(NAME##_atomic_fetch_and, &NAME##_bits, (T)~mybit, 0);                                           \
     AMO(NAME##_atomic_and, &NAME##_bits2, (T)~mybit, 0);                                                    \
-    shmem_barrier_all();                                                                                    \
+    barrier_all();                                                                                    \
     CHECK((f & mybit) != 0, "%s fetch_and fetched", what);                                                  \
     if (me == 0)                                                                                            \
       CHECK(NAME##_bits == (T)~all && NAME##_bits2 == (T)~all, "%s and final", what);                       \
-    shmem_barrier_all();                                                                                    \
+    barrier_all();                                                                                    \
     /* xor: toggle my bit on */                                                                             \
     NAME##_bits = NAME##_bits2 = 0;                                                                         \
-    shmem_barrier_all();                                                                                    \
+    barrier_all();                                                                                    \
     f = AMO(NAME##_atomic_fetch_xor, &NAME##_bits, mybit, 0);                                               \
     AMO(NAME##_atomic_xor, &NAME##_bits2, mybit, 0);                                                        \
-    shmem_barrier_all();                                                                                    \
+    barrier_all();                                                                                    \
     CHECK((f & mybit) == 0, "%s fetch_xor fetched", what);                                                  \
     if (me == 0)                                                                                            \
       CHECK(NAME##_bits == all && NAME##_bits2 == all, "%s xor final", what);                               \
-    shmem_barrier_all();                                                                                    \
+    barrier_all();                                                                                    \
     /* nbi forms: xor my bit off again, or it on, and it off */                                             \
     AMO(NAME##_atomic_fetch_xor_nbi, &fn, &NAME##_bits, mybit, 0);                                          \
     QUIET();                                                                                                \
     CHECK((fn & mybit) != 0, "%s fetch_xor_nbi fetched", what);                                             \
-    shmem_barrier_all();                                                                                    \
+    barrier_all();                                                                                    \
     if (me == 0)                                                                                            \
       CHECK(NAME##_bits == 0, "%s fetch_xor_nbi final", what);                                              \
-    shmem_barrier_all();                                                                                    \
+    barrier_all();                                                                                    \
     AMO(NAME##_atomic_fetch_or_nbi, &fn, &NAME##_bits, mybit, 0);                                           \
     QUIET();                                                                                                \
     CHECK((fn & mybit) == 0, "%s fetch_or_nbi fetched", what);                                              \
-    shmem_barrier_all();                                                                                    \
+    barrier_all();                                                                                    \
     if (me == 0)                                                                                            \
       CHECK(NAME##_bits == all, "%s fetch_or_nbi final", what);                                             \
-    shmem_barrier_all();                                                                                    \
+    barrier_all();                                                                                    \
     AMO(NAME##_atomic_fetch_and_nbi, &fn, &NAME##_bits, (T)~mybit, 0);                                      \
     QUIET();                                                                                                \
     CHECK((fn & mybit) != 0, "%s fetch_and_nbi fetched", what);                                             \
-    shmem_barrier_all();                                                                                    \
+    barrier_all();                                                                                    \
     if (me == 0)                                                                                            \
       CHECK(NAME##_bits == 0, "%s fetch_and_nbi final", what);                                              \
-    shmem_barrier_all();                                                                                    \
+    barrier_all();                                                                                    \
   }
 
 DEFINE_BIT(unsigned int, uint)
@@ -300,10 +309,10 @@ DEFINE_BIT(uint64_t, uint64)
     const int dflt = ctx == SHMEM_CTX_DEFAULT;                                               \
     const char* what = dflt ? #NAME " (default)" : #NAME " (ctx)";                           \
     NAME##_x = (T)0;                                                                         \
-    shmem_barrier_all();                                                                     \
+    barrier_all();                                                                     \
     T f = AMO(NAME##_atomic_swap, &NAME##_x, (T)(me + 1) + (T)0.5, 0);                       \
     AMO(NAME##_atomic_set, &NAME##_slots[me], f, 0);                                         \
-    shmem_barrier_all();                                                                     \
+    barrier_all();                                                                     \
     if (me == 0) {                                                                           \
       unsigned long long v[MAXPE + 1];                                                       \
       for (int q = 0; q < npes; ++q)                                                         \
@@ -311,19 +320,19 @@ DEFINE_BIT(uint64_t, uint64)
       v[npes] = (unsigned long long)(NAME##_x - (T)0.5);                                     \
       check_perm(what, v, npes + 1, 0);                                                      \
     }                                                                                        \
-    shmem_barrier_all();                                                                     \
+    barrier_all();                                                                     \
     T g = AMO(NAME##_atomic_fetch, &NAME##_slots[me], 0);                                    \
     T gn = (T)-1;                                                                            \
     AMO(NAME##_atomic_fetch_nbi, &gn, &NAME##_slots[me], 0);                                 \
     QUIET();                                                                                 \
     CHECK(g == gn, "%s fetch vs fetch_nbi", what);                                           \
-    shmem_barrier_all();                                                                     \
+    barrier_all();                                                                     \
     NAME##_x = (T)0;                                                                         \
-    shmem_barrier_all();                                                                     \
+    barrier_all();                                                                     \
     AMO(NAME##_atomic_swap_nbi, &f, &NAME##_x, (T)(me + 1) + (T)0.25, 0);                    \
     QUIET();                                                                                 \
     AMO(NAME##_atomic_set, &NAME##_slots[me], f, 0);                                         \
-    shmem_barrier_all();                                                                     \
+    barrier_all();                                                                     \
     if (me == 0) {                                                                           \
       unsigned long long v[MAXPE + 1];                                                       \
       for (int q = 0; q < npes; ++q)                                                         \
@@ -331,7 +340,7 @@ DEFINE_BIT(uint64_t, uint64)
       v[npes] = (unsigned long long)(NAME##_x - (T)0.25);                                    \
       check_perm(what, v, npes + 1, 0);                                                      \
     }                                                                                        \
-    shmem_barrier_all();                                                                     \
+    barrier_all();                                                                     \
   }
 
 DEFINE_EXT(float, float)
@@ -351,7 +360,7 @@ static void deprecated(void)
   d_ll = 0;
   d_float = 0;
   d_double = 0;
-  shmem_barrier_all();
+  barrier_all();
   int t = shmem_int_finc(&d_int, 0);
   shmem_int_inc(&d_int, 0);
   shmem_int_add(&d_int, 2, 0);
@@ -367,7 +376,7 @@ static void deprecated(void)
   float sf = shmem_float_swap(&d_float, (float)(me + 1), 0);
   double sd = shmem_double_swap(&d_double, (double)(me + 1), 0);
   shmem_long_set(&d_longs[me], f, 0);
-  shmem_barrier_all();
+  barrier_all();
   CHECK(t >= 0 && t < 4 * npes, "shmem_int_finc fetched %d", t);
   CHECK(sf >= 0 && sf <= npes && sd >= 0 && sd <= npes, "float/double swap fetched %g %g", (double)sf, sd);
   if (me == 0) {
@@ -380,15 +389,15 @@ static void deprecated(void)
       v[q] = (unsigned long long)d_longs[q];
     check_distinct("long fadd (deprecated)", v, npes);
   }
-  shmem_barrier_all();
+  barrier_all();
   CHECK(shmem_long_fetch(&d_longs[me], 0) == f, "shmem_long_fetch");
   CHECK(shmem_double_fetch(&d_double, 0) >= 1, "shmem_double_fetch");
   shmem_float_set(&d_float, 2.5f, 0);
   shmem_double_set(&d_double, 3.5, 0);
-  shmem_barrier_all();
+  barrier_all();
   if (me == 0)
     CHECK(d_float == 2.5f && d_double == 3.5, "float/double set");
-  shmem_barrier_all();
+  barrier_all();
 }
 
 int main(void)
@@ -405,6 +414,7 @@ int main(void)
   CHECK(shmem_ctx_create(SHMEM_CTX_SERIALIZED, &ctx) == 0, "shmem_ctx_create");
   shmem_ctx_t ctxs[2] = {SHMEM_CTX_DEFAULT, ctx};
   for (int c = 0; c < 2; ++c) {
+    cur_ctx = ctxs[c];
     std_int(ctxs[c]);
     std_long(ctxs[c]);
     std_longlong(ctxs[c]);
@@ -427,6 +437,7 @@ int main(void)
     ext_float(ctxs[c]);
     ext_double(ctxs[c]);
   }
+  cur_ctx = SHMEM_CTX_DEFAULT;
   deprecated();
   shmem_ctx_destroy(ctx);
   const int rc = progtest_finish("amo");

@@ -131,17 +131,18 @@ static void normal(void)
   for (int i = 0; i < BIG; ++i)
     bad += big_dst[i] != pat(left, i, 99);
   CHECK(bad == 0, "paper API: %d bytes wrong after shmemx_ctx_quiet", bad);
-  /* Completed by shmem_barrier_all alone (shmemx.h: _nb operations complete at the context's
-   * quiet or at shmem_barrier_all). */
+  /* shmem_barrier_all completes the default context only (the paper, section 3; shmemx.h): the
+   * created context's put completes at its quiet, and the barrier after it publishes the data. */
   for (int i = 0; i < BIG; ++i)
     local[i] = pat(me, i, 98);
   shmem_barrier_all();
   shmemx_ctx_putmem_nb(pc[1], big_dst, local, BIG, right);
+  shmemx_ctx_quiet(pc[1]);
   shmem_barrier_all();
   bad = 0;
   for (int i = 0; i < BIG; ++i)
     bad += big_dst[i] != pat(left, i, 98);
-  CHECK(bad == 0, "paper API: %d bytes wrong after shmem_barrier_all", bad);
+  CHECK(bad == 0, "paper API: %d bytes wrong after shmemx_ctx_quiet and shmem_barrier_all", bad);
   shmem_barrier_all();
   counter = 0;
   shmemx_sync_all();
