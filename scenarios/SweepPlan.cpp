@@ -314,13 +314,6 @@ private:
   mutable std::map<std::vector<std::string>, Checked> checked_;
 };
 
-void write_text(const fs::path& p, const std::string& text)
-{
-  std::ofstream out(p, std::ios::binary | std::ios::trunc);
-  out << text;
-  if (!out.flush())
-    throw ScenarioError(p.string() + ": cannot write");
-}
 
 } // namespace
 
@@ -363,6 +356,14 @@ void prepare_sweep(const SweepIndex& index)
     write_text(fs::path(r.dir) / "point.json", rec.dump(2) + "\n");
   }
   write_text(fs::path(index.dir) / "sweep.json", index.to_json().dump(2) + "\n");
+}
+
+void write_text(const std::filesystem::path& p, const std::string& text)
+{
+  std::ofstream out(p, std::ios::binary | std::ios::trunc);
+  out << text;
+  if (!out.flush())
+    throw ScenarioError(p.string() + ": cannot write");
 }
 
 } // namespace shmemsim::scenarios

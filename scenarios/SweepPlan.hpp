@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <filesystem>
 #include <string>
 #include <utility>
 #include <vector>
@@ -70,5 +71,8 @@ void prepare_sweep(const SweepIndex& index);
 
 /// `s` quoted for a POSIX shell (unchanged when it needs no quoting).
 std::string shell_quote(const std::string& s);
+
+/// Writes `text` to `p` (replacing it); throws ScenarioError naming the file if it cannot.
+void write_text(const std::filesystem::path& p, const std::string& text);
 
 } // namespace shmemsim::scenarios

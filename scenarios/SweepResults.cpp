@@ -2,6 +2,7 @@
 
 #include "scenarios/Scenario.hpp"
 #include "scenarios/SweepExecutor.hpp"
+#include "scenarios/SweepPlan.hpp"
 #include "sim/Assert.hpp"
 
 #include <algorithm>
@@ -82,14 +83,6 @@ std::string csv_cell(const json& v)
   for (char c : s)
     q += c == '"' ? std::string("\"\"") : std::string(1, c);
   return q + "\"";
-}
-
-void write_text(const fs::path& p, const std::string& text)
-{
-  std::ofstream out(p, std::ios::binary | std::ios::trunc);
-  out << text;
-  if (!out.flush())
-    throw ScenarioError(p.string() + ": cannot write");
 }
 
 } // namespace
