@@ -13,7 +13,8 @@
  * PE 0 prints the image checksum (sum of iter * (index % 1009)), the simulated time of the
  * parallel section (clock_gettime between two barriers), and OK if the checksum equals a
  * sequential computation, WRONG otherwise.
- * Usage: mandel_threads -v VARIANT -t THREADS -w WIDTH -h HEIGHT -c CHUNK -i MAXITER */
+ * Usage: mandel_threads -v VARIANT -t THREADS -w WIDTH -h HEIGHT -c CHUNK -i MAXITER [-r X0,X1,Y0,Y1]
+ * (-r: the region of the complex plane, default -2,0.5,-1.25,1.25). */
 #include <pthread.h>
 #include <shmem.h>
 #include <stdio.h>
@@ -26,6 +27,8 @@ static long long partial, checksum;  /* symmetric: reduction source and result *
 static int *image;                   /* symmetric (shmem_malloc): my rows, row-major */
 
 static int variant = 1, nthreads = 1, width = 64, height = 32, chunk = 2, maxiter = 200;
+/* The region of the complex plane drawn (-r X0,X1,Y0,Y1): by default [-2, 0.5] x [-1.25, 1.25]. */
+static double re0 = -2.0, re1 = 0.5, im0 = -1.25, im1 = 1.25;
 static int npes, me;
 
 static int rows_of(int pe) { return pe < height ? (height - pe + npes - 1) / npes : 0; }
@@ -33,8 +36,8 @@ static int chunks_of(int pe) { return (rows_of(pe) + chunk - 1) / chunk; }
 
 static int mandel(int row, int col)
 {
-  const double cr = -2.0 + 2.5 * col / width;
-  const double ci = -1.25 + 2.5 * row / height;
+  const double cr = re0 + (re1 - re0) * col / width;
+  const double ci = im0 + (im1 - im0) * row / height;
   double zr = 0, zi = 0;
   int it = 0;
   while (it < maxiter && zr * zr + zi * zi <= 4.0) {
@@ -141,7 +144,7 @@ static double now_us(void)
 int main(int argc, char **argv)
 {
   int opt;
-  while ((opt = getopt(argc, argv, "v:t:w:h:c:i:")) != -1) {
+  while ((opt = getopt(argc, argv, "v:t:w:h:c:i:r:")) != -1) {
     switch (opt) {
       case 'v': variant = atoi(optarg); break;
       case 't': nthreads = atoi(optarg); break;
@@ -149,8 +152,14 @@ int main(int argc, char **argv)
       case 'h': height = atoi(optarg); break;
       case 'c': chunk = atoi(optarg); break;
       case 'i': maxiter = atoi(optarg); break;
+      case 'r':
+        if (sscanf(optarg, "%lf,%lf,%lf,%lf", &re0, &re1, &im0, &im1) != 4 || !(re0 < re1) || !(im0 < im1)) {
+          fprintf(stderr, "mandel_threads: -r X0,X1,Y0,Y1 with X0 < X1 and Y0 < Y1 (got '%s')\n", optarg);
+          return 2;
+        }
+        break;
       default:
-        fprintf(stderr, "usage: %s -v VARIANT -t THREADS -w WIDTH -h HEIGHT -c CHUNK -i MAXITER\n", argv[0]);
+        fprintf(stderr, "usage: %s -v VARIANT -t THREADS -w WIDTH -h HEIGHT -c CHUNK -i MAXITER [-r X0,X1,Y0,Y1]\n", argv[0]);
         return 2;
     }
   }
