@@ -14,7 +14,8 @@
  * parallel section (clock_gettime between two barriers), and OK if the checksum equals a
  * sequential computation, WRONG otherwise.
  * Usage: mandel_threads -v VARIANT -t THREADS -w WIDTH -h HEIGHT -c CHUNK -i MAXITER [-r X0,X1,Y0,Y1]
- * (-r: the region of the complex plane, default -2,0.5,-1.25,1.25). */
+ * (-r: the region of the complex plane, default -2,0.5,-1.25,1.25; -p: jobs of POINTS consecutive
+ * points of row-major blocks, as the paper authors' published benchmark, instead of rows). */
 #include <pthread.h>
 #include <shmem.h>
 #include <stdio.h>
@@ -31,8 +32,29 @@ static int variant = 1, nthreads = 1, width = 64, height = 32, chunk = 2, maxite
 static double re0 = -2.0, re1 = 0.5, im0 = -1.25, im1 = 1.25;
 static int npes, me;
 
+/* Layout of the image over the PEs, and jobs.
+ * Rows (default): row r belongs to PE r % npes; a job is CHUNK of the PE's rows.
+ * Points (-p POINTS, the published benchmark's decomposition): the image in row-major order is cut
+ * into npes consecutive blocks (PE p: points [N p / npes, N (p+1) / npes)); a job is POINTS
+ * consecutive points of the block. */
+static int job_points = 0; /* 0: rows */
+static long npoints(void) { return (long)width * height; }
+static long block_start(int pe) { return npoints() * pe / npes; }
 static int rows_of(int pe) { return pe < height ? (height - pe + npes - 1) / npes : 0; }
-static int chunks_of(int pe) { return (rows_of(pe) + chunk - 1) / chunk; }
+/* Pixels of the image PE `pe` holds. */
+static long local_count(int pe) { return job_points ? block_start(pe + 1) - block_start(pe) : (long)rows_of(pe) * width; }
+static int job_size(void) { return job_points ? job_points : chunk * width; }
+static long chunks_of(int pe) { return (local_count(pe) + job_size() - 1) / job_size(); }
+/* Row and column of pixel k of PE pe's part. */
+static void pixel_of(int pe, long k, int *row, int *col)
+{
+  if (job_points) {
+    const long i = block_start(pe) + k;
+    *row = (int)(i / width), *col = (int)(i % width);
+  } else {
+    *row = (int)(k / width) * npes + pe, *col = (int)(k % width);
+  }
+}
 
 static int mandel(int row, int col)
 {
@@ -54,14 +76,15 @@ static long long weight(int row, int col) { return ((long long)row * width + col
 /* Computes chunk `job` of PE `pe` into buf; returns the number of ints. */
 static int compute_chunk(int pe, long job, int *buf)
 {
-  const int first = (int)job * chunk;
-  int nr = rows_of(pe) - first;
-  if (nr > chunk) nr = chunk;
-  for (int l = 0; l < nr; l++) {
-    const int row = (first + l) * npes + pe;
-    for (int c = 0; c < width; c++) buf[l * width + c] = mandel(row, c);
+  const long first = job * job_size();
+  long n = local_count(pe) - first;
+  if (n > job_size()) n = job_size();
+  for (long k = 0; k < n; k++) {
+    int row, col;
+    pixel_of(pe, first + k, &row, &col);
+    buf[k] = mandel(row, col);
   }
-  return nr * width;
+  return (int)n;
 }
 
 /* Next PE after `pe` (round-robin, `pe` itself last) that is not done; -1 if none. */
@@ -78,7 +101,7 @@ static void *worker(void *arg)
 {
   (void)arg;
   char *done = calloc((size_t)npes, 1);
-  int *buf[2] = {malloc(sizeof(int) * (size_t)chunk * width), malloc(sizeof(int) * (size_t)chunk * width)};
+  int *buf[2] = {malloc(sizeof(int) * (size_t)job_size()), malloc(sizeof(int) * (size_t)job_size())};
   shmem_ctx_t ctx[2] = {SHMEM_CTX_DEFAULT, SHMEM_CTX_DEFAULT};
   const int nctx = variant == 1 ? 0 : variant == 4 ? 2 : 1;
   for (int i = 0; i < nctx; i++)
@@ -96,7 +119,7 @@ static void *worker(void *arg)
       } else {
         if (variant == 3) shmem_ctx_quiet(ctx[0]); /* the previous put_nbi read buf[0] */
         const int n = compute_chunk(pe, job, buf[0]);
-        const size_t off = (size_t)job * chunk * width;
+        const size_t off = (size_t)job * job_size();
         if (variant == 3)
           shmem_ctx_int_put_nbi(ctx[0], image + off, buf[0], (size_t)n, pe);
         else {
@@ -118,7 +141,7 @@ static void *worker(void *arg)
       if (nxt >= 0) shmem_ctx_long_atomic_fetch_add_nbi(ctx[1 - s], &job[1 - s], &counter, 1, nxt);
       if (valid) {
         const int n = compute_chunk(pe, job[s], buf[s]);
-        shmem_ctx_int_put_nbi(ctx[s], image + (size_t)job[s] * chunk * width, buf[s], (size_t)n, pe);
+        shmem_ctx_int_put_nbi(ctx[s], image + (size_t)job[s] * job_size(), buf[s], (size_t)n, pe);
       }
       if (nxt < 0) break;
       s = 1 - s;
@@ -144,7 +167,7 @@ static double now_us(void)
 int main(int argc, char **argv)
 {
   int opt;
-  while ((opt = getopt(argc, argv, "v:t:w:h:c:i:r:")) != -1) {
+  while ((opt = getopt(argc, argv, "v:t:w:h:c:i:r:p:")) != -1) {
     switch (opt) {
       case 'v': variant = atoi(optarg); break;
       case 't': nthreads = atoi(optarg); break;
@@ -152,6 +175,7 @@ int main(int argc, char **argv)
       case 'h': height = atoi(optarg); break;
       case 'c': chunk = atoi(optarg); break;
       case 'i': maxiter = atoi(optarg); break;
+      case 'p': job_points = atoi(optarg); if (job_points < 1) { fprintf(stderr, "mandel_threads: -p POINTS must be at least 1\n"); return 2; } break;
       case 'r':
         if (sscanf(optarg, "%lf,%lf,%lf,%lf", &re0, &re1, &im0, &im1) != 4 || !(re0 < re1) || !(im0 < im1)) {
           fprintf(stderr, "mandel_threads: -r X0,X1,Y0,Y1 with X0 < X1 and Y0 < Y1 (got '%s')\n", optarg);
@@ -159,7 +183,7 @@ int main(int argc, char **argv)
         }
         break;
       default:
-        fprintf(stderr, "usage: %s -v VARIANT -t THREADS -w WIDTH -h HEIGHT -c CHUNK -i MAXITER [-r X0,X1,Y0,Y1]\n", argv[0]);
+        fprintf(stderr, "usage: %s -v VARIANT -t THREADS -w WIDTH -h HEIGHT -c CHUNK -i MAXITER [-r X0,X1,Y0,Y1] [-p POINTS]\n", argv[0]);
         return 2;
     }
   }
@@ -172,9 +196,9 @@ int main(int argc, char **argv)
   me = shmem_my_pe();
   npes = shmem_n_pes();
   if (provided != SHMEM_THREAD_MULTIPLE) printf("FAIL: PE %d: provided %d\n", me, provided);
-  const int maxrows = rows_of(0);
-  image = shmem_malloc(sizeof(int) * (size_t)(maxrows > 0 ? maxrows : 1) * width);
-  for (int i = 0; i < rows_of(me) * width; i++) image[i] = -1;
+  const long most = job_points ? npoints() / npes + 1 : (long)rows_of(0) * width;
+  image = shmem_malloc(sizeof(int) * (size_t)(most > 0 ? most : 1));
+  for (long i = 0; i < local_count(me); i++) image[i] = -1;
   counter = 0;
   pthread_t *t = malloc(sizeof(pthread_t) * (size_t)nthreads);
 
@@ -186,8 +210,11 @@ int main(int argc, char **argv)
   const double t1 = now_us();
 
   partial = 0;
-  for (int l = 0; l < rows_of(me); l++)
-    for (int c = 0; c < width; c++) partial += image[l * width + c] * weight(l * npes + me, c);
+  for (long k = 0; k < local_count(me); k++) {
+    int row, col;
+    pixel_of(me, k, &row, &col);
+    partial += image[k] * weight(row, col);
+  }
   shmem_barrier_all();
   shmem_longlong_sum_reduce(SHMEM_TEAM_WORLD, &checksum, &partial, 1);
   int ok = 1;
