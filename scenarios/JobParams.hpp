@@ -76,8 +76,8 @@ inline const sim::ParamTable<JobParams>& JobParams::keys()
        .doc = "The program's arguments (shmemsim-run's command line replaces them).", .field = field(&JobParams::args)},
       {.path = "job.compute", .kind = K::Enum,
        .doc = "How the program's own computation costs simulated time: counted (each executed basic block "
-              "costs its instructions x platform.instruction_time, loops at least their latency in cycles "
-              "of platform.cycle_time; deterministic), measured (CPU time between library calls, noisy), none.",
+              "costs its instructions x platform.instruction_time, loops at least their dependency chain at "
+              "the latencies platform.latency.*; deterministic), measured (CPU time between library calls, noisy), none.",
        .field = field(&JobParams::compute), .choices = {"counted", "measured", "none"}, .noun = "compute mode"},
       {.path = "job.compute_scale", .kind = K::Number,
        .doc = "Multiplies simulated computation time (counted and measured modes).",

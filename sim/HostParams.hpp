@@ -1,5 +1,5 @@
 // Host parameters (platform.nodes, platform.cores_per_node, platform.core_speed,
-// platform.instruction_time, platform.cycle_time, platform.divide_time) and their
+// platform.instruction_time, platform.divide_time, platform.latency.*) and their
 // declared keys (sim/Params.hpp).
 #pragma once
 
@@ -12,13 +12,18 @@ struct HostParams {
   int cores_per_node = 12;
   double core_speed  = 13.32e9; ///< flop/s of one core
   Ps instruction_time = 150;    ///< one counted instruction on one core (qdr-16's X5680: 2 per cycle)
-  Ps cycle_time       = 300;    ///< one core cycle: counted loops' latency floors (qdr-16's X5680, 3.33 GHz)
   Ps divide_time      = 4200;   ///< the divider busy for one divide or square root (X5680: 14 cycles)
+  // Latencies of the operations of counted loops' dependency chains, by class (qdr-16's X5680:
+  // Westmere's cycles x 300 ps).
+  Ps latency_int    = 300;  ///< an integer ALU operation (1 cycle); also one cycle of other operations
+  Ps latency_load   = 1200; ///< a load that hits L1 (4 cycles)
+  Ps latency_fp_add = 900;  ///< a floating add or subtract (addsd: 3 cycles)
+  Ps latency_fp_mul = 1500; ///< a floating multiply (mulsd: 5 cycles)
 
   static const ParamTable<HostParams>& keys();
 };
 
-/// The largest per-instruction, per-cycle or per-divide cost a scenario may give (1 ms).
+/// The largest per-instruction, per-operation or per-divide cost a scenario may give (1 ms).
 inline constexpr Ps kMaxCostTime = 1'000'000'000;
 
 inline const ParamTable<HostParams>& HostParams::keys()
@@ -36,17 +41,30 @@ inline const ParamTable<HostParams>& HostParams::keys()
               "costs its instruction count, estimated at compile time by shmemsim-cc, times this): "
               "cycle time / instructions per cycle. `shmemsim calibrate` measures this machine's.",
        .field = field(&HostParams::instruction_time), .min = 1, .tmax = kMaxCostTime},
-      {.path = "platform.cycle_time", .kind = K::Time,
-       .doc = "One core clock cycle (job.compute=counted: an innermost loop whose iterations form a chain of "
-              "dependent operations takes at least that chain's latency in cycles per iteration, "
-              "estimated at compile time; divides are platform.divide_time's). `shmemsim calibrate` measures "
-              "this machine's.",
-       .field = field(&HostParams::cycle_time), .min = 1, .tmax = kMaxCostTime},
       {.path = "platform.divide_time", .kind = K::Time,
        .doc = "Time the divider is busy with one divide or square root (job.compute=counted: an innermost "
               "loop takes at least its divides and square roots times this per iteration). `shmemsim "
               "calibrate` measures this machine's.",
        .field = field(&HostParams::divide_time), .min = 1, .tmax = kMaxCostTime},
+      {.path = "platform.latency.int", .kind = K::Time,
+       .doc = "Latency of an integer ALU operation (add, logic, shift), one core cycle (job.compute=counted: an "
+              "innermost loop whose iterations form a chain of dependent operations takes at least the sum "
+              "of their latencies per iteration, the chain found at compile time; operations of no class "
+              "of their own, such as integer multiplies and conversions, count their reference cycles, "
+              "Westmere's, at this latency). `shmemsim calibrate` measures this machine's.",
+       .field = field(&HostParams::latency_int), .min = 1, .tmax = kMaxCostTime},
+      {.path = "platform.latency.load", .kind = K::Time,
+       .doc = "Latency of a load that hits the first-level cache (job.compute=counted: loads on a loop's "
+              "dependency chain, as in pointer chasing). `shmemsim calibrate` measures this machine's.",
+       .field = field(&HostParams::latency_load), .min = 1, .tmax = kMaxCostTime},
+      {.path = "platform.latency.fp_add", .kind = K::Time,
+       .doc = "Latency of a floating-point add or subtract (job.compute=counted: on a loop's dependency "
+              "chain, as in a sum). `shmemsim calibrate` measures this machine's.",
+       .field = field(&HostParams::latency_fp_add), .min = 1, .tmax = kMaxCostTime},
+      {.path = "platform.latency.fp_mul", .kind = K::Time,
+       .doc = "Latency of a floating-point multiply (job.compute=counted: on a loop's dependency chain, as "
+              "in a product). `shmemsim calibrate` measures this machine's.",
+       .field = field(&HostParams::latency_fp_mul), .min = 1, .tmax = kMaxCostTime},
   };
   return table;
 }

@@ -40,8 +40,8 @@ commands:
   presets
         List the built-in platform presets.
   calibrate -o HOST.json [--quick] [--runs N] [--keep DIR]
-        Time compute kernels natively and counted, fit this machine's per-instruction and per-cycle
-        costs, write a scenario of its cores (shmemsim-calibrate; bench/README.md).
+        Time compute kernels natively and counted, fit this machine's per-instruction, per-divide and
+        per-operation-class latency costs, write a scenario of its cores (shmemsim-calibrate; bench/README.md).
 
 exit status: 0 ok, 1 a data check failed, 2 bad input, 3 deadlock, 4 simulated-time limit,
   130/143 interrupted (docs/runs.md)

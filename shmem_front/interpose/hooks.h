@@ -84,12 +84,14 @@ void shmemsim_interpose_install(const struct shmemsim_hooks* hooks);
 const struct shmemsim_hooks* shmemsim_interpose_hooks(void);
 /* Work done by instrumented program code since the runtime last read it, in femtoseconds of one
  * core (each basic block adds its compile-time instruction count times shmemsim_instruction_fs,
- * an innermost loop's header its floor: cycles of shmemsim_cycle_fs or divides of shmemsim_divide_fs;
- * shmem_front/tools/plugin). */
+ * an innermost loop's header its floor: its chain's operations by class, each at its class's
+ * shmemsim_latency_fs, or its divides of shmemsim_divide_fs; shmem_front/tools/plugin). */
+#define SHMEMSIM_CHAIN_CLASSES 4 /* integer ALU, load, floating add, floating multiply */
+#define SHMEMSIM_CHAIN_BITS 12   /* bits per class in a loop's packed chain */
 extern unsigned long shmemsim_work;
 extern unsigned long shmemsim_instruction_fs;
-extern unsigned long shmemsim_cycle_fs;
 extern unsigned long shmemsim_divide_fs;
+extern unsigned long shmemsim_latency_fs[SHMEMSIM_CHAIN_CLASSES];
 /* The work at which the running thread's time slice ends (set by the runtime). */
 extern unsigned long shmemsim_slice_work;
 

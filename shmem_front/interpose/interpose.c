@@ -19,12 +19,15 @@
 
 static const struct shmemsim_hooks* hooks;
 /* Counted compute (see shmem_front/tools/plugin): the work the running thread has done since the
- * runtime last charged it, in femtoseconds of one core's time, and the costs it is counted at (set
- * by the runtime from platform.instruction_time, cycle_time and divide_time, in femtoseconds). */
+ * runtime last charged it, in femtoseconds of one core's time, and the costs it is counted at, in
+ * femtoseconds: set by the runtime before any PE runs from platform.instruction_time, divide_time
+ * and the chain latencies platform.latency.* (indexed by the plugin's operation classes: integer
+ * ALU, load, floating add, floating multiply; the plugin's fifth class, other operations in
+ * reference cycles, is counted at the integer latency, one cycle). */
 EXPORT unsigned long shmemsim_work;
-EXPORT unsigned long shmemsim_instruction_fs = 150000;
-EXPORT unsigned long shmemsim_cycle_fs       = 300000;
-EXPORT unsigned long shmemsim_divide_fs      = 4200000;
+EXPORT unsigned long shmemsim_instruction_fs;
+EXPORT unsigned long shmemsim_divide_fs;
+EXPORT unsigned long shmemsim_latency_fs[SHMEMSIM_CHAIN_CLASSES];
 
 EXPORT void shmemsim_interpose_install(const struct shmemsim_hooks* h) { hooks = h; }
 EXPORT const struct shmemsim_hooks* shmemsim_interpose_hooks(void) { return hooks; }
@@ -53,15 +56,22 @@ EXPORT void __shmemsim_count(unsigned long instructions)
   count(instructions * shmemsim_instruction_fs);
 }
 
-/* The same at the header of an innermost loop whose iteration takes at least `cycles` (a chain of
- * dependent operations carried from one iteration to the next) and at least `divides` times the
- * divider's time: the header also counts the time the loop's `loop_instructions` leave to that
- * floor. */
-EXPORT void __shmemsim_count_loop(unsigned long instructions, unsigned long cycles, unsigned long divides,
-                                  unsigned long loop_instructions)
+/* The same at the header of an innermost loop whose iteration takes at least its `chain` (the
+ * dependent operations carried from one iteration to the next, by class: 12 bits per class, class c
+ * in bits [12c, 12c + 12), the fifth class in reference cycles at the integer latency) and at least
+ * `divides` times the divider's time: the header also counts the time the loop's
+ * `loop_instructions` leave to that floor. */
+EXPORT void __shmemsim_count_chain(unsigned long instructions, unsigned long chain, unsigned long divides,
+                                   unsigned long loop_instructions)
 {
-  const unsigned long chain = cycles * shmemsim_cycle_fs, unit = divides * shmemsim_divide_fs;
-  const unsigned long floor = chain > unit ? chain : unit, issue = loop_instructions * shmemsim_instruction_fs;
+  const unsigned long m = (1ul << SHMEMSIM_CHAIN_BITS) - 1;
+  const unsigned long path =
+      ((chain & m) + ((chain >> (4 * SHMEMSIM_CHAIN_BITS)) & m)) * shmemsim_latency_fs[0] +
+      ((chain >> SHMEMSIM_CHAIN_BITS) & m) * shmemsim_latency_fs[1] +
+      ((chain >> (2 * SHMEMSIM_CHAIN_BITS)) & m) * shmemsim_latency_fs[2] +
+      ((chain >> (3 * SHMEMSIM_CHAIN_BITS)) & m) * shmemsim_latency_fs[3];
+  const unsigned long unit  = divides * shmemsim_divide_fs;
+  const unsigned long floor = path > unit ? path : unit, issue = loop_instructions * shmemsim_instruction_fs;
   count(instructions * shmemsim_instruction_fs + (floor > issue ? floor - issue : 0));
 }
 

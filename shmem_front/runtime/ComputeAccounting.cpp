@@ -13,7 +13,7 @@ namespace {
 /// A cost in seconds as whole femtoseconds (the counter's unit).
 unsigned long to_fs(double seconds)
 {
-  SHMEMSIM_ASSERT(seconds >= 0 && seconds < 1, "a per-instruction or per-cycle cost is below a second");
+  SHMEMSIM_ASSERT(seconds >= 0 && seconds < 1, "a per-instruction or per-operation cost is below a second");
   return static_cast<unsigned long>(seconds * 1e15 + 0.5);
 }
 
@@ -29,7 +29,9 @@ ComputeAccounting::ComputeAccounting(sim::Simulation& sim, const RuntimeParams& 
     : sim_(sim), mode_(params.compute), scale_(params.compute_scale), core_speed_(params.core_speed),
       flops_per_fs_(1e-15 * params.core_speed * params.compute_scale), poll_cost_(params.poll_cost),
       counter_(counter), work_(counter.work), instruction_fs_(to_fs(params.instruction_time)),
-      cycle_fs_(to_fs(params.cycle_time)), divide_fs_(to_fs(params.divide_time))
+      divide_fs_(to_fs(params.divide_time)),
+      latency_fs_{to_fs(sim::ps_to_seconds(params.latency_int)), to_fs(sim::ps_to_seconds(params.latency_load)),
+                  to_fs(sim::ps_to_seconds(params.latency_fp_add)), to_fs(sim::ps_to_seconds(params.latency_fp_mul))}
 {
   SHMEMSIM_ASSERT(params.core_speed > 0, "the core speed must be positive");
   // The quantum in the counter's units (fs of unscaled work): compute_scale stretches counted
@@ -42,8 +44,9 @@ ComputeAccounting::ComputeAccounting(sim::Simulation& sim, const RuntimeParams& 
 void ComputeAccounting::arm_slices()
 {
   *counter_.instruction_fs = instruction_fs_;
-  *counter_.cycle_fs       = cycle_fs_;
   *counter_.divide_fs      = divide_fs_;
+  for (int c = 0; c < SHMEMSIM_CHAIN_CLASSES; ++c)
+    counter_.latency_fs[c] = latency_fs_[c];
   *counter_.slice_work     = quantum_work_;
 }
 

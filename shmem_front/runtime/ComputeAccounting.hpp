@@ -1,11 +1,12 @@
 // Compute accounting and time slicing (simulator only): the program's own computation between
 // charging calls becomes SimGrid executions on the node's cores, counted from the interposition
 // library's work counter (each executed basic block adds its compile-time instruction count times
-// the instruction time, an innermost loop's header its latency floor in cycles; in femtoseconds),
+// the instruction time, an innermost loop's header its chain's latency floor; in femtoseconds),
 // measured from CPU time, or free; a thread that runs a quantum of work without a charging call is
 // charged (or, when computation is free, polls) and yields.
 #pragma once
 
+#include "shmem_front/interpose/hooks.h"
 #include "shmem_front/runtime/PeProcess.hpp"
 #include "shmem_front/runtime/RuntimeParams.hpp"
 #include "sim/Time.hpp"
@@ -25,13 +26,14 @@ namespace shmemsim::front {
 
 /// The interposition library's work counter (femtoseconds of one core), the work at which the
 /// running thread's time slice ends (both shared by every simulated thread; the runtime swaps the
-/// count per thread), and the costs it counts at (femtoseconds per instruction, cycle, divide).
+/// count per thread), and the costs it counts at (femtoseconds per instruction, divide, and per
+/// chain operation by class: SHMEMSIM_CHAIN_CLASSES of them, integer, load, floating add, multiply).
 struct WorkCounter {
   unsigned long* work           = nullptr;
   unsigned long* slice_work     = nullptr;
   unsigned long* instruction_fs = nullptr;
-  unsigned long* cycle_fs       = nullptr;
   unsigned long* divide_fs      = nullptr;
+  unsigned long* latency_fs     = nullptr;
 };
 
 class ComputeAccounting {
@@ -75,8 +77,8 @@ private:
   WorkCounter counter_;
   unsigned long* work_;
   unsigned long instruction_fs_;
-  unsigned long cycle_fs_;
   unsigned long divide_fs_;
+  unsigned long latency_fs_[SHMEMSIM_CHAIN_CLASSES]; ///< integer, load, floating add, floating multiply
   unsigned long quantum_work_ = 1; ///< the compute quantum in the counter's units (fs)
   front::ShmemObserver* obs_    = nullptr;
 };

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "shmem_front/lib/CollectiveParams.hpp"
+#include "sim/HostParams.hpp"
 #include "sim/Time.hpp"
 
 #include <ctime>
@@ -12,7 +13,8 @@ namespace shmemsim::front {
 /// How the program's own computation costs simulated time (job.compute).
 enum class ComputeMode {
   Counted,  ///< executed instructions (counted per basic block at compile time) x instruction_time,
-            ///< loops' latency floors x cycle_time or their divides x divide_time
+            ///< loops' dependency chains at the latencies per operation class, or their divides x
+            ///< divide_time
   Measured, ///< the simulator's CPU time between library calls (noisy)
   None,     ///< free
 };
@@ -27,7 +29,11 @@ struct RuntimeParams {
   sim::Ps compute_quantum = 2'000'000;            ///< job.compute_quantum: the time slice
   double core_speed       = 1e9;                  ///< platform core speed, flop/s
   double instruction_time = 0.15e-9; ///< platform.instruction_time: one counted instruction, seconds
-  double cycle_time       = 0.3e-9; ///< platform.cycle_time: one core cycle (loops' latency floors), seconds
+  /// platform.latency.*: counted loops' chain latencies by operation class (defaults: HostParams's)
+  sim::Ps latency_int    = sim::HostParams{}.latency_int;
+  sim::Ps latency_load   = sim::HostParams{}.latency_load;
+  sim::Ps latency_fp_add = sim::HostParams{}.latency_fp_add;
+  sim::Ps latency_fp_mul = sim::HostParams{}.latency_fp_mul;
   double divide_time      = 4.2e-9; ///< platform.divide_time: the divider busy for one divide or square root
   int program_cores       = 1;     ///< cores of a node for programs (the NIC's progress core excluded)
   int threads_per_pe      = 0;     ///< job.threads.per_pe: default OpenMP team size (0: the PE's cores)

@@ -1,28 +1,37 @@
 # ================================================================== counted compute by work (issue 13)
 # Each basic block is charged its instruction count (GCC's estimate, compile time) times
 # platform.instruction_time; an innermost loop whose iterations form a dependency chain takes at
-# least its latency in cycles of platform.cycle_time. With 1ns per instruction (1ps per cycle) a
-# loop's time per iteration is its instruction count in ns: the heavier loop costs more, exactly the
-# same on every run. With 1ns per cycle (1ps per instruction) a floating-point recurrence costs its
-# multiply + add latency (5 + 3 cycles). Divides: platform.divide_time each.
+# least the sum of its operations' latencies, per class (platform.latency.int, load, fp_add,
+# fp_mul; other operations count Westmere's cycles at the integer latency). With 1ns per
+# instruction (1ps per integer operation) a loop's time per iteration is its instruction count in
+# ns: the heavier loop costs more, exactly the same on every run. With 1ps per instruction a
+# floating-point recurrence costs its multiply + add latency: 1.5 + 0.9 ns at qdr-16's (Westmere's
+# 5 and 3 cycles of 300 ps); with each class at its own power of ten, each loop's chain shows its
+# composition. Divides: platform.divide_time each.
 shmemsim_program(compute_weight SOURCES compute_weight/compute_weight.c)
 shmemsim_program_test(compute_weight_work PROGRAM compute_weight PES 1 ARGS work COMPARE_RUNS
-  RUN_OPTIONS --set platform.instruction_time=1ns --set platform.cycle_time=1ps
+  RUN_OPTIONS --set platform.instruction_time=1ns --set platform.latency.int=1ps
   EXPECT_STDOUT "(^|\n)light 6\\.00 ns/iteration, heavy 10\\.00 ns/iteration\n" "(^|\n)compute_weight: OK on 1 PEs\n"
   REJECT_STDOUT "FAIL" REJECT_STDERR ${NO_CRASH})
 shmemsim_program_test(compute_weight_floor PROGRAM compute_weight PES 1 ARGS floor COMPARE_RUNS
-  RUN_OPTIONS --set platform.instruction_time=1ps --set platform.cycle_time=1ns
-  EXPECT_STDOUT "(^|\n)chain 8\\.00 ns/iteration\n" "(^|\n)compute_weight: OK on 1 PEs\n"
+  RUN_OPTIONS --set platform.preset=qdr-16 --set platform.instruction_time=1ps
+  EXPECT_STDOUT "(^|\n)chain 2\\.40 ns/iteration\n" "(^|\n)compute_weight: OK on 1 PEs\n"
   REJECT_STDOUT "FAIL" REJECT_STDERR ${NO_CRASH})
-# With 1ns per divide (1ps per instruction and cycle) a loop with one divide and one square root per
+shmemsim_program_test(compute_weight_classes PROGRAM compute_weight PES 1 ARGS classes COMPARE_RUNS
+  RUN_OPTIONS --set platform.instruction_time=1ps --set platform.latency.int=1ns --set platform.latency.load=10ns
+              --set platform.latency.fp_add=100ns --set platform.latency.fp_mul=1000ns
+  EXPECT_STDOUT "(^|\n)multiply-add 1100\\.00, pointer chase 10\\.00, integer 3\\.00, integer multiply 4\\.00 ns/iteration\n"
+                "(^|\n)compute_weight: OK on 1 PEs\n"
+  REJECT_STDOUT "FAIL" REJECT_STDERR ${NO_CRASH})
+# With 1ns per divide (1ps per instruction and integer operation) a loop with one divide and one square root per
 # iteration costs 2 ns an iteration.
 shmemsim_program_test(compute_weight_divide PROGRAM compute_weight PES 1 ARGS divide COMPARE_RUNS
-  RUN_OPTIONS --set platform.instruction_time=1ps --set platform.cycle_time=1ps --set platform.divide_time=1ns
+  RUN_OPTIONS --set platform.instruction_time=1ps --set platform.latency.int=1ps --set platform.divide_time=1ns
   EXPECT_STDOUT "(^|\n)divide 2\\.00 ns/iteration\n" "(^|\n)compute_weight: OK on 1 PEs\n"
   REJECT_STDOUT "FAIL" REJECT_STDERR ${NO_CRASH})
 # compute_scale still scales: twice the work time at scale 2.
 shmemsim_program_test(compute_weight_scale PROGRAM compute_weight PES 1 ARGS work
-  RUN_OPTIONS --set platform.instruction_time=1ns --set platform.cycle_time=1ps --set job.compute_scale=2
+  RUN_OPTIONS --set platform.instruction_time=1ns --set platform.latency.int=1ps --set job.compute_scale=2
   EXPECT_STDOUT "(^|\n)light 12\\.00 ns/iteration, heavy 20\\.00 ns/iteration\n"
   REJECT_STDERR ${NO_CRASH})
 

@@ -4,10 +4,14 @@
 // estimate the inliner uses for code size), at least 1. An innermost loop whose iterations are
 // chained through a register (a recurrence: z = z*z + c, p = p->next), or that keeps the divider
 // busy, cannot run faster than that chain's latency or that unit's occupancy however few
-// instructions it has: its header calls `__shmemsim_count_loop(N, C, D, L)` instead, C being the
-// chain in core cycles (latencies per operation kind, below), D its divides and square roots and L
-// the instructions of one pass through the loop's usual blocks; the interposition library charges
-// the header max(0, max(C x cycle time, D x divide time) - L x instruction time) more. The pass runs after every GIMPLE
+// instructions it has: its header calls `__shmemsim_count_chain(N, C, D, L)` instead. C is the
+// composition of the loop's critical chain by operation class (integer ALU operations, loads,
+// floating adds, floating multiplies, and the other operations' cycles), packed 12 bits per class
+// (kChainShift below); D its divides and square roots and L the instructions of one pass through
+// the loop's usual blocks. The critical chain is chosen with reference latencies (Westmere's,
+// below), but the interposition library charges it with the platform's latency per class
+// (platform.latency.*): the header counts max(0, max(sum of class count x class latency, D x
+// divide time) - L x instruction time) more. The pass runs after every GIMPLE
 // optimization ("optimized", just before expansion to RTL), so the count describes the code that
 // is really emitted (vectorized, unrolled, inlined), and the count of a block is a compile-time
 // constant: executions are deterministic. The interposition library adds N to its work counter
@@ -67,14 +71,27 @@ unsigned long block_work(basic_block bb)
   return n > 0 ? n : 1;
 }
 
-constexpr int kNone          = -1000000; // no path
+constexpr int kNone = -1000000; // no path
 
-/// Latency in cycles of one statement's result: the Nehalem/Westmere core's (Intel 64 and IA-32
-/// Architectures Optimization Reference Manual, appendix C; qdr-16's X5680): load from L1 4, integer
-/// add/logic 1, integer multiply 3, divide 20, floating add 3, multiply 5, divide 14, square root
-/// 18, conversions 4; copies and no-op conversions 0; other calls 5. Other cores differ by a few
-/// cycles: platform.cycle_time, fitted by shmemsim calibrate, absorbs the difference on average.
-int latency(const gimple* stmt)
+/// Operation classes of a chain, as the interposition library prices them (platform.latency.int,
+/// .load, .fp_add, .fp_mul; the other operations' reference cycles at platform.latency.int, one
+/// integer ALU operation being one cycle). Keep in step with shmem_front/interpose/interpose.c.
+enum OpClass { kInt = 0, kLoad = 1, kFpAdd = 2, kFpMul = 3, kOther = 4, kClasses = 5, kNoClass = -1 };
+constexpr int kChainShift    = 12; // bits per class in the packed composition
+constexpr unsigned kChainMax = (1u << kChainShift) - 1;
+
+/// One statement's class and latency in reference cycles: the Nehalem/Westmere core's (Intel 64
+/// and IA-32 Architectures Optimization Reference Manual, appendix C; qdr-16's X5680): load from L1
+/// 4, integer add/logic 1, floating add 3, multiply 5 (these four are classes of their own, priced
+/// per platform); integer multiply 3, divide 20, floating divide 14, square root 18, conversions 4,
+/// fused multiply-adds and other calls 5 (class kOther, counted in these cycles); copies and no-op
+/// conversions 0 (no class). The reference latencies only choose the critical path.
+struct OpLatency {
+  int cls;
+  int cycles;
+};
+
+OpLatency latency(const gimple* stmt)
 {
   if (is_gimple_call(stmt)) {
     switch (gimple_call_combined_fn(stmt)) {
@@ -82,15 +99,15 @@ int latency(const gimple* stmt)
       case CFN_BUILT_IN_SQRT:
       case CFN_BUILT_IN_SQRTF:
       case CFN_BUILT_IN_SQRTL:
-        return 18;
+        return {kOther, 18};
       default: // a fused multiply-add, or a call
-        return 5;
+        return {kOther, 5};
     }
   }
   if (!is_gimple_assign(stmt))
-    return 1;
+    return {kInt, 1};
   if (gimple_assign_load_p(stmt))
-    return 4;
+    return {kLoad, 4};
   const tree_code code = gimple_assign_rhs_code(stmt);
   const tree type      = TREE_TYPE(gimple_assign_lhs(stmt));
   const bool fp        = FLOAT_TYPE_P(type);
@@ -98,83 +115,120 @@ int latency(const gimple* stmt)
     case SSA_NAME: // copies and no-op conversions
     case NOP_EXPR:
     case VIEW_CONVERT_EXPR:
-      return 0;
+      return {kNoClass, 0};
     case MULT_EXPR:
     case WIDEN_MULT_EXPR:
-      return fp ? 5 : 3;
+      return fp ? OpLatency{kFpMul, 5} : OpLatency{kOther, 3};
     case PLUS_EXPR:
     case MINUS_EXPR:
     case NEGATE_EXPR:
     case ABS_EXPR:
     case MIN_EXPR:
     case MAX_EXPR:
-      return fp ? 3 : 1;
+      return fp ? OpLatency{kFpAdd, 3} : OpLatency{kInt, 1};
     case RDIV_EXPR:
-      return 14;
+      return {kOther, 14};
     case TRUNC_DIV_EXPR:
     case TRUNC_MOD_EXPR:
     case FLOOR_DIV_EXPR:
     case FLOOR_MOD_EXPR:
     case CEIL_DIV_EXPR:
     case EXACT_DIV_EXPR:
-      return 20;
+      return {kOther, 20};
     case FLOAT_EXPR:
     case FIX_TRUNC_EXPR:
-      return 4;
+      return {kOther, 4};
     default:
-      return fp ? 3 : 1;
+      return fp ? OpLatency{kFpAdd, 3} : OpLatency{kInt, 1};
   }
 }
 
-/// The longest latency path, in cycles, from `from` (a loop header's PHI result) to `name` through
-/// the statements of `loop`, or kNone when `name` does not depend on `from` inside the loop.
-int chain(tree name, tree from, const class loop* loop, hash_map<tree, int>& memo, int depth)
+/// A dependency path: its reference cycles, and its operations by class (kOther: cycles).
+struct Path {
+  int cycles = kNone;
+  unsigned count[kClasses] = {};
+
+  void add(const OpLatency& op)
+  {
+    cycles += op.cycles;
+    if (op.cls == kOther)
+      count[kOther] += static_cast<unsigned>(op.cycles);
+    else if (op.cls != kNoClass)
+      count[op.cls] += 1;
+  }
+  /// The composition packed for __shmemsim_count_chain: class c in bits [12c, 12c + 12).
+  unsigned long packed() const
+  {
+    unsigned long p = 0;
+    for (int c = 0; c < kClasses; ++c)
+      p |= static_cast<unsigned long>(MIN(count[c], kChainMax)) << (kChainShift * c);
+    return p;
+  }
+};
+
+/// The longest latency path (by reference cycles; the first found among equals) from `from` (a
+/// loop header's PHI result) to `name` through the statements of `loop`, or a path of kNone cycles
+/// when `name` does not depend on `from` inside the loop.
+Path chain(tree name, tree from, const class loop* loop, hash_map<tree, Path>& memo, int depth)
 {
-  if (name == from)
-    return 0;
+  Path best;
+  if (name == from) {
+    best.cycles = 0;
+    return best;
+  }
   if (TREE_CODE(name) != SSA_NAME || depth > 64)
-    return kNone;
-  if (int* m = memo.get(name))
+    return best;
+  if (Path* m = memo.get(name))
     return *m;
-  memo.put(name, kNone); // a cycle through other PHIs is no path
+  memo.put(name, best); // a cycle through other PHIs is no path
   gimple* def = SSA_NAME_DEF_STMT(name);
-  int best    = kNone;
   if (def != nullptr && gimple_bb(def) != nullptr && flow_bb_inside_loop_p(loop, gimple_bb(def))) {
     if (gphi* phi = dyn_cast<gphi*>(def)) {
       if (gimple_bb(def) != loop->header) // a join inside the body: either way
-        for (unsigned i = 0; i < gimple_phi_num_args(phi); ++i)
-          best = MAX(best, chain(gimple_phi_arg_def(phi, i), from, loop, memo, depth + 1));
+        for (unsigned i = 0; i < gimple_phi_num_args(phi); ++i) {
+          const Path p = chain(gimple_phi_arg_def(phi, i), from, loop, memo, depth + 1);
+          if (p.cycles > best.cycles)
+            best = p;
+        }
     } else {
       ssa_op_iter it;
       tree use;
-      int longest = kNone;
-      FOR_EACH_SSA_TREE_OPERAND(use, def, it, SSA_OP_USE)
-        longest = MAX(longest, chain(use, from, loop, memo, depth + 1));
-      if (longest > kNone)
-        best = longest + latency(def);
+      Path longest;
+      FOR_EACH_SSA_TREE_OPERAND(use, def, it, SSA_OP_USE) {
+        const Path p = chain(use, from, loop, memo, depth + 1);
+        if (p.cycles > longest.cycles)
+          longest = p;
+      }
+      if (longest.cycles > kNone) {
+        best = longest;
+        best.add(latency(def));
+      }
     }
   }
   memo.put(name, best);
   return best;
 }
 
-/// The cycles one iteration of an innermost loop takes at least: its longest recurrence (a header
-/// PHI back to its own value on the latch edge).
-int recurrence_cycles(const class loop* loop)
+/// The chain one iteration of an innermost loop takes at least: its longest recurrence (a header
+/// PHI back to its own value on the latch edge), by reference cycles.
+Path recurrence(const class loop* loop)
 {
+  Path longest;
+  longest.cycles = 0;
   if (loop->latch == nullptr)
-    return 0;
+    return longest;
   const edge latch = loop_latch_edge(loop);
-  int cycles       = 0;
   for (gphi_iterator gsi = gsi_start_phis(loop->header); !gsi_end_p(gsi); gsi_next(&gsi)) {
     gphi* phi = gsi.phi();
     tree res  = gimple_phi_result(phi);
     if (virtual_operand_p(res))
       continue;
-    hash_map<tree, int> memo;
-    cycles = MAX(cycles, chain(gimple_phi_arg_def(phi, latch->dest_idx), res, loop, memo, 0));
+    hash_map<tree, Path> memo;
+    const Path p = chain(gimple_phi_arg_def(phi, latch->dest_idx), res, loop, memo, 0);
+    if (p.cycles > longest.cycles)
+      longest = p;
   }
-  return cycles;
+  return longest;
 }
 
 /// Whether a statement uses the divider (floating divide, square root, integer divide: units that
@@ -182,7 +236,7 @@ int recurrence_cycles(const class loop* loop)
 /// non-zero, or 0 for pipelined operations.
 int occupancy(const gimple* stmt)
 {
-  const int lat = latency(stmt);
+  const int lat = latency(stmt).cycles;
   const bool unpipelined = (is_gimple_assign(stmt) && !gimple_assign_load_p(stmt) &&
                             (gimple_assign_rhs_code(stmt) == RDIV_EXPR || lat == 20)) ||
                            (is_gimple_call(stmt) && lat == 18);
@@ -211,11 +265,11 @@ unsigned long unit_operations(basic_block* body, const class loop* loop)
   return n;
 }
 
-/// A loop header's floor: one iteration takes at least `cycles` core cycles (its recurrence) and at
-/// least `divides` times the divider's time, whatever its `instructions` (those of one pass through
-/// the loop's usual blocks).
+/// A loop header's floor: one iteration takes at least its recurrence's `chain` (the packed
+/// composition by class) and at least `divides` times the divider's time, whatever its
+/// `instructions` (those of one pass through the loop's usual blocks).
 struct LoopFloor {
-  unsigned long cycles       = 0;
+  unsigned long chain        = 0;
   unsigned long divides      = 0;
   unsigned long instructions = 0;
 };
@@ -233,15 +287,15 @@ void find_loop_floors(function* fun, WorkMap& work, FloorMap& floors)
   loop_optimizer_init(AVOID_CFG_MODIFICATIONS);
   for (auto loop : loops_list(fun, LI_ONLY_INNERMOST)) {
     basic_block* body = get_loop_body(loop);
-    const int cycles = recurrence_cycles(loop);
+    const Path path = recurrence(loop);
     LoopFloor floor;
-    floor.cycles  = cycles > 0 ? static_cast<unsigned long>(cycles) : 0;
+    floor.chain   = path.cycles > 0 ? path.packed() : 0;
     floor.divides = unit_operations(body, loop);
     for (unsigned i = 0; i < loop->num_nodes; ++i)
       if (unsigned long* w = work.get(body[i]->index); w != nullptr && usual(body[i], loop))
         floor.instructions += *w;
     free(body);
-    if (floor.cycles > 0 || floor.divides > 0)
+    if (floor.chain > 0 || floor.divides > 0)
       floors.put(loop->header->index, floor);
   }
   if (!had_loops)
@@ -249,7 +303,7 @@ void find_loop_floors(function* fun, WorkMap& work, FloorMap& floors)
 }
 
 tree count_decl;      // void __shmemsim_count(unsigned long instructions)
-tree count_loop_decl; // void __shmemsim_count_loop(unsigned long instructions, cycles, divides, loop_instructions)
+tree count_loop_decl; // void __shmemsim_count_chain(unsigned long instructions, chain, divides, loop_instructions)
 
 tree declare(const char* name, int args)
 {
@@ -268,12 +322,12 @@ gcall* count_call(unsigned long instructions, const LoopFloor* floor)
 {
   if (count_decl == NULL_TREE) {
     count_decl      = declare("__shmemsim_count", 1);
-    count_loop_decl = declare("__shmemsim_count_loop", 4);
+    count_loop_decl = declare("__shmemsim_count_chain", 4);
   }
   tree u = long_unsigned_type_node;
   if (floor == nullptr)
     return gimple_build_call(count_decl, 1, build_int_cst(u, instructions));
-  return gimple_build_call(count_loop_decl, 4, build_int_cst(u, instructions), build_int_cst(u, floor->cycles),
+  return gimple_build_call(count_loop_decl, 4, build_int_cst(u, instructions), build_int_cst(u, floor->chain),
                            build_int_cst(u, floor->divides), build_int_cst(u, floor->instructions));
 }
 

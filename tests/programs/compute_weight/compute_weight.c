@@ -1,10 +1,11 @@
 /* Counted compute charges basic blocks by their work (shmem_front/tools/plugin): a loop whose
  * iteration has more instructions takes longer, in proportion, a loop whose iterations form a
- * chain of dependent floating-point operations takes its latency floor in cycles, and a loop that
- * divides takes at least its divides' time.
- * Run with one of platform.instruction_time, cycle_time, divide_time at 1ns and the others at 1ps:
- * "work" mode (times are instruction counts in ns), "floor" (the recurrence's cycles in ns) or
- * "divide" (one divide and one square root per iteration). Prints each loop's time per iteration. */
+ * chain of dependent operations takes at least the sum of their latencies (platform.latency.*, per
+ * operation class), and a loop that divides takes at least its divides' time.
+ * Modes: "work" (instruction_time 1ns, the other costs 1ps: times are instruction counts in ns),
+ * "floor" (a multiply-add recurrence), "classes" (one chain per class: a multiply-add, a pointer
+ * chase, an integer recurrence, an integer multiply recurrence) or "divide" (one divide and one
+ * square root per iteration). Prints each loop's time per iteration. */
 #include <math.h>
 #include "progtest.h"
 
@@ -53,6 +54,36 @@ __attribute__((noinline)) static double chain(long n, double y, double z)
   return x;
 }
 
+/* A pointer chase: one load per iteration. */
+struct node {
+  struct node* next;
+};
+static struct node ring[64];
+__attribute__((noinline)) static struct node* chase(long n, struct node* p)
+{
+  for (long i = 0; i < n; ++i)
+    p = p->next;
+  return p;
+}
+
+/* An integer recurrence: x -> shift -> xor -> add, three ALU operations. */
+__attribute__((noinline)) static unsigned long int_chain(long n, unsigned long x)
+{
+  __asm__ volatile("" ::: "memory"); /* as chain's */
+  for (long i = 0; i < n; ++i)
+    x = ((x << 1) ^ (x >> 3)) + (unsigned long)i;
+  return x;
+}
+
+/* An integer multiply (no class of its own: Westmere's 3 cycles at the integer latency) then an add. */
+__attribute__((noinline)) static unsigned long mul_chain(long n, unsigned long x, unsigned long k)
+{
+  __asm__ volatile("" ::: "memory"); /* as chain's */
+  for (long i = 0; i < n; ++i)
+    x = x * k + 1;
+  return x;
+}
+
 static double in[256], out[256];
 
 /* One divide and one square root per element, no chain between elements. */
@@ -72,8 +103,14 @@ static double per_iteration(int which, long n, double* sink)
     *sink += (double)heavy(n);
   else if (which == 2)
     *sink += chain(n, 0.5, 0.25);
-  else
+  else if (which == 3)
     *sink += divide(n);
+  else if (which == 4)
+    *sink += (double)(chase(n, &ring[0]) - ring);
+  else if (which == 5)
+    *sink += (double)int_chain(n, 7);
+  else
+    *sink += (double)mul_chain(n, 7, 3);
   return (now_ns() - t0) / (double)n;
 }
 
@@ -82,11 +119,23 @@ int main(int argc, char** argv)
   shmem_init();
   const int floor_mode = argc > 1 && strcmp(argv[1], "floor") == 0;
   const int divide_mode = argc > 1 && strcmp(argv[1], "divide") == 0;
+  const int classes_mode = argc > 1 && strcmp(argv[1], "classes") == 0;
   for (int i = 0; i < 256; ++i)
     in[i] = 1.0 + i;
+  for (int i = 0; i < 64; ++i)
+    ring[i].next = &ring[(i * 5 + 1) % 64];
   double sink = 0;
   if (shmem_my_pe() == 0) {
-    if (divide_mode) {
+    if (classes_mode) {
+      /* Run with platform.latency.int 1ns, load 10ns, fp_add 100ns, fp_mul 1000ns. */
+      const double f = per_iteration(2, 10000, &sink), p = per_iteration(4, 10000, &sink);
+      const double i = per_iteration(5, 10000, &sink), m = per_iteration(6, 10000, &sink);
+      printf("multiply-add %.2f, pointer chase %.2f, integer %.2f, integer multiply %.2f ns/iteration\n", f, p, i, m);
+      CHECK(f >= 1100 && f < 1100.1, "a multiply and an add: 1000 + 100 ns, got %f", f);
+      CHECK(p >= 10 && p < 10.01, "one load: 10 ns, got %f", p);
+      CHECK(i >= 3 && i < 3.01, "three integer operations: 3 ns, got %f", i);
+      CHECK(m >= 4 && m < 4.01, "a multiply (3 reference cycles) and an add: 4 ns, got %f", m);
+    } else if (divide_mode) {
       const double d = per_iteration(3, 100000, &sink);
       printf("divide %.2f ns/iteration\n", d);
       CHECK(d >= 2 && d < 2.01, "a divide and a square root: 2 divider operations, got %f", d);
@@ -101,7 +150,7 @@ int main(int argc, char** argv)
     } else {
       const double c = per_iteration(2, 100000, &sink);
       printf("chain %.2f ns/iteration\n", c);
-      CHECK(c >= 8 && c < 8.01, "the recurrence's floor is 8 cycles (multiply 5 + add 3), got %f", c);
+      CHECK(c >= 2.4 && c < 2.41, "the recurrence's floor at qdr-16's latencies: multiply 1.5 ns + add 0.9 ns, got %f", c);
     }
   }
   if (sink == 12345.678)
