@@ -7,7 +7,7 @@
 #include <simgrid/s4u/Engine.hpp>
 #include <unistd.h>
 
-#include <cerrno>
+#include <cerrno> // program_invocation_short_name: the progress line's prefix (shmemsim, shmemsim-run)
 #include <chrono>
 #include <cstring>
 #include <filesystem>
@@ -191,8 +191,8 @@ private:
     const double events = static_cast<double>(sim_.queue().events_processed());
     const double sim_s  = sim::ps_to_seconds(sim_.end_time());
     char line[256];
-    std::snprintf(line, sizeof line, "%s %.9g s simulated, %.3f M model events/s, %zu of %zu actors finished%s",
-                  final ? "shmemsim: run ended:" : "shmemsim: running:", sim_s, wall > 0 ? events / wall / 1e6 : 0.0,
+    std::snprintf(line, sizeof line, "%s: %s %.9g s simulated, %.3f M model events/s, %zu of %zu actors finished%s",
+                  program_invocation_short_name, final ? "run ended:" : "running:", sim_s, wall > 0 ? events / wall / 1e6 : 0.0,
                   finished_, actors_, final ? "" : " ...");
     // \r and erase-line: each update overwrites the previous one; the final line ends it.
     std::fprintf(stderr, "\r\033[K%s%s", line, final ? "\n" : "");

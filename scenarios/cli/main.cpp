@@ -243,6 +243,7 @@ int main(int argc, char** argv)
       return 0;
     }
     if (cmd == "--version") {
+      no_arguments(cmd, argc, argv);
       std::puts("shmemsim 0.1.0");
       return 0;
     }

@@ -279,6 +279,12 @@ TEST_F(Runs, ProgressLineOnATerminal)
   const Result q = sh("script -q -e -c '" + cmd + " --quiet' /dev/null");
   EXPECT_EQ(q.status, 0);
   EXPECT_EQ(q.out.find("shmemsim: run"), std::string::npos) << q.out;
+
+  // shmemsim-run: the same line from the same run builder, with its own prefix.
+  const Result p = sh("script -q -e -c '" + launcher() + " -np 2 --sim-time-limit 100ms " + SHMEMSIM_PROGRAM + " forever' /dev/null");
+  EXPECT_EQ(p.status, 4) << p.out;
+  EXPECT_NE(p.out.find("shmemsim-run: running: "), std::string::npos) << p.out;
+  EXPECT_NE(p.out.find("shmemsim-run: run ended: "), std::string::npos) << p.out;
 }
 
 } // namespace
