@@ -1,5 +1,6 @@
 #include "analysis/Commands.hpp"
 
+#include "analysis/Compare.hpp"
 #include "analysis/Diagram.hpp"
 #include "analysis/Figure.hpp"
 #include "analysis/Index.hpp"
@@ -50,6 +51,12 @@ const char* kUsage = R"(  report DIR [--bins N] [--quiet] [--export]
         job.threads, sim_time_s, interference.total_s); prefix it with summary., report.,
         scenario. or reported. to name the file. "dir" is the run
         directory's name; "dir:REGEX" the first group REGEX matches in it (e.g. 'dir:t([0-9]+)').
+  compare RUN_A RUN_B [--json] [--all]
+        The numeric keys of two run directories' summary.json, report.json and reported.json:
+        A, B, B/A and B-A for each key present in both, the keys that differ sorted by
+        |log(B/A)| (largest change first; a key that is 0 on one side only comes first), then the
+        keys only one side has. --json prints it all as JSON (every common key, in that order);
+        --all also lists the equal keys in the table.
   figure SPEC.json BASE [-o FILE.svg]
         A paper's figure from sweeps run under BASE (SPEC names each sweep's directory, its x
         and series variables, the metric, how it is derived: rate, gain over a baseline,
@@ -330,11 +337,35 @@ int cmd_plot(ArgReader& a)
   return 0;
 }
 
+int cmd_compare(ArgReader& a)
+{
+  std::vector<std::string> dirs;
+  bool as_json = false, all = false;
+  while (a.next()) {
+    if (a.arg == "--json")
+      as_json = true;
+    else if (a.arg == "--all")
+      all = true;
+    else if (a.is_option())
+      a.unknown();
+    else
+      dirs.push_back(a.arg);
+  }
+  if (dirs.size() != 2)
+    throw UsageError("compare: expected two run directories, RUN_A and RUN_B (got " + std::to_string(dirs.size()) + ")");
+  const Comparison c = compare_runs(dirs[0], dirs[1]);
+  if (as_json)
+    std::printf("%s\n", comparison_json(c).dump(2).c_str());
+  else
+    std::fputs(format_comparison(c, all).c_str(), stdout);
+  return 0;
+}
+
 } // namespace
 
 const char* usage() { return kUsage; }
 
-bool is_command(const std::string& cmd) { return cmd == "report" || cmd == "diagram" || cmd == "plot" || cmd == "figure"; }
+bool is_command(const std::string& cmd) { return cmd == "report" || cmd == "diagram" || cmd == "plot" || cmd == "figure" || cmd == "compare"; }
 
 int run_command(const std::string& cmd, int argc, char** argv)
 {
@@ -362,6 +393,8 @@ int run_command(const std::string& cmd, int argc, char** argv)
       return cmd_plot(a);
     if (cmd == "figure")
       return cmd_figure(a);
+    if (cmd == "compare")
+      return cmd_compare(a);
     throw UsageError("unknown command '" + cmd + "'");
   } catch (const UsageError& e) {
     std::fprintf(stderr, "shmemsim: %s (see 'shmemsim --help')\n", e.what());

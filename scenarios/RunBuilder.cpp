@@ -3,7 +3,11 @@
 #include "sim/Simulation.hpp"
 #include "sim/portals_model/Network.hpp"
 
-#include <cerrno>
+#include <simgrid/s4u/Actor.hpp>
+#include <simgrid/s4u/Engine.hpp>
+#include <unistd.h>
+
+#include <cerrno> // program_invocation_short_name: the progress line's prefix (shmemsim, shmemsim-run)
 #include <chrono>
 #include <cstring>
 #include <filesystem>
@@ -131,14 +135,93 @@ void Run::attach_recorder()
   workload_.describe(rec);
 }
 
+// ---- progress line on a terminal (issue 16)
+namespace {
+/// The status line of a running simulation. SimGrid's signals are process-wide and cannot be
+/// disconnected, so they are connected once and forward to the run in progress (if it shows one).
+class ProgressLine {
+public:
+  explicit ProgressLine(sim::Simulation& sim) : sim_(sim), start_(Clock::now()), last_(start_)
+  {
+    static bool connected = false;
+    if (!connected) {
+      connected = true;
+      simgrid::s4u::Engine::on_time_advance_cb([](double) {
+        if (active_ != nullptr)
+          active_->tick();
+      });
+      simgrid::s4u::Actor::on_creation_cb([](simgrid::s4u::Actor&) {
+        if (active_ != nullptr)
+          ++active_->actors_;
+      });
+      simgrid::s4u::Actor::on_termination_cb([](simgrid::s4u::Actor const&) {
+        if (active_ != nullptr)
+          ++active_->finished_;
+      });
+    }
+    active_ = this;
+  }
+  ~ProgressLine() { active_ = nullptr; }
+  ProgressLine(const ProgressLine&)            = delete;
+  ProgressLine& operator=(const ProgressLine&) = delete;
+
+  /// The end of the run: the status line, if one was shown, becomes a final line.
+  void finish()
+  {
+    active_ = nullptr;
+    if (shown_)
+      print(true);
+  }
+
+private:
+  using Clock = std::chrono::steady_clock;
+
+  void tick()
+  {
+    const auto now = Clock::now();
+    if (now - start_ < std::chrono::milliseconds(500) || now - last_ < std::chrono::milliseconds(250))
+      return;
+    last_ = now;
+    print(false);
+  }
+
+  void print(bool final)
+  {
+    const double wall   = std::chrono::duration<double>(Clock::now() - start_).count();
+    const double events = static_cast<double>(sim_.queue().events_processed());
+    const double sim_s  = sim::ps_to_seconds(sim_.end_time());
+    char line[256];
+    std::snprintf(line, sizeof line, "%s: %s %.9g s simulated, %.3f M model events/s, %zu of %zu actors finished%s",
+                  program_invocation_short_name, final ? "run ended:" : "running:", sim_s, wall > 0 ? events / wall / 1e6 : 0.0,
+                  finished_, actors_, final ? "" : " ...");
+    // \r and erase-line: each update overwrites the previous one; the final line ends it.
+    std::fprintf(stderr, "\r\033[K%s%s", line, final ? "\n" : "");
+    std::fflush(stderr);
+    shown_ = true;
+  }
+
+  static inline ProgressLine* active_ = nullptr;
+  sim::Simulation& sim_;
+  Clock::time_point start_, last_;
+  std::size_t actors_ = 0, finished_ = 0;
+  bool shown_ = false;
+};
+} // namespace
+// ---- end of progress line
+
 RunOutcome Run::execute()
 {
   const auto wall0 = std::chrono::steady_clock::now();
   RunOutcome out;
+  std::unique_ptr<ProgressLine> progress;
+  if (settings_.progress && ::isatty(2) == 1)
+    progress = std::make_unique<ProgressLine>(*platform_.sim);
   workload_.start();
   const auto run0      = std::chrono::steady_clock::now();
   out.status           = platform_.sim->run(settings_.time_limit);
   out.run_wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - run0).count();
+  if (progress)
+    progress->finish();
 
   int verdict = kExitOk;
   if (out.status == sim::RunStatus::Completed)

@@ -67,6 +67,11 @@ struct RunSettings {
   sim::Ps time_limit = 0;            ///< simulated-time limit (0: none)
   std::string time_limit_text;       ///< as the user wrote it, for the report
   traces::Recorder* recorder = nullptr;
+  /// A status line on stderr while the run lasts (simulated time, model events/s, actors
+  /// finished), if stderr is a terminal: at most 4 updates per wall-clock second, from 0.5 s of
+  /// wall time on, ended with a final line. The CLIs set it unless --quiet. Wall-clock time only
+  /// decides whether to print; the simulation does not depend on it.
+  bool progress = false;
 };
 
 struct RunOutcome {

@@ -1245,6 +1245,17 @@ std::vector<std::string> preset_names()
   return detail::preset_list();
 }
 
+std::string preset_description(const std::string& name)
+{
+  const char* text = detail::find_preset(name);
+  if (text == nullptr)
+    return "";
+  const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+  if (j.is_object() && j.contains("description") && j["description"].is_string())
+    return j["description"].get<std::string>();
+  return "";
+}
+
 std::string describe_keys()
 {
   std::ostringstream o;

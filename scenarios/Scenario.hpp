@@ -63,6 +63,8 @@ Scenario parse_scenario(const std::string& text, const std::string& source, cons
 std::string describe_keys();
 /// Names of the built-in platform presets.
 std::vector<std::string> preset_names();
+/// A built-in preset's "description" (empty if it has none or `name` is not a preset).
+std::string preset_description(const std::string& name);
 
 // Unit parsing, exposed for tests. Each throws std::invalid_argument with a short reason.
 sim::Ps parse_time(const std::string& s);            ///< "1.3us", "100ns", "2ms", "0.5s", "500ps"

@@ -73,7 +73,7 @@ SweepArgs parse_sweep_args(int argc, char** argv)
       else
         a.req.args.push_back(arg);
     } else if (arg == "--help" || arg == "-h") {
-      std::fputs(sweep_usage(), stdout);
+      std::printf("usage: shmemsim sweep ...\n%s", sweep_usage());
       std::exit(0);
     } else if (arg == "--") {
       positional_only = true;

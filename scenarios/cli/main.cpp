@@ -32,16 +32,19 @@ commands:
                          trace (DIR/trace.evt, trace.json for Perfetto, trace.paje; docs/traces.md)
         --trace LEVEL    trace detail with --out: off, ops (default, or output.trace), packets
         --sim-time-limit T  stop at simulated time T (e.g. 10ms) with status 4, saying what still runs
-        --quiet          print nothing but errors
+        --quiet          print nothing but errors (no progress line either)
         --perf           print wall-clock speed (model events and operations per second) on stderr
   validate SCENARIO.json [--set KEY=VALUE ...]
         Check the scenario and print its effective values.
-  keys  List every scenario key with its default and meaning.
+  keys
+        List every scenario key with its default and meaning.
   presets
-        List the built-in platform presets.
+        List the built-in platform presets, one line each: name and description.
   calibrate -o HOST.json [--quick] [--runs N] [--keep DIR]
         Time compute kernels natively and counted, fit this machine's per-instruction, per-divide and
         per-operation-class latency costs, write a scenario of its cores (shmemsim-calibrate; bench/README.md).
+
+On a terminal, a run lasting more than half a second of wall time shows a progress line on stderr.
 
 exit status: 0 ok, 1 a data check failed, 2 bad input, 3 deadlock, 4 simulated-time limit,
   130/143 interrupted (docs/runs.md)
@@ -127,6 +130,7 @@ int cmd_run(const Args& a)
   if (level != shmemsim::traces::Level::Off)
     recorder = std::make_unique<shmemsim::traces::Recorder>(level);
   settings.recorder = recorder.get();
+  settings.progress = !a.quiet;
   TrafficWorkload traffic(sc);
   Run run(sc, traffic, settings);
   const RunOutcome r = run.execute();
@@ -158,6 +162,42 @@ int cmd_run(const Args& a)
 }
 
 } // namespace
+
+// ---- --help on each command, unknown options refused (issue 16)
+namespace {
+/// This command's part of kUsage: its line and the more indented lines after it.
+std::string command_usage(const std::string& cmd)
+{
+  const std::string text = kUsage;
+  std::size_t from       = text.find("\n  " + cmd + "\n");
+  if (from == std::string::npos)
+    from = text.find("\n  " + cmd + " ");
+  if (from == std::string::npos)
+    return "usage: shmemsim " + cmd + "\n";
+  std::size_t to = text.find('\n', from + 1);
+  while (to != std::string::npos && text.compare(to + 1, 4, "    ") == 0)
+    to = text.find('\n', to + 1);
+  return "usage: shmemsim " + text.substr(from + 3, to == std::string::npos ? std::string::npos : to - from - 2);
+}
+
+bool wants_help(int argc, char** argv)
+{
+  for (int i = 2; i < argc; ++i)
+    if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0)
+      return true;
+  return false;
+}
+
+/// keys, presets: no arguments at all.
+void no_arguments(const std::string& cmd, int argc, char** argv)
+{
+  if (argc > 2) {
+    const std::string arg = argv[2];
+    usage_error(cmd + ": " + (!arg.empty() && arg[0] == '-' ? "unknown option '" : "unexpected argument '") + arg + "'");
+  }
+}
+} // namespace
+// ---- end of --help on each command
 
 namespace {
 /// Ctrl-C, kill: one line and status 128 + signal (130, 143), not SimGrid's silent status 1.
@@ -203,16 +243,23 @@ int main(int argc, char** argv)
       return 0;
     }
     if (cmd == "--version") {
+      no_arguments(cmd, argc, argv);
       std::puts("shmemsim 0.1.0");
       return 0;
     }
+    if ((cmd == "run" || cmd == "validate" || cmd == "keys" || cmd == "presets") && wants_help(argc, argv)) {
+      std::fputs(command_usage(cmd).c_str(), stdout);
+      return 0;
+    }
     if (cmd == "keys") {
+      no_arguments(cmd, argc, argv);
       std::fputs(describe_keys().c_str(), stdout);
       return 0;
     }
     if (cmd == "presets") {
+      no_arguments(cmd, argc, argv);
       for (const std::string& p : preset_names())
-        std::puts(p.c_str());
+        std::printf("%-10s %s\n", p.c_str(), preset_description(p).c_str());
       return 0;
     }
     if (cmd == "calibrate")
@@ -229,7 +276,7 @@ int main(int argc, char** argv)
       std::printf("%s\n", sc.resolved.dump(2).c_str());
       return 0;
     }
-    usage_error("unknown command '" + cmd + "'; choose run, sweep, validate, keys, presets, calibrate, report, diagram, plot or figure");
+    usage_error("unknown command '" + cmd + "'; choose run, sweep, validate, keys, presets, calibrate, report, diagram, plot, figure or compare");
   } catch (const ScenarioError& e) {
     std::fprintf(stderr, "shmemsim: %s\n", e.what());
     return kExitBadInput;

@@ -51,7 +51,7 @@ everything after it belongs to the program.
                           (DIR/trace.evt, trace.json for Perfetto, trace.paje; docs/traces.md)
   --trace LEVEL           trace detail with --out: off, ops (default, or output.trace), packets
   --tag-output            prefix every line a PE prints with "[PE n] "
-  --quiet                 no summary line on stderr at the end
+  --quiet                 no summary line on stderr at the end, no progress line on a terminal
   -h, --help              this text
   --                      end of the options: PROGRAM follows
 
@@ -701,6 +701,7 @@ int run(const Options& o)
   if (trace_level != traces::Level::Off)
     recorder = std::make_unique<traces::Recorder>(trace_level);
   settings.recorder = recorder.get();
+  settings.progress = !o.quiet;
   ProgramWorkload workload(sc, program);
   // PE actors and program copies are not torn down: the process ends with std::_Exit below.
   auto* run = new scenarios::Run(sc, workload, settings);

@@ -71,6 +71,10 @@ protected:
   fs::path dir_;
 };
 
+/// Iterations of net/pingpong.json that take a few seconds of wall time (the progress line shows
+/// from half a second on).
+const char* const kLongIterations = "400000";
+
 /// The keys every run's summary.json has (docs/runs.md, "Platform keys").
 void expect_platform_keys(const json& s, const std::string& who)
 {
@@ -139,6 +143,148 @@ TEST_F(Runs, BadTimeLimitIsOneLineAndStatusTwo)
   EXPECT_EQ(t.status, 2);
   EXPECT_NE(t.err.find("shmemsim: --sim-time-limit 3parsecs: "), std::string::npos) << t.err;
   EXPECT_EQ(std::count(t.err.begin(), t.err.end(), '\n'), 1) << t.err;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The workflow around a run (issue 16): --help everywhere, unknown options refused, presets
+// described, compare, the progress line.
+// ---------------------------------------------------------------------------------------------
+
+/// One line on stderr, starting with `who: ` and naming `needle`; status 2; nothing on stdout.
+void expect_one_line_error(const Result& r, const std::string& who, const std::string& needle)
+{
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_EQ(r.err.rfind(who + ": ", 0), 0u) << r.err;
+  EXPECT_NE(r.err.find(needle), std::string::npos) << r.err;
+}
+
+TEST_F(Runs, HelpOnEveryCommand)
+{
+  for (const char* cmd : {"run", "validate", "keys", "presets", "sweep", "report", "diagram", "plot", "figure", "compare"}) {
+    for (const char* flag : {"--help", "-h"}) {
+      const Result r = sh(shmemsim() + " " + cmd + " " + flag);
+      EXPECT_EQ(r.status, 0) << cmd << " " << flag << ": " << r.err;
+      EXPECT_EQ(r.err, "") << cmd;
+      EXPECT_NE(r.out.find("usage: shmemsim"), std::string::npos) << cmd << ":\n" << r.out;
+      EXPECT_NE(r.out.find(cmd), std::string::npos) << cmd << ":\n" << r.out;
+    }
+  }
+  // The command's own part only: run's help does not describe validate.
+  const Result run = sh(shmemsim() + " run --help");
+  EXPECT_NE(run.out.find("--sim-time-limit"), std::string::npos) << run.out;
+  EXPECT_EQ(run.out.find("validate"), std::string::npos) << run.out;
+  // Even after other arguments.
+  EXPECT_EQ(sh(shmemsim() + " run " + scenario("net/pingpong.json") + " --help").status, 0);
+  for (const char* flag : {"--help", "-h"}) {
+    const Result r = sh(launcher() + " " + flag);
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("usage: shmemsim-run"), std::string::npos) << r.out;
+  }
+}
+
+TEST_F(Runs, UnknownOptionsAreOneLineAndStatusTwoEverywhere)
+{
+  for (const char* cmd : {"run", "validate", "keys", "presets", "report", "diagram", "plot", "figure", "compare"})
+    expect_one_line_error(sh(shmemsim() + " " + cmd + " --bogus"), "shmemsim", "--bogus");
+  expect_one_line_error(sh(shmemsim() + " run " + scenario("net/pingpong.json") + " --bogus"), "shmemsim", "--bogus");
+  expect_one_line_error(sh(shmemsim() + " presets extra"), "shmemsim", "extra");
+  const Result sweep = sh(shmemsim() + " sweep --bogus");
+  EXPECT_EQ(sweep.status, 2) << sweep.err;
+  EXPECT_NE(sweep.err.find("--bogus"), std::string::npos) << sweep.err;
+  expect_one_line_error(sh(launcher() + " --bogus"), "shmemsim-run", "--bogus");
+}
+
+TEST_F(Runs, PresetsDescribesEachPreset)
+{
+  const Result r = sh(shmemsim() + " presets");
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::istringstream in(r.out);
+  std::string line;
+  bool qdr = false;
+  while (std::getline(in, line)) {
+    EXPECT_GT(line.size(), 12u) << "no description: " << line;
+    if (line.rfind("qdr-16 ", 0) == 0) {
+      qdr = true;
+      EXPECT_NE(line.find("contexts paper"), std::string::npos) << line;
+    }
+  }
+  EXPECT_TRUE(qdr) << r.out;
+}
+
+TEST_F(Runs, CompareTwoRuns)
+{
+  const std::string pp = scenario("net/pingpong.json") + " --quiet --set traffic.iterations=100";
+  ASSERT_EQ(sh(shmemsim() + " run " + pp + " --set platform.fabric.link_latency=15ns --out a").status, 0);
+  ASSERT_EQ(sh(shmemsim() + " run " + pp + " --set platform.fabric.link_latency=500ns --out b").status, 0);
+  const json sa = summary("a"), sb = summary("b");
+  const double want = sb["sim_time_s"].get<double>() / sa["sim_time_s"].get<double>();
+  ASSERT_GT(want, 1.0);
+
+  const Result j = sh(shmemsim() + " compare a b --json");
+  ASSERT_EQ(j.status, 0) << j.err;
+  const json c = json::parse(j.out, nullptr, false);
+  ASSERT_FALSE(c.is_discarded()) << j.out;
+  const json& t = c["keys"]["summary.sim_time_s"];
+  EXPECT_DOUBLE_EQ(t["a"].get<double>(), sa["sim_time_s"].get<double>());
+  EXPECT_DOUBLE_EQ(t["b"].get<double>(), sb["sim_time_s"].get<double>());
+  EXPECT_NEAR(t["ratio"].get<double>(), want, 1e-12 * want);
+  EXPECT_NEAR(t["difference"].get<double>(), sb["sim_time_s"].get<double>() - sa["sim_time_s"].get<double>(), 1e-15);
+  EXPECT_TRUE(c["keys"].contains("summary.nodes"));
+  EXPECT_EQ(c["keys"]["summary.nodes"]["ratio"], 1.0);
+  EXPECT_GT(c["differing"].get<int>(), 0);
+  // Order: largest |log ratio| first.
+  ASSERT_GT(c["order"].size(), 1u);
+
+  const Result text = sh(shmemsim() + " compare a b");
+  ASSERT_EQ(text.status, 0) << text.err;
+  std::istringstream in(text.out);
+  std::string line;
+  bool found = false;
+  while (std::getline(in, line))
+    if (line.rfind("summary.sim_time_s ", 0) == 0)
+      found = true;
+  EXPECT_TRUE(found) << text.out;
+  EXPECT_NE(text.out.find("numeric keys differ"), std::string::npos) << text.out;
+  EXPECT_EQ(sh(shmemsim() + " compare a a").out.find("summary.sim_time_s"), std::string::npos);
+
+  // A key on one side only is listed as such.
+  std::ofstream(dir_ / "b" / "reported.json") << R"({"rate": 2.5})";
+  const json c2 = json::parse(sh(shmemsim() + " compare a b --json").out, nullptr, false);
+  ASSERT_TRUE(c2["only_b"].is_array());
+  EXPECT_EQ(c2["only_b"][0], "reported.rate");
+
+  expect_one_line_error(sh(shmemsim() + " compare a missing"), "shmemsim", "missing: no such directory");
+  expect_one_line_error(sh(shmemsim() + " compare a"), "shmemsim", "two run directories");
+}
+
+TEST_F(Runs, NoProgressLineWhenStderrIsNotATerminal)
+{
+  const Result r = sh(shmemsim() + " run " + scenario("net/pingpong.json") + " --set traffic.iterations=" + kLongIterations);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+}
+
+TEST_F(Runs, ProgressLineOnATerminal)
+{
+  if (std::system("command -v script > /dev/null 2>&1") != 0)
+    GTEST_SKIP() << "no script(1) to make a pseudo-terminal";
+  const std::string cmd = shmemsim() + " run " + scenario("net/pingpong.json") + " --set traffic.iterations=" + kLongIterations;
+  const Result r = sh("script -q -e -c '" + cmd + "' /dev/null");
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("shmemsim: running: "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("shmemsim: run ended: "), std::string::npos) << r.out;
+  // --quiet: nothing.
+  const Result q = sh("script -q -e -c '" + cmd + " --quiet' /dev/null");
+  EXPECT_EQ(q.status, 0);
+  EXPECT_EQ(q.out.find("shmemsim: run"), std::string::npos) << q.out;
+
+  // shmemsim-run: the same line from the same run builder, with its own prefix.
+  const Result p = sh("script -q -e -c '" + launcher() + " -np 2 --sim-time-limit 100ms " + SHMEMSIM_PROGRAM + " forever' /dev/null");
+  EXPECT_EQ(p.status, 4) << p.out;
+  EXPECT_NE(p.out.find("shmemsim-run: running: "), std::string::npos) << p.out;
+  EXPECT_NE(p.out.find("shmemsim-run: run ended: "), std::string::npos) << p.out;
 }
 
 } // namespace
