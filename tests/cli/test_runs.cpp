@@ -225,3 +225,34 @@ TEST_F(Runs, LimitsRunsTheProgramOverLimitsAndPolicies)
   EXPECT_EQ(bad.status, 2);
   EXPECT_EQ(bad.err, "shmemsim: limits: --cts 0,4: expected numbers of at least 1 separated by commas, e.g. 3,4,8 (see 'shmemsim --help')\n");
 }
+
+TEST_F(Runs, LimitsSweepsMdsAndInjectionQueuesToo)
+{
+  // max_mds 2 leaves one context of its own per PE (the runtime keeps 1 MD); the MD limit shows
+  // in the table, and the swept injection queues are each run's limit.
+  const std::string sc = std::string(SHMEMSIM_SOURCE_DIR) + "/tests/programs/unordered.json";
+  const Result r = sh(shmemsim() + " limits " + sc + " --cts 8 --mds 2,8 --queues 1,4 --policies share --set job.pes=2 -o lim --quiet " +
+                      SHMEMSIM_CTX_PROGRAM + " 3");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const json rows = json::parse(slurp(dir_ / "lim" / "limits.json"))["rows"];
+  ASSERT_EQ(rows.size(), 4u);
+  // Order: max_cts, policy, max_mds, injection_queues (the last fastest).
+  EXPECT_EQ(rows[0]["max_mds"], 2);
+  EXPECT_EQ(rows[0]["injection_queues"], 1);
+  EXPECT_EQ(rows[1]["injection_queues"], 4);
+  EXPECT_EQ(rows[0]["created"], 2 + 2);
+  EXPECT_EQ(rows[0]["shared"], 4);
+  EXPECT_EQ(rows[0]["mds_peak"], 2);
+  EXPECT_EQ(rows[2]["max_mds"], 8);
+  EXPECT_EQ(rows[2]["created"], 6 + 2);
+  EXPECT_EQ(rows[2]["shared"], 0);
+  EXPECT_EQ(rows[0]["time_name"], "usable");
+  // A policy that does not exist: one line, status 2.
+  const Result bad = sh(shmemsim() + " limits " + sc + " --policies fail,sometimes " + SHMEMSIM_CTX_PROGRAM);
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_EQ(bad.err, "shmemsim: limits: --policies fail,sometimes: 'sometimes' is none of fail, share, round_robin, keep_private "
+                     "(see 'shmemsim --help')\n");
+  const Result noprog = sh(shmemsim() + " limits " + sc);
+  EXPECT_EQ(noprog.status, 2);
+  EXPECT_EQ(std::count(noprog.err.begin(), noprog.err.end(), '\n'), 1) << noprog.err;
+}
