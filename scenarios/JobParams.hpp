@@ -17,6 +17,9 @@ enum class Placement { Block, Cyclic };
 
 enum class ComputeMode { Counted, Measured, None };
 
+/// job.contexts.on_exhaustion (shmem_front/transport/PortalsTransport.hpp's OnExhaustion).
+enum class CtxOnExhaustion { Fail, Share, RoundRobin, KeepPrivate };
+
 struct JobParams {
   int pes             = 0; ///< endpoints (processes); 0: one per node
   int pes_per_node    = 1;
@@ -33,7 +36,7 @@ struct JobParams {
   /// 1 GiB (its environment-variable documentation); shmemsim-run reserves it lazily (MAP_NORESERVE).
   std::uint64_t symmetric_heap = 512ull << 20;
   bool contexts_split   = false; ///< job.contexts.mapping: split (else lean)
-  bool contexts_share   = false; ///< job.contexts.on_exhaustion: share (else fail)
+  CtxOnExhaustion contexts_on_exhaustion = CtxOnExhaustion::Fail; ///< job.contexts.on_exhaustion
   /// job.threads.library_lock: hold time of the library's internal lock, paid by operations on
   /// shared contexts under SHMEM_THREAD_MULTIPLE (0: no cost).
   sim::Ps library_lock = 100'000;
@@ -101,9 +104,16 @@ inline const sim::ParamTable<JobParams>& JobParams::keys()
        .field = mapped(&JobParams::contexts_split, {false, true}), .choices = {"lean", "split"},
        .noun = "context mapping"},
       {.path = "job.contexts.on_exhaustion", .kind = K::Enum,
-       .doc = "When CTs/MDs run out: fail (shmem_ctx_create returns non-zero and SHMEM_CTX_INVALID) or share "
-              "(the new context shares the default context's resources).",
-       .field = mapped(&JobParams::contexts_share, {false, true}), .choices = {"fail", "share"},
+       .doc = "When the NIC's CTs/MDs run out (the transport keeps 1 CT for its target counter and the default "
+              "context's CT + MD, lean, or 2 CTs + 2 MDs, split: lean, a PE can create max_cts - 2 and max_mds - 1 "
+              "contexts, split min((max_cts - 3) / 2, (max_mds - 2) / 2)): fail (shmem_ctx_create returns "
+              "non-zero and SHMEM_CTX_INVALID), share (the new context shares the default context's resources "
+              "and completion), round_robin (it shares those of the PE's created contexts that still own "
+              "resources, in turn; the default context's if there is none) or keep_private (contexts created "
+              "without SHMEM_CTX_PRIVATE always share the default context's, leaving the NIC's resources to "
+              "SHMEM_CTX_PRIVATE ones, which get their own while they last, then share the default's). The "
+              "first refused or shared context of a PE prints one notice line naming why.",
+       .field = field(&JobParams::contexts_on_exhaustion), .choices = {"fail", "share", "round_robin", "keep_private"},
        .noun = "exhaustion policy"},
   };
   return table;

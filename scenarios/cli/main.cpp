@@ -3,6 +3,7 @@
 #include "scenarios/RunBuilder.hpp"
 #include "scenarios/TrafficWorkload.hpp"
 #include "scenarios/Scenario.hpp"
+#include "scenarios/Limits.hpp"
 #include "scenarios/Sweep.hpp"
 
 #include <unistd.h>
@@ -239,6 +240,7 @@ int main(int argc, char** argv)
     if (cmd == "--help" || cmd == "-h" || cmd == "help") {
       std::fputs(kUsage, stdout);
       std::printf("\nsweeps (README, Sweeps):\n%s", shmemsim::scenarios::sweep_usage());
+      std::printf("%s", shmemsim::scenarios::limits_usage()); // shmemsim limits (docs/limits.md)
       std::printf("\nanalysis commands (read a run directory's trace.evt and JSON files):\n%s", shmemsim::analysis::usage());
       return 0;
     }
@@ -270,13 +272,17 @@ int main(int argc, char** argv)
       return cmd_run(parse_args(cmd, argc, argv, 2));
     if (cmd == "sweep") // scenarios/Sweep.cpp
       return shmemsim::scenarios::sweep_command(argc - 2, argv + 2);
+    // ---- shmemsim limits (scenarios/Limits.cpp, docs/limits.md): a generated sweep over NIC limits
+    if (cmd == "limits")
+      return shmemsim::scenarios::limits_command(argc - 2, argv + 2);
+    // ---- end of shmemsim limits
     if (cmd == "validate") {
       const Args a      = parse_args(cmd, argc, argv, 2);
       const Scenario sc = load_scenario(a.scenario, a.sets);
       std::printf("%s\n", sc.resolved.dump(2).c_str());
       return 0;
     }
-    usage_error("unknown command '" + cmd + "'; choose run, sweep, validate, keys, presets, calibrate, report, diagram, plot, figure or compare");
+    usage_error("unknown command '" + cmd + "'; choose run, sweep, limits, validate, keys, presets, calibrate, report, diagram, plot, figure or compare");
   } catch (const ScenarioError& e) {
     std::fprintf(stderr, "shmemsim: %s\n", e.what());
     return kExitBadInput;

@@ -3,6 +3,7 @@
 #include "shmem_front/lib/Seams.hpp"
 #include "sim/portals_model/Network.hpp"
 
+#include <cstdio>
 #include <stdexcept>
 
 namespace shmemsim::front {
@@ -30,6 +31,20 @@ RuntimeParams runtime_params(const scenarios::Scenario& sc, const scenarios::Pla
   rp.collectives     = sc.job.collectives;
   return rp;
 }
+OnExhaustion on_exhaustion(scenarios::CtxOnExhaustion p)
+{
+  switch (p) {
+    case scenarios::CtxOnExhaustion::Share:
+      return OnExhaustion::Share;
+    case scenarios::CtxOnExhaustion::RoundRobin:
+      return OnExhaustion::RoundRobin;
+    case scenarios::CtxOnExhaustion::KeepPrivate:
+      return OnExhaustion::KeepPrivate;
+    case scenarios::CtxOnExhaustion::Fail:
+      break;
+  }
+  return OnExhaustion::Fail;
+}
 } // namespace
 
 void ProgramWorkload::describe(traces::Recorder& recorder)
@@ -47,9 +62,10 @@ void ProgramWorkload::setup(scenarios::Platform& platform, traces::Recorder* rec
   PeRuntime& runtime = *runtime_;
   transport_ = std::make_unique<PortalsTransport>(
       *platform.net, std::move(memory), sc_.job.contexts_split ? CtxMapping::Split : CtxMapping::Lean,
-      sc_.job.contexts_share ? OnExhaustion::Share : OnExhaustion::Fail, [&runtime] { return runtime.my_pe(); },
+      on_exhaustion(sc_.job.contexts_on_exhaustion), [&runtime] { return runtime.my_pe(); },
       [&runtime](const std::string& m) { runtime.fatal(m); });
   PortalsTransport& transport = *transport_;
+  transport.set_notice([](const std::string& line) { std::fprintf(stderr, "shmemsim-run: %s\n", line.c_str()); });
   runtime.set_store_listener([&transport](int pe) { transport.note_local_stores(pe); });
   try {
     transport.setup();
@@ -100,7 +116,13 @@ void ProgramWorkload::explain_stop(sim::RunStatus status, std::vector<std::strin
 void ProgramWorkload::summarize(nlohmann::json& summary)
 {
   summary["pes"]      = program_.pes.size();
-  summary["contexts"] = {{"created", transport_->contexts_created()}, {"refused", transport_->contexts_refused()}};
+  // Counted as the report counts the trace's ctx events: created (own resources), refused, shared.
+  const PortalsTransport& t = *transport_;
+  summary["contexts"] = {{"created", t.contexts_created()},
+                         {"refused", t.contexts_refused()},
+                         {"shared", t.contexts_shared_default() + t.contexts_shared_created()},
+                         {"shared_default", t.contexts_shared_default()},
+                         {"shared_created", t.contexts_shared_created()}};
   nlohmann::json exits = nlohmann::json::array();
   for (const PeProcess& p : program_.pes)
     exits.push_back(p.exit_status);

@@ -1,5 +1,7 @@
 #include "shmem_front/transport/PortalsTransport.hpp"
 
+#include "sim/Assert.hpp"
+
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -18,6 +20,8 @@ struct TransportCtx {
   portals::MdHandle md, get_md;
   std::uint64_t issued = 0, get_issued = 0;
   bool fence_needs_quiet = false;
+  int sharers = 0;      ///< contexts issuing on this one's resources
+  bool destroyed = false; ///< destroyed while shared: its resources live on for its sharers
 };
 
 struct PortalsTransport::PeNet {
@@ -26,6 +30,8 @@ struct PortalsTransport::PeNet {
   std::unique_ptr<TransportCtx> def;
   std::vector<std::unique_ptr<TransportCtx>> ctxs;
   int next_ctx_id = 1;
+  std::size_t round_robin = 0; ///< next created context to share (OnExhaustion::RoundRobin)
+  bool noticed = false;        ///< its one notice line printed
   /// Stores its own threads may have made to its symmetric memory (note_local_stores), counted
   /// with the target CT as updates.
   std::uint64_t local_stores = 0;
@@ -127,7 +133,7 @@ void PortalsTransport::note_ctx(const TransportCtx* ctx, front::CtxEvent what)
     obs_->ctx_event(now(), ctx->pe, current_thread_(), ctx->id, ctx->owner->ct.index, what);
 }
 
-TransportCtx* PortalsTransport::make_ctx(PeNet& p, long /*options*/, bool independent)
+TransportCtx* PortalsTransport::make_ctx(PeNet& p, long /*options*/, bool independent, std::string* limit)
 {
   auto c   = std::make_unique<TransportCtx>();
   c->pe    = p.ni->id();
@@ -146,22 +152,33 @@ TransportCtx* PortalsTransport::make_ctx(PeNet& p, long /*options*/, bool indepe
       ni.ct_free(c->get_ct);
     return nullptr;
   };
-  if (ni.ct_alloc(&c->ct) != Status::Ok)
+  // Which limit stopped it, for the notice line: a CT allocation or an MD bind failed.
+  auto no_ct = [&] {
+    if (limit != nullptr)
+      *limit = "max_cts (" + std::to_string(ni.limits().max_cts) + ") reached";
     return undo();
+  };
+  auto no_md = [&] {
+    if (limit != nullptr)
+      *limit = "max_mds (" + std::to_string(ni.limits().max_mds) + ") reached";
+    return undo();
+  };
+  if (ni.ct_alloc(&c->ct) != Status::Ok)
+    return no_ct();
   if (mapping_ == CtxMapping::Lean) {
     portals::MdDesc md{nullptr, UINT64_MAX, portals::MD_EVENT_CT_ACK | portals::MD_EVENT_CT_REPLY | vol, c->ct};
     if (ni.md_bind(md, &c->md) != Status::Ok)
-      return undo();
+      return no_md();
     c->get_ct = c->ct;
     c->get_md = c->md;
   } else {
     if (ni.ct_alloc(&c->get_ct) != Status::Ok)
-      return undo();
+      return no_ct();
     if (ni.md_bind(portals::MdDesc{nullptr, UINT64_MAX, portals::MD_EVENT_CT_ACK | vol, c->ct}, &c->md) != Status::Ok)
-      return undo();
+      return no_md();
     if (ni.md_bind(portals::MdDesc{nullptr, UINT64_MAX, portals::MD_EVENT_CT_REPLY | (vol & portals::MD_INDEPENDENT), c->get_ct},
                    &c->get_md) != Status::Ok)
-      return undo();
+      return no_md();
   }
   TransportCtx* raw = c.get();
   p.ctxs.push_back(std::move(c));
@@ -201,45 +218,97 @@ TransportCtx* PortalsTransport::default_ctx()
 
 TransportCtx* PortalsTransport::ctx_create(long options)
 {
-  PeNet& p        = me();
-  TransportCtx* c = make_ctx(p, options, true);
+  PeNet& p = me();
+  constexpr long kPrivate = 1L << 1; // SHMEM_CTX_PRIVATE (shmem.h)
+  if (on_exhaustion_ == OnExhaustion::KeepPrivate && (options & kPrivate) == 0)
+    return make_shared_ctx(p, "not SHMEM_CTX_PRIVATE (contexts.on_exhaustion keep_private)");
+  std::string limit;
+  TransportCtx* c = make_ctx(p, options, true, &limit);
   if (c != nullptr) {
     ++created_;
     c->id = p.next_ctx_id++;
     note_ctx(c, front::CtxEvent::Create);
     return c;
   }
+  if (on_exhaustion_ != OnExhaustion::Fail)
+    return make_shared_ctx(p, limit);
   ++refused_;
-  if (on_exhaustion_ == OnExhaustion::Fail) {
-    if (obs_ != nullptr)
-      obs_->ctx_event(now(), p.ni->id(), current_thread_(), -1, -1, front::CtxEvent::Refuse);
-    return nullptr;
-  }
-  // Share the default context's Portals resources (and its completion).
+  notice_once(p, "a context was refused (SHMEM_CTX_INVALID): " + limit);
+  if (obs_ != nullptr)
+    obs_->ctx_event(now(), p.ni->id(), current_thread_(), -1, -1, front::CtxEvent::Refuse);
+  return nullptr;
+}
+
+TransportCtx* PortalsTransport::share_target(PeNet& p)
+{
+  if (on_exhaustion_ != OnExhaustion::RoundRobin)
+    return p.def.get();
+  // The pool: the PE's created contexts that own resources and live, in creation order.
+  std::vector<TransportCtx*> pool;
+  for (const auto& x : p.ctxs)
+    if (x->owner == x.get() && !x->destroyed)
+      pool.push_back(x.get());
+  if (pool.empty())
+    return p.def.get();
+  return pool[p.round_robin++ % pool.size()];
+}
+
+TransportCtx* PortalsTransport::make_shared_ctx(PeNet& p, const std::string& why)
+{
   auto shared   = std::make_unique<TransportCtx>();
   shared->pe    = p.ni->id();
-  shared->owner = p.def.get();
+  shared->owner = share_target(p);
   shared->id    = p.next_ctx_id++;
+  ++shared->owner->sharers;
+  const bool on_default = shared->owner == p.def.get();
+  ++(on_default ? shared_default_ : shared_created_);
+  notice_once(p, "context " + std::to_string(shared->id) + " shares " +
+                     (on_default ? std::string("the default context's") : "context " + std::to_string(shared->owner->id) + "'s") +
+                     " resources: " + why);
   note_ctx(shared.get(), front::CtxEvent::Share);
   TransportCtx* raw = shared.get();
   p.ctxs.push_back(std::move(shared));
   return raw;
 }
 
+void PortalsTransport::notice_once(PeNet& p, const std::string& line)
+{
+  if (p.noticed || !notice_)
+    return;
+  p.noticed = true;
+  notice_("PE " + std::to_string(p.ni->id()) + ": " + line);
+}
+
+void PortalsTransport::release(PeNet& p, TransportCtx* c)
+{
+  SHMEMSIM_ASSERT(c->owner == c && c->sharers == 0, "releasing a context's resources while others share them");
+  auto& ni = *p.ni;
+  ni.md_release(c->md);
+  if (mapping_ == CtxMapping::Split) {
+    ni.md_release(c->get_md);
+    ni.ct_free(c->get_ct);
+  }
+  ni.ct_free(c->ct);
+  std::erase_if(p.ctxs, [c](const std::unique_ptr<TransportCtx>& x) { return x.get() == c; });
+}
+
 void PortalsTransport::ctx_destroy(TransportCtx* c)
 {
   PeNet& p = me();
   note_ctx(c, front::CtxEvent::Destroy);
-  if (c->owner == c) {
-    auto& ni = *p.ni;
-    ni.md_release(c->md);
-    if (mapping_ == CtxMapping::Split) {
-      ni.md_release(c->get_md);
-      ni.ct_free(c->get_ct);
-    }
-    ni.ct_free(c->ct);
+  if (c->owner != c) {
+    TransportCtx* o = c->owner;
+    --o->sharers;
+    std::erase_if(p.ctxs, [c](const std::unique_ptr<TransportCtx>& x) { return x.get() == c; });
+    if (o->destroyed && o->sharers == 0)
+      release(p, o);
+    return;
   }
-  std::erase_if(p.ctxs, [c](const std::unique_ptr<TransportCtx>& x) { return x.get() == c; });
+  if (c->sharers > 0) {
+    c->destroyed = true; // its sharers still issue on its resources: freed with the last of them
+    return;
+  }
+  release(p, c);
 }
 
 void PortalsTransport::target_of(const void* a, std::size_t n, std::uint32_t* pt, std::uint64_t* offset)

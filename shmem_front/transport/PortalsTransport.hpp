@@ -18,7 +18,12 @@
 namespace shmemsim::front {
 
 enum class CtxMapping { Lean, Split };
-enum class OnExhaustion { Fail, Share };
+/// What ctx_create does when the NIC's CTs or MDs run out (job.contexts.on_exhaustion):
+/// Fail: refuse (SHMEM_CTX_INVALID); Share: share the default context's resources; RoundRobin:
+/// share those of the PE's created contexts that own resources, in turn (the default context's if
+/// there is none); KeepPrivate: contexts created without SHMEM_CTX_PRIVATE always share the default
+/// context's, SHMEM_CTX_PRIVATE ones get their own while they last, then share the default's.
+enum class OnExhaustion { Fail, Share, RoundRobin, KeepPrivate };
 
 class PortalsTransport final : public Transport {
 public:
@@ -54,13 +59,24 @@ public:
   /// Contexts created and refused so far (for reports).
   std::uint64_t contexts_created() const { return created_; }
   std::uint64_t contexts_refused() const { return refused_; }
+  /// Contexts created over another context's resources: the default context's, a created one's.
+  std::uint64_t contexts_shared_default() const { return shared_default_; }
+  std::uint64_t contexts_shared_created() const { return shared_created_; }
+  /// `notice` gets one line per PE, the first time a context of the PE is refused or shared.
+  void set_notice(std::function<void(const std::string&)> notice) { notice_ = std::move(notice); }
 
 private:
   struct PeNet;
   PeNet& me();
   /// Portal index and offset of the calling PE's symmetric address `addr` (n bytes).
   void target_of(const void* addr, std::size_t n, std::uint32_t* pt, std::uint64_t* offset);
-  TransportCtx* make_ctx(PeNet& p, long options, bool independent);
+  /// Null when a limit stops it; `limit` then names it ("max_cts (4) reached").
+  TransportCtx* make_ctx(PeNet& p, long options, bool independent, std::string* limit = nullptr);
+  /// The context a new shared one issues on (policy RoundRobin: created ones in turn).
+  TransportCtx* share_target(PeNet& p);
+  TransportCtx* make_shared_ctx(PeNet& p, const std::string& why);
+  void release(PeNet& p, TransportCtx* c);
+  void notice_once(PeNet& p, const std::string& line);
   void check(portals::Status s, const char* what);
   void wait(TransportCtx* c, bool gets_only, const char* what);
   void quiet_as(TransportCtx* ctx, const char* what);
@@ -80,6 +96,8 @@ private:
   std::vector<std::unique_ptr<PeNet>> pes_;
   std::uint64_t created_ = 0;
   std::uint64_t refused_ = 0;
+  std::uint64_t shared_default_ = 0, shared_created_ = 0;
+  std::function<void(const std::string&)> notice_;
   front::ShmemObserver* obs_ = nullptr;
   std::function<int()> current_thread_;
 };

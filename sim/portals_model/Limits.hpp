@@ -29,9 +29,14 @@ inline const sim::ParamTable<Limits>& Limits::keys()
   using K = sim::ParamKind;
   using sim::field;
   static const sim::ParamTable<Limits> table = {
-      {.path = "platform.nic.limits.max_cts", .kind = K::Int, .doc = "Counting events per NI (contexts beyond this fail).",
+      {.path = "platform.nic.limits.max_cts", .kind = K::Int, .doc = "Counting events per NIC (per node with platform.nic.per = node). An OpenSHMEM PE's "
+              "runtime keeps 2 (its target counter and its default context's CT; split mapping: 3), so a PE can "
+              "create max_cts - 2 contexts (split: (max_cts - 3) / 2); beyond that job.contexts.on_exhaustion "
+              "decides (fail, share, round_robin, keep_private).",
        .field = field(&Limits::max_cts)},
-      {.path = "platform.nic.limits.max_mds", .kind = K::Int, .doc = "Memory descriptors per NI.",
+      {.path = "platform.nic.limits.max_mds", .kind = K::Int, .doc = "Memory descriptors per NIC (per node with platform.nic.per = node). An OpenSHMEM PE's "
+              "runtime keeps 1 (its default context's MD; split mapping: 2), so a PE can create max_mds - 1 "
+              "contexts (split: (max_mds - 2) / 2); beyond that job.contexts.on_exhaustion decides.",
        .field = field(&Limits::max_mds)},
       {.path = "platform.nic.limits.max_eqs", .kind = K::Int, .doc = "Event queues per NI.",
        .field = field(&Limits::max_eqs)},

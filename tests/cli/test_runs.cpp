@@ -13,6 +13,8 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <map>
+#include <tuple>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -288,3 +290,115 @@ TEST_F(Runs, ProgressLineOnATerminal)
 }
 
 } // namespace
+
+namespace {
+/// The report's context counts summed over its PEs.
+json report_contexts(const json& report)
+{
+  json sum = {{"created", 0}, {"refused", 0}, {"shared", 0}};
+  for (const json& p : report["resources"]["pes"])
+    for (const char* k : {"created", "refused", "shared"})
+      sum[k] = sum[k].get<std::uint64_t>() + p["contexts"][k].get<std::uint64_t>();
+  return sum;
+}
+} // namespace
+
+TEST_F(Runs, SummaryAndReportAgreeOnContextsUnderEveryExhaustionPolicy)
+{
+  // 4 PEs each create 7 contexts with max_cts 4 (2 kept by the runtime: 2 of their own each).
+  const std::map<std::string, json> expect = {
+      {"fail", {{"created", 8 + 4}, {"refused", 20}, {"shared", 0}}},
+      {"share", {{"created", 8 + 4}, {"refused", 0}, {"shared", 20}}},
+      {"round_robin", {{"created", 8 + 4}, {"refused", 0}, {"shared", 20}}},
+      {"keep_private", {{"created", 8 + 4}, {"refused", 0}, {"shared", 20}}},
+  };
+  for (const auto& [policy, want] : expect) {
+    const std::string out = "run_" + policy;
+    const Result p = sh(launcher() + " -np 4 --quiet --out " + out + " --set platform.nic.limits.max_cts=4" +
+                        " --set job.contexts.on_exhaustion=" + policy + " " + SHMEMSIM_CTX_PROGRAM + " 7");
+    ASSERT_EQ(p.status, 0) << policy << ": " << p.err;
+    const Result r = sh(shmemsim() + " report " + out + " --quiet");
+    ASSERT_EQ(r.status, 0) << policy << ": " << r.err;
+    const json rep = json::parse(slurp(dir_ / out / "report.json"));
+    const json s   = summary(out)["contexts"];
+    const json fromreport = report_contexts(rep);
+    for (const char* k : {"created", "refused", "shared"}) {
+      EXPECT_EQ(s.value(k, json()), fromreport[k]) << policy << ": summary.json and report disagree on " << k;
+      EXPECT_EQ(s.value(k, json()), want.at(k)) << policy << ": contexts " << k;
+    }
+  }
+}
+
+TEST_F(Runs, LimitsRunsTheProgramOverLimitsAndPolicies)
+{
+  const std::string sc = std::string(SHMEMSIM_SOURCE_DIR) + "/tests/programs/unordered.json";
+  const Result r = sh(shmemsim() + " limits " + sc + " --cts 3,4 --policies fail,round_robin --set job.pes=2 -j 2 -o lim --quiet " +
+                      SHMEMSIM_CTX_PROGRAM + " 5");
+  ASSERT_EQ(r.status, 0) << r.err;
+  // The table: one row per point, in sweep order (max_cts, then the policy).
+  EXPECT_NE(r.out.find("| policy "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("usable"), std::string::npos) << "the program's RESULT figure is the time column\n" << r.out;
+  const json rows = json::parse(slurp(dir_ / "lim" / "limits.json"))["rows"];
+  ASSERT_EQ(rows.size(), 4u);
+  const std::vector<std::tuple<int, std::string, int, int, int>> want = {
+      // max_cts, policy, created, refused, shared (2 PEs x 5 contexts, then one more each)
+      {3, "fail", 2 + 2, 8, 0},
+      {3, "round_robin", 2 + 2, 0, 8},
+      {4, "fail", 4 + 2, 6, 0},
+      {4, "round_robin", 4 + 2, 0, 6}};
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    const auto& [cts, policy, created, refused, shared] = want[i];
+    EXPECT_EQ(rows[i]["max_cts"], cts) << i;
+    EXPECT_EQ(rows[i]["policy"], policy) << i;
+    EXPECT_EQ(rows[i]["created"], created) << i;
+    EXPECT_EQ(rows[i]["refused"], refused) << i;
+    EXPECT_EQ(rows[i]["shared"], shared) << i;
+    EXPECT_LE(rows[i]["cts_peak"].get<int>(), cts) << i;
+    EXPECT_EQ(rows[i]["time_name"], "usable") << i;
+  }
+  EXPECT_EQ(rows[0]["time"], 1);
+  EXPECT_EQ(rows[1]["time"], 5);
+  EXPECT_TRUE(fs::exists(dir_ / "lim" / "limits.svg"));
+  EXPECT_TRUE(fs::exists(dir_ / "lim" / "limits-shared.svg"));
+  EXPECT_TRUE(fs::exists(dir_ / "lim" / "limits.md"));
+  // Deterministic: the same table again.
+  const std::string first = slurp(dir_ / "lim" / "limits.md");
+  ASSERT_EQ(sh(shmemsim() + " limits " + sc + " --cts 3,4 --policies fail,round_robin --set job.pes=2 -o lim --quiet " +
+               SHMEMSIM_CTX_PROGRAM + " 5").status, 0);
+  EXPECT_EQ(slurp(dir_ / "lim" / "limits.md"), first);
+  // Bad input: one line, status 2.
+  const Result bad = sh(shmemsim() + " limits " + sc + " --cts 0,4 " + SHMEMSIM_CTX_PROGRAM);
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_EQ(bad.err, "shmemsim: limits: --cts 0,4: expected numbers of at least 1 separated by commas, e.g. 3,4,8 (see 'shmemsim --help')\n");
+}
+
+TEST_F(Runs, LimitsSweepsMdsAndInjectionQueuesToo)
+{
+  // max_mds 2 leaves one context of its own per PE (the runtime keeps 1 MD); the MD limit shows
+  // in the table, and the swept injection queues are each run's limit.
+  const std::string sc = std::string(SHMEMSIM_SOURCE_DIR) + "/tests/programs/unordered.json";
+  const Result r = sh(shmemsim() + " limits " + sc + " --cts 8 --mds 2,8 --queues 1,4 --policies share --set job.pes=2 -o lim --quiet " +
+                      SHMEMSIM_CTX_PROGRAM + " 3");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const json rows = json::parse(slurp(dir_ / "lim" / "limits.json"))["rows"];
+  ASSERT_EQ(rows.size(), 4u);
+  // Order: max_cts, policy, max_mds, injection_queues (the last fastest).
+  EXPECT_EQ(rows[0]["max_mds"], 2);
+  EXPECT_EQ(rows[0]["injection_queues"], 1);
+  EXPECT_EQ(rows[1]["injection_queues"], 4);
+  EXPECT_EQ(rows[0]["created"], 2 + 2);
+  EXPECT_EQ(rows[0]["shared"], 4);
+  EXPECT_EQ(rows[0]["mds_peak"], 2);
+  EXPECT_EQ(rows[2]["max_mds"], 8);
+  EXPECT_EQ(rows[2]["created"], 6 + 2);
+  EXPECT_EQ(rows[2]["shared"], 0);
+  EXPECT_EQ(rows[0]["time_name"], "usable");
+  // A policy that does not exist: one line, status 2.
+  const Result bad = sh(shmemsim() + " limits " + sc + " --policies fail,sometimes " + SHMEMSIM_CTX_PROGRAM);
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_EQ(bad.err, "shmemsim: limits: --policies fail,sometimes: 'sometimes' is none of fail, share, round_robin, keep_private "
+                     "(see 'shmemsim --help')\n");
+  const Result noprog = sh(shmemsim() + " limits " + sc);
+  EXPECT_EQ(noprog.status, 2);
+  EXPECT_EQ(std::count(noprog.err.begin(), noprog.err.end(), '\n'), 1) << noprog.err;
+}

@@ -139,6 +139,9 @@ nlohmann::json transport_run(CtxMapping mapping, int max_cts, OnExhaustion exhau
   r["not_on_pe0"]  = pes[0].data[16] == std::byte{0};
   r["fatal"]       = fatal;
   r["refused"]     = tp.contexts_refused();
+  r["created"]     = tp.contexts_created();
+  r["shared_default"] = tp.contexts_shared_default();
+  r["shared_created"] = tp.contexts_shared_created();
   return r;
 }
 } // namespace
@@ -175,4 +178,35 @@ TEST(PortalsTransport, ContextCreationStopsAtTheCtLimitAndRecovers)
   auto share = isolated([] { return transport_run(CtxMapping::Lean, 10, OnExhaustion::Share); });
   EXPECT_EQ(share["contexts_made"], 50);
   EXPECT_EQ(share["fatal"], "");
+  EXPECT_EQ(share["refused"], 0) << "a shared context is not a refused one";
+  EXPECT_EQ(share["shared_default"], 42);
+}
+
+TEST(PortalsTransport, RoundRobinSharesCreatedContextsAndFreesThemWithTheirLastSharer)
+{
+  // 8 contexts of their own, then 42 over theirs in turn; the owners are destroyed first (their
+  // resources live on for their sharers), and once all are gone a new context gets its own again.
+  auto rr = isolated([] { return transport_run(CtxMapping::Lean, 10, OnExhaustion::RoundRobin); });
+  EXPECT_EQ(rr["fatal"], "");
+  EXPECT_EQ(rr["contexts_made"], 50);
+  EXPECT_EQ(rr["shared_created"], 42);
+  EXPECT_EQ(rr["shared_default"], 0);
+  EXPECT_EQ(rr["refused"], 0);
+  EXPECT_EQ(rr["created"], 9) << "8, then one after all were destroyed";
+  EXPECT_TRUE(rr["after_destroy"].get<bool>());
+  // No created context (max_cts 2: the runtime's own): the default context's.
+  auto none = isolated([] { return transport_run(CtxMapping::Lean, 2, OnExhaustion::RoundRobin); });
+  EXPECT_EQ(none["fatal"], "");
+  EXPECT_EQ(none["shared_default"], 51);
+  EXPECT_EQ(none["created"], 0);
+}
+
+TEST(PortalsTransport, KeepPrivateSharesContextsCreatedWithoutPrivate)
+{
+  // transport_run creates with options 0 (not SHMEM_CTX_PRIVATE): every one shares the default's.
+  auto kp = isolated([] { return transport_run(CtxMapping::Lean, 10, OnExhaustion::KeepPrivate); });
+  EXPECT_EQ(kp["fatal"], "");
+  EXPECT_EQ(kp["contexts_made"], 50);
+  EXPECT_EQ(kp["created"], 0);
+  EXPECT_EQ(kp["shared_default"], 51);
 }

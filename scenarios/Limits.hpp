@@ -1,0 +1,19 @@
+// `shmemsim limits`: a program over a range of NIC limits (max_cts, and max_mds and
+// platform.nic.injection_queues when asked) under each job.contexts.on_exhaustion policy, as one
+// generated `shmemsim sweep`; then, per point, the contexts created, refused and shared, the peak
+// use of each resource against its limit, the time (the program's first RESULT figure, else
+// sim_time_s), thread interference and overlap, as a table (stdout, DIR/limits.md, limits.json)
+// and plots (DIR/limits.svg, limits-shared.svg). docs/limits.md.
+#pragma once
+
+namespace shmemsim::scenarios {
+
+/// The command's usage lines, for `shmemsim --help`.
+const char* limits_usage();
+
+/// `shmemsim limits ARGS` (`argv`: the arguments after "limits"). Returns the exit status: 0 every
+/// run succeeded, 1 a run failed (the table says which) or a plot could not be drawn. Throws
+/// ScenarioError on bad input.
+int limits_command(int argc, char** argv);
+
+} // namespace shmemsim::scenarios
