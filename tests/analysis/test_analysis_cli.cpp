@@ -4,6 +4,7 @@
 #include "TraceBuilder.hpp"
 
 #include <gtest/gtest.h>
+#include "../common/Subprocess.hpp"
 #include <nlohmann/json.hpp>
 
 #include <sys/wait.h>
@@ -23,26 +24,6 @@ using namespace shmemsim::testing;
 
 namespace {
 
-struct Result {
-  int status = -1;
-  std::string out, err;
-};
-
-std::string slurp(const fs::path& p)
-{
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-std::string quote(const std::string& s)
-{
-  std::string q = "'";
-  for (char c : s)
-    q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
 
 class AnalysisCli : public ::testing::Test {
 protected:

@@ -3,6 +3,7 @@
 // SHMEMSIM_BIN (the build's bin/), SHMEMSIM_PROGRAM (spin_wait, built by shmemsim-cc) and
 // SHMEMSIM_SOURCE_DIR come from tests/CMakeLists.txt.
 #include <gtest/gtest.h>
+#include "../common/Subprocess.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -24,18 +25,8 @@ using nlohmann::json;
 
 namespace {
 
-struct Result {
-  int status = -1;
-  std::string out, err;
-};
-
-std::string slurp(const fs::path& p)
-{
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using shmemsim::testing::Result;
+using shmemsim::testing::slurp;
 
 class Runs : public ::testing::Test {
 protected:
@@ -49,17 +40,7 @@ protected:
   void TearDown() override { fs::remove_all(dir_); }
 
   /// Run `command` (a shell command line) in the test's directory.
-  Result sh(const std::string& command)
-  {
-    const std::string line =
-        "cd '" + dir_.string() + "' && " + command + " > stdout 2> stderr < /dev/null";
-    const int raw = std::system(line.c_str());
-    Result r;
-    r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
-    r.out    = slurp(dir_ / "stdout");
-    r.err    = slurp(dir_ / "stderr");
-    return r;
-  }
+  Result sh(const std::string& command) { return shmemsim::testing::run_in(dir_, command); }
   json summary(const std::string& out)
   {
     json j = json::parse(slurp(dir_ / out / "summary.json"), nullptr, false);

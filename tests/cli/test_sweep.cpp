@@ -3,6 +3,7 @@
 // SHMEMSIM_BIN (the build's bin/), SHMEMSIM_PROGRAM and SHMEMSIM_SOURCE_DIR come from
 // tests/CMakeLists.txt.
 #include <gtest/gtest.h>
+#include "../common/Subprocess.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -27,18 +28,8 @@ namespace {
 const fs::path kBin     = SHMEMSIM_BIN;
 const fs::path kProgram = SHMEMSIM_PROGRAM;
 
-struct Result {
-  int status = -1;
-  std::string out, err;
-};
-
-std::string slurp(const fs::path& p)
-{
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using shmemsim::testing::Result;
+using shmemsim::testing::slurp;
 
 std::vector<std::string> lines(const std::string& text)
 {
