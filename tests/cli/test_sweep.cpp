@@ -104,16 +104,7 @@ protected:
   /// Runs `shmemsim ARGS` (a shell fragment) in the test's directory.
   Result shmemsim(const std::string& args) { return sh("'" + (kBin / "shmemsim").string() + "' " + args); }
 
-  Result sh(const std::string& command)
-  {
-    const std::string line = "cd '" + dir_.string() + "' && " + command + " > stdout 2> stderr < /dev/null";
-    const int raw          = std::system(line.c_str());
-    Result r;
-    r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
-    r.out    = slurp(dir_ / "stdout");
-    r.err    = slurp(dir_ / "stderr");
-    return r;
-  }
+  Result sh(const std::string& command) { return shmemsim::testing::run_in(dir_, command); }
 
   fs::path dir_;
 };
