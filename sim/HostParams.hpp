@@ -19,6 +19,9 @@ struct HostParams {
   Ps latency_load   = 1200; ///< a load that hits L1 (4 cycles)
   Ps latency_fp_add = 900;  ///< a floating add or subtract (addsd: 3 cycles)
   Ps latency_fp_mul = 1500; ///< a floating multiply (mulsd: 5 cycles)
+  /// Instructions an out-of-order core keeps in flight (qdr-16's X5680: Westmere's 128-entry reorder
+  /// buffer), over which the chains of short loop executions overlap.
+  int reorder_window = 128;
 
   static const ParamTable<HostParams>& keys();
 };
@@ -65,6 +68,13 @@ inline const ParamTable<HostParams>& HostParams::keys()
        .doc = "Latency of a floating-point multiply (job.compute=counted: on a loop's dependency chain, as "
               "in a product). `shmemsim calibrate` measures this machine's.",
        .field = field(&HostParams::latency_fp_mul), .min = 1, .tmax = kMaxCostTime},
+      {.path = "platform.reorder_window", .kind = K::Int,
+       .doc = "Instructions one core keeps in flight, its reorder buffer (job.compute=counted: when one "
+              "execution of an innermost loop, iterations x instructions per iteration, is shorter than this, "
+              "as for one row of a sparse matrix, the dependency chains of that many instructions' worth of "
+              "consecutive executions overlap, each costing its chain divided by the overlap; 0: chains never "
+              "overlap). `shmemsim calibrate` measures this machine's.",
+       .field = field(&HostParams::reorder_window), .min = 0, .max = 65536},
   };
   return table;
 }

@@ -94,6 +94,12 @@ extern unsigned long shmemsim_divide_fs;
 extern unsigned long shmemsim_latency_fs[SHMEMSIM_CHAIN_CLASSES];
 /* The work at which the running thread's time slice ends (set by the runtime). */
 extern unsigned long shmemsim_slice_work;
+/* The reorder window, in instructions, over which short executions of a loop overlap their chains
+ * (platform.reorder_window; 0: none). */
+extern unsigned long shmemsim_window;
+/* Charge what is deferred (the open loop execution's chain) into shmemsim_work: the runtime calls
+ * it before it reads or swaps the counter. */
+void shmemsim_flush_work(void);
 
 #ifdef __cplusplus
 }

@@ -36,6 +36,54 @@ EXPORT const struct shmemsim_hooks* shmemsim_interpose_hooks(void) { return hook
  * reset whenever computation is charged). */
 EXPORT unsigned long shmemsim_slice_work = (unsigned long)-1;
 
+/* Overlap of short loops' chains (platform.reorder_window): an out-of-order core keeps up to
+ * shmemsim_window instructions in flight, so when one execution of an innermost loop (its T
+ * iterations of L instructions, as from one row of a sparse matrix) is shorter than that window,
+ * the chains of about shmemsim_window / (T L) consecutive executions run at once: each execution's
+ * chain costs its floor divided by that overlap. An execution's iterations are therefore charged
+ * when it ends, known when the loop is entered again (`__shmemsim_count_enter`, called from the
+ * blocks that lead into the loop) or when the runtime reads the counter (shmemsim_flush_work).
+ * 0: no overlap (every iteration is charged its floor at once). */
+EXPORT unsigned long shmemsim_window;
+
+/* The innermost loop execution whose chain is not charged yet (only one: entering any loop ends it). */
+static struct {
+  unsigned long loop;         /* the loop's identifier (0: none open) */
+  unsigned long iterations;   /* iterations counted since it was entered or last charged */
+  unsigned long path_fs;      /* one iteration's dependency chain */
+  unsigned long unit_fs;      /* one iteration's divider occupancy (a throughput: never overlaps) */
+  unsigned long instructions; /* one iteration's instructions (one pass through its usual blocks) */
+} open_loop;
+
+/* What `iterations` of a loop with this chain, divider occupancy and instructions cost beyond
+ * their instructions, with the chains of executions this short overlapping in the reorder window. */
+static unsigned long chain_extra(unsigned long iterations, unsigned long path_fs, unsigned long unit_fs,
+                                 unsigned long instructions)
+{
+  const unsigned long span = iterations * instructions, issue = instructions * shmemsim_instruction_fs;
+  unsigned long effective = path_fs;
+  if (shmemsim_window > span && span > 0)
+    effective = (unsigned long)((double)path_fs * (double)span / (double)shmemsim_window);
+  if (unit_fs > effective)
+    effective = unit_fs;
+  return effective > issue ? iterations * (effective - issue) : 0;
+}
+
+/* Charge the open execution's iterations so far (the loop stays open: it may go on). */
+static void flush_open(void)
+{
+  if (open_loop.iterations > 0)
+    shmemsim_work += chain_extra(open_loop.iterations, open_loop.path_fs, open_loop.unit_fs, open_loop.instructions);
+  open_loop.iterations = 0;
+}
+
+/* The runtime reads the counter: every iteration counted so far is in shmemsim_work. */
+EXPORT void shmemsim_flush_work(void)
+{
+  flush_open();
+  open_loop.loop = 0;
+}
+
 __attribute__((noinline, cold)) static void slice_ends(void)
 {
   if (hooks != NULL && hooks->slice != NULL)
@@ -56,13 +104,24 @@ EXPORT void __shmemsim_count(unsigned long instructions)
   count(instructions * shmemsim_instruction_fs);
 }
 
-/* The same at the header of an innermost loop whose iteration takes at least its `chain` (the
+/* The same in a block that leads into innermost loop `loop` (entered or not): the execution of a
+ * loop that was open ends and is charged; this loop's next iterations form a new execution. */
+EXPORT void __shmemsim_count_enter(unsigned long instructions, unsigned long loop)
+{
+  flush_open();
+  open_loop.loop = loop;
+  count(instructions * shmemsim_instruction_fs);
+}
+
+/* The same at the header of innermost loop `loop`, whose iteration takes at least its `chain` (the
  * dependent operations carried from one iteration to the next, by class: 12 bits per class, class c
  * in bits [12c, 12c + 12), the fifth class in reference cycles at the integer latency) and at least
- * `divides` times the divider's time: the header also counts the time the loop's
- * `loop_instructions` leave to that floor. */
+ * `divides` times the divider's time: the time the loop's `loop_instructions` leave to that floor
+ * is charged too, when the execution ends (with the overlap of short executions), or at once when
+ * the loop was entered by no instrumented block or its chain goes on from one execution to the
+ * next (`loop` 0: a running checksum whose inner loop starts from the outer loop's value). */
 EXPORT void __shmemsim_count_chain(unsigned long instructions, unsigned long chain, unsigned long divides,
-                                   unsigned long loop_instructions)
+                                   unsigned long loop_instructions, unsigned long loop)
 {
   const unsigned long m = (1ul << SHMEMSIM_CHAIN_BITS) - 1;
   const unsigned long path =
@@ -71,7 +130,21 @@ EXPORT void __shmemsim_count_chain(unsigned long instructions, unsigned long cha
       ((chain >> (2 * SHMEMSIM_CHAIN_BITS)) & m) * shmemsim_latency_fs[2] +
       ((chain >> (3 * SHMEMSIM_CHAIN_BITS)) & m) * shmemsim_latency_fs[3];
   const unsigned long unit  = divides * shmemsim_divide_fs;
-  const unsigned long floor = path > unit ? path : unit, issue = loop_instructions * shmemsim_instruction_fs;
+  const unsigned long floor = path > unit ? path : unit;
+  if (loop != 0 && loop == open_loop.loop) {
+    open_loop.iterations += 1;
+    open_loop.path_fs      = path;
+    open_loop.unit_fs      = unit;
+    open_loop.instructions = loop_instructions;
+    if (open_loop.iterations * loop_instructions >= shmemsim_window) {
+      /* Longer than the window: no overlap; this execution's further iterations pay at once. */
+      flush_open();
+      open_loop.loop = 0;
+    }
+    count(instructions * shmemsim_instruction_fs);
+    return;
+  }
+  const unsigned long issue = loop_instructions * shmemsim_instruction_fs;
   count(instructions * shmemsim_instruction_fs + (floor > issue ? floor - issue : 0));
 }
 

@@ -25,6 +25,7 @@ RuntimeParams runtime_params(const scenarios::Scenario& sc, const scenarios::Pla
   rp.latency_fp_add   = sc.platform.hosts.latency_fp_add;
   rp.latency_fp_mul   = sc.platform.hosts.latency_fp_mul;
   rp.divide_time      = sim::ps_to_seconds(sc.platform.hosts.divide_time);
+  rp.reorder_window   = sc.platform.hosts.reorder_window;
   rp.program_cores   = platform.program_cores;
   rp.threads_per_pe  = sc.job.threads_per_pe;
   rp.library_lock    = sc.job.library_lock;

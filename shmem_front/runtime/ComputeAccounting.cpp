@@ -31,8 +31,10 @@ ComputeAccounting::ComputeAccounting(sim::Simulation& sim, const RuntimeParams& 
       counter_(counter), work_(counter.work), instruction_fs_(to_fs(params.instruction_time)),
       divide_fs_(to_fs(params.divide_time)),
       latency_fs_{to_fs(sim::ps_to_seconds(params.latency_int)), to_fs(sim::ps_to_seconds(params.latency_load)),
-                  to_fs(sim::ps_to_seconds(params.latency_fp_add)), to_fs(sim::ps_to_seconds(params.latency_fp_mul))}
+                  to_fs(sim::ps_to_seconds(params.latency_fp_add)), to_fs(sim::ps_to_seconds(params.latency_fp_mul))},
+      window_(static_cast<unsigned long>(params.reorder_window))
 {
+  SHMEMSIM_ASSERT(params.reorder_window >= 0, "the reorder window is not negative");
   SHMEMSIM_ASSERT(params.core_speed > 0, "the core speed must be positive");
   // The quantum in the counter's units (fs of unscaled work): compute_scale stretches counted
   // work, so a scaled quantum is shorter in unscaled work; without a counted cost (none, or a zero
@@ -48,17 +50,28 @@ void ComputeAccounting::arm_slices()
   for (int c = 0; c < SHMEMSIM_CHAIN_CLASSES; ++c)
     counter_.latency_fs[c] = latency_fs_[c];
   *counter_.slice_work     = quantum_work_;
+  if (counter_.window != nullptr)
+    *counter_.window = window_;
+}
+
+unsigned long ComputeAccounting::take_work() const
+{
+  if (counter_.flush != nullptr)
+    counter_.flush();
+  const unsigned long work = *work_;
+  *work_                   = 0;
+  return work;
 }
 
 void ComputeAccounting::start_thread(SimThread& t)
 {
-  *work_    = 0;
+  take_work();
   t.last_call = sim_.queue().now();
 }
 
 void ComputeAccounting::start_pe(PeProcess& pe)
 {
-  *work_    = 0;
+  take_work();
   pe.cpu_mark = thread_cpu_seconds();
 }
 
@@ -66,20 +79,17 @@ void ComputeAccounting::charge(PeProcess& pe, SimThread* t, bool sliced)
 {
   double flops = 0;
   switch (mode_) {
-    case ComputeMode::Counted: {
-      const unsigned long work = *work_;
-      *work_                   = 0;
-      flops                    = static_cast<double>(work) * flops_per_fs_;
+    case ComputeMode::Counted:
+      flops = static_cast<double>(take_work()) * flops_per_fs_;
       break;
-    }
     case ComputeMode::Measured: {
-      *work_         = 0;
+      take_work();
       const double now = thread_cpu_seconds();
       flops            = (now - pe.cpu_mark) * core_speed_ * scale_;
       break;
     }
     case ComputeMode::None:
-      *work_ = 0;
+      take_work();
       break;
   }
   const sim::Ps t0 = sim_.queue().now();
@@ -117,7 +127,7 @@ void ComputeAccounting::slice(SimThread& t)
     return;
   }
   // Computation is free: the slice is a poll, so that a spin-wait lets time and the network move.
-  *work_ = 0;
+  take_work();
   if (t.sliced_from < 0)
     t.sliced_from = sim_.queue().now();
   t.computing = true;

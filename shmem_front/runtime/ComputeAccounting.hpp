@@ -34,6 +34,8 @@ struct WorkCounter {
   unsigned long* instruction_fs = nullptr;
   unsigned long* divide_fs      = nullptr;
   unsigned long* latency_fs     = nullptr;
+  unsigned long* window         = nullptr; ///< platform.reorder_window, in instructions
+  void (*flush)()               = nullptr; ///< charges the deferred chain of the open loop execution
 };
 
 class ComputeAccounting {
@@ -55,19 +57,22 @@ public:
   /// nothing, let one poll's time pass (so that a spin-wait lets time and the network move).
   void slice(SimThread& t);
   /// Work counted outside any PE thread (loading, teardown): nothing to charge.
-  void discard() { *work_ = 0; }
+  void discard() { take_work(); }
   /// `pe` left the library: measured mode starts measuring again.
   void left(PeProcess& pe);
   /// A poll that found nothing: one poll's time passes.
   void poll();
   /// At actor switches: the running thread's work count is kept with the thread.
-  void save(SimThread& t) const { t.work = *work_; }
+  void save(SimThread& t) const { t.work = take_work(); }
   void restore(const SimThread* t) const { *work_ = t != nullptr ? t->work : 0; }
 
   /// After a time limit: one line per thread that was computing (no library call), naming it.
   std::vector<std::string> computing(const std::deque<SimThread>& threads) const;
 
 private:
+  /// The running thread's counted work (deferred chains charged first), the counter reset.
+  unsigned long take_work() const;
+
   sim::Simulation& sim_;
   ComputeMode mode_;
   double scale_;
@@ -79,6 +84,7 @@ private:
   unsigned long instruction_fs_;
   unsigned long divide_fs_;
   unsigned long latency_fs_[SHMEMSIM_CHAIN_CLASSES]; ///< integer, load, floating add, floating multiply
+  unsigned long window_;      ///< platform.reorder_window (instructions)
   unsigned long quantum_work_ = 1; ///< the compute quantum in the counter's units (fs)
   front::ShmemObserver* obs_    = nullptr;
 };

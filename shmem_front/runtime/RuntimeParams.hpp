@@ -34,6 +34,7 @@ struct RuntimeParams {
   sim::Ps latency_load   = sim::HostParams{}.latency_load;
   sim::Ps latency_fp_add = sim::HostParams{}.latency_fp_add;
   sim::Ps latency_fp_mul = sim::HostParams{}.latency_fp_mul;
+  int reorder_window      = sim::HostParams{}.reorder_window; ///< platform.reorder_window, instructions
   double divide_time      = 4.2e-9; ///< platform.divide_time: the divider busy for one divide or square root
   int program_cores       = 1;     ///< cores of a node for programs (the NIC's progress core excluded)
   int threads_per_pe      = 0;     ///< job.threads.per_pe: default OpenMP team size (0: the PE's cores)

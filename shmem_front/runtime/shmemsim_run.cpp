@@ -638,7 +638,9 @@ LoadedProgram load_program(const Options& o, const scenarios::Scenario& sc, cons
                                      static_cast<unsigned long*>(dlsym(ih, "shmemsim_slice_work")),
                                      static_cast<unsigned long*>(dlsym(ih, "shmemsim_instruction_fs")),
                                      static_cast<unsigned long*>(dlsym(ih, "shmemsim_divide_fs")),
-                                     static_cast<unsigned long*>(dlsym(ih, "shmemsim_latency_fs"))};
+                                     static_cast<unsigned long*>(dlsym(ih, "shmemsim_latency_fs")),
+                                     static_cast<unsigned long*>(dlsym(ih, "shmemsim_window")),
+                                     reinterpret_cast<void (*)()>(dlsym(ih, "shmemsim_flush_work"))};
   loaded.tag_output    = o.tag;
   g_program_handles    = reinterpret_cast<int (*)(int)>(dlsym(ih, "shmemsim_interpose_program_handles"));
 

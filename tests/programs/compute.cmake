@@ -23,6 +23,22 @@ shmemsim_program_test(compute_weight_classes PROGRAM compute_weight PES 1 ARGS c
   EXPECT_STDOUT "(^|\n)multiply-add 1100\\.00, pointer chase 10\\.00, integer 3\\.00, integer multiply 4\\.00 ns/iteration\n"
                 "(^|\n)compute_weight: OK on 1 PEs\n"
   REJECT_STDOUT "FAIL" REJECT_STDERR ${NO_CRASH})
+# The reorder window (platform.reorder_window): rows of floating adds at 100 ns each. A long row is a
+# chain whatever the window; 20000 short rows of 4 adds, each summed from 0, overlap their chains in a
+# window of 65536 instructions (a few ns per add), not in none (100 ns); rows whose sum goes on from the
+# last row's never overlap.
+set(SHMEMSIM_WINDOW_COSTS --set platform.instruction_time=1ps --set platform.latency.int=1ps --set platform.latency.load=1ps
+    --set platform.latency.fp_mul=1ps --set platform.latency.fp_add=100ns)
+shmemsim_program_test(compute_weight_window_wide PROGRAM compute_weight PES 1 ARGS window COMPARE_RUNS
+  RUN_OPTIONS ${SHMEMSIM_WINDOW_COSTS} --set platform.reorder_window=65536
+  EXPECT_STDOUT "(^|\n)long 100\\.00, short [0-4]\\.[0-9][0-9], carried 100\\.0[01] ns/add\n" "(^|\n)compute_weight: OK on 1 PEs\n"
+  REJECT_STDOUT "FAIL" REJECT_STDERR ${NO_CRASH})
+shmemsim_program_test(compute_weight_window_none PROGRAM compute_weight PES 1 ARGS window
+  RUN_OPTIONS ${SHMEMSIM_WINDOW_COSTS} --set platform.reorder_window=0
+  EXPECT_STDOUT "(^|\n)long 100\\.00, short 100\\.0[01], carried 100\\.0[01] ns/add\n" "(^|\n)compute_weight: OK on 1 PEs\n"
+  REJECT_STDOUT "FAIL" REJECT_STDERR ${NO_CRASH})
+shmemsim_program_test(compute_weight_window_bad PROGRAM compute_weight PES 1 RUN_OPTIONS --set platform.reorder_window=-1
+  EXPECT_STATUS 2 STDERR_LINES 1 EXPECT_STDERR "platform.reorder_window")
 # With 1ns per divide (1ps per instruction and integer operation) a loop with one divide and one square root per
 # iteration costs 2 ns an iteration.
 shmemsim_program_test(compute_weight_divide PROGRAM compute_weight PES 1 ARGS divide COMPARE_RUNS

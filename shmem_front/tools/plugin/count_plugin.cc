@@ -4,14 +4,17 @@
 // estimate the inliner uses for code size), at least 1. An innermost loop whose iterations are
 // chained through a register (a recurrence: z = z*z + c, p = p->next), or that keeps the divider
 // busy, cannot run faster than that chain's latency or that unit's occupancy however few
-// instructions it has: its header calls `__shmemsim_count_chain(N, C, D, L)` instead. C is the
+// instructions it has: its header calls `__shmemsim_count_chain(N, C, D, L, I)` instead. C is the
 // composition of the loop's critical chain by operation class (integer ALU operations, loads,
 // floating adds, floating multiplies, and the other operations' cycles), packed 12 bits per class
 // (kChainShift below); D its divides and square roots and L the instructions of one pass through
 // the loop's usual blocks. The critical chain is chosen with reference latencies (Westmere's,
 // below), but the interposition library charges it with the platform's latency per class
 // (platform.latency.*): the header counts max(0, max(sum of class count x class latency, D x
-// divide time) - L x instruction time) more. The pass runs after every GIMPLE
+// divide time) - L x instruction time) more, and I is the loop's identifier: the blocks that lead
+// into the loop call `__shmemsim_count_enter(N, I)`, so that the library knows where one execution
+// of the loop ends and the next begins (short executions overlap their chains in an out-of-order
+// core's window: platform.reorder_window). The pass runs after every GIMPLE
 // optimization ("optimized", just before expansion to RTL), so the count describes the code that
 // is really emitted (vectorized, unrolled, inlined), and the count of a block is a compile-time
 // constant: executions are deterministic. The interposition library adds N to its work counter
@@ -38,6 +41,7 @@
 #include "tree-phinodes.h"
 #include "ssa-iterators.h"
 #include "hash-map.h"
+#include "hash-set.h"
 
 int plugin_is_GPL_compatible;
 
@@ -210,11 +214,12 @@ Path chain(tree name, tree from, const class loop* loop, hash_map<tree, Path>& m
 }
 
 /// The chain one iteration of an innermost loop takes at least: its longest recurrence (a header
-/// PHI back to its own value on the latch edge), by reference cycles.
-Path recurrence(const class loop* loop)
+/// PHI back to its own value on the latch edge), by reference cycles; `phi` is set to that PHI.
+Path recurrence(const class loop* loop, gphi** phi_out)
 {
   Path longest;
   longest.cycles = 0;
+  *phi_out       = nullptr;
   if (loop->latch == nullptr)
     return longest;
   const edge latch = loop_latch_edge(loop);
@@ -225,10 +230,78 @@ Path recurrence(const class loop* loop)
       continue;
     hash_map<tree, Path> memo;
     const Path p = chain(gimple_phi_arg_def(phi, latch->dest_idx), res, loop, memo, 0);
-    if (p.cycles > longest.cycles)
-      longest = p;
+    if (p.cycles > longest.cycles) {
+      longest  = p;
+      *phi_out = phi;
+    }
   }
   return longest;
+}
+
+/// Whether an induction variable's PHI: its latch value is the PHI plus or minus something.
+bool induction_phi(gphi* phi, const class loop* loop)
+{
+  if (loop->latch == nullptr)
+    return false;
+  tree next = gimple_phi_arg_def(phi, loop_latch_edge(loop)->dest_idx);
+  if (TREE_CODE(next) != SSA_NAME)
+    return false;
+  gimple* def = SSA_NAME_DEF_STMT(next);
+  if (!is_gimple_assign(def))
+    return false;
+  const tree_code code = gimple_assign_rhs_code(def);
+  return (code == PLUS_EXPR || code == MINUS_EXPR || code == POINTER_PLUS_EXPR) &&
+         gimple_assign_rhs1(def) == gimple_phi_result(phi);
+}
+
+/// Whether value `v` may carry a chain from one execution of an inner loop to the next: it comes
+/// from a PHI of an enclosing loop's header that is no induction variable (a running value, as a
+/// checksum the inner loop updates), or from a parameter (a caller's running value), possibly
+/// through other operations. Constants, loads and induction variables carry none.
+bool carries(tree v, hash_set<tree>& seen, int depth)
+{
+  if (TREE_CODE(v) != SSA_NAME)
+    return false;
+  if (depth > 32)
+    return true; // too deep to tell: as if it did
+  if (seen.add(v))
+    return false;
+  if (SSA_NAME_IS_DEFAULT_DEF(v))
+    return !virtual_operand_p(v); // a parameter
+  gimple* def = SSA_NAME_DEF_STMT(v);
+  basic_block bb = gimple_bb(def);
+  if (bb == nullptr)
+    return false;
+  if (gphi* phi = dyn_cast<gphi*>(def)) {
+    const class loop* around = bb->loop_father;
+    if (around != nullptr && around->header == bb && loop_outer(around) != nullptr)
+      return !induction_phi(phi, around);
+    for (unsigned i = 0; i < gimple_phi_num_args(phi); ++i)
+      if (carries(gimple_phi_arg_def(phi, i), seen, depth + 1))
+        return true;
+    return false;
+  }
+  if (is_gimple_assign(def) && gimple_assign_load_p(def))
+    return false; // a value from memory: no register chain
+  ssa_op_iter it;
+  tree use;
+  FOR_EACH_SSA_TREE_OPERAND(use, def, it, SSA_OP_USE)
+    if (carries(use, seen, depth + 1))
+      return true;
+  return false;
+}
+
+/// Whether each execution of `loop` starts its recurrence `phi` afresh (a sum from 0 for each row),
+/// so that short executions may overlap their chains, rather than going on from the last one's.
+bool restarts(gphi* phi, const class loop* loop)
+{
+  hash_set<tree> seen;
+  edge e;
+  edge_iterator ei;
+  FOR_EACH_EDGE(e, ei, loop->header->preds)
+    if (!flow_bb_inside_loop_p(loop, e->src) && carries(gimple_phi_arg_def(phi, e->dest_idx), seen, 0))
+      return false;
+  return true;
 }
 
 /// Whether a statement uses the divider (floating divide, square root, integer divide: units that
@@ -272,12 +345,58 @@ struct LoopFloor {
   unsigned long chain        = 0;
   unsigned long divides      = 0;
   unsigned long instructions = 0;
+  unsigned long id           = 0; ///< the loop's identifier in the program (never 0)
 };
 using WorkMap  = hash_map<int_hash<int, -1, -2>, unsigned long>;
 using FloorMap = hash_map<int_hash<int, -1, -2>, LoopFloor>;
+/// Blocks that lead into a loop with a floor (from outside it), with that loop's identifier.
+using EnterMap = hash_map<int_hash<int, -1, -2>, unsigned long>;
+
+/// An identifier for the loop headed by block `header` of `fun`, the same in every compilation and
+/// unlikely to be another loop's of the program: a 64-bit FNV-1a hash of the source file, the
+/// function's name and the header's index (never 0: 0 means "no loop" to the library).
+unsigned long loop_id(function* fun, int header)
+{
+  unsigned long h = 1469598103934665603ul;
+  auto hash_in    = [&h](const char* text) {
+    for (const char* c = text; c != nullptr && *c != '\0'; ++c)
+      h = (h ^ static_cast<unsigned char>(*c)) * 1099511628211ul;
+    h = (h ^ 0xffu) * 1099511628211ul;
+  };
+  hash_in(main_input_filename);
+  hash_in(function_name(fun));
+  char index[24];
+  snprintf(index, sizeof index, "%d", header);
+  hash_in(index);
+  return h != 0 ? h : 1;
+}
+
+/// The blocks through which the loops of `floors` are entered: each loop's header's predecessors
+/// outside it. A predecessor inside another loop with a floor is left out (it runs at each of that
+/// loop's iterations, and would cut that loop's executions into single iterations): such a loop's
+/// chain is then charged at each iteration, without overlap.
+void find_loop_entries(function* fun, const FloorMap& floors, EnterMap& enters)
+{
+  for (auto loop : loops_list(fun, LI_ONLY_INNERMOST)) {
+    const LoopFloor* floor = const_cast<FloorMap&>(floors).get(loop->header->index);
+    if (floor == nullptr || floor->id == 0)
+      continue;
+    edge e;
+    edge_iterator ei;
+    FOR_EACH_EDGE(e, ei, loop->header->preds) {
+      basic_block src = e->src;
+      if (flow_bb_inside_loop_p(loop, src) || src->index < NUM_FIXED_BLOCKS)
+        continue;
+      const class loop* around = src->loop_father;
+      if (around != nullptr && around->header != nullptr && const_cast<FloorMap&>(floors).get(around->header->index) != nullptr)
+        continue;
+      enters.put(src->index, floor->id);
+    }
+  }
+}
 
 /// The floors of the innermost loops (their recurrences, their dividers), by header block.
-void find_loop_floors(function* fun, WorkMap& work, FloorMap& floors)
+void find_loop_floors(function* fun, WorkMap& work, FloorMap& floors, EnterMap& enters)
 {
   if (optimize == 0 || !gimple_in_ssa_p(fun))
     return; // at -O0 values go through memory: no register recurrences to find
@@ -287,7 +406,8 @@ void find_loop_floors(function* fun, WorkMap& work, FloorMap& floors)
   loop_optimizer_init(AVOID_CFG_MODIFICATIONS);
   for (auto loop : loops_list(fun, LI_ONLY_INNERMOST)) {
     basic_block* body = get_loop_body(loop);
-    const Path path = recurrence(loop);
+    gphi* phi       = nullptr;
+    const Path path = recurrence(loop, &phi);
     LoopFloor floor;
     floor.chain   = path.cycles > 0 ? path.packed() : 0;
     floor.divides = unit_operations(body, loop);
@@ -295,21 +415,26 @@ void find_loop_floors(function* fun, WorkMap& work, FloorMap& floors)
       if (unsigned long* w = work.get(body[i]->index); w != nullptr && usual(body[i], loop))
         floor.instructions += *w;
     free(body);
+    // Executions that go on with the last one's chain never overlap: no identifier (0), charged at once.
+    floor.id = phi != nullptr && !restarts(phi, loop) ? 0 : loop_id(fun, loop->header->index);
     if (floor.chain > 0 || floor.divides > 0)
       floors.put(loop->header->index, floor);
   }
+  find_loop_entries(fun, floors, enters);
   if (!had_loops)
     loop_optimizer_finalize();
 }
 
-tree count_decl;      // void __shmemsim_count(unsigned long instructions)
-tree count_loop_decl; // void __shmemsim_count_chain(unsigned long instructions, chain, divides, loop_instructions)
+tree count_decl;       // void __shmemsim_count(unsigned long instructions)
+tree count_enter_decl; // void __shmemsim_count_enter(unsigned long instructions, unsigned long loop)
+tree count_loop_decl;  // void __shmemsim_count_chain(instructions, chain, divides, loop_instructions, loop)
 
 tree declare(const char* name, int args)
 {
   tree u    = long_unsigned_type_node;
-  tree type = args == 1 ? build_function_type_list(void_type_node, u, NULL_TREE)
-                        : build_function_type_list(void_type_node, u, u, u, u, NULL_TREE);
+  tree type = args == 1   ? build_function_type_list(void_type_node, u, NULL_TREE)
+              : args == 2 ? build_function_type_list(void_type_node, u, u, NULL_TREE)
+                          : build_function_type_list(void_type_node, u, u, u, u, u, NULL_TREE);
   tree decl = build_fn_decl(name, type);
   TREE_NOTHROW(decl)  = 1;
   DECL_EXTERNAL(decl) = 1;
@@ -317,18 +442,23 @@ tree declare(const char* name, int args)
   return decl;
 }
 
-/// The call that counts block `bb`: its instructions, and for a loop header its loop's floor.
-gcall* count_call(unsigned long instructions, const LoopFloor* floor)
+/// The call that counts a block: its instructions; for a loop header its loop's floor; for a
+/// block that leads into a loop with a floor, that loop's identifier.
+gcall* count_call(unsigned long instructions, const LoopFloor* floor, const unsigned long* enters)
 {
   if (count_decl == NULL_TREE) {
-    count_decl      = declare("__shmemsim_count", 1);
-    count_loop_decl = declare("__shmemsim_count_chain", 4);
+    count_decl       = declare("__shmemsim_count", 1);
+    count_enter_decl = declare("__shmemsim_count_enter", 2);
+    count_loop_decl  = declare("__shmemsim_count_chain", 5);
   }
   tree u = long_unsigned_type_node;
-  if (floor == nullptr)
-    return gimple_build_call(count_decl, 1, build_int_cst(u, instructions));
-  return gimple_build_call(count_loop_decl, 4, build_int_cst(u, instructions), build_int_cst(u, floor->chain),
-                           build_int_cst(u, floor->divides), build_int_cst(u, floor->instructions));
+  if (floor != nullptr)
+    return gimple_build_call(count_loop_decl, 5, build_int_cst(u, instructions), build_int_cst(u, floor->chain),
+                             build_int_cst(u, floor->divides), build_int_cst(u, floor->instructions),
+                             build_int_cst(u, floor->id));
+  if (enters != nullptr)
+    return gimple_build_call(count_enter_decl, 2, build_int_cst(u, instructions), build_int_cst(u, *enters));
+  return gimple_build_call(count_decl, 1, build_int_cst(u, instructions));
 }
 
 class CountPass : public gimple_opt_pass {
@@ -343,11 +473,12 @@ public:
     // Weigh every block first, then insert (so a count never counts another count call).
     WorkMap work;
     FloorMap floors;
+    EnterMap enters;
     FOR_EACH_BB_FN(bb, fun)
       work.put(bb->index, block_work(bb));
-    find_loop_floors(fun, work, floors);
+    find_loop_floors(fun, work, floors, enters);
     FOR_EACH_BB_FN(bb, fun) {
-      gcall* call              = count_call(*work.get(bb->index), floors.get(bb->index));
+      gcall* call = count_call(*work.get(bb->index), floors.get(bb->index), enters.get(bb->index));
       gimple_stmt_iterator gsi = gsi_after_labels(bb);
       gsi_insert_before(&gsi, call, GSI_SAME_STMT);
     }

@@ -5,7 +5,9 @@
  * Modes: "work" (instruction_time 1ns, the other costs 1ps: times are instruction counts in ns),
  * "floor" (a multiply-add recurrence), "classes" (one chain per class: a multiply-add, a pointer
  * chase, an integer recurrence, an integer multiply recurrence) or "divide" (one divide and one
- * square root per iteration). Prints each loop's time per iteration. */
+ * square root per iteration), "window" (rows of floating adds: a short row's chain overlaps the next
+ * rows' in the reorder window when it restarts at each row, not when it goes on from the last row's
+ * sum). Prints each loop's time per iteration. */
 #include <math.h>
 #include "progtest.h"
 
@@ -94,6 +96,38 @@ __attribute__((noinline)) static double divide(long n)
   return out[n & 255];
 }
 
+/* Sums of `rows` rows of `len` values each: every row from 0 (its chain restarts: short rows
+ * overlap), or, `carried`, from the last row's sum (one chain through every row). */
+__attribute__((noinline)) static double row_sums(long rows, long len, int carried)
+{
+  double total = 0, s = 0;
+  __asm__ volatile("" ::: "memory"); /* as chain's */
+  if (carried) {
+    for (long r = 0; r < rows; ++r) {
+      for (long k = 0; k < len; ++k)
+        s = s + in[(r + k) & 255];
+      out[r & 255] = s;
+    }
+    return s;
+  }
+  for (long r = 0; r < rows; ++r) {
+    double row = 0;
+    for (long k = 0; k < len; ++k)
+      row = row + in[(r + k) & 255];
+    out[r & 255] = row;
+    total        = row;
+  }
+  return total;
+}
+
+/* Time per added value of row_sums. */
+static double per_add(long rows, long len, int carried, double* sink)
+{
+  const double t0 = now_ns();
+  *sink += row_sums(rows, len, carried);
+  return (now_ns() - t0) / (double)(rows * len);
+}
+
 static double per_iteration(int which, long n, double* sink)
 {
   const double t0 = now_ns();
@@ -120,13 +154,23 @@ int main(int argc, char** argv)
   const int floor_mode = argc > 1 && strcmp(argv[1], "floor") == 0;
   const int divide_mode = argc > 1 && strcmp(argv[1], "divide") == 0;
   const int classes_mode = argc > 1 && strcmp(argv[1], "classes") == 0;
+  const int window_mode = argc > 1 && strcmp(argv[1], "window") == 0;
   for (int i = 0; i < 256; ++i)
     in[i] = 1.0 + i;
   for (int i = 0; i < 64; ++i)
     ring[i].next = &ring[(i * 5 + 1) % 64];
   double sink = 0;
   if (shmem_my_pe() == 0) {
-    if (classes_mode) {
+    if (window_mode) {
+      /* Run with platform.latency.fp_add 100ns, the other costs 1ps, and the reorder window as the
+       * test says: "long" is one row of 100000 adds, "short" 20000 rows of 4, "carried" the same
+       * with the sum going on from row to row. */
+      const double l = per_add(1, 100000, 0, &sink), s = per_add(20000, 4, 0, &sink);
+      const double c = per_add(20000, 4, 1, &sink);
+      printf("long %.2f, short %.2f, carried %.2f ns/add\n", l, s, c);
+      CHECK(l >= 100 && l < 100.01, "a long row is one chain of adds, got %f", l);
+      CHECK(c >= 100 && c < 100.02, "a row that goes on from the last one's sum does not overlap, got %f", c);
+    } else if (classes_mode) {
       /* Run with platform.latency.int 1ns, load 10ns, fp_add 100ns, fp_mul 1000ns. */
       const double f = per_iteration(2, 10000, &sink), p = per_iteration(4, 10000, &sink);
       const double i = per_iteration(5, 10000, &sink), m = per_iteration(6, 10000, &sink);
