@@ -26,6 +26,7 @@ struct JobParams {
   Placement placement = Placement::Block;
   std::string program;            ///< for shmemsim-run
   std::vector<std::string> args;
+  std::vector<std::string> env;   ///< job.env: "NAME=value" for the PEs
   ComputeMode compute   = ComputeMode::Counted;
   double compute_scale  = 1.0;
   /// job.compute_quantum: simulated compute after which a thread that calls nothing is charged and
@@ -77,6 +78,11 @@ inline const sim::ParamTable<JobParams>& JobParams::keys()
        .field = field(&JobParams::program)},
       {.path = "job.args", .kind = K::StrList,
        .doc = "The program's arguments (shmemsim-run's command line replaces them).", .field = field(&JobParams::args)},
+      {.path = "job.env", .kind = K::StrList,
+       .doc = "Environment variables of the PEs, each \"NAME=value\" (shmemsim-run sets them before it reads its "
+              "own settings, such as SHMEM_SYMMETRIC_SIZE and OMP_NUM_THREADS; its -x NAME=value adds to them and "
+              "wins). A run directory's scenario.json records them, -x's included, so that it reruns the run.",
+       .field = field(&JobParams::env)},
       {.path = "job.compute", .kind = K::Enum,
        .doc = "How the program's own computation costs simulated time: counted (each executed basic block "
               "costs its instructions x platform.instruction_time, loops at least their dependency chain at "

@@ -339,6 +339,7 @@ std::vector<std::string> write_run_directory(const std::string& dir, const RunOu
   if (!sc.job.program.empty()) { // shmemsim-run: the program and arguments it ran, so the file reruns it
     resolved["job"]["program"] = sc.job.program;
     resolved["job"]["args"]    = sc.job.args;
+    resolved["job"]["env"]     = sc.job.env;
   }
   write_file(d / "scenario.json", resolved.dump(2) + "\n");
   if (recorder == nullptr)

@@ -6,6 +6,7 @@
 #include "scenarios/Scenario.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cerrno>
 #include <climits>
@@ -41,6 +42,19 @@ const char* to_string(Pattern p)
 }
 
 namespace {
+/// Why a job.env entry is not "NAME=value" with a variable name (letters, digits, _, not first a
+/// digit); empty when it is.
+std::string env_entry_error(const std::string& entry)
+{
+  const std::size_t eq = entry.find('=');
+  const std::string name = entry.substr(0, eq);
+  const bool named = !name.empty() && !std::isdigit(static_cast<unsigned char>(name.front())) &&
+                     std::all_of(name.begin(), name.end(), [](char c) { return c == '_' || std::isalnum(static_cast<unsigned char>(c)); });
+  if (eq == std::string::npos || !named)
+    return "'" + entry + "': expected \"NAME=value\" with a variable name (letters, digits, _)";
+  return {};
+}
+
 
 using json = nlohmann::json;
 
@@ -1098,6 +1112,9 @@ private:
 
     // Job.
     auto& job               = b.sc.job;
+    for (std::size_t i = 0; i < job.env.size(); ++i)
+      if (std::string err = env_entry_error(job.env[i]); !err.empty())
+        throw Fail{"job.env[" + std::to_string(i) + "]", err};
     const std::int64_t room = std::int64_t{hosts.nodes} * job.pes_per_node;
     if (job.pes == 0) {
       if (room > INT_MAX)

@@ -38,35 +38,15 @@ void on_signal(int sig)
   ::_exit(128 + sig);
 }
 
-/// The child's environment: ours, with the run's variables set.
-std::vector<std::string> child_environment(const SweepRun& run)
-{
-  std::vector<std::string> env;
-  for (char** e = environ; *e != nullptr; ++e) {
-    const std::string kv = *e;
-    const std::string k  = kv.substr(0, kv.find('='));
-    bool overridden      = false;
-    for (const auto& [name, value] : run.env)
-      overridden = overridden || name == k;
-    if (!overridden)
-      env.push_back(kv);
-  }
-  for (const auto& [name, value] : run.env)
-    env.push_back(name + "=" + value);
-  return env;
-}
-
 /// Starts `run` in its directory; returns the child's pid.
 pid_t spawn(const SweepRun& run)
 {
-  std::vector<std::string> env_s = child_environment(run);
-  std::vector<char*> argv, envp;
+  // The run's environment variables are on its command line (shmemsim-run -x), so that its
+  // scenario.json records them: the child inherits ours.
+  std::vector<char*> argv;
   for (const std::string& a : run.argv)
     argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
-  for (std::string& e : env_s)
-    envp.push_back(e.data());
-  envp.push_back(nullptr);
   const std::string out = (fs::path(run.dir) / "stdout.txt").string(), err = (fs::path(run.dir) / "stderr.txt").string();
   std::fflush(nullptr);
   const pid_t pid = ::fork();
@@ -80,7 +60,7 @@ pid_t spawn(const SweepRun& run)
     const int e  = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (in < 0 || o < 0 || e < 0 || ::dup2(in, 0) < 0 || ::dup2(o, 1) < 0 || ::dup2(e, 2) < 0 || ::chdir(run.dir.c_str()) != 0)
       ::_exit(126);
-    ::execve(argv[0], argv.data(), envp.data());
+    ::execve(argv[0], argv.data(), environ);
     const char* msg = "shmemsim sweep: cannot execute the run's command\n";
     (void)!::write(2, msg, std::strlen(msg));
     ::_exit(127);

@@ -29,13 +29,7 @@ std::string shell_quote(const std::string& s)
 
 std::string SweepRun::shell() const
 {
-  std::string line = "cd " + shell_quote(dir) + " && { ";
-  if (!env.empty()) {
-    line += "env";
-    for (const auto& [k, v] : env)
-      line += " " + shell_quote(k + "=" + v);
-    line += " ";
-  }
+  std::string line = "cd " + shell_quote(dir) + " && { "; // environment variables: -x in argv
   for (std::size_t i = 0; i < argv.size(); ++i)
     line += (i ? " " : "") + shell_quote(argv[i]);
   return line + " > stdout.txt 2> stderr.txt; echo $? > status; }";
@@ -301,6 +295,8 @@ private:
     if (!req_.time_limit.empty())
       c.insert(c.end(), {"--sim-time-limit", req_.time_limit});
     if (program_mode_) {
+      for (const auto& [name, value] : run.env) // recorded in the run's scenario.json (job.env)
+        c.insert(c.end(), {"-x", name + "=" + value});
       c.insert(c.end(), {"--", program});
       c.insert(c.end(), args.begin(), args.end());
     }

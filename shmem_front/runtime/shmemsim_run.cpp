@@ -97,6 +97,8 @@ struct Options {
   bool tag   = false;
   std::string program;
   std::vector<std::string> args;
+  /// -x/-genv/-env variables, "NAME=value", in order (recorded in the run's scenario.json).
+  std::vector<std::string> env;
   /// Other launchers' options that mean nothing in a simulation, as given, by reason.
   std::vector<std::pair<std::string, std::string>> ignored;
 };
@@ -126,7 +128,7 @@ constexpr const char* kWhyMapBy   = "only ppr:K:node, node, slot and core mean s
 /// seam, which reads it too), so the variable is set here, before anything reads it: the
 /// launcher's own settings (SHMEM_SYMMETRIC_SIZE, OMP_NUM_THREADS, ...) follow it as well.
 /// -x VAR alone exports the launcher's value: the PEs see it already.
-void set_pe_variable(const std::string& opt, const std::string& var, const char* value)
+void set_pe_variable(Options& o, const std::string& opt, const std::string& var, const char* value)
 {
   const bool valid = !var.empty() && var.find('=') == std::string::npos &&
                      std::all_of(var.begin(), var.end(), [](char c) { return c == '_' || std::isalnum(static_cast<unsigned char>(c)); }) &&
@@ -136,6 +138,25 @@ void set_pe_variable(const std::string& opt, const std::string& var, const char*
                 ": expected an environment variable name (letters, digits, _)");
   if (value != nullptr)
     setenv(var.c_str(), value, 1);
+  if (const char* now = std::getenv(var.c_str()))
+    o.env.push_back(var + "=" + now);
+}
+
+/// job.env: the scenario's variables for the PEs, set unless -x gave the same name (it wins); the
+/// scenario then lists every variable the PEs were given, its own and -x's.
+void apply_job_env(scenarios::Scenario& sc, const Options& o)
+{
+  auto name_of = [](const std::string& entry) { return entry.substr(0, entry.find('=')); };
+  std::vector<std::string> merged;
+  for (const std::string& entry : sc.job.env) {
+    const std::string name = name_of(entry);
+    if (std::none_of(o.env.begin(), o.env.end(), [&](const std::string& x) { return name_of(x) == name; })) {
+      setenv(name.c_str(), entry.c_str() + name.size() + 1, 1);
+      merged.push_back(entry);
+    }
+  }
+  merged.insert(merged.end(), o.env.begin(), o.env.end());
+  sc.job.env = std::move(merged);
 }
 
 /// One line for all the ignored options, grouped by reason.
@@ -227,11 +248,11 @@ Options parse(int argc, char** argv)
     } else if (a == "-x") {
       const std::string v = value();
       const std::size_t eq = v.find('=');
-      set_pe_variable(a, v.substr(0, eq), eq == std::string::npos ? nullptr : v.c_str() + eq + 1);
+      set_pe_variable(o, a, v.substr(0, eq), eq == std::string::npos ? nullptr : v.c_str() + eq + 1);
     } else if (a == "-genv" || a == "-env") {
       const std::string var = value();
       const std::string val = value();
-      set_pe_variable(a, var, val.c_str());
+      set_pe_variable(o, a, var, val.c_str());
     } else if (a == "--oversubscribe" || a == "-oversubscribe") {
       o.ignored.push_back({a, "PEs may always outnumber a simulated node's cores"});
     } else if (a == "--bind-to" || a == "-bind-to") {
@@ -574,6 +595,7 @@ scenarios::Scenario launch_scenario(const Options& o)
                  sc.platform.hosts.nodes, sc.platform.hosts.cores_per_node);
   sc.job.program = o.program;
   sc.job.args    = o.args;
+  apply_job_env(sc, o);
   return sc;
 }
 

@@ -229,6 +229,7 @@ TEST_F(Sweep, ProgramFiguresArgumentsAndEnvironment)
   const json run_sc = json::parse(slurp(dir_ / "out" / "point-0001" / "scenario.json"));
   EXPECT_EQ(run_sc["job"]["program"], kProgram.string());
   EXPECT_EQ(run_sc["job"]["args"], json({"-s", "256", "-n", "8"}));
+  EXPECT_EQ(run_sc["job"]["env"], json({"SWEEP_TAG=a b"})); // the scenario reruns the point: environment included
   EXPECT_EQ(json::parse(slurp(dir_ / "out" / "point-0001" / "reported.json"))["n"], 8);
   const std::string svg = slurp(dir_ / "out" / "time.svg");
   EXPECT_NE(svg.find("<svg"), std::string::npos);

@@ -49,6 +49,15 @@ shmemsim_program_test(launch_conv_env PROGRAM launch_conv PES 3 ARGS env LC_A LC
                 "(^|\n)launch_conv: PE 0 LC_D=three\n" "(^|\n)launch_conv: PE 1 LC_E=\n"
                 "(^|\n)launch_conv: PE 2 LC_UNSET=\\(unset\\)\n" "(^|\n)launch_conv: OK on 3 PEs\n"
   REJECT_STDOUT "FAIL")
+# job.env: the scenario's variables for the PEs; -x wins over an entry of the same name.
+shmemsim_program_test(launch_conv_job_env PROGRAM launch_conv PES 2 ARGS env LC_A LC_B
+  RUN_OPTIONS --quiet --set "job.env=[\"LC_A=from-scenario\",\"LC_B=from-scenario\"]" -x LC_B=from-x STDERR_LINES 0
+  EXPECT_STDOUT "(^|\n)launch_conv: PE 1 LC_A=from-scenario\n" "(^|\n)launch_conv: PE 0 LC_B=from-x\n"
+                "(^|\n)launch_conv: OK on 2 PEs\n"
+  REJECT_STDOUT "FAIL")
+shmemsim_program_test(launch_conv_job_env_bad PROGRAM launch_conv PES 2 ARGS env X
+  RUN_OPTIONS --quiet --set "job.env=[\"NOVALUE\"]" EXPECT_STATUS 2 STDERR_LINES 1
+  EXPECT_STDERR "job.env\\[0\\]: 'NOVALUE': expected \"NAME=value\"")
 # -x reaches the library and the launcher: SHMEM_SYMMETRIC_SIZE=1m leaves room for one 600000-byte
 # block per round, and 16 rounds of init/finalize each allocate one (see reinit below).
 shmemsim_program_test(launch_conv_env_heap PROGRAM launch_conv PES 2 ARGS reinit 16 600000
