@@ -6,6 +6,7 @@
 #include "shmem_front/launcher/ProgramWorkload.hpp"
 #include "shmem_front/lib/Library.hpp"
 #include "shmem_front/lib/Seams.hpp"
+#include "shmem_front/runtime/LibcVars.hpp"
 #include "shmem_front/runtime/PeRuntime.hpp"
 #include "shmem_front/transport/PortalsTransport.hpp"
 #include "sim/Simulation.hpp"
@@ -142,8 +143,16 @@ void set_pe_variable(Options& o, const std::string& opt, const std::string& var,
     o.env.push_back(var + "=" + now);
 }
 
+/// Whether the library, the OpenMP runtime or the launcher reads variable `name` (OpenSHMEM's
+/// SHMEM_* and deprecated SMA_*, OpenMP's OMP_*): a run record lists those the launcher had.
+bool read_by_the_run(const std::string& name)
+{
+  return name.rfind("SHMEM_", 0) == 0 || name.rfind("SMA_", 0) == 0 || name.rfind("OMP_", 0) == 0;
+}
+
 /// job.env: the scenario's variables for the PEs, set unless -x gave the same name (it wins); the
-/// scenario then lists every variable the PEs were given, its own and -x's.
+/// scenario then lists every variable the PEs were given, its own and -x's, and those of the
+/// launcher's environment that the run reads (SHMEM_*, SMA_*, OMP_*), so that it reruns the run.
 void apply_job_env(scenarios::Scenario& sc, const Options& o)
 {
   auto name_of = [](const std::string& entry) { return entry.substr(0, entry.find('=')); };
@@ -156,6 +165,13 @@ void apply_job_env(scenarios::Scenario& sc, const Options& o)
     }
   }
   merged.insert(merged.end(), o.env.begin(), o.env.end());
+  // libc's environ through libc_vars(): naming `environ` here would copy-relocate it (LibcVars.hpp).
+  for (char** e = *libc_vars().environ_; e != nullptr && *e != nullptr; ++e) {
+    const std::string entry = *e, name = name_of(entry);
+    if (read_by_the_run(name) &&
+        std::none_of(merged.begin(), merged.end(), [&](const std::string& x) { return name_of(x) == name; }))
+      merged.push_back(entry);
+  }
   sc.job.env = std::move(merged);
 }
 
@@ -568,6 +584,18 @@ void placement_notice(const scenarios::Scenario& sc, const std::vector<int>& nod
 /// The scenario of a run: --scenario (or the embedded qdr-16 platform) with the command line's
 /// settings; the command line gives the program and its PEs. -np beyond nodes x pes_per_node
 /// without --pes-per-node spreads the PEs over the nodes.
+/// A scenario file's built-in traffic (the `traffic` list, for `shmemsim run`) means nothing to a
+/// program run: one notice line says it is not run, rather than ignoring it silently.
+void notice_unused_traffic(const std::string& scenario_file)
+{
+  std::ifstream in(scenario_file);
+  const nlohmann::json doc = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false, /*ignore_comments=*/true);
+  if (doc.is_object() && doc.contains("traffic") && doc["traffic"].is_array() && !doc["traffic"].empty())
+    std::fprintf(stderr, "shmemsim-run: %s: its traffic (%zu pattern%s) is not run: shmemsim-run runs the program; "
+                         "shmemsim run runs a scenario's traffic\n",
+                 scenario_file.c_str(), doc["traffic"].size(), doc["traffic"].size() == 1 ? "" : "s");
+}
+
 scenarios::Scenario launch_scenario(const Options& o)
 {
   auto load = [&](const std::vector<std::string>& s) {
@@ -590,6 +618,8 @@ scenarios::Scenario launch_scenario(const Options& o)
     sets.push_back("job.pes=" + std::to_string(o.np));
   }
   scenarios::Scenario sc = load(sets);
+  if (!o.scenario.empty())
+    notice_unused_traffic(o.scenario);
   if (o.scenario.empty())
     std::fprintf(stderr, "shmemsim-run: no --scenario: using the embedded default platform (qdr-16: %d nodes, %d cores each)\n",
                  sc.platform.hosts.nodes, sc.platform.hosts.cores_per_node);

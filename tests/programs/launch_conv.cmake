@@ -58,6 +58,12 @@ shmemsim_program_test(launch_conv_job_env PROGRAM launch_conv PES 2 ARGS env LC_
 shmemsim_program_test(launch_conv_job_env_bad PROGRAM launch_conv PES 2 ARGS env X
   RUN_OPTIONS --quiet --set "job.env=[\"NOVALUE\"]" EXPECT_STATUS 2 STDERR_LINES 1
   EXPECT_STDERR "job.env\\[0\\]: 'NOVALUE': expected \"NAME=value\"")
+# A scenario's built-in traffic is not run by shmemsim-run: one notice line says so.
+shmemsim_program_test(launch_conv_scenario_traffic PROGRAM launch_conv PES 2 ARGS nodes
+  RUN_OPTIONS --scenario ${PROJECT_SOURCE_DIR}/scenarios/net/alltoall.json --quiet STDERR_LINES 1
+  EXPECT_STDOUT "(^|\n)launch_conv: OK on 2 PEs\n"
+  EXPECT_STDERR "alltoall.json: its traffic \\(2 patterns\\) is not run: shmemsim-run runs the program"
+  REJECT_STDOUT "FAIL")
 # -x reaches the library and the launcher: SHMEM_SYMMETRIC_SIZE=1m leaves room for one 600000-byte
 # block per round, and 16 rounds of init/finalize each allocate one (see reinit below).
 shmemsim_program_test(launch_conv_env_heap PROGRAM launch_conv PES 2 ARGS reinit 16 600000
