@@ -38,6 +38,9 @@ struct JobParams {
   std::uint64_t symmetric_heap = 512ull << 20;
   bool contexts_split   = false; ///< job.contexts.mapping: split (else lean)
   CtxOnExhaustion contexts_on_exhaustion = CtxOnExhaustion::Fail; ///< job.contexts.on_exhaustion
+  /// job.contexts.independent_mds: a created context's MDs carry the contexts paper's proposed
+  /// PTL_MD_INDEPENDENT (an injection queue of their own while the NIC has spare ones).
+  bool contexts_independent_mds = true;
   /// job.threads.library_lock: hold time of the library's internal lock, paid by operations on
   /// shared contexts under SHMEM_THREAD_MULTIPLE (0: no cost).
   sim::Ps library_lock = 100'000;
@@ -109,6 +112,12 @@ inline const sim::ParamTable<JobParams>& JobParams::keys()
               "CT/MD pair per context).",
        .field = mapped(&JobParams::contexts_split, {false, true}), .choices = {"lean", "split"},
        .noun = "context mapping"},
+      {.path = "job.contexts.independent_mds", .kind = K::Bool,
+       .doc = "Whether a created context's MDs carry PTL_MD_INDEPENDENT, the contexts paper's proposed MD option "
+              "(section 6.2.1): the NIC then gives each such MD an injection queue of its own while it has spare "
+              "ones (platform.nic.injection_queues), so contexts do not queue behind each other; false: every MD "
+              "shares the queues round-robin, as Portals 4 does today. The default context never has one.",
+       .field = field(&JobParams::contexts_independent_mds)},
       {.path = "job.contexts.on_exhaustion", .kind = K::Enum,
        .doc = "When the NIC's CTs/MDs run out (the transport keeps 1 CT for its target counter and the default "
               "context's CT + MD, lean, or 2 CTs + 2 MDs, split: lean, a PE can create max_cts - 2 and max_mds - 1 "

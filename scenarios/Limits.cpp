@@ -25,12 +25,14 @@ namespace fs = std::filesystem;
 
 const char* limits_usage()
 {
-  return R"(  limits SCENARIO.json [--cts LIST] [--mds LIST] [--queues LIST] [--policies LIST] [--y FIGURE]
-         [--set KEY=VALUE ...] [-j N] [-o DIR] [--quiet] PROGRAM [ARGS...]
+  return R"(  limits SCENARIO.json [--cts LIST] [--mds LIST] [--queues LIST] [--policies LIST]
+         [--independent yes,no] [--y FIGURE] [--set KEY=VALUE ...] [-j N] [-o DIR] [--quiet] PROGRAM [ARGS...]
         Run PROGRAM over NIC limits under each contexts policy (docs/limits.md): a generated sweep of
         job.contexts.on_exhaustion (LIST default fail,share,round_robin,keep_private) x
         platform.nic.limits.max_cts (default 3,4,6,10,18; the runtime keeps 2 per PE) [x max_mds]
-        [x platform.nic.injection_queues] in DIR (default limits-NAME). Prints per point: contexts
+        [x platform.nic.injection_queues] [x job.contexts.independent_mds: --independent yes,no runs
+        each point with and without the paper's proposed PTL_MD_INDEPENDENT, side by side] in DIR
+        (default limits-NAME). Prints per point: contexts
         created/refused/shared, peak CTs/MDs per endpoint against the limit, independent injection
         queues granted, the time (--y FIGURE, else the program's first RESULT figure with "time" in
         its name, else its first numeric one, else sim_time_s), thread
@@ -46,6 +48,7 @@ struct LimitsArgs {
   std::vector<std::string> args, sets;
   std::vector<json> cts{3, 4, 6, 10, 18}, mds, queues;
   std::vector<json> policies{"fail", "share", "round_robin", "keep_private"};
+  std::vector<json> independent; ///< --independent: job.contexts.independent_mds values
   std::string jobs = "1";
   std::string y; ///< --y: the time column's figure (default: see time_figure)
   bool quiet       = false;
@@ -54,6 +57,22 @@ struct LimitsArgs {
 [[noreturn]] void usage(const std::string& msg)
 {
   throw ScenarioError("limits: " + msg + " (see 'shmemsim --help')");
+}
+
+/// --independent: "yes", "no" or both, as job.contexts.independent_mds values.
+std::vector<json> yes_no_list(const std::string& opt, const std::string& v)
+{
+  std::vector<json> out;
+  std::stringstream in(v);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    if (item != "yes" && item != "no")
+      usage(opt + " " + v + ": '" + item + "' is neither yes nor no (e.g. yes,no for both)");
+    out.push_back(item == "yes");
+  }
+  if (out.empty())
+    usage(opt + ": expected yes, no or yes,no");
+  return out;
 }
 
 std::vector<json> int_list(const std::string& opt, const std::string& v, int min)
@@ -113,6 +132,8 @@ LimitsArgs parse_limits_args(int argc, char** argv)
       a.queues = int_list(arg, value(), 0);
     } else if (arg == "--policies") {
       a.policies = policy_list(value());
+    } else if (arg == "--independent") {
+      a.independent = yes_no_list(arg, value());
     } else if (arg == "--y") {
       a.y = value();
     } else if (arg == "--set") {
@@ -163,6 +184,7 @@ json limits_scenario(const LimitsArgs& a)
   var("job.contexts.on_exhaustion", "policy", a.policies);
   var("platform.nic.limits.max_mds", "max_mds", a.mds);
   var("platform.nic.injection_queues", "injection_queues", a.queues);
+  var("job.contexts.independent_mds", "independent_mds", a.independent);
   // The time plot (limits.svg) is drawn afterwards, once the program's figures are known.
   json plots = json::array({{{"x", "max_cts"},
                              {"y", "contexts.shared"},
@@ -260,6 +282,7 @@ json limits_rows(const std::string& out, const std::string& y)
     row["max_cts"]          = limit("max_cts", "platform.nic.limits.max_cts");
     row["max_mds"]          = limit("max_mds", "platform.nic.limits.max_mds");
     row["injection_queues"] = limit("injection_queues", "platform.nic.injection_queues");
+    row["independent_mds"]  = limit("independent_mds", "job.contexts.independent_mds");
     row["created"]          = sum("contexts.created");
     row["refused"]          = sum("contexts.refused");
     row["shared"]           = sum("contexts.shared");
@@ -293,11 +316,14 @@ std::string limits_table(const json& rows)
 {
   const std::string time = rows.empty() ? "time" : rows[0]["time_name"].get<std::string>();
   const std::vector<std::string> head = {"policy", "max_cts", "max_mds", "queues", "status", "created", "refused", "shared",
-                                         "CTs peak/limit", "MDs peak/limit", "indep. queues", time, "interference_s", "hidden"};
+                                         "indep. MDs", "CTs peak/limit", "MDs peak/limit", "indep. queues", time,
+                                         "interference_s", "hidden"};
   std::vector<std::vector<std::string>> cells;
   for (const json& r : rows)
     cells.push_back({cell(r["policy"]), cell(r["max_cts"]), cell(r["max_mds"]), cell(r["injection_queues"]), cell(r["status"]),
-                     cell(r["created"]), cell(r["refused"]), cell(r["shared"]), cell(r["cts_peak"]) + "/" + cell(r["max_cts"]),
+                     cell(r["created"]), cell(r["refused"]), cell(r["shared"]),
+                     r["independent_mds"].is_boolean() ? (r["independent_mds"].get<bool>() ? "yes" : "no") : cell(r["independent_mds"]),
+                     cell(r["cts_peak"]) + "/" + cell(r["max_cts"]),
                      cell(r["mds_peak"]) + "/" + cell(r["max_mds"]), cell(r["independent_queues"]), cell(r["time"]),
                      cell(r["interference_s"]), cell(r["hidden_share"])});
   std::vector<std::size_t> w(head.size());

@@ -68,6 +68,9 @@ void ProgramWorkload::setup(scenarios::Platform& platform, traces::Recorder* rec
   PortalsTransport& transport = *transport_;
   transport.set_notice([](const std::string& line) { std::fprintf(stderr, "shmemsim-run: %s\n", line.c_str()); });
   runtime.set_store_listener([&transport](int pe) { transport.note_local_stores(pe); });
+  transport.set_address_namer([&runtime](const void* addr) { return runtime.name_address(addr); });
+  runtime.load_symbols(sc_.job.program);
+  transport.set_independent_mds(sc_.job.contexts_independent_mds);
   try {
     transport.setup();
   } catch (const std::runtime_error& e) {

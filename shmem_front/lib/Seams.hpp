@@ -59,6 +59,12 @@ public:
   /// count exceeds `seen` (the caller re-checks its condition).
   virtual std::uint64_t updates() = 0;
   virtual void wait_for_update(std::uint64_t seen, const char* call) = 0;
+  /// The same, waiting on the symmetric object at `what` (reports name it; null: none in particular).
+  virtual void wait_for_update_on(std::uint64_t seen, const char* call, const void* what)
+  {
+    (void)what;
+    wait_for_update(seen, call);
+  }
 };
 
 /// Runtime seam: what any backend provides the routines (the simulator's PE runtime, or real
@@ -85,6 +91,13 @@ public:
   virtual bool is_symmetric(const void* addr, std::size_t n) = 0;
   /// The calling PE's symmetric `addr` on `pe` when load/store can reach it (same node), else null.
   virtual void* local_address(const void* addr, int pe) = 0;
+  /// For reports: the program's variable at `addr` by its symbol ("flag", "counts+8"), or its
+  /// place in a symmetric heap; empty when nothing names it. Any PE's address, from any thread.
+  virtual std::string name_address(const void* addr)
+  {
+    (void)addr;
+    return {};
+  }
 
   // Threads and synchronization
   /// A poll found nothing: let the PE's other threads and communication progress before the next.

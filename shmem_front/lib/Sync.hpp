@@ -9,14 +9,15 @@ namespace shmemsim::front {
 void barrier_all_impl(Entry& e);
 /// Synchronize all PEs (dissemination over atomic increments; no quiet).
 void sync_all_impl(Entry& e);
-/// Block until `done()` holds, waking on every update of this PE's memory.
-template <class F> void wait_for(const char* call, F done)
+/// Block until `done()` holds, waking on every update of this PE's memory; `what`: the symmetric
+/// object waited on (named in deadlock reports), null when the wait is the library's own.
+template <class F> void wait_for(const char* call, F done, const void* what = nullptr)
 {
   while (true) {
     const std::uint64_t seen = tp().updates();
     if (done())
       return;
-    tp().wait_for_update(seen, call);
+    tp().wait_for_update_on(seen, call, what);
   }
 }
 

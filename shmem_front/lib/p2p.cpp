@@ -19,7 +19,7 @@ template <class T> void wait_until(const char* name, T* ivar, int cmp, T value)
   check_cmp(e, cmp);
   e.check_symmetric(ivar, sizeof(T), "ivar");
   const volatile T* v = ivar;
-  wait_for(name, [&] { return satisfied<T>(*v, cmp, value); });
+  wait_for(name, [&] { return satisfied<T>(*v, cmp, value); }, ivar);
 }
 
 template <class T> int test(const char* name, T* ivar, int cmp, T value)

@@ -92,7 +92,7 @@ void wait_all(const char* name, T* ivars, std::size_t nelems, const int* status,
 {
   Entry e(name);
   const Set<T> s = make_set(e, ivars, nelems, status, cmp, value, values);
-  wait_for(name, [&] { return s.all(); });
+  wait_for(name, [&] { return s.all(); }, ivars);
 }
 
 template <class T>
@@ -104,7 +104,7 @@ std::size_t wait_any(const char* name, T* ivars, std::size_t nelems, const int* 
     return SIZE_MAX;
   std::size_t& cursor = any_cursor();
   std::size_t found   = SIZE_MAX;
-  wait_for(name, [&] { return (found = s.any(cursor)) != SIZE_MAX; });
+  wait_for(name, [&] { return (found = s.any(cursor)) != SIZE_MAX; }, ivars);
   cursor = found + 1;
   return found;
 }
@@ -120,7 +120,7 @@ std::size_t wait_some(const char* name, T* ivars, std::size_t nelems, std::size_
   if (indices == nullptr)
     e.fail("indices is NULL: it must point to an array of at least nelems size_t");
   std::size_t n = 0;
-  wait_for(name, [&] { return (n = s.some(indices)) != 0; });
+  wait_for(name, [&] { return (n = s.some(indices)) != 0; }, ivars);
   return n;
 }
 

@@ -77,10 +77,13 @@ uint64_t shmem_signal_wait_until(uint64_t* sig_addr, int cmp, uint64_t cmp_value
   std::uint64_t seen              = 0;
   check_cmp(e, cmp);
   auto holds = [&](std::uint64_t x) { return satisfied<std::uint64_t>(x, cmp, cmp_value); };
-  wait_for(e.routine(), [&] {
-    seen = *v;
-    return holds(seen);
-  });
+  wait_for(
+      e.routine(),
+      [&] {
+        seen = *v;
+        return holds(seen);
+      },
+      sig_addr);
   return seen;
 }
 

@@ -117,6 +117,7 @@ PeRuntime::PeRuntime(sim::Simulation& sim, const RuntimeParams& params, std::vec
       omp_(params, threads_, pes_)
 {
   g_runtime = this;
+  sync_.set_address_namer([this](const void* addr) { return pes_.name_address(addr); });
   sim_.set_switch_hooks(&PeRuntime::save_state, &PeRuntime::restore_state, this);
 }
 

@@ -87,6 +87,9 @@ public:
   std::size_t heap_size() override;
   bool is_symmetric(const void* addr, std::size_t n) override;
   void* local_address(const void* addr, int pe) override;
+  std::string name_address(const void* addr) override { return pes_.name_address(addr); }
+  /// Reports name the program's variables from its file's symbols.
+  void load_symbols(const std::string& program) { pes_.set_symbols(ElfSymbols::read(program)); }
   void poll_pause() override;
   void library_lock(const void* lock) override;
   double wtime() override;

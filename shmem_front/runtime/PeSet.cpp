@@ -3,9 +3,42 @@
 #include "sim/Notifier.hpp"
 #include "sim/Simulation.hpp"
 
+#include <dlfcn.h>
+#include <link.h>
+
 #include <string>
 
 namespace shmemsim::front {
+
+namespace {
+/// The load base of the object holding `addr` (its link-time addresses + this = run-time ones).
+bool load_base(const void* addr, std::uintptr_t& base)
+{
+  Dl_info info{};
+  void* map = nullptr;
+  if (dladdr1(addr, &info, &map, RTLD_DL_LINKMAP) == 0 || map == nullptr)
+    return false;
+  base = static_cast<const link_map*>(map)->l_addr;
+  return true;
+}
+} // namespace
+
+std::string PeSet::name_address(const void* addr) const
+{
+  const auto* p = static_cast<const std::byte*>(addr);
+  for (const PeProcess& pe : pes_) {
+    const PeMemory& m = pe.mem;
+    if (p >= m.data && p < m.data + m.data_size) {
+      std::uintptr_t base = 0;
+      const std::string sym =
+          load_base(addr, base) ? symbols_.name_at(reinterpret_cast<std::uintptr_t>(addr) - base) : std::string();
+      return (sym.empty() ? "a variable" : "'" + sym + "'") + " of PE " + std::to_string(pe.id);
+    }
+    if (p >= m.heap && p < m.heap + m.heap_size)
+      return "symmetric heap offset " + std::to_string(p - m.heap) + " of PE " + std::to_string(pe.id);
+  }
+  return {};
+}
 
 int PeSet::on_node(int node) const
 {

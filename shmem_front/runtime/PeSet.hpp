@@ -3,11 +3,13 @@
 // start-up barrier, and the run's exit status.
 #pragma once
 
+#include "shmem_front/runtime/ElfSymbols.hpp"
 #include "shmem_front/runtime/PeProcess.hpp"
 
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 namespace shmemsim::sim {
@@ -32,6 +34,11 @@ public:
   /// `me`'s symmetric `addr` in the memory of `pe` if it is on the same node, else null. Handing
   /// out another PE's memory is remembered: `me`'s stores may land there.
   void* local_address(PeProcess& me, const void* addr, int pe);
+  /// For reports: the variable at `addr` by its symbol in a PE's copy of the program ("flag",
+  /// "counts+8", with the PE), or its place in a PE's symmetric heap; empty when nothing names it.
+  std::string name_address(const void* addr) const;
+  /// The program's symbols, for name_address (ElfSymbols::read of the program's file).
+  void set_symbols(ElfSymbols symbols) { symbols_ = std::move(symbols); }
 
   /// Called with a PE's id whenever one of its threads may have stored to its memory.
   void set_store_listener(std::function<void(int pe)> fn) { store_listener_ = std::move(fn); }
@@ -48,6 +55,7 @@ private:
   sim::Simulation& sim_;
   std::vector<PeProcess>& pes_;
   std::function<void(int)> store_listener_;
+  ElfSymbols symbols_;
   int arrived_ = 0;
   std::uint64_t generation_ = 0;
   std::vector<sim::Notifier*> barrier_waiters_;

@@ -18,11 +18,13 @@ namespace {
 struct SyncWait final : sim::Waitable {
   const char* what;
   const void* object;
+  const std::function<std::string(const void*)>* namer = nullptr;
   std::string describe_wait() const override
   {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%p", object);
-    return std::string(what) + " " + buf;
+    const std::string name = namer != nullptr && *namer ? (*namer)(object) : std::string();
+    return std::string(what) + " " + buf + (name.empty() ? "" : " (" + name + ")");
   }
 };
 
@@ -51,6 +53,7 @@ void SyncObjects::wait_for_mutex(Mutex& mx, const void* key, const char* what, c
     SyncWait w;
     w.what   = what;
     w.object = key;
+    w.namer  = &name_address_;
     me->notifier->wait(&w, call);
   }
 }
@@ -130,6 +133,7 @@ int SyncObjects::cond_wait(void* c, void* m, const timespec* abstime)
     SyncWait w;
     w.what   = "condition variable";
     w.object = c;
+    w.namer  = &name_address_;
     me->notifier->wait(&w, abstime != nullptr ? "pthread_cond_timedwait" : "pthread_cond_wait");
   }
   me->in_cond_wait = false;
@@ -190,6 +194,7 @@ int SyncObjects::barrier_wait(void* b)
     SyncWait w;
     w.what   = "barrier";
     w.object = b;
+    w.namer  = &name_address_;
     me->notifier->wait(&w, "pthread_barrier_wait");
   }
   calls_.leave();

@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <ctime>
 #include <deque>
+#include <functional>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -32,6 +34,8 @@ public:
   }
   /// Report library-lock holds to `obs` (null: nobody).
   void set_observer(front::ShmemObserver* obs) { obs_ = obs; }
+  /// How deadlock reports name a mutex, condition variable or barrier by its address (PeSet::name_address).
+  void set_address_namer(std::function<std::string(const void*)> namer) { name_address_ = std::move(namer); }
 
   /// The pthread operations of the running thread; each returns 0 or an errno value.
   int mutex_lock(void* m, bool try_only);
@@ -68,6 +72,7 @@ private:
   Accounting& calls_;
   sim::Ps library_lock_;
   front::ShmemObserver* obs_ = nullptr;
+  std::function<std::string(const void*)> name_address_;
   std::unordered_map<const void*, Mutex> mutexes_;
   std::unordered_map<const void*, Cond> conds_;
   std::unordered_map<const void*, Barrier> barriers_;

@@ -3,6 +3,7 @@
 #include "sim/Assert.hpp"
 
 #include <cstdint>
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 
@@ -223,7 +224,7 @@ TransportCtx* PortalsTransport::ctx_create(long options)
   if (on_exhaustion_ == OnExhaustion::KeepPrivate && (options & kPrivate) == 0)
     return make_shared_ctx(p, "not SHMEM_CTX_PRIVATE (contexts.on_exhaustion keep_private)");
   std::string limit;
-  TransportCtx* c = make_ctx(p, options, true, &limit);
+  TransportCtx* c = make_ctx(p, options, independent_mds_, &limit);
   if (c != nullptr) {
     ++created_;
     c->id = p.next_ctx_id++;
@@ -489,18 +490,32 @@ struct UpdateWait final : sim::Waitable {
   std::uint64_t test = 0;
   const portals::Ni* n = nullptr;
   portals::CtHandle h;
+  const void* object = nullptr; ///< the symmetric object waited on (null: the library's own wait)
+  const std::function<std::string(const void*)>* namer = nullptr;
   std::string describe_wait() const override
   {
     CtEvent ev;
     const_cast<portals::Ni*>(n)->ct_get(h, &ev);
-    return "an update of its symmetric memory by another PE or thread: CT " + std::to_string(ct) + " of endpoint " +
+    std::string of = "its symmetric memory";
+    if (object != nullptr) {
+      char addr[32];
+      std::snprintf(addr, sizeof addr, "%p", object);
+      const std::string name = namer != nullptr && *namer ? (*namer)(object) : std::string();
+      of = name.empty() ? std::string("its symmetric memory at ") + addr : name + " (" + addr + ")";
+    }
+    return "an update of " + of + " by another PE or thread: CT " + std::to_string(ct) + " of endpoint " +
            std::to_string(ni) + " reaching " + std::to_string(test) + " (success " + std::to_string(ev.success) +
            ", failure " + std::to_string(ev.failure) + ")";
   }
 };
 } // namespace
 
-void PortalsTransport::wait_for_update(std::uint64_t seen, const char* /*call*/)
+void PortalsTransport::wait_for_update(std::uint64_t seen, const char* call)
+{
+  wait_for_update_on(seen, call, nullptr);
+}
+
+void PortalsTransport::wait_for_update_on(std::uint64_t seen, const char* /*call*/, const void* object)
 {
   PeNet& p = me();
   const int thr = obs_ != nullptr ? current_thread_() : 0;
@@ -519,7 +534,9 @@ void PortalsTransport::wait_for_update(std::uint64_t seen, const char* /*call*/)
     what.ct   = p.target_ct.index;
     what.test = ct_test;
     what.n    = p.ni;
-    what.h    = p.target_ct;
+    what.h      = p.target_ct;
+    what.object = object;
+    what.namer  = &name_address_;
     self.wait(&what, "PtlCTWait");
     p.ni->ct_unwatch(p.target_ct, &self);
     std::erase(p.update_waiters, &self);

@@ -48,6 +48,7 @@ public:
   void fence(TransportCtx* ctx) override;
   std::uint64_t updates() override;
   void wait_for_update(std::uint64_t seen, const char* call) override;
+  void wait_for_update_on(std::uint64_t seen, const char* call, const void* what) override;
   /// A thread of `pe` may have stored to the PE's symmetric memory (it entered the library or its
   /// time slice ended): wake the PE's threads waiting for updates, so they re-check.
   void note_local_stores(int pe);
@@ -64,6 +65,10 @@ public:
   std::uint64_t contexts_shared_created() const { return shared_created_; }
   /// `notice` gets one line per PE, the first time a context of the PE is refused or shared.
   void set_notice(std::function<void(const std::string&)> notice) { notice_ = std::move(notice); }
+  /// Whether created contexts' MDs carry PTL_MD_INDEPENDENT (job.contexts.independent_mds; default yes).
+  void set_independent_mds(bool on) { independent_mds_ = on; }
+  /// How reports name a symmetric address (the runtime's Runtime::name_address).
+  void set_address_namer(std::function<std::string(const void*)> namer) { name_address_ = std::move(namer); }
 
 private:
   struct PeNet;
@@ -98,6 +103,8 @@ private:
   std::uint64_t refused_ = 0;
   std::uint64_t shared_default_ = 0, shared_created_ = 0;
   std::function<void(const std::string&)> notice_;
+  std::function<std::string(const void*)> name_address_;
+  bool independent_mds_ = true;
   front::ShmemObserver* obs_ = nullptr;
   std::function<int()> current_thread_;
 };

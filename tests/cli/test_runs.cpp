@@ -383,3 +383,26 @@ TEST_F(Runs, LimitsSweepsMdsAndInjectionQueuesToo)
   EXPECT_EQ(noprog.status, 2);
   EXPECT_EQ(std::count(noprog.err.begin(), noprog.err.end(), '\n'), 1) << noprog.err;
 }
+
+TEST_F(Runs, LimitsWhatIfIndependentMds)
+{
+  // The paper's proposed PTL_MD_INDEPENDENT, with and without, side by side: with 4 injection
+  // queues per NIC, the contexts' independent MDs are granted all 4 queues of each of the 2 PEs'
+  // NICs (the program's contexts have more MDs than that); without, none (every MD shares the
+  // queues round-robin).
+  const std::string sc = std::string(SHMEMSIM_SOURCE_DIR) + "/tests/programs/unordered.json";
+  const Result r = sh(shmemsim() + " limits " + sc + " --cts 8 --queues 4 --policies share --independent yes,no " +
+                      "--set job.pes=2 -o lim --quiet " + SHMEMSIM_CTX_PROGRAM + " 3");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const json rows = json::parse(slurp(dir_ / "lim" / "limits.json"))["rows"];
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0]["independent_mds"], true);
+  EXPECT_EQ(rows[1]["independent_mds"], false);
+  EXPECT_EQ(rows[0]["independent_queues"], 8);
+  EXPECT_EQ(rows[1]["independent_queues"], 0);
+  EXPECT_NE(slurp(dir_ / "lim" / "limits.md").find("| indep. MDs |"), std::string::npos);
+  const Result bad = sh(shmemsim() + " limits " + sc + " --independent maybe " + SHMEMSIM_CTX_PROGRAM);
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_EQ(bad.err, "shmemsim: limits: --independent maybe: 'maybe' is neither yes nor no (e.g. yes,no for both) "
+                     "(see 'shmemsim --help')\n");
+}
