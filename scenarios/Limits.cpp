@@ -56,7 +56,7 @@ struct LimitsArgs {
 
 [[noreturn]] void usage(const std::string& msg)
 {
-  throw ScenarioError("limits: " + msg + " (see 'shmemsim --help')");
+  throw ScenarioError("limits: " + msg + " (see 'shmemsim limits --help')");
 }
 
 /// --independent: "yes", "no" or both, as job.contexts.independent_mds values.
@@ -122,7 +122,7 @@ LimitsArgs parse_limits_args(int argc, char** argv)
     } else if (arg.empty() || arg[0] != '-') {
       (a.scenario.empty() ? a.scenario : a.program) = arg;
     } else if (arg == "--help" || arg == "-h") {
-      std::fputs(limits_usage(), stdout);
+      std::printf("usage: shmemsim limits ...\n%s", limits_usage());
       std::exit(0);
     } else if (arg == "--cts") {
       a.cts = int_list(arg, value(), 1);

@@ -350,7 +350,7 @@ TEST_F(Runs, LimitsRunsTheProgramOverLimitsAndPolicies)
   // Bad input: one line, status 2.
   const Result bad = sh(shmemsim() + " limits " + sc + " --cts 0,4 " + SHMEMSIM_CTX_PROGRAM);
   EXPECT_EQ(bad.status, 2);
-  EXPECT_EQ(bad.err, "shmemsim: limits: --cts 0,4: expected numbers of at least 1 separated by commas, e.g. 3,4,8 (see 'shmemsim --help')\n");
+  EXPECT_EQ(bad.err, "shmemsim: limits: --cts 0,4: expected numbers of at least 1 separated by commas, e.g. 3,4,8 (see 'shmemsim limits --help')\n");
 }
 
 TEST_F(Runs, LimitsSweepsMdsAndInjectionQueuesToo)
@@ -378,7 +378,7 @@ TEST_F(Runs, LimitsSweepsMdsAndInjectionQueuesToo)
   const Result bad = sh(shmemsim() + " limits " + sc + " --policies fail,sometimes " + SHMEMSIM_CTX_PROGRAM);
   EXPECT_EQ(bad.status, 2);
   EXPECT_EQ(bad.err, "shmemsim: limits: --policies fail,sometimes: 'sometimes' is none of fail, share, round_robin, keep_private "
-                     "(see 'shmemsim --help')\n");
+                     "(see 'shmemsim limits --help')\n");
   const Result noprog = sh(shmemsim() + " limits " + sc);
   EXPECT_EQ(noprog.status, 2);
   EXPECT_EQ(std::count(noprog.err.begin(), noprog.err.end(), '\n'), 1) << noprog.err;
@@ -404,5 +404,5 @@ TEST_F(Runs, LimitsWhatIfIndependentMds)
   const Result bad = sh(shmemsim() + " limits " + sc + " --independent maybe " + SHMEMSIM_CTX_PROGRAM);
   EXPECT_EQ(bad.status, 2);
   EXPECT_EQ(bad.err, "shmemsim: limits: --independent maybe: 'maybe' is neither yes nor no (e.g. yes,no for both) "
-                     "(see 'shmemsim --help')\n");
+                     "(see 'shmemsim limits --help')\n");
 }
