@@ -238,6 +238,31 @@ public:
   }
   void fence(TransportCtx* t) override { calls.push_back({"fence", fake(t)}); }
 
+  // Requests: a context of their own whose operations run when the request is tested or waited.
+  TransportRequest* request_open() override
+  {
+    requests_.push_back(std::make_unique<FakeCtx>());
+    return reinterpret_cast<TransportRequest*>(requests_.back().get());
+  }
+  TransportCtx* request_ctx(TransportRequest* r) override { return reinterpret_cast<TransportCtx*>(r); }
+  bool request_test(TransportRequest* r) override
+  {
+    calls.push_back({"request_test", reinterpret_cast<FakeCtx*>(r)});
+    run_pending(reinterpret_cast<FakeCtx*>(r));
+    return true;
+  }
+  void request_wait(TransportRequest* r, const char*) override
+  {
+    calls.push_back({"request_wait", reinterpret_cast<FakeCtx*>(r)});
+    run_pending(reinterpret_cast<FakeCtx*>(r));
+  }
+  void request_close(TransportRequest* r) override
+  {
+    EXPECT_TRUE(reinterpret_cast<FakeCtx*>(r)->pending.empty()) << "request closed with operations pending";
+    std::erase_if(requests_, [r](const auto& x) { return x.get() == reinterpret_cast<FakeCtx*>(r); });
+  }
+  std::size_t open_requests() const { return requests_.size(); }
+
   std::uint64_t updates() override { return updates_; }
   void wait_for_update(std::uint64_t seen, const char* call) override
   {
@@ -268,7 +293,16 @@ private:
       fake(t)->pending.push_back(std::move(f));
   }
 
+  static void run_pending(FakeCtx* c)
+  {
+    auto pending = std::move(c->pending);
+    c->pending.clear();
+    for (auto& f : pending)
+      f();
+  }
+
   FakeRuntime& rt_;
+  std::vector<std::unique_ptr<FakeCtx>> requests_;
   FakeCtx default_;
   std::vector<std::unique_ptr<FakeCtx>> ctxs_;
   std::uint64_t updates_ = 0;
