@@ -29,6 +29,14 @@ shmemsim_program_test(nb_rma_semantics_8 PROGRAM nb_rma PES 8 ARGS semantics
   EXPECT_STDOUT "(^|\n)nb_rma: request put: [0-9]+ of 1048576 bytes in place when the flag set after quiet arrived: still in flight\n"
                 "(^|\n)nb_rma: OK on 8 PEs\n"
   REJECT_STDOUT "FAIL" REJECT_STDERR ${NO_CRASH})
+# No CT left for requests (the runtime keeps 2): the documented fallback counts them on the default
+# context, whose quiet then completes them too; one notice line; results still right.
+shmemsim_program_test(nb_rma_semantics_no_counters PROGRAM nb_rma PES 2 ARGS semantics
+  RUN_OPTIONS --set platform.fabric.link_bandwidth=1Gbps --set platform.nic.injection_queues=4
+              --set platform.nic.limits.max_cts=2
+  EXPECT_STDOUT "(^|\n)nb_rma: request put: request complete right after quiet: yes\n" "(^|\n)nb_rma: OK on 2 PEs\n"
+  EXPECT_STDERR "(^|\n)shmemsim-run: PE 0: a request shares the default context's completion counter: max_cts \\(2\\) reached\n"
+  REJECT_STDOUT "FAIL" REJECT_STDERR ${NO_CRASH})
 # Each outstanding request holds a CT + an MD; with max_cts=8 (2 kept by the runtime) the 32
 # outstanding gets share counters: one notice line per PE, values still right.
 shmemsim_program_test(nb_rma_many PROGRAM nb_rma PES 4 ARGS many
@@ -56,3 +64,8 @@ foreach(n 2 4)
     EXPECT_STDERR "^shmemsim-run: PE [01]: shmemx_wait_request: non-blocking [a-z]+ #[01] on an active set of 2 PEs \\(started by shmemx_[a-z0-9_]+_req, pSync 0x[0-9a-f]+\\): the other members started a different collective as their #[01] on the set \\(non-blocking collectives must be called in the same order on every PE of the set\\)\n$"
     REJECT_STDOUT "not reached" REJECT_STDERR ${NO_CRASH})
 endforeach()
+# Few NIC counters: the collectives' requests share them (or the default context's).
+shmemsim_program_test(nbc_order_no_counters PROGRAM nbc_order PES 4 RUN_OPTIONS --set platform.nic.limits.max_cts=2
+  EXPECT_STDOUT "(^|\n)nbc_order: OK on 4 PEs\n" REJECT_STDOUT "FAIL" REJECT_STDERR ${NO_CRASH})
+shmemsim_program_test(nbc_order_few_counters PROGRAM nbc_order PES 8 RUN_OPTIONS --set platform.nic.limits.max_cts=4
+  EXPECT_STDOUT "(^|\n)nbc_order: OK on 8 PEs\n" REJECT_STDOUT "FAIL" REJECT_STDERR ${NO_CRASH})
