@@ -403,6 +403,14 @@ SHMEMSIM_AMO_BITWISE_TYPES(SHMEMX_SEED_REQ_AB_)
 SHMEMX_ASET_SIZES(SHMEMX_SEED_ASET_SIZED_)
 SHMEMX_ASET_BITWISE_TYPES(SHMEMX_SEED_ASET_RB_)
 SHMEMX_ASET_ARITH_TYPES(SHMEMX_SEED_ASET_RA_)
+#if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L && !defined(__cplusplus)
+/* The seed's type-generic shmem_put_nb / shmem_get_nb (C11), on the type of dest. */
+#define SHMEMX_SEED_GEN_(TYPE, TYPENAME, OP) TYPE* : shmem_##TYPENAME##_##OP,
+#define shmem_put_nb(dest, ...) \
+  _Generic((dest), SHMEMSIM_GEN_RMA_TYPES(SHMEMX_SEED_GEN_, put_nb) void* : shmem_putmem_nb)(dest, __VA_ARGS__)
+#define shmem_get_nb(dest, ...) \
+  _Generic((dest), SHMEMSIM_GEN_RMA_TYPES(SHMEMX_SEED_GEN_, get_nb) void* : shmem_getmem_nb)(dest, __VA_ARGS__)
+#endif
 #endif /* SHMEMSIM_SEED_NAMES */
 /* ============================================================== end of ORNL EXTENSIONS (seed 003) */
 

@@ -73,6 +73,15 @@ static void basics(void)
   shmem_barrier_all();
   for (int i = 0; i < 8; ++i)
     CHECK(ldst[i] == prev * 100 + i, "put_nb element %d is %ld, expected %d", i, ldst[i], prev * 100 + i);
+  /* The seed's type-generic names (C11). */
+  long back[8];
+  shmem_get_nb(back, ldst, 8, next, &r[0]);
+  shmem_wait_request(r[0]);
+  for (int i = 0; i < 8; ++i)
+    CHECK(back[i] == me * 100 + i, "generic get_nb element %d is %ld", i, back[i]);
+  shmem_barrier_all();
+  shmem_put_nb(ldst, back, 8, me, &r[1]);
+  shmem_wait_request(r[1]);
 
   /* Gets polled with test_request. */
   for (int i = 0; i < 8; ++i)
