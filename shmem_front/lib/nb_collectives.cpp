@@ -105,7 +105,7 @@ public:
       tp().request_close(t_);
   }
   void start();
-  /// Every step possible without blocking.
+  /// Every step possible without blocking (once at a time).
   void advance(const char* call);
   bool test() override
   {
@@ -126,6 +126,7 @@ private:
   void take(int w, std::uint64_t v) { __atomic_fetch_sub(&words_[w], v, __ATOMIC_SEQ_CST); }
   /// My block at `off` of every member's `base` (mine by a copy).
   void put_block(void* base, std::size_t off, const void* from);
+  void step(const char* call);
   void arrived(const char* call);
   [[noreturn]] void mismatch(const char* call, const std::string& what);
 
@@ -137,8 +138,23 @@ private:
   std::uint32_t sig_ = 0;
   std::uint64_t signal_ = 0, prefix_ = 0; ///< operands of the atomic adds
   State state_ = State::Data;
+  bool advancing_ = false; ///< advance() is running (a sibling thread may call it meanwhile)
   TransportRequest* t_ = nullptr;
 };
+
+/// Advance every collective of the calling PE, in issue order. The table is walked by number:
+/// issuing lets the PE's other threads run, and they may complete (erase) requests meanwhile.
+void advance_all(const char* call)
+{
+  auto& live = request_table().live;
+  std::vector<std::uint64_t> ids;
+  for (const auto& [id, r] : live)
+    ids.push_back(id);
+  for (std::uint64_t id : ids)
+    if (auto it = live.find(id); it != live.end())
+      if (auto* c = dynamic_cast<NbCollective*>(it->second.get()))
+        c->advance(call);
+}
 
 void NbCollective::put_block(void* base, std::size_t off, const void* from)
 {
@@ -179,6 +195,15 @@ void NbCollective::start()
 }
 
 void NbCollective::advance(const char* call)
+{
+  if (advancing_)
+    return;
+  advancing_ = true;
+  step(call);
+  advancing_ = false;
+}
+
+void NbCollective::step(const char* call)
 {
   if (state_ == State::Prefix) {
     const std::uint64_t w = load(1);
@@ -258,9 +283,7 @@ void NbCollective::wait(const char* call)
 {
   while (true) {
     const std::uint64_t seen = tp().updates();
-    for (auto& [id, r] : request_table().live)
-      if (auto* c = dynamic_cast<NbCollective*>(r.get()))
-        c->advance(call);
+    advance_all(call);
     if (state_ == State::Done)
       return;
     // Members wait for the signals that follow my puts: complete those first (never blocks on others).
@@ -391,9 +414,7 @@ namespace shmemsim::front {
 
 void progress_collectives()
 {
-  for (auto& [id, r] : request_table().live)
-    if (auto* c = dynamic_cast<NbCollective*>(r.get()))
-      c->advance("shmemx_test_request");
+  advance_all("shmemx_test_request");
 }
 
 } // namespace shmemsim::front
