@@ -55,10 +55,18 @@ shmemsim_program_test(nb_rma_abort PROGRAM nb_rma PES 3 ARGS abort EXPECT_STATUS
   REJECT_STDOUT "not reached" REJECT_STDERR ${NO_CRASH})
 
 shmemsim_program(nbc_order SOURCES nbc_order/nbc_order.c FLAGS -DSHMEMSIM_SEED_NAMES)
-foreach(n 1 2 3 4 8)
+foreach(n 1 2 3 8)
   shmemsim_program_test(nbc_order PROGRAM nbc_order PES ${n}
     EXPECT_STDOUT "(^|\n)nbc_order: OK on ${n} PEs\n" REJECT_STDOUT "FAIL" REJECT_STDERR ${NO_CRASH})
 endforeach()
+shmemsim_program_test(nbc_order PROGRAM nbc_order PES 4 COMPARE_RUNS
+  EXPECT_STDOUT "(^|\n)nbc_order: OK on 4 PEs\n" REJECT_STDOUT "FAIL" REJECT_STDERR ${NO_CRASH})
+shmemsim_program_test(nbc_order_busy PROGRAM nbc_order PES 2 ARGS busy EXPECT_STATUS 2 STDERR_LINES 1
+  EXPECT_STDERR "^shmemsim-run: PE [01]: shmemx_barrier_aset_req: pSync 0x[0-9a-f]+ is in use by an outstanding non-blocking collective of this PE[^\n]*\n$"
+  REJECT_STDOUT "not reached" REJECT_STDERR ${NO_CRASH})
+shmemsim_program_test(nbc_order_delete PROGRAM nbc_order PES 2 ARGS delete EXPECT_STATUS 2 STDERR_LINES 1
+  EXPECT_STDERR "^shmemsim-run: PE [01]: shmemx_delete_aset: 1 non-blocking collective\\(s\\) on the set have not completed[^\n]*\n$"
+  REJECT_STDOUT "not reached" REJECT_STDERR ${NO_CRASH})
 foreach(n 2 4)
   shmemsim_program_test(nbc_order_mismatch PROGRAM nbc_order PES ${n} ARGS mismatch EXPECT_STATUS 2 STDERR_LINES 1
     EXPECT_STDERR "^shmemsim-run: PE [01]: shmemx_wait_request: non-blocking [a-z]+ #[01] on an active set of 2 PEs \\(started by shmemx_[a-z0-9_]+_req, pSync 0x[0-9a-f]+\\): the other members started a different collective as their #[01] on the set \\(non-blocking collectives must be called in the same order on every PE of the set\\)\n$"

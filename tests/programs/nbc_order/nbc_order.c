@@ -4,7 +4,9 @@
  * together and completed out of order (test_request polling and waits), rounds that reuse the
  * same pSync back to back, and a set of the odd PEs; checked values.
  * `nbc_order mismatch`: the seed's example as it is written -- PE 0 starts the barrier then the
- * broadcast, PE 1 the broadcast then the barrier: a clear one-line error, status 2. */
+ * broadcast, PE 1 the broadcast then the barrier: a clear one-line error, status 2.
+ * `nbc_order busy`: a second collective on a pSync whose first is still outstanding: an error.
+ * `nbc_order delete`: deleting a set with a collective outstanding: an error. */
 #include <shmem.h>
 #include <shmemx.h>
 #include <string.h>
@@ -111,6 +113,17 @@ int main(int argc, char** argv)
   init_sync();
   if (argc > 1 && strcmp(argv[1], "mismatch") == 0) {
     mismatch();
+    return 1;
+  }
+  if (argc > 1 && (strcmp(argv[1], "busy") == 0 || strcmp(argv[1], "delete") == 0)) {
+    shmem_aset* all = shmem_create_strided_aset(0, 1, npes);
+    shmem_request_handle_t r1, r2;
+    shmem_barrier_nb(all, pSync, &r1);
+    if (strcmp(argv[1], "busy") == 0)
+      shmem_barrier_nb(all, pSync, &r2);
+    else
+      shmem_delete_aset(all);
+    printf("not reached: PE %d\n", me);
     return 1;
   }
   int member[64];
