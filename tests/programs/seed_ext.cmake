@@ -77,3 +77,12 @@ shmemsim_program_test(nbc_order_no_counters PROGRAM nbc_order PES 4 RUN_OPTIONS 
   EXPECT_STDOUT "(^|\n)nbc_order: OK on 4 PEs\n" REJECT_STDOUT "FAIL" REJECT_STDERR ${NO_CRASH})
 shmemsim_program_test(nbc_order_few_counters PROGRAM nbc_order PES 8 RUN_OPTIONS --set platform.nic.limits.max_cts=4
   EXPECT_STDOUT "(^|\n)nbc_order: OK on 8 PEs\n" REJECT_STDOUT "FAIL" REJECT_STDERR ${NO_CRASH})
+
+# Requests from 4 threads per PE (SHMEM_THREAD_MULTIPLE), with enough counters and with few.
+shmemsim_program(nb_threads SOURCES nb_threads/nb_threads.c FLAGS -pthread -DSHMEMSIM_SEED_NAMES)
+shmemsim_program_test(nb_threads PROGRAM nb_threads PES 3
+  EXPECT_STDOUT "(^|\n)nb_threads: OK on 3 PEs\n" REJECT_STDOUT "FAIL" REJECT_STDERR ${NO_CRASH})
+shmemsim_program_test(nb_threads_few_counters PROGRAM nb_threads PES 3 RUN_OPTIONS --set platform.nic.limits.max_cts=6
+  EXPECT_STDOUT "(^|\n)nb_threads: OK on 3 PEs\n"
+  EXPECT_STDERR "(^|\n)shmemsim-run: PE 0: a request shares the completion counter of an earlier request: max_cts \\(6\\) reached\n"
+  REJECT_STDOUT "FAIL" REJECT_STDERR ${NO_CRASH})
