@@ -397,12 +397,17 @@ void count_contexts_and_limits(const Index& ix, ResourcesReport& res)
   }
 }
 
-/// Puts at most max_volatile_size bytes (volatile: complete locally at once) and the others.
+/// Puts at most max_volatile_size bytes (volatile: complete locally at once) and the others
+/// (request puts always: their buffers are read by DMA).
 void split_puts(const Index& ix, ResourcesReport& res)
 {
   const std::optional<double>& vol = res.max_volatile_size;
   for (std::uint64_t id : ix.op_order) {
     const OpInfo& o = ix.ops.at(id);
+    if (o.kind == "put_req") { // seed 003's request puts: their MD is never volatile (docs/extensions.md)
+      res.buffered_puts.add(o.bytes);
+      continue;
+    }
     if (o.kind != "put" && o.kind != "put_nbi")
       continue;
     if (vol && static_cast<double>(o.bytes) <= *vol)

@@ -150,6 +150,270 @@ static inline void shmemx_paper_init_(size_t n, const int* levels)
 
 #endif /* SHMEMSIM_PAPER_NAMES */
 
+
+/* ============================================================== ORNL EXTENSIONS (seed 003)
+ * "OpenSHMEM Extensions and a Vision for Its Future Direction" (ORNL): explicit active sets,
+ * non-blocking RMA/AMO and collectives with request handles, graceful finalize and abort.
+ * Under shmemx_ names that cannot be confused with the contexts paper's _nb routines above
+ * (those are completed by quiet; these are NOT): request-handle routines end in _req, active-set
+ * collectives in _aset / _aset_req. -DSHMEMSIM_SEED_NAMES gives the seed's own names
+ * (shmem_create_strided_aset, shmem_int_get_nb, shmem_wait_request, shmem_barrier_nb, ...).
+ * Semantics and the forms chosen where the seed shows only usage: docs/extensions.md.
+ *
+ *   seed                                                     here
+ *   shmem_aset                                               shmemx_aset
+ *   shmem_offset_fn                                          shmemx_offset_fn
+ *   shmem_create_strided_aset(start, stride, size)           shmemx_create_strided_aset
+ *   shmem_create_log_strided_aset(start, log_stride, size,
+ *                                 stride_base)               shmemx_create_log_strided_aset
+ *   shmem_create_custom_aset(start, fn, size, params)        shmemx_create_custom_aset
+ *   shmem_create_generic_aset(PE_list, size)                 shmemx_create_generic_aset
+ *   shmem_in_aset, shmem_aset_size, shmem_delete_aset        shmemx_in_aset, ...
+ *   shmem_barrier_aset(aset, pSync)                          shmemx_barrier_aset
+ *   shmem_request_handle_t                                   shmemx_request_handle_t
+ *   shmem_TYPENAME_put_nb / _get_nb, shmem_putmem_nb, ...    shmemx_TYPENAME_put_req / _get_req, ...
+ *   shmem_wait_request(req), shmem_test_request(req)         shmemx_wait_request, shmemx_test_request
+ *   shmem_barrier_nb(aset, pSync, &req)                      shmemx_barrier_aset_req
+ *   shmem_broadcast32_nb(dest, src, n, aset, pSync, &req)    shmemx_broadcast32_aset_req (root: explicit)
+ *   shmem_abort(status)                                      shmemx_abort
+ * Active sets: creation is local; PEs outside the set get NULL. Requests: only
+ * shmemx_wait_request / shmemx_test_request complete them; shmem_quiet does not complete them and
+ * shmem_fence does not order them; their buffers are not reusable until then. */
+
+typedef struct shmemx_aset shmemx_aset;
+typedef int (*shmemx_offset_fn)(int PE_index, int PE_start, int PE_size, void* const_params);
+typedef struct shmemx_request_* shmemx_request_handle_t;
+#define SHMEMX_REQUEST_NULL ((shmemx_request_handle_t)0)
+
+/* Explicit active sets (local; NULL on PEs outside the set) */
+shmemx_aset* shmemx_create_strided_aset(int PE_start, int PE_stride, int PE_size);
+shmemx_aset* shmemx_create_log_strided_aset(int PE_start, int PE_log_stride, int PE_size, int stride_base);
+shmemx_aset* shmemx_create_custom_aset(int PE_start, shmemx_offset_fn offset, int PE_size, void* const_params);
+shmemx_aset* shmemx_create_generic_aset(int* PE_list, int PE_size);
+int shmemx_in_aset(shmemx_aset* aset);
+int shmemx_aset_size(shmemx_aset* aset);
+void shmemx_delete_aset(shmemx_aset* aset);
+
+/* Completion of requests, shutdown */
+void shmemx_wait_request(shmemx_request_handle_t request);
+int shmemx_test_request(shmemx_request_handle_t request);
+void shmemx_abort(int status);
+
+/* Rows Q(RET, BASE, KIND, ELEM, PARAMS, ARGS): the routine shmemx_BASE_req (seed: shmem_BASE_nb). */
+#define SHMEMX_REQ_ARG_ shmemx_request_handle_t* request
+#define SHMEMX_REQ_MEM_ROUTINES(Q)                                                                               \
+  Q(void, putmem, put, 1, (void* dest, const void* source, size_t nelems, int pe, SHMEMX_REQ_ARG_),           \
+    (dest, source, nelems, pe, request))                                                                          \
+  Q(void, getmem, get, 1, (void* dest, const void* source, size_t nelems, int pe, SHMEMX_REQ_ARG_),           \
+    (dest, source, nelems, pe, request))
+#define SHMEMX_REQ_TYPED_ROUTINES(Q, TYPE, TYPENAME)                                                              \
+  Q(void, TYPENAME##_put, put, sizeof(TYPE), (TYPE * dest, const TYPE* source, size_t nelems, int pe, SHMEMX_REQ_ARG_), \
+    (dest, source, nelems, pe, request))                                                                          \
+  Q(void, TYPENAME##_get, get, sizeof(TYPE), (TYPE * dest, const TYPE* source, size_t nelems, int pe, SHMEMX_REQ_ARG_), \
+    (dest, source, nelems, pe, request))
+#define SHMEMX_REQ_SIZED_ROUTINES(Q, SIZE)                                                                       \
+  Q(void, put##SIZE, put, (SIZE / 8), (void* dest, const void* source, size_t nelems, int pe, SHMEMX_REQ_ARG_), \
+    (dest, source, nelems, pe, request))                                                                          \
+  Q(void, get##SIZE, get, (SIZE / 8), (void* dest, const void* source, size_t nelems, int pe, SHMEMX_REQ_ARG_), \
+    (dest, source, nelems, pe, request))
+/* AMOs: the fetched value goes to *fetch once the request completes. */
+#define SHMEMX_REQ_AMO_EXTENDED_ROUTINES(Q, TYPE, TYPENAME)                                                        \
+  Q(void, TYPENAME##_atomic_fetch, fetch, TYPE, (TYPE * fetch, const TYPE* source, int pe, SHMEMX_REQ_ARG_),     \
+    (fetch, source, pe, request))                                                                                 \
+  Q(void, TYPENAME##_atomic_set, set, TYPE, (TYPE * dest, TYPE value, int pe, SHMEMX_REQ_ARG_), (dest, value, pe, request)) \
+  Q(void, TYPENAME##_atomic_swap, swap, TYPE, (TYPE * fetch, TYPE * dest, TYPE value, int pe, SHMEMX_REQ_ARG_),  \
+    (fetch, dest, value, pe, request))
+#define SHMEMX_REQ_AMO_STANDARD_ROUTINES(Q, TYPE, TYPENAME)                                                        \
+  Q(void, TYPENAME##_atomic_compare_swap, compare_swap, TYPE,                                                     \
+    (TYPE * fetch, TYPE * dest, TYPE cond, TYPE value, int pe, SHMEMX_REQ_ARG_), (fetch, dest, cond, value, pe, request)) \
+  Q(void, TYPENAME##_atomic_fetch_inc, fetch_inc, TYPE, (TYPE * fetch, TYPE * dest, int pe, SHMEMX_REQ_ARG_),    \
+    (fetch, dest, pe, request))                                                                                   \
+  Q(void, TYPENAME##_atomic_inc, inc, TYPE, (TYPE * dest, int pe, SHMEMX_REQ_ARG_), (dest, pe, request))           \
+  Q(void, TYPENAME##_atomic_fetch_add, fetch_add, TYPE, (TYPE * fetch, TYPE * dest, TYPE value, int pe, SHMEMX_REQ_ARG_), \
+    (fetch, dest, value, pe, request))                                                                            \
+  Q(void, TYPENAME##_atomic_add, add, TYPE, (TYPE * dest, TYPE value, int pe, SHMEMX_REQ_ARG_), (dest, value, pe, request))
+#define SHMEMX_REQ_AMO_BITWISE_ROUTINES(Q, TYPE, TYPENAME)                                                         \
+  Q(void, TYPENAME##_atomic_fetch_and, fetch_and, TYPE, (TYPE * fetch, TYPE * dest, TYPE value, int pe, SHMEMX_REQ_ARG_), \
+    (fetch, dest, value, pe, request))                                                                            \
+  Q(void, TYPENAME##_atomic_fetch_or, fetch_or, TYPE, (TYPE * fetch, TYPE * dest, TYPE value, int pe, SHMEMX_REQ_ARG_), \
+    (fetch, dest, value, pe, request))                                                                            \
+  Q(void, TYPENAME##_atomic_fetch_xor, fetch_xor, TYPE, (TYPE * fetch, TYPE * dest, TYPE value, int pe, SHMEMX_REQ_ARG_), \
+    (fetch, dest, value, pe, request))                                                                            \
+  Q(void, TYPENAME##_atomic_and, and_, TYPE, (TYPE * dest, TYPE value, int pe, SHMEMX_REQ_ARG_), (dest, value, pe, request)) \
+  Q(void, TYPENAME##_atomic_or, or_, TYPE, (TYPE * dest, TYPE value, int pe, SHMEMX_REQ_ARG_), (dest, value, pe, request)) \
+  Q(void, TYPENAME##_atomic_xor, xor_, TYPE, (TYPE * dest, TYPE value, int pe, SHMEMX_REQ_ARG_), (dest, value, pe, request))
+
+/* Active-set collectives. Rows C(RET, BASE, KIND, ELEM, PARAMS, ARGS): blocking shmemx_BASE_aset
+ * (seed-style name shmem_BASE_aset), non-blocking shmemx_BASE_aset_req (seed: shmem_BASE_nb). */
+#define SHMEMX_ASET_COLL_SIZED_ROUTINES(C, SIZE)                                                                     \
+  C(void, broadcast##SIZE, broadcast, (SIZE / 8),                                                                 \
+    (void* dest, const void* source, size_t nelems, int PE_root, shmemx_aset* aset, long* pSync),                 \
+    (dest, source, nelems, PE_root, aset, pSync))                                                                 \
+  C(void, collect##SIZE, collect, (SIZE / 8), (void* dest, const void* source, size_t nelems, shmemx_aset* aset, long* pSync), \
+    (dest, source, nelems, aset, pSync))                                                                          \
+  C(void, fcollect##SIZE, fcollect, (SIZE / 8), (void* dest, const void* source, size_t nelems, shmemx_aset* aset, long* pSync), \
+    (dest, source, nelems, aset, pSync))
+#define SHMEMX_ASET_SIZES(X) X(32) X(64)
+/* Reductions: TYPE*, like the 1.0 to_all routines with (PE_start, logPE_stride, PE_size) replaced by
+ * the set. Blocking: pWrk as in 1.0 (unused here); non-blocking: pWrk of nreduce * set size elements. */
+#define SHMEMX_ASET_REDUCE_PARAMS_(TYPE) (TYPE * dest, const TYPE* source, int nreduce, shmemx_aset* aset, TYPE* pWrk, long* pSync)
+#define SHMEMX_ASET_REDUCE_ARGS_ (dest, source, nreduce, aset, pWrk, pSync)
+#define SHMEMX_ASET_REDUCE_BITWISE_ROUTINES(C, TYPE, TYPENAME)                                           \
+  C(void, TYPENAME##_and_to_all, and_, TYPE, SHMEMX_ASET_REDUCE_PARAMS_(TYPE), SHMEMX_ASET_REDUCE_ARGS_) \
+  C(void, TYPENAME##_or_to_all, or_, TYPE, SHMEMX_ASET_REDUCE_PARAMS_(TYPE), SHMEMX_ASET_REDUCE_ARGS_)   \
+  C(void, TYPENAME##_xor_to_all, xor_, TYPE, SHMEMX_ASET_REDUCE_PARAMS_(TYPE), SHMEMX_ASET_REDUCE_ARGS_)
+#define SHMEMX_ASET_REDUCE_ARITH_ROUTINES(C, TYPE, TYPENAME)                                             \
+  C(void, TYPENAME##_max_to_all, max_, TYPE, SHMEMX_ASET_REDUCE_PARAMS_(TYPE), SHMEMX_ASET_REDUCE_ARGS_) \
+  C(void, TYPENAME##_min_to_all, min_, TYPE, SHMEMX_ASET_REDUCE_PARAMS_(TYPE), SHMEMX_ASET_REDUCE_ARGS_) \
+  C(void, TYPENAME##_sum_to_all, sum_, TYPE, SHMEMX_ASET_REDUCE_PARAMS_(TYPE), SHMEMX_ASET_REDUCE_ARGS_) \
+  C(void, TYPENAME##_prod_to_all, prod_, TYPE, SHMEMX_ASET_REDUCE_PARAMS_(TYPE), SHMEMX_ASET_REDUCE_ARGS_)
+#define SHMEMX_ASET_BITWISE_TYPES(X) X(short, short) X(int, int) X(long, long) X(long long, longlong)
+#define SHMEMX_ASET_ARITH_TYPES(X) SHMEMX_ASET_BITWISE_TYPES(X) X(float, float) X(double, double)
+
+/* Declarations */
+#define SHMEMX_REQ_DECLARE_(RET, BASE, KIND, ELEM, PARAMS, ARGS) RET shmemx_##BASE##_req PARAMS;
+#define SHMEMX_ASET_DECLARE_(RET, BASE, KIND, ELEM, PARAMS, ARGS) \
+  RET shmemx_##BASE##_aset PARAMS;                                 \
+  RET shmemx_##BASE##_aset_req(SHMEMSIM_UNPAREN PARAMS, SHMEMX_REQ_ARG_);
+#define SHMEMX_REQ_TYPED_DECLARE_(TYPE, TYPENAME) SHMEMX_REQ_TYPED_ROUTINES(SHMEMX_REQ_DECLARE_, TYPE, TYPENAME)
+#define SHMEMX_REQ_SIZED_DECLARE_(SIZE) SHMEMX_REQ_SIZED_ROUTINES(SHMEMX_REQ_DECLARE_, SIZE)
+#define SHMEMX_REQ_AE_DECLARE_(TYPE, TYPENAME) SHMEMX_REQ_AMO_EXTENDED_ROUTINES(SHMEMX_REQ_DECLARE_, TYPE, TYPENAME)
+#define SHMEMX_REQ_AS_DECLARE_(TYPE, TYPENAME) SHMEMX_REQ_AMO_STANDARD_ROUTINES(SHMEMX_REQ_DECLARE_, TYPE, TYPENAME)
+#define SHMEMX_REQ_AB_DECLARE_(TYPE, TYPENAME) SHMEMX_REQ_AMO_BITWISE_ROUTINES(SHMEMX_REQ_DECLARE_, TYPE, TYPENAME)
+#define SHMEMX_ASET_SIZED_DECLARE_(SIZE) SHMEMX_ASET_COLL_SIZED_ROUTINES(SHMEMX_ASET_DECLARE_, SIZE)
+#define SHMEMX_ASET_RB_DECLARE_(TYPE, TYPENAME) SHMEMX_ASET_REDUCE_BITWISE_ROUTINES(SHMEMX_ASET_DECLARE_, TYPE, TYPENAME)
+#define SHMEMX_ASET_RA_DECLARE_(TYPE, TYPENAME) SHMEMX_ASET_REDUCE_ARITH_ROUTINES(SHMEMX_ASET_DECLARE_, TYPE, TYPENAME)
+
+SHMEMX_REQ_MEM_ROUTINES(SHMEMX_REQ_DECLARE_)
+SHMEMSIM_RMA_TYPES(SHMEMX_REQ_TYPED_DECLARE_)
+SHMEMSIM_SIZES(SHMEMX_REQ_SIZED_DECLARE_)
+SHMEMSIM_AMO_EXTENDED_TYPES(SHMEMX_REQ_AE_DECLARE_)
+SHMEMSIM_AMO_STANDARD_TYPES(SHMEMX_REQ_AS_DECLARE_)
+SHMEMSIM_AMO_BITWISE_TYPES(SHMEMX_REQ_AB_DECLARE_)
+void shmemx_barrier_aset(shmemx_aset* aset, long* pSync);
+void shmemx_barrier_aset_req(shmemx_aset* aset, long* pSync, SHMEMX_REQ_ARG_);
+SHMEMX_ASET_SIZES(SHMEMX_ASET_SIZED_DECLARE_)
+SHMEMX_ASET_BITWISE_TYPES(SHMEMX_ASET_RB_DECLARE_)
+SHMEMX_ASET_ARITH_TYPES(SHMEMX_ASET_RA_DECLARE_)
+
+/* Profiling interface (OpenSHMEM 1.5 section 11): every routine above is also pshmemx_NAME
+ * (trampolines in shmem_front/lib/profiling.cpp). SHMEMX_SEED003_NAMES_(N) calls N(name) for each. */
+#define SHMEMX_SEED003_PN_REQ_(RET, BASE, KIND, ELEM, PARAMS, ARGS) SHMEMX_SEED003_N_(shmemx_##BASE##_req)
+#define SHMEMX_SEED003_PN_ASET_(RET, BASE, KIND, ELEM, PARAMS, ARGS) \
+  SHMEMX_SEED003_N_(shmemx_##BASE##_aset) SHMEMX_SEED003_N_(shmemx_##BASE##_aset_req)
+#define SHMEMX_SEED003_PN_TYPED_(TYPE, TYPENAME) SHMEMX_REQ_TYPED_ROUTINES(SHMEMX_SEED003_PN_REQ_, TYPE, TYPENAME)
+#define SHMEMX_SEED003_PN_SIZED_(SIZE) SHMEMX_REQ_SIZED_ROUTINES(SHMEMX_SEED003_PN_REQ_, SIZE)
+#define SHMEMX_SEED003_PN_AE_(TYPE, TYPENAME) SHMEMX_REQ_AMO_EXTENDED_ROUTINES(SHMEMX_SEED003_PN_REQ_, TYPE, TYPENAME)
+#define SHMEMX_SEED003_PN_AS_(TYPE, TYPENAME) SHMEMX_REQ_AMO_STANDARD_ROUTINES(SHMEMX_SEED003_PN_REQ_, TYPE, TYPENAME)
+#define SHMEMX_SEED003_PN_AB_(TYPE, TYPENAME) SHMEMX_REQ_AMO_BITWISE_ROUTINES(SHMEMX_SEED003_PN_REQ_, TYPE, TYPENAME)
+#define SHMEMX_SEED003_PN_CS_(SIZE) SHMEMX_ASET_COLL_SIZED_ROUTINES(SHMEMX_SEED003_PN_ASET_, SIZE)
+#define SHMEMX_SEED003_PN_RB_(TYPE, TYPENAME) SHMEMX_ASET_REDUCE_BITWISE_ROUTINES(SHMEMX_SEED003_PN_ASET_, TYPE, TYPENAME)
+#define SHMEMX_SEED003_PN_RA_(TYPE, TYPENAME) SHMEMX_ASET_REDUCE_ARITH_ROUTINES(SHMEMX_SEED003_PN_ASET_, TYPE, TYPENAME)
+/* SHMEMX_SEED003_N_ must be defined as N when it expands. */
+#define SHMEMX_SEED003_NAMES_()                                                                             \
+  SHMEMX_SEED003_N_(shmemx_create_strided_aset) SHMEMX_SEED003_N_(shmemx_create_log_strided_aset)           \
+  SHMEMX_SEED003_N_(shmemx_create_custom_aset) SHMEMX_SEED003_N_(shmemx_create_generic_aset)                \
+  SHMEMX_SEED003_N_(shmemx_in_aset) SHMEMX_SEED003_N_(shmemx_aset_size) SHMEMX_SEED003_N_(shmemx_delete_aset) \
+  SHMEMX_SEED003_N_(shmemx_wait_request) SHMEMX_SEED003_N_(shmemx_test_request) SHMEMX_SEED003_N_(shmemx_abort) \
+  SHMEMX_SEED003_N_(shmemx_barrier_aset) SHMEMX_SEED003_N_(shmemx_barrier_aset_req)                         \
+  SHMEMX_REQ_MEM_ROUTINES(SHMEMX_SEED003_PN_REQ_) SHMEMSIM_RMA_TYPES(SHMEMX_SEED003_PN_TYPED_)               \
+  SHMEMSIM_SIZES(SHMEMX_SEED003_PN_SIZED_) SHMEMSIM_AMO_EXTENDED_TYPES(SHMEMX_SEED003_PN_AE_)                \
+  SHMEMSIM_AMO_STANDARD_TYPES(SHMEMX_SEED003_PN_AS_) SHMEMSIM_AMO_BITWISE_TYPES(SHMEMX_SEED003_PN_AB_)       \
+  SHMEMX_ASET_SIZES(SHMEMX_SEED003_PN_CS_) SHMEMX_ASET_BITWISE_TYPES(SHMEMX_SEED003_PN_RB_)                  \
+  SHMEMX_ASET_ARITH_TYPES(SHMEMX_SEED003_PN_RA_)
+#define SHMEMX_SEED003_N_ SHMEMSIM_PDECL_
+SHMEMX_SEED003_NAMES_()
+#undef SHMEMX_SEED003_N_
+
+/* ------------------------------------------------------------------ the seed's own names */
+#ifdef SHMEMSIM_SEED_NAMES
+typedef shmemx_aset shmem_aset;
+typedef shmemx_offset_fn shmem_offset_fn;
+typedef shmemx_request_handle_t shmem_request_handle_t;
+static inline shmem_aset* shmem_create_strided_aset(int PE_start, int PE_stride, int PE_size)
+{
+  return shmemx_create_strided_aset(PE_start, PE_stride, PE_size);
+}
+static inline shmem_aset* shmem_create_log_strided_aset(int PE_start, int PE_log_stride, int PE_size, int stride_base)
+{
+  return shmemx_create_log_strided_aset(PE_start, PE_log_stride, PE_size, stride_base);
+}
+static inline shmem_aset* shmem_create_custom_aset(int PE_start, shmem_offset_fn offset, int PE_size, void* const_params)
+{
+  return shmemx_create_custom_aset(PE_start, offset, PE_size, const_params);
+}
+static inline shmem_aset* shmem_create_generic_aset(int* PE_list, int PE_size)
+{
+  return shmemx_create_generic_aset(PE_list, PE_size);
+}
+static inline int shmem_in_aset(shmem_aset* aset) { return shmemx_in_aset(aset); }
+static inline int shmem_aset_size(shmem_aset* aset) { return shmemx_aset_size(aset); }
+static inline void shmem_delete_aset(shmem_aset* aset) { shmemx_delete_aset(aset); }
+static inline void shmem_wait_request(shmem_request_handle_t request) { shmemx_wait_request(request); }
+static inline int shmem_test_request(shmem_request_handle_t request) { return shmemx_test_request(request); }
+static inline void shmem_abort(int status) { shmemx_abort(status); }
+static inline void shmem_barrier_aset(shmem_aset* aset, long* pSync) { shmemx_barrier_aset(aset, pSync); }
+/* The seed's shmem_barrier_nb(aset, pSync, &request). */
+static inline void shmem_barrier_nb(shmem_aset* aset, long* pSync, shmem_request_handle_t* request)
+{
+  shmemx_barrier_aset_req(aset, pSync, request);
+}
+#define SHMEMX_SEED_REQ_ALIAS_(RET, BASE, KIND, ELEM, PARAMS, ARGS) \
+  static inline RET shmem_##BASE##_nb PARAMS { shmemx_##BASE##_req ARGS; }
+/* Blocking shmem_BASE_aset; non-blocking shmem_BASE_nb with a request as last argument. The
+ * seed's broadcast has no root argument (shmem_broadcast32_nb(&y, &x, 1, aset, pSync1, &req)):
+ * the root is the set's first PE (index 0); shmemx_broadcast32_aset_req takes any root. */
+#define SHMEMX_SEED_ASET_ALIAS_(RET, BASE, KIND, ELEM, PARAMS, ARGS)                                    \
+  static inline RET shmem_##BASE##_aset PARAMS { shmemx_##BASE##_aset ARGS; }                            \
+  SHMEMX_SEED_NB_##KIND(RET, BASE, PARAMS, ARGS)
+#define SHMEMX_SEED_NB_GENERIC_(RET, BASE, PARAMS, ARGS)                                                 \
+  static inline RET shmem_##BASE##_nb(SHMEMSIM_UNPAREN PARAMS, SHMEMX_REQ_ARG_)                          \
+  {                                                                                                      \
+    shmemx_##BASE##_aset_req(SHMEMSIM_UNPAREN ARGS, request);                                            \
+  }
+#define SHMEMX_SEED_NB_broadcast(RET, BASE, PARAMS, ARGS)                                                \
+  static inline RET shmem_##BASE##_nb(void* dest, const void* source, size_t nelems, shmem_aset* aset, \
+                                      long* pSync, SHMEMX_REQ_ARG_)                                      \
+  {                                                                                                      \
+    shmemx_##BASE##_aset_req(dest, source, nelems, 0, aset, pSync, request);                            \
+  }
+#define SHMEMX_SEED_NB_collect SHMEMX_SEED_NB_GENERIC_
+#define SHMEMX_SEED_NB_fcollect SHMEMX_SEED_NB_GENERIC_
+#define SHMEMX_SEED_NB_and_ SHMEMX_SEED_NB_GENERIC_
+#define SHMEMX_SEED_NB_or_ SHMEMX_SEED_NB_GENERIC_
+#define SHMEMX_SEED_NB_xor_ SHMEMX_SEED_NB_GENERIC_
+#define SHMEMX_SEED_NB_max_ SHMEMX_SEED_NB_GENERIC_
+#define SHMEMX_SEED_NB_min_ SHMEMX_SEED_NB_GENERIC_
+#define SHMEMX_SEED_NB_sum_ SHMEMX_SEED_NB_GENERIC_
+#define SHMEMX_SEED_NB_prod_ SHMEMX_SEED_NB_GENERIC_
+#define SHMEMX_SEED_REQ_TYPED_(TYPE, TYPENAME) SHMEMX_REQ_TYPED_ROUTINES(SHMEMX_SEED_REQ_ALIAS_, TYPE, TYPENAME)
+#define SHMEMX_SEED_REQ_SIZED_(SIZE) SHMEMX_REQ_SIZED_ROUTINES(SHMEMX_SEED_REQ_ALIAS_, SIZE)
+#define SHMEMX_SEED_REQ_AE_(TYPE, TYPENAME) SHMEMX_REQ_AMO_EXTENDED_ROUTINES(SHMEMX_SEED_REQ_ALIAS_, TYPE, TYPENAME)
+#define SHMEMX_SEED_REQ_AS_(TYPE, TYPENAME) SHMEMX_REQ_AMO_STANDARD_ROUTINES(SHMEMX_SEED_REQ_ALIAS_, TYPE, TYPENAME)
+#define SHMEMX_SEED_REQ_AB_(TYPE, TYPENAME) SHMEMX_REQ_AMO_BITWISE_ROUTINES(SHMEMX_SEED_REQ_ALIAS_, TYPE, TYPENAME)
+#define SHMEMX_SEED_ASET_SIZED_(SIZE) SHMEMX_ASET_COLL_SIZED_ROUTINES(SHMEMX_SEED_ASET_ALIAS_, SIZE)
+#define SHMEMX_SEED_ASET_RB_(TYPE, TYPENAME) SHMEMX_ASET_REDUCE_BITWISE_ROUTINES(SHMEMX_SEED_ASET_ALIAS_, TYPE, TYPENAME)
+#define SHMEMX_SEED_ASET_RA_(TYPE, TYPENAME) SHMEMX_ASET_REDUCE_ARITH_ROUTINES(SHMEMX_SEED_ASET_ALIAS_, TYPE, TYPENAME)
+SHMEMX_REQ_MEM_ROUTINES(SHMEMX_SEED_REQ_ALIAS_)
+SHMEMSIM_RMA_TYPES(SHMEMX_SEED_REQ_TYPED_)
+SHMEMSIM_SIZES(SHMEMX_SEED_REQ_SIZED_)
+SHMEMSIM_AMO_EXTENDED_TYPES(SHMEMX_SEED_REQ_AE_)
+SHMEMSIM_AMO_STANDARD_TYPES(SHMEMX_SEED_REQ_AS_)
+SHMEMSIM_AMO_BITWISE_TYPES(SHMEMX_SEED_REQ_AB_)
+SHMEMX_ASET_SIZES(SHMEMX_SEED_ASET_SIZED_)
+SHMEMX_ASET_BITWISE_TYPES(SHMEMX_SEED_ASET_RB_)
+SHMEMX_ASET_ARITH_TYPES(SHMEMX_SEED_ASET_RA_)
+#if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L && !defined(__cplusplus)
+/* The seed's type-generic shmem_put_nb / shmem_get_nb (C11), on the type of dest. */
+#define SHMEMX_SEED_GEN_(TYPE, TYPENAME, OP) TYPE* : shmem_##TYPENAME##_##OP,
+#define shmem_put_nb(dest, ...) \
+  _Generic((dest), SHMEMSIM_GEN_RMA_TYPES(SHMEMX_SEED_GEN_, put_nb) void* : shmem_putmem_nb)(dest, __VA_ARGS__)
+#define shmem_get_nb(dest, ...) \
+  _Generic((dest), SHMEMSIM_GEN_RMA_TYPES(SHMEMX_SEED_GEN_, get_nb) void* : shmem_getmem_nb)(dest, __VA_ARGS__)
+#endif
+#endif /* SHMEMSIM_SEED_NAMES */
+/* ============================================================== end of ORNL EXTENSIONS (seed 003) */
+
 #ifdef __cplusplus
 }
 #endif

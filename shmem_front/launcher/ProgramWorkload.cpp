@@ -127,6 +127,11 @@ void ProgramWorkload::summarize(nlohmann::json& summary)
                          {"shared", t.contexts_shared_default() + t.contexts_shared_created()},
                          {"shared_default", t.contexts_shared_default()},
                          {"shared_created", t.contexts_shared_created()}};
+  // Seed 003's requests: each holds a CT + an MD of its own while outstanding (PortalsTransport).
+  summary["requests"] = {{"opened", t.requests_opened()},
+                         {"own_counter", t.requests_own()},
+                         {"shared_counter", t.requests_shared()},
+                         {"counters_peak_per_pe", t.request_slots_peak()}};
   nlohmann::json exits = nlohmann::json::array();
   for (const PeProcess& p : program_.pes)
     exits.push_back(p.exit_status);

@@ -24,6 +24,8 @@ inline std::size_t amo_size(AmoType t)
 
 /// One communication context's resources in the transport (opaque to the routines).
 struct TransportCtx;
+/// One request's completion object in the transport (seed 003's request handles; opaque).
+struct TransportRequest;
 
 /// Transport seam: data movement and completion, on symmetric addresses of the calling PE.
 /// Remote addresses are given as the calling PE's own address of the symmetric object; the
@@ -65,6 +67,26 @@ public:
     (void)what;
     wait_for_update(seen, call);
   }
+
+  // Request-scoped completion (seed 003's non-blocking operations with request handles).
+  // Contract:
+  // - request_open gives a completion object of its own to one request of the calling PE.
+  //   Operations of the request are issued with the ordinary calls above (blocking = false) on
+  //   request_ctx(r), and only on it. quiet/fence on any context neither wait for them nor order
+  //   them (a backend whose completion objects ran out may complete them earlier; never later).
+  // - request_test: true once every operation issued on r is complete (puts and AMOs delivered at
+  //   their target, gets and fetches with their data in place); it never blocks.
+  // - request_wait blocks until request_test would say true (`call` names the routine for
+  //   deadlock reports).
+  // - request_close releases r; only after request_test said true or request_wait returned.
+  // - request_open never fails: when the backend runs out of completion objects it shares one
+  //   with another open request (then a wait may also wait for the other's operations), and says
+  //   so once per PE, as the implementation documents.
+  virtual TransportRequest* request_open() = 0;
+  virtual TransportCtx* request_ctx(TransportRequest* r) = 0;
+  virtual bool request_test(TransportRequest* r) = 0;
+  virtual void request_wait(TransportRequest* r, const char* call) = 0;
+  virtual void request_close(TransportRequest* r) = 0;
 };
 
 /// Runtime seam: what any backend provides the routines (the simulator's PE runtime, or real

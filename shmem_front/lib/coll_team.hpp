@@ -115,4 +115,16 @@ void group_sync(Group& g);
 /// OR-allreduce of one uint64 over the group (internal: team splits).
 std::uint64_t group_or(Group& g, std::uint64_t value);
 
+// The same algorithms for the explicit active sets of seed 003 (aset.cpp, nb_collectives.cpp).
+enum class RedOp { And, Or, Xor, Max, Min, Sum, Prod };
+enum class RedType { Short, Int, Long, LongLong, Float, Double };
+/// Active-set broadcast: the root's dest is not written (as the 1.0 active-set form).
+void group_broadcast(Group& g, void* dest, const void* source, std::size_t bytes, int root);
+/// collect (`fixed` false: sizes may differ) or fcollect.
+void group_collect(Group& g, void* dest, const void* source, std::size_t bytes, bool fixed);
+/// Reduction of `count` elements (bitwise operations on integer types only).
+void group_reduce(Group& g, RedOp op, RedType t, void* dest, const void* source, std::size_t count);
+/// acc[i] = op(acc[i], in[i]) for i < count, locally.
+void combine(RedOp op, RedType t, void* acc, const void* in, std::size_t count);
+
 } // namespace shmemsim::front

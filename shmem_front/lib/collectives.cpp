@@ -15,6 +15,7 @@
 //             | ring (reduce-scatter + allgather in n chunks, on gets: bandwidth-optimal)
 //   alltoall  one algorithm: pairwise-shifted puts (PE i sends to i+1, i+2, ...), then signals.
 #include "shmem_front/lib/Sync.hpp"
+#include "sim/Assert.hpp"
 #include "shmem_front/lib/coll_team.hpp"
 
 #include <cstring>
@@ -496,6 +497,71 @@ std::uint64_t group_or(Group& g, std::uint64_t value)
   g.words[kVal] = value;
   reduce_rd(g, &g.words[kVal + 1], &g.words[kVal], 1, OpOr{});
   return g.words[kVal + 1];
+}
+
+void group_broadcast(Group& g, void* dest, const void* source, std::size_t bytes, int root)
+{
+  broadcast(g, dest, source, bytes, root, false);
+}
+
+void group_collect(Group& g, void* dest, const void* source, std::size_t bytes, bool fixed)
+{
+  if (fixed)
+    fcollect(g, dest, source, bytes);
+  else
+    collect(g, dest, source, bytes);
+}
+
+namespace {
+/// Calls f(T{}, Op{}) for the element type and operation (bitwise operations on integers only).
+template <class F> void with_op(RedOp op, RedType t, F f)
+{
+  auto typed = [&](auto zero) {
+    using T = decltype(zero);
+    switch (op) {
+      case RedOp::Max: return f(zero, OpMax{});
+      case RedOp::Min: return f(zero, OpMin{});
+      case RedOp::Sum: return f(zero, OpSum{});
+      case RedOp::Prod: return f(zero, OpProd{});
+      default: break;
+    }
+    if constexpr (std::is_integral_v<T>) {
+      switch (op) {
+        case RedOp::And: return f(zero, OpAnd{});
+        case RedOp::Or: return f(zero, OpOr{});
+        default: return f(zero, OpXor{});
+      }
+    }
+    SHMEMSIM_ASSERT(false, "a bitwise reduction on a floating-point type");
+  };
+  switch (t) {
+    case RedType::Short: return typed(short{});
+    case RedType::Int: return typed(int{});
+    case RedType::Long: return typed(long{});
+    case RedType::LongLong: return typed(0LL);
+    case RedType::Float: return typed(float{});
+    case RedType::Double: return typed(double{});
+  }
+}
+} // namespace
+
+void group_reduce(Group& g, RedOp op, RedType t, void* dest, const void* source, std::size_t count)
+{
+  with_op(op, t, [&](auto zero, auto o) {
+    using T = decltype(zero);
+    reduce(g, static_cast<T*>(dest), static_cast<const T*>(source), count, o);
+  });
+}
+
+void combine(RedOp op, RedType t, void* acc, const void* in, std::size_t count)
+{
+  with_op(op, t, [&](auto zero, auto o) {
+    using T = decltype(zero);
+    auto* a       = static_cast<T*>(acc);
+    const auto* b = static_cast<const T*>(in);
+    for (std::size_t i = 0; i < count; ++i)
+      a[i] = o(a[i], b[i]);
+  });
 }
 
 } // namespace shmemsim::front

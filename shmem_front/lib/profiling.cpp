@@ -49,3 +49,7 @@ extern "C" void shmem_pcontrol(const int level, ...)
 #define SHMEMSIM_PN_ SHMEMSIM_TRAMPOLINE_
 asm(".pushsection .text\n\t" SHMEMSIM_PSHMEM_NAMES_() SHMEMSIM_PSHMEMX_NAMES_() ".popsection\n");
 #undef SHMEMSIM_PN_
+// Seed 003's extensions (shmemx.h, ORNL EXTENSIONS).
+#define SHMEMX_SEED003_N_ SHMEMSIM_TRAMPOLINE_
+asm(".pushsection .text\n\t" SHMEMX_SEED003_NAMES_() ".popsection\n");
+#undef SHMEMX_SEED003_N_

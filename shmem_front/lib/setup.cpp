@@ -1,5 +1,6 @@
 // Setup, query, symmetric memory and contexts.
 #include "shmem_front/lib/Library.hpp"
+#include "shmem_front/lib/Requests.hpp"
 #include "shmem_front/lib/Sync.hpp"
 #include "shmem_front/lib/coll_team.hpp"
 
@@ -130,7 +131,9 @@ void shmem_finalize(void)
   Entry e("shmem_finalize", true);
   if (!e.pe().initialized)
     return;
-  // Finalize completes every outstanding operation (OpenSHMEM 1.5, 9.1.3), on every context.
+  // Finalize completes every outstanding operation (OpenSHMEM 1.5, 9.1.3), on every context, and
+  // seed 003's requests (reporting those never waited for).
+  finalize_requests(e);
   for (shmemsim_ctx* c : e.pe().live)
     tp().quiet(c->tctx);
   barrier_all_impl(e);

@@ -2,6 +2,7 @@
 
 #include "sim/Assert.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <stdexcept>
@@ -23,6 +24,13 @@ struct TransportCtx {
   bool fence_needs_quiet = false;
   int sharers = 0;      ///< contexts issuing on this one's resources
   bool destroyed = false; ///< destroyed while shared: its resources live on for its sharers
+  bool single_ct = false; ///< puts and gets counted on one CT whatever the mapping (request slots)
+  bool request_slot = false; ///< a request slot (never a context)
+  int req_users = 0;      ///< open requests issuing on it
+};
+
+struct TransportRequest {
+  TransportCtx* slot = nullptr; ///< where its operations are issued and counted
 };
 
 struct PortalsTransport::PeNet {
@@ -38,6 +46,10 @@ struct PortalsTransport::PeNet {
   std::uint64_t local_stores = 0;
   /// Its threads blocked in wait_for_update.
   std::vector<sim::Notifier*> update_waiters;
+  /// Its request slots in the order they were made (oldest first), and whether the one notice
+  /// line about requests sharing has been printed.
+  std::vector<TransportCtx*> req_slots;
+  bool req_noticed = false;
 };
 
 namespace {
@@ -122,7 +134,7 @@ void PortalsTransport::note_op(const TransportCtx* ctx, const TransportCtx* c, b
     return;
   // The count the operation's completion brings its counter to: the lean mapping counts puts and
   // gets on one CT, the split one on two.
-  const bool lean          = mapping_ == CtxMapping::Lean;
+  const bool lean          = mapping_ == CtxMapping::Lean || c->single_ct;
   const std::uint64_t seq  = lean ? c->issued + c->get_issued + 1 : (get_side ? c->get_issued : c->issued) + 1;
   const int ct             = get_side ? c->get_ct.index : c->ct.index;
   obs_->op_issued(now(), c->pe, current_thread_(), ctx->id, ct, seq, kind, bytes, target);
@@ -247,7 +259,7 @@ TransportCtx* PortalsTransport::share_target(PeNet& p)
   // The pool: the PE's created contexts that own resources and live, in creation order.
   std::vector<TransportCtx*> pool;
   for (const auto& x : p.ctxs)
-    if (x->owner == x.get() && !x->destroyed)
+    if (x->owner == x.get() && !x->destroyed && !x->request_slot)
       pool.push_back(x.get());
   if (pool.empty())
     return p.def.get();
@@ -337,7 +349,7 @@ void PortalsTransport::wait(TransportCtx* c, bool gets_only, const char* what)
   // context (the contexts paper's lean mapping, and the interference it measures).
   auto& ni = *me().ni;
   CtEvent ev;
-  const bool lean = mapping_ == CtxMapping::Lean;
+  const bool lean = mapping_ == CtxMapping::Lean || c->single_ct;
   const int thr   = obs_ != nullptr ? current_thread_() : 0;
   auto reach      = [&](portals::CtHandle ct, const std::uint64_t& issued, const char* purpose) {
     SHMEMSIM_OBSERVE(obs_, wait_begin(now(), c->pe, thr, c->id, ct.index, what, issued));
@@ -370,7 +382,7 @@ void PortalsTransport::put(TransportCtx* ctx, void* dest, const void* src, std::
   std::uint32_t pt;
   std::uint64_t off;
   target_of(dest, n, &pt, &off);
-  note_op(ctx, c, false, blocking ? "put" : "put_nbi", n, pe);
+  note_op(ctx, c, false, blocking ? "put" : c->request_slot ? "put_req" : "put_nbi", n, pe);
   // The issued count goes up before the Portals call (the paper, section 4): a quiet by a
   // sibling thread meanwhile waits for this put too. Puts ask for an operation-completed ACK,
   // counted on the context's CT, as Portals-SHMEM did for every put.
@@ -393,7 +405,7 @@ void PortalsTransport::get(TransportCtx* ctx, void* dest, const void* src, std::
   std::uint32_t pt;
   std::uint64_t off;
   target_of(src, n, &pt, &off);
-  note_op(ctx, c, true, blocking ? "get" : "get_nbi", n, pe);
+  note_op(ctx, c, true, blocking ? "get" : c->request_slot ? "get_req" : "get_nbi", n, pe);
   ++c->get_issued;
   initiate();
   check(ni.get(c->get_md, addr(dest), n, pe, pt, off), "PtlGet");
@@ -405,7 +417,9 @@ void PortalsTransport::amo(TransportCtx* ctx, AmoOp op, AmoType t, void* dest, c
 {
   const std::size_t size = amo_size(t);
   if (op == AmoOp::Set) {
-    put(ctx, dest, value, size, pe, true); // an aligned put of one element is atomic
+    // An aligned put of one element is atomic. On a request slot it must not wait: the caller
+    // keeps `value` alive until the request completes (the MD is not volatile).
+    put(ctx, dest, value, size, pe, !ctx->owner->request_slot);
     return;
   }
   TransportCtx* c = ctx->owner;
@@ -413,7 +427,7 @@ void PortalsTransport::amo(TransportCtx* ctx, AmoOp op, AmoType t, void* dest, c
   std::uint32_t pt;
   std::uint64_t off;
   target_of(dest, size, &pt, &off);
-  note_op(ctx, c, false, "amo", size, pe);
+  note_op(ctx, c, false, c->request_slot ? "amo_req" : "amo", size, pe);
   ++c->issued;
   initiate();
   check(ni.atomic(c->md, addr(value), size, AckReq::OcAck, pe, pt, off, atomic_op(op), datatype(t)), "PtlAtomic");
@@ -430,7 +444,7 @@ void PortalsTransport::fetch_amo(TransportCtx* ctx, AmoOp op, AmoType t, void* d
   std::uint64_t off;
   target_of(dest, size, &pt, &off);
   const bool floating = t == AmoType::Float || t == AmoType::Double;
-  note_op(ctx, c, true, blocking ? "famo" : "famo_nbi", size, pe);
+  note_op(ctx, c, true, blocking ? "famo" : c->request_slot ? "famo_req" : "famo_nbi", size, pe);
   ++c->get_issued;
   initiate();
   Status s;
@@ -542,6 +556,109 @@ void PortalsTransport::wait_for_update_on(std::uint64_t seen, const char* /*call
     std::erase(p.update_waiters, &self);
   }
   SHMEMSIM_OBSERVE(obs_, wait_end(now(), p.ni->id(), thr, seen + 1));
+}
+
+// ---------------------------------------------------------------- requests (seed 003)
+
+TransportCtx* PortalsTransport::make_request_slot(PeNet& p, std::string* limit)
+{
+  auto& ni = *p.ni;
+  auto c   = std::make_unique<TransportCtx>();
+  c->pe    = ni.id();
+  if (ni.ct_alloc(&c->ct) != Status::Ok) {
+    *limit = "max_cts (" + std::to_string(ni.limits().max_cts) + ") reached";
+    return nullptr;
+  }
+  // Not volatile: a request's buffers are not reusable until it completes (seed 003), so the NIC
+  // reads a put's source when it injects it, as it does for every put above max_volatile_size.
+  portals::MdDesc md{nullptr, UINT64_MAX, portals::MD_EVENT_CT_ACK | portals::MD_EVENT_CT_REPLY, c->ct};
+  if (ni.md_bind(md, &c->md) != Status::Ok) {
+    ni.ct_free(c->ct);
+    *limit = "max_mds (" + std::to_string(ni.limits().max_mds) + ") reached";
+    return nullptr;
+  }
+  c->get_ct       = c->ct;
+  c->get_md       = c->md;
+  c->single_ct    = true;
+  c->request_slot = true;
+  c->id           = p.next_ctx_id++; // numbered with the contexts in traces (ops "put_req", ...)
+  TransportCtx* raw = c.get();
+  p.ctxs.push_back(std::move(c));
+  p.req_slots.push_back(raw);
+  req_slots_peak_ = std::max(req_slots_peak_, static_cast<int>(p.req_slots.size()));
+  return raw;
+}
+
+TransportRequest* PortalsTransport::request_open()
+{
+  PeNet& p = me();
+  auto* r  = new TransportRequest;
+  ++req_opened_;
+  std::string limit;
+  r->slot = make_request_slot(p, &limit);
+  if (r->slot != nullptr) {
+    ++req_own_;
+  } else {
+    // Out of CTs or MDs: share the oldest open request's slot (its operations started first, so
+    // waiting for them too costs least), else the default context's resources.
+    ++req_shared_;
+    r->slot = p.req_slots.empty() ? p.def.get() : p.req_slots.front();
+    if (!p.req_noticed && notice_) {
+      p.req_noticed = true;
+      notice_("PE " + std::to_string(p.ni->id()) + ": a request shares " +
+              (r->slot == p.def.get() ? std::string("the default context's completion counter")
+                                      : "the completion counter of an earlier request") +
+              ": " + limit);
+    }
+  }
+  ++r->slot->req_users;
+  return r;
+}
+
+TransportCtx* PortalsTransport::request_ctx(TransportRequest* r)
+{
+  return r->slot;
+}
+
+bool PortalsTransport::complete(TransportCtx* c)
+{
+  auto& ni = *me().ni;
+  CtEvent ev;
+  ni.ct_get(c->ct, &ev);
+  if (ev.failure > 0)
+    fatal_(std::to_string(ev.failure) + " remote operations failed at their target");
+  if (mapping_ == CtxMapping::Lean || c->single_ct)
+    return ev.success >= c->issued + c->get_issued;
+  if (ev.success < c->issued)
+    return false;
+  ni.ct_get(c->get_ct, &ev);
+  return ev.success >= c->get_issued;
+}
+
+bool PortalsTransport::request_test(TransportRequest* r)
+{
+  return complete(r->slot);
+}
+
+void PortalsTransport::request_wait(TransportRequest* r, const char* call)
+{
+  if (!complete(r->slot))
+    wait(r->slot, false, call);
+}
+
+void PortalsTransport::request_close(TransportRequest* r)
+{
+  PeNet& p        = me();
+  TransportCtx* s = r->slot;
+  SHMEMSIM_ASSERT(complete(s) || s->req_users > 1 || !s->request_slot, "a request closed before it completed");
+  delete r;
+  if (--s->req_users > 0 || !s->request_slot)
+    return;
+  std::erase(p.req_slots, s);
+  auto& ni = *p.ni;
+  ni.md_release(s->md);
+  ni.ct_free(s->ct);
+  std::erase_if(p.ctxs, [s](const std::unique_ptr<TransportCtx>& x) { return x.get() == s; });
 }
 
 void PortalsTransport::note_local_stores(int pe)

@@ -49,6 +49,16 @@ public:
   std::uint64_t updates() override;
   void wait_for_update(std::uint64_t seen, const char* call) override;
   void wait_for_update_on(std::uint64_t seen, const char* call, const void* what) override;
+  /// Requests (seed 003): each open request gets a request slot of its own, one CT and one MD
+  /// (not volatile: the NIC reads a put's source when it injects it) counting the ACKs and
+  /// replies of its operations; freed by request_close. When the NIC's CTs or MDs run out, a new
+  /// request shares the slot of the PE's oldest open request (or, with none open, the default
+  /// context's resources: then quiet completes it too), with one notice line per PE.
+  TransportRequest* request_open() override;
+  TransportCtx* request_ctx(TransportRequest* r) override;
+  bool request_test(TransportRequest* r) override;
+  void request_wait(TransportRequest* r, const char* call) override;
+  void request_close(TransportRequest* r) override;
   /// A thread of `pe` may have stored to the PE's symmetric memory (it entered the library or its
   /// time slice ended): wake the PE's threads waiting for updates, so they re-check.
   void note_local_stores(int pe);
@@ -63,6 +73,12 @@ public:
   /// Contexts created over another context's resources: the default context's, a created one's.
   std::uint64_t contexts_shared_default() const { return shared_default_; }
   std::uint64_t contexts_shared_created() const { return shared_created_; }
+  /// Requests opened, those that got a slot (CT + MD) of their own, those that shared one, and the
+  /// most slots one PE held at once (the request mechanism's cost in NIC resources).
+  std::uint64_t requests_opened() const { return req_opened_; }
+  std::uint64_t requests_own() const { return req_own_; }
+  std::uint64_t requests_shared() const { return req_shared_; }
+  int request_slots_peak() const { return req_slots_peak_; }
   /// `notice` gets one line per PE, the first time a context of the PE is refused or shared.
   void set_notice(std::function<void(const std::string&)> notice) { notice_ = std::move(notice); }
   /// Whether created contexts' MDs carry PTL_MD_INDEPENDENT (job.contexts.independent_mds; default yes).
@@ -83,6 +99,10 @@ private:
   void release(PeNet& p, TransportCtx* c);
   void notice_once(PeNet& p, const std::string& line);
   void check(portals::Status s, const char* what);
+  /// A request slot: one CT + one non-volatile MD; null when a limit stops it (`limit` says which).
+  TransportCtx* make_request_slot(PeNet& p, std::string* limit);
+  /// Whether every operation issued on `c` is complete (never blocks).
+  bool complete(TransportCtx* c);
   void wait(TransportCtx* c, bool gets_only, const char* what);
   void quiet_as(TransportCtx* ctx, const char* what);
   /// Spend the host CPU time of one Portals data-movement call on the calling thread.
@@ -102,6 +122,8 @@ private:
   std::uint64_t created_ = 0;
   std::uint64_t refused_ = 0;
   std::uint64_t shared_default_ = 0, shared_created_ = 0;
+  std::uint64_t req_opened_ = 0, req_own_ = 0, req_shared_ = 0;
+  int req_slots_peak_ = 0;
   std::function<void(const std::string&)> notice_;
   std::function<std::string(const void*)> name_address_;
   bool independent_mds_ = true;

@@ -238,6 +238,31 @@ public:
   }
   void fence(TransportCtx* t) override { calls.push_back({"fence", fake(t)}); }
 
+  // Requests: a context of their own whose operations run when the request is tested or waited.
+  TransportRequest* request_open() override
+  {
+    requests_.push_back(std::make_unique<FakeCtx>());
+    return reinterpret_cast<TransportRequest*>(requests_.back().get());
+  }
+  TransportCtx* request_ctx(TransportRequest* r) override { return reinterpret_cast<TransportCtx*>(r); }
+  bool request_test(TransportRequest* r) override
+  {
+    calls.push_back({"request_test", reinterpret_cast<FakeCtx*>(r)});
+    run_pending(reinterpret_cast<FakeCtx*>(r));
+    return true;
+  }
+  void request_wait(TransportRequest* r, const char*) override
+  {
+    calls.push_back({"request_wait", reinterpret_cast<FakeCtx*>(r)});
+    run_pending(reinterpret_cast<FakeCtx*>(r));
+  }
+  void request_close(TransportRequest* r) override
+  {
+    EXPECT_TRUE(reinterpret_cast<FakeCtx*>(r)->pending.empty()) << "request closed with operations pending";
+    std::erase_if(requests_, [r](const auto& x) { return x.get() == reinterpret_cast<FakeCtx*>(r); });
+  }
+  std::size_t open_requests() const { return requests_.size(); }
+
   std::uint64_t updates() override { return updates_; }
   void wait_for_update(std::uint64_t seen, const char* call) override
   {
@@ -268,7 +293,16 @@ private:
       fake(t)->pending.push_back(std::move(f));
   }
 
+  static void run_pending(FakeCtx* c)
+  {
+    auto pending = std::move(c->pending);
+    c->pending.clear();
+    for (auto& f : pending)
+      f();
+  }
+
   FakeRuntime& rt_;
+  std::vector<std::unique_ptr<FakeCtx>> requests_;
   FakeCtx default_;
   std::vector<std::unique_ptr<FakeCtx>> ctxs_;
   std::uint64_t updates_ = 0;
@@ -1032,3 +1066,65 @@ TEST_F(Routines, PaperNamesMapToShmemx)
 }
 
 } // namespace
+
+// ---------------------------------------------------------------- seed 003: requests, active sets
+
+TEST_F(Routines, RequestPutIsNotCompletedByQuietOnlyByWait)
+{
+  long src[2]  = {7, 8};
+  long* dest   = sym<long>(0);
+  shmemx_request_handle_t r = SHMEMX_REQUEST_NULL;
+  shmemx_long_put_req(dest, src, 2, 1, &r);
+  ASSERT_NE(r, SHMEMX_REQUEST_NULL);
+  EXPECT_FALSE(last("put").blocking);
+  EXPECT_NE(last("put").ctx, tp.default_fake()) << "a request must not issue on a context quiet completes";
+  shmem_quiet();
+  shmem_fence();
+  EXPECT_EQ(on(dest, 1)[1], 0) << "quiet completed a request";
+  EXPECT_EQ(tp.open_requests(), 1u);
+  shmemx_wait_request(r);
+  EXPECT_EQ(on(dest, 1)[1], 8);
+  EXPECT_EQ(tp.open_requests(), 0u) << "the completion object is released with the request";
+  const std::string msg = fatal_of([&] { shmemx_wait_request(r); });
+  EXPECT_NE(msg.find("shmemx_wait_request: request #"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("has already completed and was released"), std::string::npos) << msg;
+}
+
+TEST_F(Routines, RequestFetchAddDeliversAtTest)
+{
+  long* ctr      = sym<long>(64);
+  *on(ctr, 2)    = 40;
+  long old       = -1;
+  shmemx_request_handle_t r;
+  shmemx_long_atomic_fetch_add_req(&old, ctr, 2, 2, &r);
+  EXPECT_EQ(old, -1);
+  EXPECT_EQ(shmemx_test_request(r), 1);
+  EXPECT_EQ(old, 40);
+  EXPECT_EQ(*on(ctr, 2), 42);
+  EXPECT_EQ(shmemx_test_request(SHMEMX_REQUEST_NULL), 1);
+  EXPECT_NE(fatal_of([&] { shmemx_long_put_req(ctr, &old, 1, 1, nullptr); }).find("request is NULL"), std::string::npos);
+}
+
+TEST_F(Routines, ActiveSetsGiveNullOutsideAndCheckMembers)
+{
+  rt.me = 1;
+  EXPECT_EQ(shmemx_create_strided_aset(0, 2, 2), nullptr) << "PE 1 is not in {0, 2}";
+  EXPECT_EQ(shmemx_in_aset(nullptr), 0);
+  EXPECT_EQ(shmemx_aset_size(nullptr), 0);
+  rt.me          = 2;
+  shmemx_aset* a = shmemx_create_strided_aset(0, 2, 2);
+  ASSERT_NE(a, nullptr);
+  EXPECT_EQ(shmemx_in_aset(a), 1);
+  EXPECT_EQ(shmemx_aset_size(a), 2);
+  int list[3] = {3, 1, 2};
+  shmemx_aset* g = shmemx_create_generic_aset(list, 3);
+  EXPECT_EQ(shmemx_aset_size(g), 3);
+  shmemx_delete_aset(g);
+  shmemx_delete_aset(a);
+  EXPECT_NE(fatal_of([&] { shmemx_aset_size(a); }).find("is not a live active set of this PE"), std::string::npos);
+  EXPECT_NE(fatal_of([&] { shmemx_create_strided_aset(0, 1, kPes + 1); }).find("member 4 is PE 4, not a PE of the job"),
+            std::string::npos);
+  int dup[2] = {2, 2};
+  EXPECT_NE(fatal_of([&] { shmemx_create_generic_aset(dup, 2); }).find("PE 2 appears twice"), std::string::npos);
+  rt.me = 0;
+}
