@@ -8,6 +8,10 @@
  *                (shmem_future_wait), a task_await'ed task starts only after satisfaction, and
  *                shmem_task_future's result; the produced value is fetched from the next PE
  *   remote       tasks put to the next PE and a barrier after the scope completes them
+ *   state        per-thread and per-PE state across a suspension: a task sets a __thread
+ *                variable, makes a SHMEM call (offload: the task is suspended while the
+ *                communication worker performs it, its worker runs other tasks), and finds its
+ *                thread-local value, its PE and its PE's private globals unchanged
  * Runs in either runtime design (SHMEM_ASYNC_RUNTIME / job.async.runtime). */
 #define SHMEMSIM_SEED_NAMES
 #include <shmem.h>
@@ -102,6 +106,22 @@ static void* square(void* data)
   return (void*)(x * x);
 }
 
+/* ---- per-thread and per-PE state across a suspension */
+static __thread int tls_mark;
+static int pe_mark; /* private to this PE's copy of the program */
+static int state_ok;
+static void state_task(int i, void* data)
+{
+  (void)data;
+  tls_mark       = 1000 * me + i;
+  const int v    = shmem_int_g(&produced, (me + 1) % npes);
+  const int same = tls_mark == 1000 * me + i && shmem_my_pe() == me && pe_mark == 7 * me + 1 &&
+                   v == 1000 + (me + 1) % npes;
+  CHECK(same, "task %d: TLS %d, PE %d, global %d, got %d", i, tls_mark, shmem_my_pe(), pe_mark, v);
+  if (same)
+    add(&state_ok);
+}
+
 /* ---- remote puts from tasks */
 static void put_one(int i, void* data)
 {
@@ -162,6 +182,12 @@ static void entrypoint(void* args)
   shmem_future_t* sq = shmem_task_future(square, (void*)(intptr_t)(me + 7));
   CHECK((intptr_t)shmem_future_wait(sq) == (me + 7) * (me + 7), "task_future result");
 
+  pe_mark = 7 * me + 1;
+  shmem_task_scope_begin();
+  shmem_parallel_for(0, 32, state_task, NULL);
+  shmem_task_scope_end();
+  CHECK(state_ok == 32, "%d of 32 tasks kept their state", state_ok);
+
   /* Tasks put to the next PE; the barrier completes their puts. */
   shmem_task_scope_begin();
   shmem_parallel_for(0, NREMOTE, put_one, NULL);
@@ -189,6 +215,7 @@ int main(void)
     total_seen += workers_seen[w];
   CHECK(total_seen == 4 * st.workers, "hello iterations %d of %d", total_seen, 4 * st.workers);
   CHECK(st.runtime == SHMEMX_ASYNC_OFFLOAD ? st.offloaded > 0 : st.offloaded == 0, "offloaded %lu", st.offloaded);
+  CHECK(st.runtime == SHMEMX_ASYNC_CONTEXTS || st.suspensions > 0, "no task was suspended (offload)");
   if (me == 0)
     printf("async_seed: %s runtime, %d workers, %lu tasks\n", st.runtime == SHMEMX_ASYNC_OFFLOAD ? "offload" : "contexts",
            st.workers, st.tasks);

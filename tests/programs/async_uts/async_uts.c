@@ -4,10 +4,11 @@
  * rounds (the work). The root's children are dealt round-robin to the PEs. Counted twice:
  *   plain: each PE walks its subtrees depth first with an explicit stack;
  *   tasks: AsyncSHMEM (seed 001): a task per root child opens a task scope, visits its subtree
- *          with one task per node, and at the scope's end adds the subtree's node count to PE 0
- *          with an atomic (a SHMEM call from a task).
- * Both must find the same number of nodes and the same depth on every PE, and PE 0's atomic
- * total must equal the sum reduction of the plain counts.
+ *          with one task per node, and at the scope's end adds the subtree's node count to the
+ *          next PE's tally with an atomic (a SHMEM call from a task; a neighbour, not PE 0, so
+ *          that no NIC's atomic unit is a hot spot).
+ * Both must find the same number of nodes and the same depth on every PE, and the sum of the
+ * tallies must equal the sum of the plain counts.
  *   async_uts [ROOTS] [Q] [M] [HASH]      (defaults 64 200 4 16) */
 #include <shmem.h>
 #include <shmemx.h>
@@ -28,8 +29,8 @@ static double now_s(void)
 }
 
 static int me, npes, roots, q, m, rounds;
-static long total_tasks; /* symmetric, on PE 0: the tasks' subtree counts */
-static long plain_nodes, plain_sum, plain_depth, task_nodes, task_depth;
+static long tally; /* symmetric: the previous PE's tasks' subtree counts */
+static long plain_nodes, plain_sum, tally_sum, plain_depth, task_nodes, task_depth;
 
 static uint64_t mix(uint64_t x)
 {
@@ -112,7 +113,7 @@ static void subtree(int i, void* data)
   shmemx_task(visit, v);
   shmemx_task_scope_end();
   __atomic_fetch_add(&task_nodes, count, __ATOMIC_RELAXED);
-  shmem_long_atomic_add(&total_tasks, count, 0);
+  shmem_long_atomic_add(&tally, count, (me + 1) % npes);
 }
 
 static void search(void* data)
@@ -155,8 +156,9 @@ int main(int argc, char** argv)
   CHECK(task_nodes == plain_nodes, "PE %d: %ld nodes with tasks, %ld plainly", me, task_nodes, plain_nodes);
   CHECK(task_depth == plain_depth, "PE %d: depth %ld with tasks, %ld plainly", me, task_depth, plain_depth);
   shmem_long_sum_reduce(SHMEM_TEAM_WORLD, &plain_sum, &plain_nodes, 1);
+  shmem_long_sum_reduce(SHMEM_TEAM_WORLD, &tally_sum, &tally, 1);
   if (me == 0) {
-    CHECK(total_tasks == plain_sum, "tasks' total %ld, plain sum %ld", total_tasks, plain_sum);
+    CHECK(tally_sum == plain_sum, "tasks' tallies %ld, plain sum %ld", tally_sum, plain_sum);
     shmemx_async_stats_t st;
     shmemx_async_stats(&st);
     printf("async_uts: %ld nodes (+1 root), plain %.6f s, tasks %.6f s (%s, %d workers)\n", plain_sum, t_plain,
