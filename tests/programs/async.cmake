@@ -61,3 +61,15 @@ shmemsim_program_test(async_err_env PROGRAM async_errors PES 1 ENV SHMEM_ASYNC_R
   REJECT_STDOUT "no error")
 shmemsim_program_test(async_err_key PROGRAM async_errors PES 1 RUN_OPTIONS --set job.async.runtime=fibers
   EXPECT_STATUS 2 EXPECT_STDERR "job.async.runtime" REJECT_STDOUT "no error")
+
+# PEs sharing nodes (the watcher of communication-driven tasks beside other PEs' threads).
+shmemsim_program_test(async_when_shared_nodes PROGRAM async_when PES 8
+  RUN_OPTIONS --pes-per-node 4 --set job.async.workers=3 ENV SHMEM_ASYNC_RUNTIME=contexts
+  EXPECT_STDOUT "(^|\n)async_when: OK on 8 PEs\n" REJECT_STDOUT "FAIL" REJECT_STDERR ${NO_CRASH})
+
+# The designs in the trace report: who issues the operations.
+add_test(NAME prog_async_report
+  COMMAND ${CMAKE_COMMAND} -DRUN=${PROJECT_BINARY_DIR}/bin/shmemsim-run -DSHMEMSIM=$<TARGET_FILE:shmemsim>
+          -DPROG=${CMAKE_CURRENT_BINARY_DIR}/bin/async_isort -DSCENARIO=${SHMEMSIM_PROG_SCENARIO}
+          -DOUT=${CMAKE_CURRENT_BINARY_DIR}/out/async_report -P ${CMAKE_CURRENT_SOURCE_DIR}/async_report/check.cmake)
+set_tests_properties(prog_async_report PROPERTIES LABELS programs)

@@ -3,13 +3,14 @@
  * node's identity is a hash of its parent's and its index, and visiting a node hashes HASH
  * rounds (the work). The root's children are dealt round-robin to the PEs. Counted twice:
  *   plain: each PE walks its subtrees depth first with an explicit stack;
- *   tasks: AsyncSHMEM (seed 001): a task per root child opens a task scope, visits its subtree
- *          with one task per node, and at the scope's end adds the subtree's node count to the
- *          next PE's tally with an atomic (a SHMEM call from a task; a neighbour, not PE 0, so
- *          that no NIC's atomic unit is a hot spot).
+ *   tasks: AsyncSHMEM (seed 001): the PE's root children are dealt to GROUPS tasks; each opens
+ *          a task scope, visits its subtrees with one task per node, and at the scope's end adds
+ *          their node count to the next PE's tally with an atomic (a SHMEM call from a task). A
+ *          tally per group, not per subtree: every message costs the target's progress thread
+ *          about a microsecond on qdr-16, so one per subtree would make the count a hot spot.
  * Both must find the same number of nodes and the same depth on every PE, and the sum of the
  * tallies must equal the sum of the plain counts.
- *   async_uts [ROOTS] [Q] [M] [HASH]      (defaults 64 200 4 16) */
+ *   async_uts [ROOTS] [Q] [M] [HASH] [GROUPS]      (defaults 64 200 4 16 8) */
 #include <shmem.h>
 #include <shmemx.h>
 #include <stdint.h>
@@ -28,7 +29,7 @@ static double now_s(void)
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static int me, npes, roots, q, m, rounds;
+static int me, npes, roots, q, m, rounds, groups;
 static long tally; /* symmetric: the previous PE's tasks' subtree counts */
 static long plain_nodes, plain_sum, tally_sum, plain_depth, task_nodes, task_depth;
 
@@ -102,15 +103,16 @@ static void visit(void* data)
   free(v);
 }
 
-static void subtree(int i, void* data)
+static void group(int g, void* data)
 {
   (void)data;
-  const int child = me + i * npes; /* this PE's i-th root child */
-  long count      = 0;
+  long count = 0;
   shmemx_task_scope_begin();
-  TaskNode* v = malloc(sizeof *v);
-  *v          = (TaskNode){child_id(0, child), 1, &count};
-  shmemx_task(visit, v);
+  for (int child = me + g * npes; child < roots; child += groups * npes) { /* this PE's children g, g + groups, ... */
+    TaskNode* v = malloc(sizeof *v);
+    *v          = (TaskNode){child_id(0, child), 1, &count};
+    shmemx_task(visit, v);
+  }
   shmemx_task_scope_end();
   __atomic_fetch_add(&task_nodes, count, __ATOMIC_RELAXED);
   shmem_long_atomic_add(&tally, count, (me + 1) % npes);
@@ -119,9 +121,8 @@ static void subtree(int i, void* data)
 static void search(void* data)
 {
   (void)data;
-  const int mine = (roots - me + npes - 1) / npes; /* children me, me + npes, ... below roots */
   shmemx_task_scope_begin();
-  shmemx_parallel_for(0, mine, subtree, NULL);
+  shmemx_parallel_for(0, groups, group, NULL);
   shmemx_task_scope_end();
   shmem_quiet();
 }
@@ -136,8 +137,10 @@ int main(int argc, char** argv)
   q      = argc > 2 ? atoi(argv[2]) : 200;
   m      = argc > 3 ? atoi(argv[3]) : 4;
   rounds = argc > 4 ? atoi(argv[4]) : 16;
-  if (roots < 1 || q < 0 || q > 1000 || m < 0 || (long)q * m >= 1000 || rounds < 0) {
-    fprintf(stderr, "async_uts: ROOTS >= 1, 0 <= Q <= 1000, M >= 0 with Q*M < 1000 (a finite tree), HASH >= 0\n");
+  groups = argc > 5 ? atoi(argv[5]) : 8;
+  if (roots < 1 || q < 0 || q > 1000 || m < 0 || (long)q * m >= 1000 || rounds < 0 || groups < 1) {
+    fprintf(stderr, "async_uts: ROOTS >= 1, 0 <= Q <= 1000, M >= 0 with Q*M < 1000 (a finite tree), HASH >= 0, "
+                    "GROUPS >= 1\n");
     return 2;
   }
 
