@@ -56,13 +56,21 @@ AsyncPe::Thread& AsyncPe::worker(const char* routine)
 
 int AsyncPe::my_worker()
 {
+  lock();
   const Thread* t = self();
-  return t != nullptr ? t->slot : -1;
+  const int w     = t != nullptr ? t->slot : -1;
+  unlock();
+  return w;
 }
 
 bool AsyncPe::is_comm_worker()
 {
-  return design_ == AsyncDesign::Offload && comm_ == pt_.self();
+  if (design_ != AsyncDesign::Offload)
+    return false;
+  lock();
+  const bool comm = comm_ == pt_.self();
+  unlock();
+  return comm;
 }
 
 // ------------------------------------------------------------------ threads and slots
@@ -317,8 +325,8 @@ void AsyncPe::push_ready(Thread* me, const Task& t)
 
 void AsyncPe::spawn(const Task& t)
 {
-  Thread& me = worker("shmemx_task");
   lock();
+  Thread& me = worker("shmemx_task");
   Task c  = t;
   c.scope = me.scope;
   ++c.scope->pending;
@@ -328,16 +336,16 @@ void AsyncPe::spawn(const Task& t)
 
 void AsyncPe::scope_begin()
 {
-  Thread& me = worker("shmemx_task_scope_begin");
   lock();
+  Thread& me = worker("shmemx_task_scope_begin");
   me.scope = new Scope{0, me.scope};
   unlock();
 }
 
 void AsyncPe::scope_end()
 {
-  Thread& me = worker("shmemx_task_scope_end");
   lock();
+  Thread& me = worker("shmemx_task_scope_end");
   Scope* s = me.scope;
   if (s == nullptr || s->parent == nullptr) {
     unlock();
@@ -369,8 +377,8 @@ bool AsyncPe::satisfy(shmemsim_promise* p, void* value)
 
 void* AsyncPe::future_wait(shmemsim_promise* p)
 {
-  Thread& me = worker("shmemx_future_wait");
   lock();
+  Thread& me = worker("shmemx_future_wait");
   block_until(me, [p] { return p->satisfied; });
   void* v = p->value;
   unlock();
@@ -379,8 +387,8 @@ void* AsyncPe::future_wait(shmemsim_promise* p)
 
 void AsyncPe::await(shmemsim_promise* p, const Task& t)
 {
-  Thread& me = worker("shmemx_task_await");
   lock();
+  Thread& me = worker("shmemx_task_await");
   Task c  = t;
   c.scope = me.scope;
   ++c.scope->pending;
@@ -407,8 +415,8 @@ bool AsyncPe::holds(const Watch& w)
 
 void AsyncPe::watch(Watch w)
 {
-  Thread& me = worker("shmemx_int_task_when");
   lock();
+  Thread& me = worker("shmemx_int_task_when");
   w.task.scope = me.scope;
   ++w.task.scope->pending;
   if (holds(w)) {
@@ -479,6 +487,7 @@ void* AsyncPe::comm_main(void* self)
 {
   auto& a = *static_cast<AsyncPe*>(self);
   a.lock();
+  a.comm_ = a.pt_.self(); // as pthread_create stores it, which may be after this thread starts
   while (true) {
     while (a.ops_.empty() && !a.stop_)
       a.pt_.cond_wait(&a.comm_cv_, &a.mu_);

@@ -132,9 +132,9 @@ private:
   static void* watcher_main(void* self);
   void lock();
   void unlock();
-  /// The calling thread's record (null: no thread of the runtime).
+  /// The calling thread's record (null: no thread of the runtime); the lock is held.
   Thread* self();
-  /// The calling thread, which must hold a slot (`routine` names the call in the error).
+  /// The calling thread, which must hold a slot (`routine` names the call in the error); the lock is held.
   Thread& worker(const char* routine);
   /// Start one more thread holding `slot` (-1: none, it takes the next free one).
   void add_thread(int slot);
