@@ -4,16 +4,23 @@
  * token and registers again, like the seed's load balancer that "re-registers to handle new
  * updates". Registration never blocks (nothing has run right after it); the tasks run when the
  * puts arrive. Then _when_any on four flags, two of them excluded by status: the previous PE sets
- * an excluded flag first, then an included one; the task must run once, after the included one. */
+ * an excluded flag first, then an included one; the task must run once, after the included one.
+ * Then a second runtime (shmem_worker_init again): a task sleeps 10 ms of simulated time before it
+ * puts `late` to the next PE, whose communication-driven task is waiting for it. The watcher must
+ * be woken by that delivery, not poll: some tens of wake-ups (the siblings' own library calls and
+ * locks count as updates in the simulator), where polling every 10 us would make a thousand. */
 #define SHMEMSIM_SEED_NAMES
 #include <shmem.h>
 #include <shmemx.h>
 #include <stdio.h>
+#include <unistd.h>
 
 #include "progtest.h"
 
 static int token;    /* symmetric */
 static int flags[4]; /* symmetric */
+static int late;     /* symmetric */
+static int late_ran;
 static int me, npes, maxhop, expected, received, any_ran, any_saw_included;
 
 static void on_token(void* data);
@@ -58,6 +65,28 @@ static void entrypoint(void* args)
   shmem_int_p(&flags[3], 1, next); /* included */
 }
 
+static void on_late(void* data)
+{
+  (void)data;
+  CHECK(late == 1, "late is %d", late);
+  ++late_ran;
+}
+
+static void sleep_then_put(void* data)
+{
+  (void)data;
+  usleep(10000); /* simulated time: the other threads are idle meanwhile */
+  shmem_int_p(&late, 1, (me + 1) % npes);
+}
+
+static void late_phase(void* args)
+{
+  (void)args;
+  shmem_int_task_when(&late, SHMEM_CMP_EQ, 1, on_late, NULL);
+  shmem_barrier_all(); /* every PE waits before any puts */
+  shmem_task(sleep_then_put, NULL);
+}
+
 int main(void)
 {
   int provided = 0;
@@ -77,6 +106,12 @@ int main(void)
   CHECK(st.watches_fired == (unsigned long)want + 1, "watches fired %lu", st.watches_fired);
   if (me == 0)
     printf("async_when: %d hops, %lu watcher wake-ups on PE 0\n", maxhop, st.watcher_wakeups);
+  shmem_worker_init(late_phase, NULL);
+  shmemx_async_stats(&st);
+  CHECK(late_ran == 1, "the late task ran %d times", late_ran);
+  CHECK(st.watcher_wakeups <= 100, "%lu watcher wake-ups while waiting 10 ms for one put", st.watcher_wakeups);
+  if (me == 0)
+    printf("async_when: 10 ms wait for one put: %lu watcher wake-ups on PE 0\n", st.watcher_wakeups);
   const int r = progtest_finish("async_when");
   shmem_finalize();
   return r;
