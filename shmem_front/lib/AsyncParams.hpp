@@ -15,7 +15,7 @@ namespace shmemsim::front {
 enum class AsyncDesign { Offload, Contexts };
 
 struct AsyncParams {
-  /// Workers per PE (the PE's main thread is worker 0); 0: the PE's program cores.
+  /// Workers per PE (threads running tasks at a time; the PE's main thread starts as worker 0); 0: the PE's program cores.
   int workers        = 0;
   AsyncDesign design = AsyncDesign::Offload;
 
@@ -29,10 +29,11 @@ inline const sim::ParamTable<AsyncParams>& AsyncParams::keys()
   using sim::field;
   static const sim::ParamTable<AsyncParams> table = {
       {.path = "job.async.workers", .kind = K::Int,
-       .doc = "AsyncSHMEM (shmemx_worker_init): worker threads per PE, the PE's main thread being worker 0 "
-              "(SHMEM_ASYNC_WORKERS in the environment wins); 0: the node's program cores divided among its PEs. "
-              "The offload runtime adds one communication worker and both add one thread that watches "
-              "communication-driven tasks (docs/extensions-async.md).",
+       .doc = "AsyncSHMEM (shmemx_worker_init): workers per PE, i.e. threads running tasks at a time, the PE's "
+              "main thread starting as worker 0 (SHMEM_ASYNC_WORKERS in the environment wins); 0: the node's "
+              "program cores divided among its PEs. A suspended task keeps its thread while a spare one takes its "
+              "worker's place; the offload runtime adds one communication worker and both add one thread that "
+              "watches communication-driven tasks (docs/extensions-async.md).",
        .field = field(&AsyncParams::workers), .min = 0, .max = 1024},
       {.path = "job.async.runtime", .kind = K::Enum,
        .doc = "AsyncSHMEM runtime design (SHMEM_ASYNC_RUNTIME wins): offload (one communication worker performs "
