@@ -3,6 +3,7 @@
 // (sim/Params.hpp). The PE runtime (shmem_front/runtime) consumes them.
 #pragma once
 
+#include "shmem_front/lib/AsyncParams.hpp"
 #include "shmem_front/lib/CollectiveParams.hpp"
 #include "sim/Params.hpp"
 #include "sim/Time.hpp"
@@ -49,8 +50,10 @@ struct JobParams {
   int threads_per_pe = 0;
   /// job.collectives.<what>: the algorithm of each collective (its keys: CollectiveParams::keys()).
   front::CollectiveParams collectives;
+  /// job.async.*: AsyncSHMEM's workers and runtime design (its keys: AsyncParams::keys()).
+  front::AsyncParams async;
 
-  /// The job.* keys but job.collectives.* (CollectiveParams::keys()).
+  /// The job.* keys but job.collectives.* (CollectiveParams::keys()) and job.async.* (AsyncParams::keys()).
   static const sim::ParamTable<JobParams>& keys();
 };
 

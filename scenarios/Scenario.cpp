@@ -209,6 +209,7 @@ const std::vector<Key>& schema()
     add_keys(k, portals::Limits::keys(), [](Build& b) -> portals::Limits& { return b.sc.platform.limits; });
     add_keys(k, JobParams::keys(), [](Build& b) -> JobParams& { return b.sc.job; });
     add_keys(k, front::CollectiveParams::keys(), [](Build& b) -> front::CollectiveParams& { return b.sc.job.collectives; });
+    add_keys(k, front::AsyncParams::keys(), [](Build& b) -> front::AsyncParams& { return b.sc.job.async; });
     add_own("output.trace");
     k.push_back(Key{.scope = Scope::Root, .path = "traffic", .kind = Kind::Str, .traffic_list = true,
                     .help = "Built-in Portals-level traffic: one pattern object, or an array of them running "

@@ -413,6 +413,132 @@ SHMEMX_ASET_ARITH_TYPES(SHMEMX_SEED_ASET_RA_)
 #endif
 #endif /* SHMEMSIM_SEED_NAMES */
 /* ============================================================== end of ORNL EXTENSIONS (seed 003) */
+/* ================================================================== ASYNCSHMEM (seed 001)
+ * Grossman & Pritchard, "Performance of a Task-Parallel PGAS Programming Model using OpenSHMEM
+ * and UCX" (OFA workshop 2017): tasks, futures/promises and communication-driven tasks over
+ * OpenSHMEM, on a work-stealing runtime of worker threads per PE (docs/extensions-async.md).
+ * Here under shmemx_ names; -DSHMEMSIM_SEED_NAMES also gives the seed's own names (below).
+ *
+ *   seed                                                          here
+ *   void shmem_worker_init(void (*entrypoint)(void *), void *data) shmemx_worker_init
+ *   int  shmem_my_worker(void), int shmem_n_workers(void)          shmemx_my_worker, shmemx_n_workers
+ *   void shmem_task(void (*body)(void *), void *data)              shmemx_task
+ *   void shmem_parallel_for(int lower_bound, int upper_bound,
+ *                           void (*body)(int, void *), void *data) shmemx_parallel_for
+ *   void shmem_task_scope_begin(void), _end(void)                  shmemx_task_scope_begin, _end
+ *   shmem_promise_t *shmem_create_promise(void)                    shmemx_create_promise
+ *   shmem_future_t *shmem_future_for_promise(shmem_promise_t *)    shmemx_future_for_promise
+ *   void shmem_satisfy_promise(shmem_promise_t *, void *data)      shmemx_satisfy_promise
+ *   void *shmem_future_wait(shmem_future_t *)                      shmemx_future_wait
+ *   void shmem_task_await(shmem_future_t *, void (*body)(void *),
+ *                         void *data)                              shmemx_task_await
+ *   shmem_task_future (named by the seed, no signature given):
+ *   shmem_future_t *shmem_task_future(void *(*body)(void *),
+ *                                     void *data)                  shmemx_task_future
+ *   void shmem_int_task_when(int *ivar, int cond, int value,
+ *                            void (*body)(void *), void *data)     shmemx_int_task_when
+ *   shmem_int_task_when_any (named by the seed, no signature given):
+ *   void shmem_int_task_when_any(int *ivars, size_t nelems,
+ *        const int *status, int cond, int value,
+ *        void (*body)(void *), void *data)                         shmemx_int_task_when_any
+ *
+ * Semantics
+ * - shmemx_worker_init initializes OpenSHMEM (unless the program did; then the contexts runtime
+ *   needs SHMEM_THREAD_MULTIPLE), runs entrypoint(data) as the PE's root task on the PE's main
+ *   thread (worker 0) and worker threads 1..n-1, returns when the root task and every task made
+ *   since have finished, then finalizes OpenSHMEM if it initialized it. n: SHMEM_ASYNC_WORKERS
+ *   in the environment, else the scenario key job.async.workers (0: the PE's cores).
+ * - The runtime design: SHMEM_ASYNC_RUNTIME, else job.async.runtime: "offload" (one communication
+ *   worker performs every SHMEM call of the tasks; the calling task waits and its worker runs other
+ *   tasks meanwhile) or "contexts" (each worker issues on a context of its own; shmem_quiet and
+ *   the barriers complete every worker's context).
+ * - shmemx_my_worker: the calling worker's number (0..n-1); -1 for a thread that is no worker
+ *   (the main thread outside shmemx_worker_init is 0). shmemx_n_workers: n.
+ * - shmemx_task makes a task counted in the innermost open task scope of the calling task (the
+ *   root scope otherwise); its own tasks count there too. shmemx_task_scope_end waits for every
+ *   task counted in the scope (nested scopes: the innermost). shmemx_parallel_for makes one task
+ *   per index of [lower_bound, upper_bound), no implicit wait.
+ * - Promises are single assignment (a second shmemx_satisfy_promise is an error) and belong to
+ *   the PE that made them; they live until shmemx_worker_init returns. shmemx_future_wait returns
+ *   the value given to shmemx_satisfy_promise; shmemx_task_await runs body(data) once the future
+ *   is satisfied; shmemx_task_future runs body(data) as a task and satisfies the returned future
+ *   with its result.
+ * - shmemx_int_task_when never blocks: body(data) runs as a task once `*ivar cond value` holds
+ *   (cond: SHMEM_CMP_*; ivar symmetric), checked at once and then at each update of the PE's
+ *   symmetric memory (a delivery, not a poll). _when_any: once it holds for any ivars[i] with
+ *   status == NULL or status[i] == 0. Pending ones count in the task scope, like tasks.
+ * - Only workers may call the task routines; misuse is one line naming the routine, exit 2.
+ */
+typedef struct shmemsim_promise shmemx_promise_t;
+typedef struct shmemsim_future shmemx_future_t;
+
+/* What the calling PE's runtime counted (its last shmemx_worker_init, or the running one). */
+typedef struct {
+  int workers;                     /* worker threads */
+  int runtime;                     /* SHMEMX_ASYNC_OFFLOAD or SHMEMX_ASYNC_CONTEXTS */
+  unsigned long tasks;             /* tasks run (parallel_for ranges split count one each) */
+  unsigned long steals;            /* tasks taken from another worker's deque */
+  unsigned long offloaded;         /* SHMEM operations performed by the communication worker */
+  unsigned long watches_fired;     /* communication-driven tasks made ready */
+  unsigned long watcher_wakeups;   /* updates that woke the watcher of communication-driven tasks */
+  double comm_busy_s;              /* communication worker performing operations (simulated s) */
+  double comm_queue_s;             /* operations waiting for it, summed */
+  double span_s;                   /* the root task's start to the end of its last task */
+  unsigned long suspensions;       /* tasks suspended while waiting (their worker ran others) */
+  unsigned long threads;           /* threads that ran tasks (suspended tasks keep theirs) */
+} shmemx_async_stats_t;
+#define SHMEMX_ASYNC_OFFLOAD 0
+#define SHMEMX_ASYNC_CONTEXTS 1
+
+void shmemx_worker_init(void (*entrypoint)(void*), void* data);
+int shmemx_my_worker(void);
+int shmemx_n_workers(void);
+void shmemx_task(void (*body)(void*), void* data);
+void shmemx_parallel_for(int lower_bound, int upper_bound, void (*body)(int, void*), void* data);
+void shmemx_task_scope_begin(void);
+void shmemx_task_scope_end(void);
+shmemx_promise_t* shmemx_create_promise(void);
+shmemx_future_t* shmemx_future_for_promise(shmemx_promise_t* promise);
+void shmemx_satisfy_promise(shmemx_promise_t* promise, void* data);
+void* shmemx_future_wait(shmemx_future_t* future);
+void shmemx_task_await(shmemx_future_t* future, void (*body)(void*), void* data);
+shmemx_future_t* shmemx_task_future(void* (*body)(void*), void* data);
+void shmemx_int_task_when(int* ivar, int cond, int value, void (*body)(void*), void* data);
+void shmemx_int_task_when_any(int* ivars, size_t nelems, const int* status, int cond, int value,
+                              void (*body)(void*), void* data);
+void shmemx_async_stats(shmemx_async_stats_t* stats);
+
+#ifdef SHMEMSIM_SEED_NAMES
+/* AsyncSHMEM's own names, exactly as seed 001 writes them. */
+typedef shmemx_promise_t shmem_promise_t;
+typedef shmemx_future_t shmem_future_t;
+static inline void shmem_worker_init(void (*entrypoint)(void*), void* data) { shmemx_worker_init(entrypoint, data); }
+static inline int shmem_my_worker(void) { return shmemx_my_worker(); }
+static inline int shmem_n_workers(void) { return shmemx_n_workers(); }
+static inline void shmem_task(void (*body)(void*), void* data) { shmemx_task(body, data); }
+static inline void shmem_parallel_for(int lower_bound, int upper_bound, void (*body)(int, void*), void* data)
+{
+  shmemx_parallel_for(lower_bound, upper_bound, body, data);
+}
+static inline void shmem_task_scope_begin(void) { shmemx_task_scope_begin(); }
+static inline void shmem_task_scope_end(void) { shmemx_task_scope_end(); }
+static inline shmem_promise_t* shmem_create_promise(void) { return shmemx_create_promise(); }
+static inline shmem_future_t* shmem_future_for_promise(shmem_promise_t* p) { return shmemx_future_for_promise(p); }
+static inline void shmem_satisfy_promise(shmem_promise_t* p, void* data) { shmemx_satisfy_promise(p, data); }
+static inline void* shmem_future_wait(shmem_future_t* f) { return shmemx_future_wait(f); }
+static inline void shmem_task_await(shmem_future_t* f, void (*body)(void*), void* data) { shmemx_task_await(f, body, data); }
+static inline shmem_future_t* shmem_task_future(void* (*body)(void*), void* data) { return shmemx_task_future(body, data); }
+static inline void shmem_int_task_when(int* ivar, int cond, int value, void (*body)(void*), void* data)
+{
+  shmemx_int_task_when(ivar, cond, value, body, data);
+}
+static inline void shmem_int_task_when_any(int* ivars, size_t nelems, const int* status, int cond, int value,
+                                           void (*body)(void*), void* data)
+{
+  shmemx_int_task_when_any(ivars, nelems, status, cond, value, body, data);
+}
+#endif /* SHMEMSIM_SEED_NAMES (seed 001) */
+/* ================================================================== end of ASYNCSHMEM (seed 001) */
 
 #ifdef __cplusplus
 }

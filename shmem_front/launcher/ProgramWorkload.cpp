@@ -30,6 +30,7 @@ RuntimeParams runtime_params(const scenarios::Scenario& sc, const scenarios::Pla
   rp.threads_per_pe  = sc.job.threads_per_pe;
   rp.library_lock    = sc.job.library_lock;
   rp.collectives     = sc.job.collectives;
+  rp.async           = sc.job.async;
   return rp;
 }
 OnExhaustion on_exhaustion(scenarios::CtxOnExhaustion p)
@@ -82,6 +83,7 @@ void ProgramWorkload::setup(scenarios::Platform& platform, traces::Recorder* rec
   }
   install(Env{&runtime, &transport, &runtime});
   program_.install_hooks(runtime.hooks());
+  runtime.set_pthreads(program_.pthreads);
   if (program_.tag_output)
     runtime.tag_output();
 }

@@ -20,6 +20,7 @@ struct LoadedProgram {
   WorkCounter counter;
   void (*install_hooks)(const shmemsim_hooks*) = nullptr;
   bool tag_output = false; ///< prefix every line of a PE's output with its number
+  Pthreads pthreads;       ///< the interposition library's pthread_* (the PEs' simulated threads)
 };
 
 class ProgramWorkload final : public scenarios::Workload {

@@ -17,6 +17,11 @@ void install(const Env& env)
   g_pes.clear();
 }
 
+void set_transport(Transport* t)
+{
+  g_env.transport = t;
+}
+
 const Env& env()
 {
   return g_env;

@@ -3,7 +3,10 @@
 // sim/nic nor SimGrid headers: a null transport/runtime pair is enough to unit-test them.
 #pragma once
 
+#include "shmem_front/lib/AsyncParams.hpp"
 #include "shmem_front/lib/CollectiveParams.hpp"
+
+#include <pthread.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -96,6 +99,20 @@ public:
   virtual void request_close(TransportRequest*) {}
 };
 
+/// The PE's threads and their sync objects through the pthread API, as the PE's program sees it:
+/// simulated threads in the simulator (the interposition library's pthread_*), real ones in a
+/// process backend. The library's own threads (AsyncSHMEM's workers) are made through it.
+struct Pthreads {
+  int (*create)(pthread_t*, const pthread_attr_t*, void* (*)(void*), void*) = &pthread_create;
+  int (*join)(pthread_t, void**)                                             = &pthread_join;
+  pthread_t (*self)()                                                        = &pthread_self;
+  int (*mutex_lock)(pthread_mutex_t*)                                        = &pthread_mutex_lock;
+  int (*mutex_unlock)(pthread_mutex_t*)                                      = &pthread_mutex_unlock;
+  int (*cond_wait)(pthread_cond_t*, pthread_mutex_t*)                        = &pthread_cond_wait;
+  int (*cond_signal)(pthread_cond_t*)                                        = &pthread_cond_signal;
+  int (*cond_broadcast)(pthread_cond_t*)                                     = &pthread_cond_broadcast;
+};
+
 /// Runtime seam: what any backend provides the routines (the simulator's PE runtime, or real
 /// processes), in the spirit of Sandia OpenSHMEM's runtime.h. Simulator-only concerns (compute
 /// accounting, time slicing, actor switches) are not part of it (see Accounting).
@@ -129,6 +146,12 @@ public:
   }
 
   // Threads and synchronization
+  /// The pthread API of the PE's threads (default: libc's, for a backend of real threads).
+  virtual const Pthreads& pthreads()
+  {
+    static const Pthreads real;
+    return real;
+  }
   /// A poll found nothing: let the PE's other threads and communication progress before the next.
   virtual void poll_pause() = 0;
   /// Under SHMEM_THREAD_MULTIPLE, serialize with the PE's other threads on `lock` (one per shared context).
@@ -147,6 +170,8 @@ public:
   virtual const char* getenv(const char* name) = 0;
   /// The run's collective algorithms (job.collectives.*, checked by the scenario layer); defaults otherwise.
   virtual CollectiveParams collectives() { return {}; }
+  /// AsyncSHMEM's settings (job.async.*; workers 0: the PE's cores); the environment may override them.
+  virtual AsyncParams async_params() { return {}; }
 
   // Errors
   /// Misuse: print one line naming the PE and the routine, end the run with a non-zero status.
@@ -176,6 +201,9 @@ struct Env {
 
 /// Install the seams (the launcher does this once; tests install their own).
 void install(const Env& env);
+/// Replace the transport only, keeping the PEs' library state (AsyncSHMEM puts its forwarding
+/// transport in front of the backend's while it runs).
+void set_transport(Transport* t);
 const Env& env();
 
 } // namespace shmemsim::front

@@ -53,3 +53,15 @@ asm(".pushsection .text\n\t" SHMEMSIM_PSHMEM_NAMES_() SHMEMSIM_PSHMEMX_NAMES_() 
 #define SHMEMX_SEED003_N_ SHMEMSIM_TRAMPOLINE_
 asm(".pushsection .text\n\t" SHMEMX_SEED003_NAMES_() ".popsection\n");
 #undef SHMEMX_SEED003_N_
+
+// AsyncSHMEM (seed 001, shmemx.h's ASYNCSHMEM section).
+#define SHMEMSIM_PSHMEMX_ASYNC_NAMES_()                                                                      \
+  SHMEMSIM_PN_(shmemx_worker_init) SHMEMSIM_PN_(shmemx_my_worker) SHMEMSIM_PN_(shmemx_n_workers)             \
+  SHMEMSIM_PN_(shmemx_task) SHMEMSIM_PN_(shmemx_parallel_for) SHMEMSIM_PN_(shmemx_task_scope_begin)          \
+  SHMEMSIM_PN_(shmemx_task_scope_end) SHMEMSIM_PN_(shmemx_create_promise)                                    \
+  SHMEMSIM_PN_(shmemx_future_for_promise) SHMEMSIM_PN_(shmemx_satisfy_promise)                               \
+  SHMEMSIM_PN_(shmemx_future_wait) SHMEMSIM_PN_(shmemx_task_await) SHMEMSIM_PN_(shmemx_task_future)          \
+  SHMEMSIM_PN_(shmemx_int_task_when) SHMEMSIM_PN_(shmemx_int_task_when_any) SHMEMSIM_PN_(shmemx_async_stats)
+#define SHMEMSIM_PN_ SHMEMSIM_TRAMPOLINE_
+asm(".pushsection .text\n\t" SHMEMSIM_PSHMEMX_ASYNC_NAMES_() ".popsection\n");
+#undef SHMEMSIM_PN_

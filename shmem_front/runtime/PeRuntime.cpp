@@ -112,7 +112,7 @@ PeRuntime& pe_runtime()
 
 PeRuntime::PeRuntime(sim::Simulation& sim, const RuntimeParams& params, std::vector<PeProcess>& pes,
                      WorkCounter counter)
-    : sim_(sim), collectives_(params.collectives), pes_(sim, pes), threads_(sim, *this),
+    : sim_(sim), collectives_(params.collectives), async_(params.async), pes_(sim, pes), threads_(sim, *this),
       sync_(sim, threads_, *this, params.library_lock), accounting_(sim, params, counter), process_(threads_),
       omp_(params, threads_, pes_)
 {
@@ -380,6 +380,14 @@ const char* PeRuntime::getenv(const char* name)
 CollectiveParams PeRuntime::collectives()
 {
   return collectives_;
+}
+
+AsyncParams PeRuntime::async_params()
+{
+  AsyncParams a = async_;
+  if (a.workers == 0)
+    a.workers = omp_.pe_cores(); // the node's program cores divided among its PEs
+  return a;
 }
 
 void PeRuntime::fatal(const std::string& message)

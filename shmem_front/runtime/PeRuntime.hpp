@@ -96,6 +96,10 @@ public:
   void startup_barrier() override;
   const char* getenv(const char* name) override;
   CollectiveParams collectives() override;
+  AsyncParams async_params() override;
+  const Pthreads& pthreads() override { return pthreads_; }
+  /// The pthread API the PEs' program copies see (the interposition library's), for the library's threads.
+  void set_pthreads(const Pthreads& p) { pthreads_ = p; }
   [[noreturn]] void fatal(const std::string& message) override;
   [[noreturn]] void global_exit(int status) override;
 
@@ -112,6 +116,8 @@ private:
 
   sim::Simulation& sim_;
   CollectiveParams collectives_;
+  AsyncParams async_;
+  Pthreads pthreads_;
   PeSet pes_;
   SimThreads threads_;
   SyncObjects sync_;

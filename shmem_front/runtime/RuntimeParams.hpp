@@ -2,6 +2,7 @@
 // platform keys); the runtime never reads scenarios.
 #pragma once
 
+#include "shmem_front/lib/AsyncParams.hpp"
 #include "shmem_front/lib/CollectiveParams.hpp"
 #include "sim/HostParams.hpp"
 #include "sim/Time.hpp"
@@ -41,6 +42,7 @@ struct RuntimeParams {
   sim::Ps library_lock    = 0;     ///< job.threads.library_lock: hold time of the library's lock
   sim::Ps poll_cost       = 100'000; ///< what a poll that found nothing costs (100 ns)
   CollectiveParams collectives;      ///< job.collectives.*
+  AsyncParams async;                 ///< job.async.*
 };
 
 } // namespace shmemsim::front

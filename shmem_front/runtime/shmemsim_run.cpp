@@ -28,6 +28,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace fs = std::filesystem;
@@ -672,6 +673,27 @@ struct TemporaryDirectory {
   const char* path() const { return g_tmpdir; }
 };
 
+/// The interposition library's pthread_* (what the program copies call): the PEs' simulated threads.
+Pthreads interposed_pthreads(void* ih)
+{
+  Pthreads p;
+  const auto get = [ih](auto& fn, const char* name) {
+    void* sym = dlsym(ih, name);
+    if (sym == nullptr)
+      throw scenarios::ScenarioError(std::string("the interposition library lacks ") + name);
+    fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(sym);
+  };
+  get(p.create, "pthread_create");
+  get(p.join, "pthread_join");
+  get(p.self, "pthread_self");
+  get(p.mutex_lock, "pthread_mutex_lock");
+  get(p.mutex_unlock, "pthread_mutex_unlock");
+  get(p.cond_wait, "pthread_cond_wait");
+  get(p.cond_signal, "pthread_cond_signal");
+  get(p.cond_broadcast, "pthread_cond_broadcast");
+  return p;
+}
+
 /// Load the interposition library (first, so the program copies bind to this instance), then one
 /// private copy of the program and one symmetric heap per PE.
 LoadedProgram load_program(const Options& o, const scenarios::Scenario& sc, const std::vector<int>& node_of,
@@ -695,6 +717,7 @@ LoadedProgram load_program(const Options& o, const scenarios::Scenario& sc, cons
                                      reinterpret_cast<void (*)()>(dlsym(ih, "shmemsim_flush_work"))};
   loaded.tag_output    = o.tag;
   g_program_handles    = reinterpret_cast<int (*)(int)>(dlsym(ih, "shmemsim_interpose_program_handles"));
+  loaded.pthreads      = interposed_pthreads(ih);
 
   const int npes = static_cast<int>(node_of.size());
   const TemporaryDirectory tmpdir; // load errors throw through here

@@ -786,6 +786,7 @@ TEST(scenario_params, EmptyScenarioGivesTheStructDefaults)
   expect_defaults_from_struct(nic::NicParams::keys(), s.platform.nic);
   expect_defaults_from_struct(portals::Limits::keys(), s.platform.limits);
   expect_defaults_from_struct(front::CollectiveParams::keys(), s.job.collectives);
+  expect_defaults_from_struct(front::AsyncParams::keys(), s.job.async);
   JobParams job = s.job;
   job.pes       = JobParams{}.pes; // resolved from nodes x pes_per_node
   expect_defaults_from_struct(JobParams::keys(), job);
@@ -843,6 +844,7 @@ TEST(scenario_params, EveryDeclaredKeyIsListedOnce)
   each(portals::Limits::keys());
   each(JobParams::keys());
   each(front::CollectiveParams::keys());
+  each(front::AsyncParams::keys());
   each(TrafficParams::keys());
 }
 
@@ -858,6 +860,20 @@ TEST(scenario_params, CollectiveAlgorithmsAreTyped)
   std::string e = error_of(R"({"job": {"collectives": {"reduce": "butterfly"}}})");
   EXPECT_CONTAINS(e, "job.collectives.reduce");
   EXPECT_CONTAINS(e, "recursive_doubling, linear or ring");
+}
+
+TEST(scenario_params, AsyncSettingsAreTyped)
+{
+  Scenario s = parse(R"({"job": {"async": {"workers": 11, "runtime": "contexts"}}})");
+  EXPECT_EQ(s.job.async.workers, 11);
+  EXPECT_EQ(s.job.async.design, front::AsyncDesign::Contexts);
+  EXPECT_EQ(s.resolved["job"]["async"]["runtime"], "contexts");
+  EXPECT_EQ(parse("{}").job.async.design, front::AsyncDesign::Offload);
+  std::string e = error_of(R"({"job": {"async": {"runtime": "fibers"}}})");
+  EXPECT_CONTAINS(e, "job.async.runtime");
+  EXPECT_CONTAINS(e, "offload or contexts");
+  e = error_of(R"({"job": {"async": {"workers": -1}}})");
+  EXPECT_CONTAINS(e, "job.async.workers");
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,0 +1,50 @@
+# AsyncSHMEM's two runtime designs as the trace report sees them (shmemsim report): the task
+# integer sort on 3 PEs x 4 workers, traced. In the offload design one thread of each PE besides
+# the main thread issues every operation (the communication worker); in the contexts design the
+# workers issue their own, each on its own context. The program prints the communication worker's
+# figures (offload: operations performed, busy time > 0; contexts: none).
+function(run_design design out_dir)
+  file(REMOVE_RECURSE ${out_dir})
+  execute_process(COMMAND ${RUN} --quiet --scenario ${SCENARIO} -np 3 --set job.async.runtime=${design}
+                          --set job.async.workers=4 --out ${out_dir} ${PROG} 8192 16
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0 OR NOT out MATCHES "async_isort: OK on 3 PEs")
+    message(FATAL_ERROR "${design} failed (${rc}):\n${out}\n${err}")
+  endif()
+  if(NOT out MATCHES "offloaded ([0-9]+) comm_busy_s ([0-9.]+)")
+    message(FATAL_ERROR "${design}: no async_stats line:\n${out}")
+  endif()
+  set(offloaded_${design} ${CMAKE_MATCH_1} PARENT_SCOPE)
+  set(busy_${design} ${CMAKE_MATCH_2} PARENT_SCOPE)
+  execute_process(COMMAND ${SHMEMSIM} report ${out_dir} --quiet RESULT_VARIABLE rc ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "shmemsim report ${design} failed: ${err}")
+  endif()
+  file(READ ${out_dir}/report.json json)
+  string(JSON n LENGTH "${json}" threads)
+  set(issuers 0)
+  math(EXPR last "${n} - 1")
+  foreach(i RANGE ${last})
+    string(JSON pe GET "${json}" threads ${i} pe)
+    string(JSON thr GET "${json}" threads ${i} thread)
+    string(JSON ops GET "${json}" threads ${i} operations ops)
+    if(pe EQUAL 0 AND NOT thr EQUAL 0 AND ops GREATER 0)
+      math(EXPR issuers "${issuers} + 1")
+    endif()
+  endforeach()
+  set(issuers_${design} ${issuers} PARENT_SCOPE)
+endfunction()
+
+run_design(offload ${OUT}/offload)
+run_design(contexts ${OUT}/contexts)
+message(STATUS "PE 0 threads issuing operations besides its main thread: offload ${issuers_offload}, contexts "
+               "${issuers_contexts}; offloaded ${offloaded_offload} operations, communication worker busy ${busy_offload} s")
+if(NOT issuers_offload EQUAL 1)
+  message(FATAL_ERROR "offload: ${issuers_offload} threads of PE 0 issued operations; only the communication worker should")
+endif()
+if(issuers_contexts LESS 2)
+  message(FATAL_ERROR "contexts: ${issuers_contexts} worker threads of PE 0 issued operations; the workers issue their own")
+endif()
+if(offloaded_offload EQUAL 0 OR NOT busy_offload GREATER 0 OR NOT offloaded_contexts EQUAL 0)
+  message(FATAL_ERROR "communication worker figures: offload ${offloaded_offload} ops, ${busy_offload} s; contexts ${offloaded_contexts} ops")
+endif()
