@@ -84,6 +84,7 @@ std::vector<std::string> draw_sweep_plots(const SweepResults& res, std::vector<s
     opt.logx   = p.logx;
     opt.logy   = p.logy;
     opt.units  = scenario_unit_reader();
+    opt.spread = p.errors == "stddev" ? analysis::Spread::StdDev : analysis::Spread::MinMax;
     const fs::path file = fs::path(res.index().dir) / p.file;
     try {
       const analysis::Plot plot = analysis::make_plot(runs, opt);
