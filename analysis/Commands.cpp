@@ -34,7 +34,7 @@ struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-const char* kUsage = R"(  report DIR [--bins N] [--quiet] [--export]
+const char* kUsage = R"USAGE(  report DIR [--bins N] [--quiet] [--export]
         Analyse DIR/trace.evt: ACK-counter waits, thread interference, overlap, NIC and link
         use, resources against limits. Prints a summary and writes DIR/report.json.
         --bins N   bins of the overlap timelines (default 20)
@@ -44,13 +44,26 @@ const char* kUsage = R"(  report DIR [--bins N] [--quiet] [--export]
         T: a time with a unit (200ns, 10us, 1.5ms, 2s; a bare number is seconds). Without
         --from/--to, the span of the first N operations (default 40).
   plot DIR... --x KEY --y KEY [--series KEY] [-o FILE.svg] [--title T] [--xlabel L]
-       [--ylabel L] [--logx] [--logy]
+       [--ylabel L] [--logx] [--logy] [--errors minmax|stddev]
         Plot a metric against a parameter over several run directories, one line per value
         of --series (default FILE: plot.svg). KEY: a dotted path into each DIR's summary.json,
         report.json, scenario.json or reported.json (a sweep run's program figures) (e.g.
         job.threads, sim_time_s, interference.total_s); prefix it with summary., report.,
         scenario. or reported. to name the file. "dir" is the run
         directory's name; "dir:REGEX" the first group REGEX matches in it (e.g. 'dir:t([0-9]+)').
+        Units: a key ending in _s, _ms, _us, _ns, _ps (time), _bytes (size), _Bps (bytes/s), _bps
+        (bits/s) or _per_s (rate), and a scenario key of kind time, size or bandwidth ("1.3us",
+        "4KiB", "32Gbps"), give an axis in its unit, SI-scaled ("time (us)"; binary for sizes:
+        "size (KiB)"); a log axis has powers of 10 (of 2 for sizes) with units ("1 KiB").
+        Runs that share an x and a series make one point with an error bar: the median from the
+        minimum to the maximum (--errors minmax, the default) or the mean -+ one standard
+        deviation (--errors stddev); the table gives both ends and the number of runs.
+        examples (from the source tree, with build/bin on PATH): a sweep with 3 runs per point,
+        then its half round trip against message size per link latency (log axes, min-max bars),
+        and against the link latency per size (mean -+ stddev):
+          shmemsim sweep scenarios/net/latency-sweep.json -o lat --set repeat=3 --set platform.fabric.jitter=1us --quiet
+          shmemsim plot lat/point-* --x scenario.traffic.0.size --y traffic.0.half_round_trip_s --series scenario.platform.fabric.link_latency --logx --logy -o lat.svg
+          shmemsim plot lat/point-* --x scenario.platform.fabric.link_latency --y traffic.0.half_round_trip_s --series scenario.traffic.0.size --errors stddev -o by-latency.svg
   compare RUN_A RUN_B [--json] [--all]
         The numeric keys of two run directories' summary.json, report.json and reported.json:
         A, B, B/A and B-A for each key present in both, the keys that differ sorted by
@@ -63,7 +76,7 @@ const char* kUsage = R"(  report DIR [--bins N] [--quiet] [--export]
         scaling efficiency) and its published values. Prints simulated beside published
         values and writes the plot, published points drawn as diamonds (default FILE:
         BASE/figure.svg). docs/figures.md describes SPEC.
-)";
+)USAGE";
 
 struct ArgReader {
   std::string cmd;
@@ -294,11 +307,21 @@ int cmd_figure(ArgReader& a)
   return 0;
 }
 
-int cmd_plot(ArgReader& a)
+Spread parse_spread(const std::string& v)
+{
+  if (v == "minmax")
+    return Spread::MinMax;
+  if (v == "stddev")
+    return Spread::StdDev;
+  throw UsageError("plot: --errors " + v + ": expected minmax (median, min to max) or stddev (mean -+ one standard deviation)");
+}
+
+int cmd_plot(ArgReader& a, const UnitReader& units)
 {
   std::vector<std::string> dirs;
   std::string out = "plot.svg";
   PlotOptions opt;
+  opt.units = units;
   while (a.next()) {
     if (a.output(out))
       continue;
@@ -318,6 +341,8 @@ int cmd_plot(ArgReader& a)
       opt.logx = true;
     else if (a.arg == "--logy")
       opt.logy = true;
+    else if (a.is("--errors"))
+      opt.spread = parse_spread(a.value("--errors"));
     else if (a.is_option())
       a.unknown();
     else
@@ -367,7 +392,7 @@ const char* usage() { return kUsage; }
 
 bool is_command(const std::string& cmd) { return cmd == "report" || cmd == "diagram" || cmd == "plot" || cmd == "figure" || cmd == "compare"; }
 
-int run_command(const std::string& cmd, int argc, char** argv)
+int run_command(const std::string& cmd, int argc, char** argv, const UnitReader& units)
 {
   ArgReader a{cmd, argc, argv, 0, {}};
   for (int i = 0; i < argc; ++i)
@@ -390,7 +415,7 @@ int run_command(const std::string& cmd, int argc, char** argv)
     if (cmd == "diagram")
       return cmd_diagram(a);
     if (cmd == "plot")
-      return cmd_plot(a);
+      return cmd_plot(a, units);
     if (cmd == "figure")
       return cmd_figure(a);
     if (cmd == "compare")

@@ -2,6 +2,8 @@
 // dispatches to run_command(); everything about these commands lives here.
 #pragma once
 
+#include "analysis/AxisUnits.hpp"
+
 #include <string>
 
 namespace shmemsim::analysis {
@@ -12,7 +14,8 @@ const char* usage();
 bool is_command(const std::string& cmd);
 /// Runs one command with its arguments (argv[0] is the first argument after the command name).
 /// Prints results on stdout and one-line errors on stderr; returns the exit status (0 ok, 2 bad
-/// input: unknown option, missing directory or trace, malformed trace, bad time unit).
-int run_command(const std::string& cmd, int argc, char** argv);
+/// input: unknown option, missing directory or trace, malformed trace, bad time unit). `units`
+/// reads the values of keys that carry units (plot; the scenario layer's reader).
+int run_command(const std::string& cmd, int argc, char** argv, const UnitReader& units = {});
 
 } // namespace shmemsim::analysis

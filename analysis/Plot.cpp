@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -128,27 +129,68 @@ std::optional<json> value_of(const RunDocs& run, const std::string& key)
 
 namespace {
 
-double number(const RunDocs& run, const std::string& key, const char* what)
+/// The last component of a dotted key ("total_s" of "report.interference.total_s").
+std::string last_part(const std::string& key)
+{
+  const std::size_t dot = key.rfind('.');
+  return dot == std::string::npos ? key : key.substr(dot + 1);
+}
+
+/// A key's value in the base unit of its quantity: through the unit reader (values that carry
+/// their unit), else a number scaled by its name's suffix.
+UnitValue number(const RunDocs& run, const std::string& key, const char* what, const PlotOptions& opt)
 {
   const std::optional<json> j = value_of(run, key);
   if (!j)
     throw std::runtime_error(run.dir + ": no key '" + key + "' (" + what + ") in its scenario.json, summary.json or report.json");
+  if (opt.units)
+    if (const std::optional<UnitValue> u = opt.units(key, *j))
+      return *u;
+  const NameUnit n = unit_from_name(last_part(key));
   if (j->is_number())
-    return j->get<double>();
+    return {n.quantity, j->get<double>() * n.to_base};
   if (j->is_boolean())
-    return j->get<bool>() ? 1 : 0;
+    return {Quantity::Plain, j->get<bool>() ? 1.0 : 0.0};
   throw std::runtime_error(run.dir + ": key '" + key + "' (" + what + ") is " + j->dump() + ", not a number");
 }
 
 const char* kPalette[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
 
-/// Averages the runs' y values into points, by series (in order of first appearance) and x.
-void average_points(const std::vector<RunDocs>& runs, const PlotOptions& opt, Plot& p)
+/// One point from the y values of the runs that share its series and x (opt.spread).
+PlotPoint summarize(const std::string& series, double x, std::vector<double> ys, Spread spread)
 {
-  // (series, x) -> sum of y, count
-  std::map<std::string, std::map<double, std::pair<double, int>>> acc;
+  PlotPoint pt{series, x, 0, static_cast<int>(ys.size())};
+  std::sort(ys.begin(), ys.end());
+  const std::size_t n = ys.size();
+  if (spread == Spread::MinMax) {
+    pt.y = n % 2 == 1 ? ys[n / 2] : (ys[n / 2 - 1] + ys[n / 2]) / 2;
+    pt.lo = ys.front(), pt.hi = ys.back();
+  } else {
+    double sum = 0, sq = 0;
+    for (double y : ys)
+      sum += y;
+    pt.y = sum / static_cast<double>(n);
+    for (double y : ys)
+      sq += (y - pt.y) * (y - pt.y);
+    const double sd = n > 1 ? std::sqrt(sq / static_cast<double>(n - 1)) : 0;
+    pt.lo = pt.y - sd, pt.hi = pt.y + sd;
+  }
+  if (n == 1)
+    pt.lo = pt.hi = std::numeric_limits<double>::quiet_NaN();
+  return pt;
+}
+
+/// The runs' points, by series (in order of first appearance) and x: one point per (series, x), with
+/// an error bar over the runs that share it (never a silent average).
+void collect_points(const std::vector<RunDocs>& runs, const PlotOptions& opt, Plot& p)
+{
+  std::map<std::string, std::map<double, std::vector<double>>> ys; // series -> x -> y of each run
   for (const RunDocs& r : runs) {
-    const double x = number(r, opt.x, "--x"), y = number(r, opt.y, "--y");
+    const UnitValue x = number(r, opt.x, "--x", opt), y = number(r, opt.y, "--y", opt);
+    if (p.x_quantity == Quantity::Plain)
+      p.x_quantity = x.quantity;
+    if (p.y_quantity == Quantity::Plain)
+      p.y_quantity = y.quantity;
     std::string s = opt.series.empty() ? opt.y : "";
     if (!opt.series.empty()) {
       const std::optional<json> j = value_of(r, opt.series);
@@ -156,52 +198,64 @@ void average_points(const std::vector<RunDocs>& runs, const PlotOptions& opt, Pl
         throw std::runtime_error(r.dir + ": no key '" + opt.series + "' (--series) in its scenario.json, summary.json or report.json");
       s = j->is_string() ? j->get<std::string>() : j->dump();
     }
-    if ((opt.logx && x <= 0) || (opt.logy && y <= 0))
-      throw std::runtime_error(r.dir + ": a logarithmic axis needs positive values (got " + svg::tick_label(opt.logx && x <= 0 ? x : y) + ")");
+    if ((opt.logx && x.base <= 0) || (opt.logy && y.base <= 0))
+      throw std::runtime_error(r.dir + ": a logarithmic axis needs positive values (got " +
+                               svg::tick_label(opt.logx && x.base <= 0 ? x.base : y.base) + ")");
     if (std::find(p.series.begin(), p.series.end(), s) == p.series.end())
       p.series.push_back(s);
-    auto& a = acc[s][x];
-    a.first += y;
-    ++a.second;
+    ys[s][x.base].push_back(y.base);
   }
   for (const std::string& s : p.series)
-    for (const auto& [x, a] : acc[s])
-      p.points.push_back({s, x, a.first / a.second, a.second});
+    for (const auto& [x, v] : ys[s])
+      p.points.push_back(summarize(s, x, v, opt.spread));
+}
+
+/// An axis's name: the option's label, else the key without its unit suffix.
+std::string axis_name(const std::string& label, const std::string& key, Quantity q)
+{
+  if (!label.empty())
+    return label;
+  const NameUnit n = unit_from_name(key);
+  return q != Quantity::Plain && n.quantity == q ? n.stem : key;
 }
 
 std::string points_table(const Plot& p, const PlotOptions& opt)
 {
+  const bool bars = std::any_of(p.points.begin(), p.points.end(), [](const PlotPoint& pt) { return pt.runs > 1; });
+  const bool sd   = opt.spread == Spread::StdDev;
   std::ostringstream t;
-  char buf[256];
-  const std::string xl = opt.xlabel.empty() ? opt.x : opt.xlabel, yl = opt.ylabel.empty() ? opt.y : opt.ylabel;
-  std::snprintf(buf, sizeof buf, "%-24s %16s %16s %5s\n", opt.series.empty() ? "series" : opt.series.c_str(), xl.c_str(), yl.c_str(), "runs");
+  char buf[512];
+  const std::string xl = axis_name(opt.xlabel, opt.x, p.x_quantity), yl = axis_name(opt.ylabel, opt.y, p.y_quantity);
+  std::snprintf(buf, sizeof buf, "%-24s %16s %16s %5s", opt.series.empty() ? "series" : opt.series.c_str(), xl.c_str(),
+                (bars ? (sd ? "mean " : "median ") + yl : yl).c_str(), "runs");
   t << buf;
+  if (bars)
+    t << (sd ? "        -stddev         +stddev" : "             min             max");
+  t << "\n";
   for (const PlotPoint& pt : p.points) {
-    std::snprintf(buf, sizeof buf, "%-24s %16.6g %16.6g %5d\n", pt.series.c_str(), pt.x, pt.y, pt.runs);
+    std::snprintf(buf, sizeof buf, "%-24s %16s %16s %5d", pt.series.c_str(), with_unit(pt.x, p.x_quantity, 6).c_str(),
+                  with_unit(pt.y, p.y_quantity, 6).c_str(), pt.runs);
     t << buf;
+    if (bars && pt.runs > 1) {
+      std::snprintf(buf, sizeof buf, " %15s %15s", with_unit(pt.lo, p.y_quantity, 6).c_str(),
+                    with_unit(pt.hi, p.y_quantity, 6).c_str());
+      t << buf;
+    }
+    t << "\n";
   }
   return t.str();
 }
 
-/// Tick values: linear axes get nice steps (integers only for integer data: threads, PEs);
-/// logarithmic ones decades (or the data's values within one decade).
-std::vector<double> axis_ticks(double lo, double hi, bool log, const std::vector<double>& data)
+/// Tick values (base units) of a linear axis over [lo, hi]: nice steps in the axis's display unit
+/// (integers only for plain integer data: threads, PEs).
+std::vector<double> linear_ticks(double lo, double hi, Quantity q, const DisplayUnit& u, const std::vector<double>& data)
 {
   std::vector<double> v;
-  if (!log) {
-    const bool ints = !data.empty() && std::all_of(data.begin(), data.end(), [](double d) { return d == std::floor(d); });
-    for (double t : svg::nice_ticks(lo, hi, 8))
-      if (!ints || t == std::floor(t))
-        v.push_back(t);
-    return v;
-  }
-  for (int e = static_cast<int>(std::ceil(lo - 1e-9)); e <= static_cast<int>(std::floor(hi + 1e-9)); ++e)
-    v.push_back(std::pow(10.0, e));
-  if (v.size() < 2) {
-    v = data;
-    std::sort(v.begin(), v.end());
-    v.erase(std::unique(v.begin(), v.end()), v.end());
-  }
+  const bool ints = q == Quantity::Plain && !data.empty() &&
+                    std::all_of(data.begin(), data.end(), [](double d) { return d == std::floor(d); });
+  for (double t : svg::nice_ticks(lo / u.size, hi / u.size, 8))
+    if (!ints || t == std::floor(t))
+      v.push_back(t * u.size);
   return v;
 }
 
@@ -243,6 +297,11 @@ private:
         for (const PlotPoint& pt : *v) {
           x0_ = std::min(x0_, tx(pt.x)), x1_ = std::max(x1_, tx(pt.x));
           y0_ = std::min(y0_, ty(pt.y)), y1_ = std::max(y1_, ty(pt.y));
+          if (has_bar(pt)) {
+            if (!opt_.logy || pt.lo > 0)
+              y0_ = std::min(y0_, ty(pt.lo));
+            y1_ = std::max(y1_, ty(pt.hi));
+          }
         }
     }
     if (!opt_.logy && y0_ > 0)
@@ -253,6 +312,8 @@ private:
       y1_ += std::max(1.0, std::fabs(y1_) * 0.1);
     const double ypad = (y1_ - y0_) * 0.05;
     y1_ += ypad;
+    if (opt_.logy) // a linear axis starts at zero; a log one keeps its lowest points off the frame
+      y0_ -= ypad;
     const double xpad = (x1_ - x0_) * 0.03;
     x0_ -= xpad, x1_ += xpad;
   }
@@ -270,32 +331,52 @@ private:
        << "\" fill=\"none\" stroke=\"black\"/>\n";
   }
 
+  static bool has_bar(const PlotPoint& pt) { return pt.runs > 1 && std::isfinite(pt.lo) && std::isfinite(pt.hi); }
+
+  /// The axis's ticks (base units): readable powers on log axes, nice steps of its unit otherwise.
+  std::vector<double> ticks(double lo, double hi, bool log, Quantity q, const DisplayUnit& u, const std::vector<double>& data) const
+  {
+    return log ? log_ticks(lo, hi, q, data) : linear_ticks(lo, hi, q, u, data);
+  }
+
   void axes()
   {
     std::vector<double> xs, ys;
     for (const PlotPoint& pt : p_.points)
       xs.push_back(pt.x), ys.push_back(pt.y);
+    const Quantity xq = p_.x_quantity, yq = p_.y_quantity;
+    const DisplayUnit xu = display_unit(xq, std::max(std::fabs(x0_), std::fabs(x1_)));
+    const DisplayUnit yu = display_unit(yq, std::max(std::fabs(y0_), std::fabs(y1_)));
     s_ << "<g class=\"axes\">\n";
-    for (double v : axis_ticks(x0_, x1_, opt_.logx, xs)) {
+    for (double v : ticks(x0_, x1_, opt_.logx, xq, xu, xs)) {
       const double x = X(v);
       if (x < kL - 0.5 || x > kL + pw_ + 0.5)
         continue;
       s_ << "<line x1=\"" << num(x) << "\" y1=\"" << num(kT) << "\" x2=\"" << num(x) << "\" y2=\"" << num(kT + ph_)
          << "\" stroke=\"#e4e4e4\"/><text x=\"" << num(x) << "\" y=\"" << num(kT + ph_ + 18) << "\" text-anchor=\"middle\">"
-         << svg::tick_label(v) << "</text>\n";
+         << esc(tick_text(v, xq, xu, opt_.logx)) << "</text>\n";
     }
-    for (double v : axis_ticks(y0_, y1_, opt_.logy, ys)) {
+    for (double v : ticks(y0_, y1_, opt_.logy, yq, yu, ys)) {
       const double y = Y(v);
       if (y < kT - 0.5 || y > kT + ph_ + 0.5)
         continue;
       s_ << "<line x1=\"" << num(kL) << "\" y1=\"" << num(y) << "\" x2=\"" << num(kL + pw_) << "\" y2=\"" << num(y)
          << "\" stroke=\"#e4e4e4\"/><text x=\"" << num(kL - 6) << "\" y=\"" << num(y + 4) << "\" text-anchor=\"end\">"
-         << svg::tick_label(v) << "</text>\n";
+         << esc(tick_text(v, yq, yu, opt_.logy)) << "</text>\n";
     }
     s_ << "<text x=\"" << num(kL + pw_ / 2) << "\" y=\"" << num(H_ - 15) << "\" text-anchor=\"middle\">"
-       << esc(opt_.xlabel.empty() ? opt_.x : opt_.xlabel) << (opt_.logx ? " (log)" : "") << "</text>\n";
+       << esc(axis_label(axis_name(opt_.xlabel, opt_.x, xq), xq, xu, opt_.logx)) << "</text>\n";
     s_ << "<text transform=\"translate(18," << num(kT + ph_ / 2) << ") rotate(-90)\" text-anchor=\"middle\">"
-       << esc(opt_.ylabel.empty() ? opt_.y : opt_.ylabel) << (opt_.logy ? " (log)" : "") << "</text>\n</g>\n";
+       << esc(axis_label(axis_name(opt_.ylabel, opt_.y, yq), yq, yu, opt_.logy)) << "</text>\n</g>\n";
+  }
+
+  /// A vertical bar from lo to hi with caps (a log axis clips a bar that reaches zero or below).
+  void error_bar(const PlotPoint& pt, const char* colour)
+  {
+    const double x = X(pt.x), bottom = kT + ph_;
+    const double y_lo = opt_.logy && pt.lo <= 0 ? bottom : std::min(bottom, Y(pt.lo)), y_hi = Y(pt.hi);
+    s_ << "<path class=\"error-bar\" d=\"M" << num(x) << "," << num(y_lo) << "V" << num(y_hi) << "M" << num(x - 4) << "," << num(y_lo)
+       << "h8M" << num(x - 4) << "," << num(y_hi) << "h8\" fill=\"none\" stroke=\"" << colour << "\" stroke-width=\"1.2\"/>\n";
   }
 
   void series(std::size_t i)
@@ -308,8 +389,11 @@ private:
         pts += (pts.empty() ? "" : " ") + num(X(pt.x)) + "," + num(Y(pt.y));
     s_ << "<polyline class=\"line\" points=\"" << pts << "\" fill=\"none\" stroke=\"" << c << "\" stroke-width=\"2\"/>\n";
     for (const PlotPoint& pt : p_.points)
-      if (pt.series == p_.series[i])
+      if (pt.series == p_.series[i]) {
+        if (has_bar(pt))
+          error_bar(pt, c);
         s_ << "<circle cx=\"" << num(X(pt.x)) << "\" cy=\"" << num(Y(pt.y)) << "\" r=\"3.5\" fill=\"" << c << "\"/>\n";
+      }
     const double ly = kT + 10 + 20 * static_cast<double>(i);
     s_ << "<line x1=\"" << num(kL + pw_ + 15) << "\" y1=\"" << num(ly) << "\" x2=\"" << num(kL + pw_ + 40) << "\" y2=\"" << num(ly)
        << "\" stroke=\"" << c << "\" stroke-width=\"2\"/><text x=\"" << num(kL + pw_ + 46) << "\" y=\"" << num(ly + 4) << "\">"
@@ -351,7 +435,7 @@ private:
 Plot make_plot(const std::vector<RunDocs>& runs, const PlotOptions& opt)
 {
   Plot p;
-  average_points(runs, opt, p);
+  collect_points(runs, opt, p);
   p.table = points_table(p, opt);
   p.svg   = draw_plot(p, opt);
   return p;

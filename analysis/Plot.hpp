@@ -3,8 +3,11 @@
 // (scenario.json, summary.json) and possibly `shmemsim report` (report.json).
 #pragma once
 
+#include "analysis/AxisUnits.hpp"
+
 #include <nlohmann/json.hpp>
 
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,22 +34,33 @@ const nlohmann::json* lookup(const RunDocs& run, const std::string& key);
 /// "dir:REGEX" (POSIX extended; the first group's match, a number if it reads as one).
 std::optional<nlohmann::json> value_of(const RunDocs& run, const std::string& key);
 
+/// How the runs that share an x and a series make one point: the median with a bar from the
+/// minimum to the maximum, or the mean with a bar of one (sample) standard deviation either side.
+enum class Spread { MinMax, StdDev };
+
 struct PlotOptions {
   std::string x, y, series; ///< keys (series may be empty: one line)
   std::string title, xlabel, ylabel;
   bool logx = false, logy = false;
   int width = 800, height = 500;
+  Spread spread = Spread::MinMax;
+  /// Reads keys whose values carry units (scenario keys of kind Time, Size, Bandwidth); unset: the
+  /// keys' name suffixes alone say their units (AxisUnits.hpp).
+  UnitReader units;
 };
 
 struct PlotPoint {
   std::string series;
   double x = 0, y = 0;
-  int runs = 0; ///< runs averaged into this point
+  int runs = 0; ///< runs behind this point
+  /// The error bar (several runs): min..max or y -+ stddev; NaN when there is none.
+  double lo = std::numeric_limits<double>::quiet_NaN(), hi = std::numeric_limits<double>::quiet_NaN();
 };
 
 struct Plot {
   std::vector<std::string> series; ///< in order of first appearance
-  std::vector<PlotPoint> points;   ///< by series, then x
+  std::vector<PlotPoint> points;   ///< by series, then x; in the base units of their quantities
+  Quantity x_quantity = Quantity::Plain, y_quantity = Quantity::Plain;
   /// Reference values drawn beside the lines (e.g. a paper's published points): hollow diamonds
   /// in their series' colour, one legend entry "published". Their series must be in `series`.
   std::vector<PlotPoint> references;

@@ -1274,6 +1274,21 @@ std::string preset_description(const std::string& name)
   return "";
 }
 
+std::optional<sim::ParamKind> key_kind(const std::string& path)
+{
+  if (const Key* k = find_key(Scope::Root, path); k && !k->traffic_list && !k->opaque)
+    return k->kind;
+  if (path.rfind("traffic.", 0) != 0)
+    return std::nullopt;
+  std::string rest       = path.substr(8);
+  const std::size_t dot  = rest.find('.');
+  if (dot != std::string::npos && dot > 0 && rest.find_first_not_of("0123456789") == dot)
+    rest = rest.substr(dot + 1); // traffic.N.KEY: the N-th pattern's KEY
+  if (const Key* k = find_key(Scope::Traffic, rest))
+    return k->kind;
+  return std::nullopt;
+}
+
 std::string describe_keys()
 {
   std::ostringstream o;

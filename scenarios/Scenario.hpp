@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -58,6 +59,10 @@ struct Scenario {
 Scenario load_scenario(const std::string& path, const std::vector<std::string>& sets);
 /// Same from JSON text; `source` names it in messages.
 Scenario parse_scenario(const std::string& text, const std::string& source, const std::vector<std::string>& sets);
+
+/// The kind of a scenario key in the key tables (which fixes its unit: Time, Size, Bandwidth...);
+/// a traffic key as "traffic.KEY" or "traffic.N.KEY". nullopt when there is no such key.
+std::optional<sim::ParamKind> key_kind(const std::string& path);
 
 /// Every key with its default, type and meaning, for `shmemsim keys`.
 std::string describe_keys();

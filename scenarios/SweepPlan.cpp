@@ -58,7 +58,7 @@ json SweepIndex::to_json() const
   json plots_j = json::array();
   for (const SweepPlot& p : plots)
     plots_j.push_back({{"x", p.x}, {"y", p.y}, {"series", p.series}, {"file", p.file}, {"title", p.title}, {"logx", p.logx},
-                       {"logy", p.logy}});
+                       {"logy", p.logy}, {"errors", p.errors}});
   json numeric_j = json::array();
   for (bool b : numeric)
     numeric_j.push_back(b);
@@ -82,10 +82,12 @@ SweepIndex SweepIndex::read(const std::string& dir)
     x.repeat   = j.at("repeat").get<int>();
     x.names    = j.at("variables").get<std::vector<std::string>>();
     x.numeric  = j.at("numeric").get<std::vector<bool>>();
-    for (const json& p : j.at("plots"))
+    for (const json& p : j.at("plots")) {
       x.plots.push_back({p.at("x").get<std::string>(), p.at("y").get<std::string>(), p.at("series").get<std::string>(),
                          p.at("file").get<std::string>(), p.at("title").get<std::string>(), p.at("logx").get<bool>(),
                          p.at("logy").get<bool>()});
+      x.plots.back().errors = p.value("errors", std::string("minmax")); // absent in older sweep.json
+    }
     for (const json& r : j.at("runs")) {
       SweepRun run;
       run.name   = r.at("name").get<std::string>();

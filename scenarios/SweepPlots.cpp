@@ -1,5 +1,6 @@
 // The sweep's plots: analysis::make_plot (the plotter of `shmemsim plot`) over the sweep's runs.
 #include "analysis/Plot.hpp"
+#include "scenarios/PlotUnits.hpp"
 #include "scenarios/SweepResults.hpp"
 
 #include <filesystem>
@@ -82,6 +83,8 @@ std::vector<std::string> draw_sweep_plots(const SweepResults& res, std::vector<s
     opt.title  = p.title;
     opt.logx   = p.logx;
     opt.logy   = p.logy;
+    opt.units  = scenario_unit_reader();
+    opt.spread = p.errors == "stddev" ? analysis::Spread::StdDev : analysis::Spread::MinMax;
     const fs::path file = fs::path(res.index().dir) / p.file;
     try {
       const analysis::Plot plot = analysis::make_plot(runs, opt);

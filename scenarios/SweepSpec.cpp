@@ -259,7 +259,7 @@ private:
   {
     if (!p.is_object())
       fail(path, "expected {\"x\": NAME, \"y\": METRIC, \"series\": NAME}, got " + show(p));
-    only_keys(p, path, {"x", "y", "series", "file", "title", "logx", "logy"});
+    only_keys(p, path, {"x", "y", "series", "file", "title", "logx", "logy", "errors"});
     SweepPlot r;
     r.file = file;
     r.path = path;
@@ -286,6 +286,9 @@ private:
           fail(path + "." + k, "expected true or false, got " + show(p[k]));
         (std::string(k) == "logx" ? r.logx : r.logy) = p[k].get<bool>();
       }
+    text("errors", r.errors, false);
+    if (r.errors != "minmax" && r.errors != "stddev")
+      fail(path + ".errors", "\"" + r.errors + "\" is neither minmax (median, min to max) nor stddev (mean -+ one standard deviation)");
     return r;
   }
 

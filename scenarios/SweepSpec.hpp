@@ -9,7 +9,8 @@
 //   VAR  = {"key": "platform.fabric.link_latency" | "arg": "-t" | "arg": 2 | "env": "OMP_NUM_THREADS",
 //           "values": [...] | "range": {"from": 1, "to": 11, "step": 1} | {"from": 1, "to": 64, "times": 2},
 //           "name": "column name"}
-//   PLOT = {"x": NAME, "y": METRIC, "series": NAME, "file": "plot.svg", "title": "...", "logx": bool, "logy": bool}
+//   PLOT = {"x": NAME, "y": METRIC, "series": NAME, "file": "plot.svg", "title": "...", "logx": bool, "logy": bool,
+//           "errors": "minmax" | "stddev"}
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -42,6 +43,8 @@ struct SweepPlot {
   std::string title;
   bool logx = false, logy = false;
   std::string path = {}; ///< JSON path of its specification, for messages ("sweep.plot[1]")
+  /// Repeats' error bars: "minmax" (median, min..max) or "stddev" (mean -+ one standard deviation).
+  std::string errors = "minmax";
 };
 
 class SweepSpec {

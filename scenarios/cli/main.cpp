@@ -4,6 +4,8 @@
 #include "scenarios/TrafficWorkload.hpp"
 #include "scenarios/Scenario.hpp"
 #include "scenarios/Limits.hpp"
+#include "scenarios/Microbench.hpp"
+#include "scenarios/PlotUnits.hpp"
 #include "scenarios/Sweep.hpp"
 
 #include <unistd.h>
@@ -241,6 +243,7 @@ int main(int argc, char** argv)
       std::fputs(kUsage, stdout);
       std::printf("\nsweeps (README, Sweeps):\n%s", shmemsim::scenarios::sweep_usage());
       std::printf("%s", shmemsim::scenarios::limits_usage()); // shmemsim limits (docs/limits.md)
+      std::printf("%s", shmemsim::scenarios::microbench_usage()); // shmemsim microbench (docs/microbench.md)
       std::printf("\nanalysis commands (read a run directory's trace.evt and JSON files):\n%s", shmemsim::analysis::usage());
       return 0;
     }
@@ -267,7 +270,7 @@ int main(int argc, char** argv)
     if (cmd == "calibrate")
       exec_calibrate(argc, argv);
     if (shmemsim::analysis::is_command(cmd))
-      return shmemsim::analysis::run_command(cmd, argc - 2, argv + 2);
+      return shmemsim::analysis::run_command(cmd, argc - 2, argv + 2, shmemsim::scenarios::scenario_unit_reader());
     if (cmd == "run")
       return cmd_run(parse_args(cmd, argc, argv, 2));
     if (cmd == "sweep") // scenarios/Sweep.cpp
@@ -276,13 +279,17 @@ int main(int argc, char** argv)
     if (cmd == "limits")
       return shmemsim::scenarios::limits_command(argc - 2, argv + 2);
     // ---- end of shmemsim limits
+    // ---- shmemsim microbench (scenarios/Microbench.cpp, docs/microbench.md)
+    if (cmd == "microbench")
+      return shmemsim::scenarios::microbench_command(argc - 2, argv + 2);
+    // ---- end of shmemsim microbench
     if (cmd == "validate") {
       const Args a      = parse_args(cmd, argc, argv, 2);
       const Scenario sc = load_scenario(a.scenario, a.sets);
       std::printf("%s\n", sc.resolved.dump(2).c_str());
       return 0;
     }
-    usage_error("unknown command '" + cmd + "'; choose run, sweep, limits, validate, keys, presets, calibrate, report, diagram, plot, figure or compare");
+    usage_error("unknown command '" + cmd + "'; choose run, sweep, limits, microbench, validate, keys, presets, calibrate, report, diagram, plot, figure or compare");
   } catch (const ScenarioError& e) {
     std::fprintf(stderr, "shmemsim: %s\n", e.what());
     return kExitBadInput;

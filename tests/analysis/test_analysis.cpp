@@ -16,7 +16,9 @@
 #include <boost/property_tree/ptree.hpp>
 #include <boost/property_tree/xml_parser.hpp>
 
+#include <cmath>
 #include <filesystem>
+#include <optional>
 #include <unistd.h>
 #include <fstream>
 #include <functional>
@@ -621,4 +623,118 @@ TEST(Figure, GainsOverTheBaselineBesideThePublishedValues)
   bad["published"][0]["series"] = "v z";
   EXPECT_THROW(analysis::make_figure(analysis::parse_figure_spec(bad, "spec.json"), base.string()), std::runtime_error);
   std::filesystem::remove_all(base);
+}
+
+// ---------------------------------------------------------------- plots: units, log ticks, error bars
+
+TEST(AxisUnits, NamesCarryUnitsAndValuesAreScaled)
+{
+  using analysis::Quantity;
+  EXPECT_EQ(analysis::unit_from_name("sim_time_s").quantity, Quantity::Time);
+  EXPECT_EQ(analysis::unit_from_name("sim_time_s").stem, "sim_time");
+  EXPECT_EQ(analysis::unit_from_name("wait_ps").to_base, 1e-12);
+  EXPECT_EQ(analysis::unit_from_name("size_bytes").quantity, Quantity::Size);
+  EXPECT_EQ(analysis::unit_from_name("bandwidth_Bps").quantity, Quantity::Bandwidth);
+  EXPECT_EQ(analysis::unit_from_name("link_bps").to_base, 0.125);
+  EXPECT_EQ(analysis::unit_from_name("put_rate_per_s").quantity, Quantity::Rate);
+  EXPECT_EQ(analysis::unit_from_name("threads").quantity, Quantity::Plain);
+  EXPECT_EQ(analysis::unit_from_name("class").quantity, Quantity::Plain); // "_s" needs an underscore
+  EXPECT_EQ(analysis::with_unit(1.745e-6, Quantity::Time), "1.745 us");
+  EXPECT_EQ(analysis::with_unit(65536, Quantity::Size), "64 KiB");
+  EXPECT_EQ(analysis::with_unit(3.2e9, Quantity::Bandwidth), "3.2 GB/s");
+  EXPECT_EQ(analysis::with_unit(2e6, Quantity::Rate), "2 M/s");
+  EXPECT_EQ(analysis::display_unit(Quantity::Time, 3e-3).name, "ms");
+  EXPECT_EQ(analysis::display_unit(Quantity::Size, 1000).name, "B");
+  EXPECT_EQ(analysis::axis_label("time", Quantity::Time, analysis::display_unit(Quantity::Time, 5e-6), false), "time (us)");
+}
+
+TEST(AxisUnits, LogTicksArePowersOfTwoForSizesAndOfTenOtherwise)
+{
+  using analysis::Quantity;
+  const std::vector<double> sizes = analysis::log_ticks(std::log10(8.0), std::log10(1048576.0), Quantity::Size, {});
+  EXPECT_EQ(sizes, (std::vector<double>{16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576}));
+  const std::vector<double> times = analysis::log_ticks(-6.5, -3.2, Quantity::Time, {});
+  EXPECT_EQ(times.size(), 3u); // 1 us, 10 us, 100 us
+  EXPECT_NEAR(times[0], 1e-6, 1e-18);
+  const std::vector<double> narrow = analysis::log_ticks(std::log10(1.5), std::log10(30.0), Quantity::Plain, {});
+  EXPECT_EQ(narrow, (std::vector<double>{2, 5, 10, 20}));
+}
+
+namespace {
+/// Runs with x = message size in bytes, y = a latency in seconds; `ys` per x (repeats).
+std::vector<analysis::RunDocs> latency_runs(const std::vector<std::pair<double, std::vector<double>>>& data)
+{
+  std::vector<analysis::RunDocs> runs;
+  for (const auto& [x, ys] : data)
+    for (std::size_t r = 0; r < ys.size(); ++r) {
+      analysis::RunDocs d;
+      d.dir = "run-" + std::to_string(static_cast<long>(x)) + "-" + std::to_string(r);
+      d.docs.emplace_back("summary", nlohmann::json{{"latency_s", ys[r]}, {"size_bytes", x}});
+      runs.push_back(d);
+    }
+  return runs;
+}
+} // namespace
+
+TEST(Plot, AxesCarryUnitsAndLogTicksAreReadable)
+{
+  const auto runs = latency_runs({{8, {1.5e-6}}, {1024, {2e-6}}, {65536, {20e-6}}, {1048576, {300e-6}}});
+  analysis::PlotOptions opt;
+  opt.x = "size_bytes", opt.y = "latency_s", opt.logx = true;
+  const analysis::Plot p = analysis::make_plot(runs, opt);
+  EXPECT_EQ(p.x_quantity, analysis::Quantity::Size);
+  EXPECT_EQ(p.y_quantity, analysis::Quantity::Time);
+  for (const char* tick : {">1 KiB<", ">64 KiB<", ">1 MiB<"})
+    EXPECT_NE(p.svg.find(tick), std::string::npos) << tick;
+  EXPECT_NE(p.svg.find(">size (log)<"), std::string::npos);
+  EXPECT_NE(p.svg.find(">latency (us)<"), std::string::npos); // linear axis: one unit in the label
+  EXPECT_NE(p.svg.find(">300<"), std::string::npos);          // and the ticks in it
+  EXPECT_NE(p.table.find("1.5 us"), std::string::npos) << p.table;
+  EXPECT_NE(p.table.find("64 KiB"), std::string::npos) << p.table;
+  each_element(parse_xml(p.svg), [](const std::string&, const pt::ptree&) {}); // well-formed
+  // A unit reader (the scenario layer's) reads values that carry their unit.
+  analysis::RunDocs d;
+  d.dir = "r";
+  d.docs.emplace_back("scenario", nlohmann::json{{"platform", {{"fabric", {{"link_latency", "500ns"}}}}}});
+  d.docs.emplace_back("summary", nlohmann::json{{"latency_s", 1e-6}});
+  opt       = {};
+  opt.x     = "platform.fabric.link_latency";
+  opt.y     = "latency_s";
+  opt.units = [](const std::string&, const nlohmann::json& v) -> std::optional<analysis::UnitValue> {
+    if (v == "500ns")
+      return analysis::UnitValue{analysis::Quantity::Time, 5e-7};
+    return std::nullopt;
+  };
+  const analysis::Plot q = analysis::make_plot({d}, opt);
+  ASSERT_EQ(q.points.size(), 1u);
+  EXPECT_EQ(q.points[0].x, 5e-7);
+  EXPECT_EQ(q.x_quantity, analysis::Quantity::Time);
+}
+
+TEST(Plot, RepeatsGiveErrorBarsNotASilentAverage)
+{
+  const auto runs = latency_runs({{8, {1e-6, 4e-6, 2e-6}}, {64, {3e-6}}});
+  analysis::PlotOptions opt;
+  opt.x = "size_bytes", opt.y = "latency_s";
+  analysis::Plot p = analysis::make_plot(runs, opt);
+  ASSERT_EQ(p.points.size(), 2u);
+  EXPECT_EQ(p.points[0].runs, 3);
+  EXPECT_DOUBLE_EQ(p.points[0].y, 2e-6); // the median
+  EXPECT_DOUBLE_EQ(p.points[0].lo, 1e-6);
+  EXPECT_DOUBLE_EQ(p.points[0].hi, 4e-6);
+  EXPECT_TRUE(std::isnan(p.points[1].lo)); // one run: no bar
+  int bars = 0;
+  each_element(parse_xml(p.svg), [&](const std::string& name, const pt::ptree& e) {
+    bars += name == "path" && e.get<std::string>("<xmlattr>.class", "") == "error-bar";
+  });
+  EXPECT_EQ(bars, 1);
+  EXPECT_NE(p.table.find("median latency"), std::string::npos) << p.table;
+  EXPECT_NE(p.table.find("4 us"), std::string::npos) << p.table;
+  opt.spread = analysis::Spread::StdDev;
+  p          = analysis::make_plot(runs, opt);
+  EXPECT_NEAR(p.points[0].y, 7e-6 / 3, 1e-18); // the mean
+  const double sd = std::sqrt((std::pow(1e-6 - 7e-6 / 3, 2) + std::pow(4e-6 - 7e-6 / 3, 2) + std::pow(2e-6 - 7e-6 / 3, 2)) / 2);
+  EXPECT_NEAR(p.points[0].hi - p.points[0].y, sd, 1e-18);
+  EXPECT_NEAR(p.points[0].y - p.points[0].lo, sd, 1e-18);
+  EXPECT_NE(p.table.find("+stddev"), std::string::npos) << p.table;
 }

@@ -14,6 +14,8 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #if !defined(SHMEMSIM_BIN) || !defined(SHMEMSIM_SOURCE_DIR)
 #error "SHMEMSIM_BIN and SHMEMSIM_SOURCE_DIR must be defined (the shmemsim executable, the source tree)"
@@ -184,4 +186,43 @@ TEST_F(AnalysisCli, BadInputExitsTwoWithOneLine)
   expect_bad_input(run({"plot", good.string(), "--x", "job.threads"}), "--y KEY");
   expect_bad_input(run({"plot", good.string(), "--x", "a", "--y", "b"}), "no scenario.json, summary.json or report.json");
   EXPECT_EQ(run({"--help"}).status, 0);
+}
+
+TEST_F(AnalysisCli, PlotHelpExamplesWork)
+{
+  const Result help = run({"plot", "--help"});
+  ASSERT_EQ(help.status, 0) << help.err;
+  // The example command lines: after "examples", each line whose first word is "shmemsim".
+  std::vector<std::string> examples;
+  std::istringstream in(help.out.substr(help.out.find("examples")));
+  for (std::string line; std::getline(in, line);) {
+    const std::size_t at = line.find_first_not_of(' ');
+    if (at != std::string::npos && line.compare(at, 9, "shmemsim ") == 0)
+      examples.push_back(line.substr(at));
+  }
+  ASSERT_GE(examples.size(), 3u) << help.out;
+  fs::create_directory_symlink(fs::path(SHMEMSIM_SOURCE_DIR) / "scenarios", dir_ / "scenarios"); // "from the source tree"
+  const std::string path = "PATH=" + quote(fs::path(SHMEMSIM_BIN).parent_path().string()) + ":\"$PATH\" ";
+  for (const std::string& e : examples) {
+    const Result r = run_in(dir_, path + e);
+    ASSERT_EQ(r.status, 0) << e << "\n" << r.out << r.err;
+  }
+  const std::string lat = slurp(dir_ / "lat.svg"), by = slurp(dir_ / "by-latency.svg");
+  EXPECT_NE(lat.find(">64 B<"), std::string::npos);                  // a log size axis: powers of 2 with units
+  EXPECT_NE(lat.find("half_round_trip (log)"), std::string::npos);   // the y key's unit suffix, dropped
+  EXPECT_NE(lat.find("class=\"error-bar\""), std::string::npos);     // three runs per point
+  EXPECT_NE(by.find("link_latency (us)"), std::string::npos);        // a scenario key of kind time
+  EXPECT_NE(by.find("half_round_trip (us)"), std::string::npos);
+  EXPECT_NE(by.find("class=\"error-bar\""), std::string::npos);
+}
+
+TEST_F(AnalysisCli, PlotErrorsOptionIsChecked)
+{
+  const fs::path good = make_run("good", mandelbrot_like(Variant::Shared, 2, 2), {{"job", {{"threads", 2}}}}, {{"sim_time_s", 1.0}});
+  expect_bad_input(run({"plot", good.string(), "--x", "job.threads", "--y", "sim_time_s", "--errors", "sometimes"}),
+                   "--errors sometimes: expected minmax");
+  const Result r = run({"plot", good.string(), "--x", "job.threads", "--y", "sim_time_s", "--errors", "stddev", "-o",
+                        (dir_ / "p.svg").string()});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(slurp(dir_ / "p.svg").find("sim_time (s)"), std::string::npos);
 }

@@ -987,3 +987,16 @@ TEST(scenario_robustness, EchoedValuesAreCut)
     EXPECT_TRUE(e.find("999...") != std::string::npos || e.find("...999") != std::string::npos) << e;
   }
 }
+
+TEST(scenario_keys, KindsOfKeysForThePlotsUnits)
+{
+  EXPECT_EQ(key_kind("platform.fabric.link_latency"), sim::ParamKind::Time);
+  EXPECT_EQ(key_kind("platform.fabric.link_bandwidth"), sim::ParamKind::Bandwidth);
+  EXPECT_EQ(key_kind("platform.fabric.mtu"), sim::ParamKind::Size);
+  EXPECT_EQ(key_kind("traffic.size"), sim::ParamKind::Size);
+  EXPECT_EQ(key_kind("traffic.0.size"), sim::ParamKind::Size); // the first pattern's size
+  EXPECT_EQ(key_kind("job.pes"), sim::ParamKind::Int);
+  EXPECT_FALSE(key_kind("platform.fabric.no_such_key"));
+  EXPECT_FALSE(key_kind("traffic")); // the list itself
+  EXPECT_FALSE(key_kind("sweep"));
+}

@@ -87,6 +87,14 @@ TEST(sweep_spec, ErrorsNameTheJsonPath)
             0u);
 }
 
+TEST(sweep_spec, PlotErrorBarsAreMinMaxOrStddev)
+{
+  EXPECT_EQ(parse(R"({"plot": {"x": "a"}})").plots().at(0).errors, "minmax");
+  EXPECT_EQ(parse(R"({"plot": {"x": "a", "errors": "stddev"}})").plots().at(0).errors, "stddev");
+  EXPECT_EQ(error_of(R"({"plot": {"x": "a", "errors": "mean"}})").rfind("t.json: sweep.plot.errors: \"mean\" is neither minmax", 0), 0u)
+      << error_of(R"({"plot": {"x": "a", "errors": "mean"}})");
+}
+
 TEST(sweep_spec, SeedsDerivedDistinctDeterministic)
 {
   EXPECT_EQ(derive_seed(42, 0), 42u);
