@@ -2,6 +2,7 @@
 // cluster. Each PE runs `main` of its own private copy of the program in a SimGrid actor.
 #include "scenarios/RunBuilder.hpp"
 #include "scenarios/Scenario.hpp"
+#include "shmem_front/emulator/Launcher.hpp"
 #include "shmem_front/interpose/hooks.h"
 #include "shmem_front/launcher/ProgramWorkload.hpp"
 #include "shmem_front/lib/Library.hpp"
@@ -51,6 +52,9 @@ everything after it belongs to the program.
                           (DIR/trace.evt, trace.json for Perfetto, trace.paje; docs/traces.md)
   --trace LEVEL           trace detail with --out: off, ops (default, or output.trace), packets
   --tag-output            prefix every line a PE prints with "[PE n] "
+  --emulate               run the PEs as real processes on this machine over TCP instead of simulating
+                          them (docs/emulator.md): real threads, OpenMP and clocks; the emulator.* keys
+                          inject delay and reordering; --out, --trace and --tag-output are not supported
   --quiet                 no summary line on stderr at the end, no progress line on a terminal
   -h, --help              this text
   --                      end of the options: PROGRAM follows
@@ -95,6 +99,7 @@ struct Options {
   std::string trace;
   bool quiet = false;
   bool tag   = false;
+  bool emulate = false;
   std::string program;
   std::vector<std::string> args;
   /// Other launchers' options that mean nothing in a simulation, as given, by reason.
@@ -197,6 +202,8 @@ Options parse(int argc, char** argv)
       o.quiet = true;
     } else if (a == "--tag-output") {
       o.tag = true;
+    } else if (a == "--emulate") {
+      o.emulate = true;
     } else if (a == "--") {
       ++i;
       break;
@@ -569,7 +576,7 @@ scenarios::Scenario launch_scenario(const Options& o)
     sets.push_back("job.pes=" + std::to_string(o.np));
   }
   scenarios::Scenario sc = load(sets);
-  if (o.scenario.empty())
+  if (o.scenario.empty() && !o.emulate)
     std::fprintf(stderr, "shmemsim-run: no --scenario: using the embedded default platform (qdr-16: %d nodes, %d cores each)\n",
                  sc.platform.hosts.nodes, sc.platform.hosts.cores_per_node);
   sc.job.program = o.program;
@@ -669,9 +676,55 @@ LoadedProgram load_program(const Options& o, const scenarios::Scenario& sc, cons
   return loaded;
 }
 
+/// --emulate: the same scenario's settings for real processes (shmem_front/emulator).
+int run_emulated(const Options& o, const scenarios::Scenario& sc)
+{
+  if (!o.out.empty() || !o.trace.empty() || o.tag || !o.sim_time_limit.empty())
+    usage_error("--emulate does not support --out, --trace, --tag-output or --sim-time-limit (docs/emulator.md)");
+  const fs::path program = fs::absolute(o.program);
+  if (!fs::exists(program))
+    usage_error(o.program + ": no such file");
+  emulator::LaunchSpec spec;
+  emulator::Config& c = spec.job;
+  c.npes              = static_cast<int>(scenarios::place_endpoints(sc).size());
+  c.heap_bytes        = symmetric_heap_bytes(sc);
+  c.boot_host = c.listen_host = sc.emulator.host;
+  c.split                     = sc.job.contexts_split;
+  c.on_exhaustion             = static_cast<emulator::CtxPolicy>(sc.job.contexts_on_exhaustion);
+  c.max_cts                   = sc.platform.limits.max_cts;
+  c.max_mds                   = sc.platform.limits.max_mds;
+  c.max_volatile_size         = sc.platform.limits.max_volatile_size;
+  c.max_waw_ordered_size      = sc.platform.limits.max_waw_ordered_size;
+  c.total_ordering            = sc.platform.limits.total_data_ordering;
+  c.latency_ns                = static_cast<std::uint64_t>(sc.emulator.latency / 1000);
+  if (sc.emulator.bandwidth != "none") {
+    try {
+      c.bandwidth_Bps = static_cast<double>(scenarios::parse_bandwidth(sc.emulator.bandwidth)) / 8.0;
+    } catch (const std::invalid_argument& e) {
+      usage_error(std::string("emulator.bandwidth: ") + e.what() + " (or \"none\")");
+    }
+  }
+  c.jitter_ns                 = static_cast<std::uint64_t>(sc.emulator.jitter / 1000);
+  c.reorder_probability       = sc.emulator.reorder_probability;
+  c.reorder_depth             = sc.emulator.reorder_max_depth;
+  c.reorder_hold_ns           = static_cast<std::uint64_t>(sc.emulator.reorder_max_hold / 1000);
+  c.seed                      = sc.seed;
+  c.log_decisions             = sc.emulator.log_decisions;
+  spec.pe_program             = self_dir() + "/shmemsim-emu-pe";
+  spec.program                = program.string();
+  spec.args                   = sc.job.args;
+  spec.wall_limit             = o.wall_limit;
+  spec.stall_timeout          = sim::ps_to_seconds(sc.emulator.stall_timeout);
+  spec.quiet                  = o.quiet;
+  std::fflush(nullptr);
+  return emulator::launch(spec);
+}
+
 int run(const Options& o)
 {
   scenarios::Scenario sc = launch_scenario(o);
+  if (o.emulate)
+    return run_emulated(o, sc);
   scenarios::RunSettings settings;
   if (!o.sim_time_limit.empty()) {
     try {
@@ -728,7 +781,10 @@ int run(const Options& o)
 int main(int argc, char** argv)
 {
   const Options o = parse(argc, argv);
-  install_signal_handlers(o.wall_limit);
+  if (o.emulate)
+    install_interrupt_handlers(); // until the emulator's launcher takes the signals over
+  else
+    install_signal_handlers(o.wall_limit);
   adopt_sma_variables();
   try {
     return run(o);
