@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace shmemsim::scenarios {
 
@@ -34,6 +35,8 @@ struct EmulatorParams {
   bool log_decisions = false;
   /// The address the bootstrap service and the PEs listen on (loopback by default).
   std::string host = "127.0.0.1";
+  /// The hosts the PEs run on (empty: all on this machine, on `host`); --hosts FILE gives them too.
+  std::vector<std::string> hosts;
 
   static const sim::ParamTable<EmulatorParams>& keys();
 };
@@ -74,6 +77,12 @@ inline const sim::ParamTable<EmulatorParams>& EmulatorParams::keys()
       {.path = "emulator.host", .kind = K::Str,
        .doc = "Emulation: the IPv4 address the launcher's bootstrap service and the PEs listen on.",
        .field = field(&EmulatorParams::host)},
+      {.path = "emulator.hosts", .kind = K::StrList,
+       .doc = "Emulation: the hosts the PEs run on, placed as job.placement says (block: consecutive PEs "
+              "share a host; cyclic: round-robin); a host that is an address of this machine (127.0.0.2 "
+              "...) gets its PEs forked here, listening on that address; any other is reached with ssh. "
+              "Empty: every PE here on emulator.host. --hosts FILE (one host per line) sets it.",
+       .field = field(&EmulatorParams::hosts)},
   };
   return table;
 }

@@ -11,7 +11,7 @@ std::string Config::serialize() const
   std::ostringstream o;
   o.precision(17);
   o << "npes=" << npes << " rank=" << rank << " epoch=" << epoch << " heap=" << heap_bytes << " boot_host=" << boot_host
-    << " boot_port=" << boot_port << " token=" << token << " listen_host=" << listen_host << " split=" << split
+    << " boot_port=" << boot_port << " token=" << token << " listen_host=" << listen_host << " advertise=" << (advertise.empty() ? listen_host : advertise) << " split=" << split
     << " on_exhaustion=" << static_cast<int>(on_exhaustion) << " max_cts=" << max_cts << " max_mds=" << max_mds
     << " max_volatile=" << max_volatile_size << " max_waw=" << max_waw_ordered_size << " ordering=" << total_ordering
     << " latency_ns=" << latency_ns << " bandwidth=" << bandwidth_Bps << " jitter_ns=" << jitter_ns
@@ -47,6 +47,7 @@ Config Config::parse(const std::string& text)
     c.boot_port            = std::stoi(get("boot_port"));
     c.token                = get("token");
     c.listen_host          = get("listen_host");
+    c.advertise            = get("advertise");
     c.split                = get("split") == "1";
     c.on_exhaustion        = static_cast<CtxPolicy>(std::stoi(get("on_exhaustion")));
     c.max_cts              = std::stoi(get("max_cts"));

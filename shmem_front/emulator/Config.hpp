@@ -25,6 +25,7 @@ struct Config {
   int boot_port = 0;
   std::string token;                     ///< 64 hex digits, from /dev/urandom, one per job
   std::string listen_host = "127.0.0.1"; ///< where this PE accepts its peers' data connections
+  std::string advertise;                 ///< the address the others connect to (empty: listen_host)
 
   // Offload semantics (the Portals mapping's keys)
   bool split = false; ///< job.contexts.mapping split (else lean)

@@ -50,6 +50,27 @@ std::string make_token()
   return t;
 }
 
+bool is_local_host(const std::string& host)
+{
+  boost::system::error_code ec;
+  asio::io_context io;
+  tcp::resolver resolver(io);
+  const auto found = resolver.resolve(tcp::v4(), host, "0", ec);
+  if (ec)
+    return false;
+  for (const auto& e : found) {
+    if (e.endpoint().address().is_loopback())
+      return true;
+    tcp::acceptor probe(io);
+    probe.open(tcp::v4(), ec);
+    if (!ec)
+      probe.bind(tcp::endpoint(e.endpoint().address(), 0), ec);
+    if (!ec)
+      return true; // an address of this machine
+  }
+  return false;
+}
+
 namespace {
 
 const char* signal_text(int sig)
@@ -110,6 +131,7 @@ public:
 
 private:
   void spawn();
+  pid_t start_pe(int rank, const std::string& host, bool remote);
   void accept();
   void read(const std::shared_ptr<Session>& s);
   void handle(const std::shared_ptr<Session>& s, const std::string& line);
@@ -173,35 +195,84 @@ int Job::run()
   return result_;
 }
 
+namespace {
+/// `word` for a POSIX shell, in single quotes.
+std::string shell_quoted(const std::string& word)
+{
+  std::string q = "'";
+  for (char c : word)
+    q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+} // namespace
+
+pid_t Job::start_pe(int rank, const std::string& host, bool remote)
+{
+  Config c = spec_.job;
+  c.rank   = rank;
+  if (!host.empty()) {
+    c.listen_host = remote ? "0.0.0.0" : host;
+    c.advertise   = host;
+  }
+  const std::string config = c.serialize();
+  std::vector<std::string> words;
+  if (remote) {
+    // ssh HOST exec shmemsim-emu-pe --config-stdin PROGRAM ARGS: the configuration (and its
+    // token) goes through ssh's standard input, never on a command line.
+    std::string command = "exec " + shell_quoted(spec_.pe_program) + " --config-stdin " + shell_quoted(spec_.program);
+    for (const auto& a : spec_.args)
+      command += " " + shell_quoted(a);
+    words = {"ssh", "-o", "BatchMode=yes", "-T", host, command};
+  } else {
+    words = {spec_.pe_program, spec_.program};
+    words.insert(words.end(), spec_.args.begin(), spec_.args.end());
+  }
+  std::vector<char*> argv;
+  for (auto& w : words)
+    argv.push_back(w.data());
+  argv.push_back(nullptr);
+  const std::string env = std::string(kConfigVar) + "=" + config;
+  int in[2] = {-1, -1};
+  if (remote && pipe(in) != 0)
+    throw std::runtime_error(std::string("cannot start PE ") + std::to_string(rank) + ": pipe: " + std::strerror(errno));
+  const pid_t launcher = getpid();
+  const pid_t pid      = fork();
+  if (pid < 0)
+    throw std::runtime_error(std::string("cannot start PE ") + std::to_string(rank) + ": fork: " + std::strerror(errno));
+  if (pid == 0) {
+    // The PE dies with the launcher, whatever kills it; all PEs share one process group.
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != launcher)
+      _exit(137);
+    setpgid(0, pgid_);
+    if (remote)
+      dup2(in[0], 0);
+    // Nothing of the launcher's (its listening socket above all) leaks into the PEs.
+    close_range(3, ~0U, 0);
+    if (!remote)
+      putenv(const_cast<char*>(env.c_str()));
+    execvp(argv[0], argv.data());
+    std::fprintf(stderr, "shmemsim-run: cannot start %s: %s\n", argv[0], std::strerror(errno));
+    _exit(127);
+  }
+  if (remote) {
+    close(in[0]);
+    const std::string line = config + "\n";
+    (void)!write(in[1], line.data(), line.size());
+    close(in[1]);
+  }
+  return pid;
+}
+
 void Job::spawn()
 {
-  const pid_t launcher = getpid();
+  std::map<std::string, bool> local;
+  for (const std::string& h : spec_.pe_hosts)
+    if (!local.count(h))
+      local[h] = is_local_host(h);
   for (int rank = 0; rank < spec_.job.npes; ++rank) {
-    Config c = spec_.job;
-    c.rank   = rank;
-    const std::string env = std::string(kConfigVar) + "=" + c.serialize();
-    std::vector<std::string> words = {spec_.pe_program, spec_.program};
-    words.insert(words.end(), spec_.args.begin(), spec_.args.end());
-    std::vector<char*> argv;
-    for (auto& w : words)
-      argv.push_back(w.data());
-    argv.push_back(nullptr);
-    const pid_t pid = fork();
-    if (pid < 0)
-      throw std::runtime_error(std::string("cannot start PE ") + std::to_string(rank) + ": fork: " + std::strerror(errno));
-    if (pid == 0) {
-      // The PE dies with the launcher, whatever kills it; all PEs share one process group.
-      prctl(PR_SET_PDEATHSIG, SIGKILL);
-      if (getppid() != launcher)
-        _exit(137);
-      setpgid(0, pgid_);
-      // Nothing of the launcher's (its listening socket above all) leaks into the PEs.
-      close_range(3, ~0U, 0);
-      putenv(const_cast<char*>(env.c_str()));
-      execv(argv[0], argv.data());
-      std::fprintf(stderr, "shmemsim-run: cannot start %s: %s\n", argv[0], std::strerror(errno));
-      _exit(127);
-    }
+    const std::string host = spec_.pe_hosts.empty() ? "" : spec_.pe_hosts[static_cast<std::size_t>(rank)];
+    const pid_t pid        = start_pe(rank, host, !host.empty() && !local[host]);
     if (pgid_ == 0)
       pgid_ = pid;
     setpgid(pid, pgid_);

@@ -18,6 +18,9 @@ struct LaunchSpec {
   std::string pe_program;  ///< the shmemsim-emu-pe executable
   std::string program;     ///< the OpenSHMEM program (built by shmemsim-cc)
   std::vector<std::string> args;
+  /// Each PE's host (empty: every PE here, on job.boot_host). A host that is an address of this
+  /// machine gets its PEs forked here, listening on it; any other is reached with ssh.
+  std::vector<std::string> pe_hosts;
   double wall_limit = 3600; ///< seconds (0: none)
   double stall_timeout = 60; ///< seconds without progress of any PE: a deadlock (0: never)
   bool quiet = false;
@@ -25,6 +28,9 @@ struct LaunchSpec {
 
 /// Run the job; returns the exit status (docs/runs.md).
 int launch(const LaunchSpec& spec);
+
+/// Whether `host` names this machine (a loopback address, or one a socket can bind to here).
+bool is_local_host(const std::string& host);
 
 /// 64 hex digits from /dev/urandom. Throws std::runtime_error if it cannot be read.
 std::string make_token();

@@ -94,7 +94,8 @@ void Nic::connect(BootClient& boot)
       peers_[static_cast<std::size_t>(pe)] = std::make_unique<Peer>(io_, pe, cfg_, me);
   tcp::endpoint local(asio::ip::make_address(cfg_.listen_host), 0);
   acceptor_ = std::make_unique<tcp::acceptor>(io_, local);
-  boot.put("addr." + std::to_string(me), cfg_.listen_host + ":" + std::to_string(acceptor_->local_endpoint().port()));
+  const std::string& advertise = cfg_.advertise.empty() ? cfg_.listen_host : cfg_.advertise;
+  boot.put("addr." + std::to_string(me), advertise + ":" + std::to_string(acceptor_->local_endpoint().port()));
   boot.barrier();
   // PE i connects to every PE below it and accepts those above.
   const std::vector<std::uint8_t> token = token_bytes(cfg_.token);
@@ -103,9 +104,10 @@ void Nic::connect(BootClient& boot)
     const auto colon       = addr.rfind(':');
     Peer& p                = *peers_[static_cast<std::size_t>(pe)];
     boost::system::error_code ec;
-    p.socket.connect(tcp::endpoint(asio::ip::make_address(addr.substr(0, colon)),
-                                   static_cast<unsigned short>(std::stoi(addr.substr(colon + 1)))),
-                     ec);
+    tcp::resolver resolver(io_);
+    const auto endpoints = resolver.resolve(addr.substr(0, colon), addr.substr(colon + 1), ec);
+    if (!ec)
+      asio::connect(p.socket, endpoints, ec);
     if (ec)
       throw std::runtime_error("cannot connect to PE " + std::to_string(pe) + " at " + addr + ": " + ec.message());
     Hello hello{};

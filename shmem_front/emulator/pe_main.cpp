@@ -228,6 +228,21 @@ extern "C" __attribute__((visibility("default"), noreturn)) void exit(int status
 
 int main(int argc, char** argv)
 {
+  // Started over ssh, the configuration comes on standard input (never on a command line).
+  std::string from_stdin;
+  if (argc > 1 && std::strcmp(argv[1], "--config-stdin") == 0) {
+    char buf[4096];
+    while (from_stdin.empty() || from_stdin.back() != '\n') {
+      const ssize_t r = read(0, buf, sizeof buf);
+      if (r <= 0)
+        break;
+      from_stdin.append(buf, static_cast<std::size_t>(r));
+    }
+    setenv(kConfigVar, from_stdin.c_str(), 1);
+    argv[1] = argv[0];
+    ++argv;
+    --argc;
+  }
   const char* text = std::getenv(kConfigVar);
   if (text == nullptr || argc < 2) {
     std::fprintf(stderr, "shmemsim-emu-pe: started by 'shmemsim-run --emulate' only\n");
@@ -278,6 +293,7 @@ int main(int argc, char** argv)
     try {
       monitor->send_line(line);
     } catch (...) {
+      _exit(137); // the launcher is gone (a PE started over ssh outlives nothing)
     }
   });
   front::install(front::Env{runtime, transport, runtime});

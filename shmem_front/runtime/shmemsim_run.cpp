@@ -55,6 +55,8 @@ everything after it belongs to the program.
   --emulate               run the PEs as real processes on this machine over TCP instead of simulating
                           them (docs/emulator.md): real threads, OpenMP and clocks; the emulator.* keys
                           inject delay and reordering; --out, --trace and --tag-output are not supported
+  --hosts FILE            with --emulate: the hosts the PEs run on, one per line (emulator.hosts);
+                          -hostfile, --hostfile, -machinefile, --machinefile and -f mean the same there
   --quiet                 no summary line on stderr at the end, no progress line on a terminal
   -h, --help              this text
   --                      end of the options: PROGRAM follows
@@ -100,6 +102,8 @@ struct Options {
   bool quiet = false;
   bool tag   = false;
   bool emulate = false;
+  std::string hosts; ///< --hosts FILE (or another launcher's host-file option, with --emulate)
+  std::pair<std::string, std::string> host_file_option; ///< -hostfile FILE and the like, as given
   std::string program;
   std::vector<std::string> args;
   /// Other launchers' options that mean nothing in a simulation, as given, by reason.
@@ -245,8 +249,10 @@ Options parse(int argc, char** argv)
       o.ignored.push_back({a + " " + value(), kWhyBinding});
     } else if (a == "--report-bindings" || a == "-report-bindings") {
       o.ignored.push_back({a, kWhyBinding});
+    } else if (a == "--hosts") {
+      o.hosts = value();
     } else if (a == "-hostfile" || a == "--hostfile" || a == "-machinefile" || a == "--machinefile" || a == "-f") {
-      o.ignored.push_back({a + " " + value(), "the nodes are the simulated platform's (--scenario, --set platform.nodes=N)"});
+      o.host_file_option = {a, value()}; // the emulator's hosts, or ignored (below)
     } else if (a == "--mca" || a == "-mca" || a == "--gmca" || a == "-gmca") {
       const std::string key = value();
       o.ignored.push_back({a + " " + key + " " + value(), "no Open MPI components here"});
@@ -260,9 +266,18 @@ Options parse(int argc, char** argv)
   }
   if (i >= argc)
     usage_error("missing PROGRAM");
+  if (!o.hosts.empty() && !o.emulate)
+    usage_error("--hosts " + o.hosts + ": needs --emulate (a simulation's nodes are the platform's)");
   o.program = argv[i++];
   for (; i < argc; ++i)
     o.args.emplace_back(argv[i]);
+  if (!o.host_file_option.first.empty()) {
+    if (o.emulate && o.hosts.empty())
+      o.hosts = o.host_file_option.second;
+    else if (!o.emulate)
+      o.ignored.push_back({o.host_file_option.first + " " + o.host_file_option.second,
+                           "the nodes are the simulated platform's (--scenario, --set platform.nodes=N)"});
+  }
   ignored_notice(o.ignored);
   return o;
 }
@@ -676,6 +691,41 @@ LoadedProgram load_program(const Options& o, const scenarios::Scenario& sc, cons
   return loaded;
 }
 
+/// A host file: one host per line (its first word; "#" starts a comment; Open MPI's "slots=N"
+/// and the like after it are ignored).
+std::vector<std::string> read_host_file(const std::string& path)
+{
+  std::ifstream in(path);
+  if (!in)
+    usage_error("--hosts " + path + ": cannot read it");
+  std::vector<std::string> hosts;
+  std::string line;
+  while (std::getline(in, line)) {
+    line = line.substr(0, line.find('#'));
+    const std::size_t b = line.find_first_not_of(" \t\r");
+    if (b == std::string::npos)
+      continue;
+    hosts.push_back(line.substr(b, line.find_first_of(" \t\r", b) - b));
+  }
+  if (hosts.empty())
+    usage_error("--hosts " + path + ": no host in it (one host name or address per line)");
+  return hosts;
+}
+
+/// Each PE's host: emulator.hosts (or --hosts) in job.placement order; empty when none is given.
+std::vector<std::string> pe_hosts(const Options& o, const scenarios::Scenario& sc, int npes)
+{
+  const std::vector<std::string> hosts = o.hosts.empty() ? sc.emulator.hosts : read_host_file(o.hosts);
+  std::vector<std::string> of;
+  if (hosts.empty())
+    return of;
+  const int h   = static_cast<int>(hosts.size());
+  const int per = (npes + h - 1) / h;
+  for (int pe = 0; pe < npes; ++pe)
+    of.push_back(hosts[static_cast<std::size_t>(sc.job.placement == scenarios::Placement::Cyclic ? pe % h : pe / per)]);
+  return of;
+}
+
 /// --emulate: the same scenario's settings for real processes (shmem_front/emulator).
 int run_emulated(const Options& o, const scenarios::Scenario& sc)
 {
@@ -710,6 +760,7 @@ int run_emulated(const Options& o, const scenarios::Scenario& sc)
   c.reorder_hold_ns           = static_cast<std::uint64_t>(sc.emulator.reorder_max_hold / 1000);
   c.seed                      = sc.seed;
   c.log_decisions             = sc.emulator.log_decisions;
+  spec.pe_hosts               = pe_hosts(o, sc, c.npes);
   spec.pe_program             = self_dir() + "/shmemsim-emu-pe";
   spec.program                = program.string();
   spec.args                   = sc.job.args;
