@@ -1,5 +1,6 @@
 #include "shmem_front/emulator/Config.hpp"
 
+#include <cstdio>
 #include <map>
 #include <sstream>
 #include <stdexcept>
@@ -13,7 +14,8 @@ std::string Config::serialize() const
   o << "npes=" << npes << " rank=" << rank << " epoch=" << epoch << " heap=" << heap_bytes << " boot_host=" << boot_host
     << " boot_port=" << boot_port << " token=" << token << " listen_host=" << listen_host << " advertise=" << (advertise.empty() ? listen_host : advertise) << " split=" << split
     << " on_exhaustion=" << static_cast<int>(on_exhaustion) << " max_cts=" << max_cts << " max_mds=" << max_mds
-    << " max_volatile=" << max_volatile_size << " max_waw=" << max_waw_ordered_size << " ordering=" << total_ordering
+    << " max_volatile=" << max_volatile_size << " max_waw=" << max_waw_ordered_size << " ordering=" << total_ordering << " collectives=" << collectives[0] << "," << collectives[1] << ","
+    << collectives[2] << "," << collectives[3]
     << " latency_ns=" << latency_ns << " bandwidth=" << bandwidth_Bps << " jitter_ns=" << jitter_ns
     << " reorder_p=" << reorder_probability << " reorder_depth=" << reorder_depth << " reorder_hold_ns=" << reorder_hold_ns
     << " seed=" << seed << " log_decisions=" << log_decisions;
@@ -55,6 +57,9 @@ Config Config::parse(const std::string& text)
     c.max_volatile_size    = std::stoull(get("max_volatile"));
     c.max_waw_ordered_size = std::stoull(get("max_waw"));
     c.total_ordering       = get("ordering") == "1";
+    if (std::sscanf(get("collectives").c_str(), "%d,%d,%d,%d", &c.collectives[0], &c.collectives[1], &c.collectives[2],
+                    &c.collectives[3]) != 4)
+      throw std::invalid_argument("bad value of 'collectives'");
     c.latency_ns           = std::stoull(get("latency_ns"));
     c.bandwidth_Bps        = std::stod(get("bandwidth"));
     c.jitter_ns            = std::stoull(get("jitter_ns"));

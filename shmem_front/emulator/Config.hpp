@@ -35,6 +35,8 @@ struct Config {
   std::uint64_t max_volatile_size = 64;
   std::uint64_t max_waw_ordered_size = 64;
   bool total_ordering = false;
+  /// job.collectives.*: the enumerators of barrier, broadcast, collect and reduce (CollectiveParams).
+  int collectives[4] = {0, 0, 0, 0};
 
   // Injected delay and reordering (emulator.*)
   std::uint64_t latency_ns = 0;

@@ -48,6 +48,16 @@ const char* EmuRuntime::getenv(const char* name)
   return std::getenv(name);
 }
 
+front::CollectiveParams EmuRuntime::collectives()
+{
+  front::CollectiveParams p;
+  p.barrier   = static_cast<front::BarrierAlgorithm>(cfg_.collectives[0]);
+  p.broadcast = static_cast<front::BroadcastAlgorithm>(cfg_.collectives[1]);
+  p.collect   = static_cast<front::CollectAlgorithm>(cfg_.collectives[2]);
+  p.reduce    = static_cast<front::ReduceAlgorithm>(cfg_.collectives[3]);
+  return p;
+}
+
 void EmuRuntime::enter(const char* routine)
 {
   calls_.fetch_add(1, std::memory_order_relaxed);

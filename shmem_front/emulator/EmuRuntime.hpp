@@ -32,6 +32,7 @@ public:
   double wtime() override;
   void startup_barrier() override;
   const char* getenv(const char* name) override;
+  front::CollectiveParams collectives() override;
   [[noreturn]] void fatal(const std::string& message) override;
   [[noreturn]] void global_exit(int status) override;
 

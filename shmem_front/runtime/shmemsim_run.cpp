@@ -746,6 +746,10 @@ int run_emulated(const Options& o, const scenarios::Scenario& sc)
   c.max_volatile_size         = sc.platform.limits.max_volatile_size;
   c.max_waw_ordered_size      = sc.platform.limits.max_waw_ordered_size;
   c.total_ordering            = sc.platform.limits.total_data_ordering;
+  c.collectives[0]            = static_cast<int>(sc.job.collectives.barrier);
+  c.collectives[1]            = static_cast<int>(sc.job.collectives.broadcast);
+  c.collectives[2]            = static_cast<int>(sc.job.collectives.collect);
+  c.collectives[3]            = static_cast<int>(sc.job.collectives.reduce);
   c.latency_ns                = static_cast<std::uint64_t>(sc.emulator.latency / 1000);
   if (sc.emulator.bandwidth != "none") {
     try {
