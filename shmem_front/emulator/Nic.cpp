@@ -69,6 +69,7 @@ struct Nic::Peer {
   // Receive side (progress thread only)
   Header header;
   std::vector<char> payload;
+  bool direct = false; ///< the current put's payload is read straight into the target memory
   std::uint64_t max_seen = 0, expected = 1;
   std::map<std::uint64_t, std::pair<Header, std::vector<char>>> stash;
 };
@@ -396,9 +397,20 @@ void Nic::on_header(Peer& p)
 {
   if (static_cast<int>(p.header.src) != p.pe)
     bad_message(p, "a message claiming to come from PE " + std::to_string(p.header.src));
+  p.direct = false;
   if (!has_payload(p.header.type)) {
     p.payload.clear();
     on_message(p);
+    return;
+  }
+  // A put that may execute now lands in the target memory straight from the socket (no copy).
+  std::byte* into = p.header.type == MsgType::Put ? at(p.header.seg, p.header.offset, p.header.len) : nullptr;
+  if (into != nullptr && (!cfg_.total_ordering || p.header.seq == p.expected)) {
+    p.direct = true;
+    asio::async_read(p.socket, asio::buffer(into, p.header.len), [this, &p](const boost::system::error_code& ec, std::size_t) {
+      if (!ec)
+        on_message(p);
+    });
     return;
   }
   p.payload.resize(p.header.len);
@@ -414,28 +426,30 @@ void Nic::on_message(Peer& p)
   if (h.type == MsgType::Ack || h.type == MsgType::Reply) {
     deliver(p, h, p.payload.data());
   } else {
-    deliver_ordered(p, h, std::move(p.payload));
+    deliver_ordered(p, h, p.direct ? nullptr : &p.payload);
     p.payload = {};
   }
   start_reading(p);
 }
 
-void Nic::deliver_ordered(Peer& p, const Header& h, std::vector<char>&& payload)
+void Nic::deliver_ordered(Peer& p, const Header& h, std::vector<char>* payload)
 {
+  // `payload` null: a put whose data is already in place (on_header).
+  const char* data = payload != nullptr ? payload->data() : nullptr;
   if (!cfg_.total_ordering) {
     if (h.seq < p.max_seen)
       out_of_order_.fetch_add(1, std::memory_order_relaxed); // a later request of the pair came first
     p.max_seen = std::max(p.max_seen, h.seq);
-    deliver(p, h, payload.data());
+    deliver(p, h, data);
     return;
   }
   // Total data ordering: requests execute in the order their initiator issued them.
   if (h.seq != p.expected) {
     restored_.fetch_add(1, std::memory_order_relaxed);
-    p.stash.emplace(h.seq, std::make_pair(h, std::move(payload)));
+    p.stash.emplace(h.seq, std::make_pair(h, std::move(*payload)));
     return;
   }
-  deliver(p, h, payload.data());
+  deliver(p, h, data);
   ++p.expected;
   for (auto it = p.stash.find(p.expected); it != p.stash.end(); it = p.stash.find(p.expected)) {
     deliver(p, it->second.first, it->second.second.data());
@@ -452,7 +466,8 @@ void Nic::deliver(Peer& p, const Header& h, const char* payload)
       std::byte* d = at(h.seg, h.offset, h.len);
       if (d == nullptr)
         bad_message(p, "a put out of bounds");
-      std::memcpy(d, payload, h.len);
+      if (payload != nullptr)
+        std::memcpy(d, payload, h.len);
       note_update();
       deliveries_.fetch_add(1, std::memory_order_relaxed);
       respond(p, MsgType::Ack, h, nullptr, 0);

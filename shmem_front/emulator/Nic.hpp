@@ -100,7 +100,7 @@ private:
   void start_reading(Peer& p);
   void on_header(Peer& p);
   void on_message(Peer& p);
-  void deliver_ordered(Peer& p, const Header& h, std::vector<char>&& payload);
+  void deliver_ordered(Peer& p, const Header& h, std::vector<char>* payload);
   void deliver(Peer& p, const Header& h, const char* payload);
   void execute_amo(const Header& h, void* result);
   void respond(Peer& p, MsgType type, const Header& req, const void* payload, std::size_t n);

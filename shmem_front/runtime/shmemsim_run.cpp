@@ -103,7 +103,7 @@ struct Options {
   bool tag   = false;
   bool emulate = false;
   std::string hosts; ///< --hosts FILE (or another launcher's host-file option, with --emulate)
-  std::pair<std::string, std::string> host_file_option; ///< -hostfile FILE and the like, as given
+  std::string host_file; ///< the last -hostfile FILE or the like
   std::string program;
   std::vector<std::string> args;
   /// Other launchers' options that mean nothing in a simulation, as given, by reason.
@@ -129,6 +129,7 @@ std::string lower(std::string s)
 
 constexpr const char* kWhyBinding = "simulated cores are shared fairly by their node's PEs and threads, nothing is bound";
 constexpr const char* kWhyMapBy   = "only ppr:K:node, node, slot and core mean something here";
+constexpr const char* kWhyHostFile = "the nodes are the simulated platform's (--scenario, --set platform.nodes=N)";
 
 /// -x VAR=VALUE, -genv/-env VAR VALUE: a variable for the PEs. Every PE runs in this process and
 /// sees its environment (getenv, environ, main's envp; the library reads SHMEM_* through the runtime
@@ -252,7 +253,8 @@ Options parse(int argc, char** argv)
     } else if (a == "--hosts") {
       o.hosts = value();
     } else if (a == "-hostfile" || a == "--hostfile" || a == "-machinefile" || a == "--machinefile" || a == "-f") {
-      o.host_file_option = {a, value()}; // the emulator's hosts, or ignored (below)
+      o.host_file = value(); // ignored in a simulation; the emulator's hosts with --emulate (below)
+      o.ignored.push_back({a + " " + o.host_file, kWhyHostFile});
     } else if (a == "--mca" || a == "-mca" || a == "--gmca" || a == "-gmca") {
       const std::string key = value();
       o.ignored.push_back({a + " " + key + " " + value(), "no Open MPI components here"});
@@ -271,12 +273,10 @@ Options parse(int argc, char** argv)
   o.program = argv[i++];
   for (; i < argc; ++i)
     o.args.emplace_back(argv[i]);
-  if (!o.host_file_option.first.empty()) {
-    if (o.emulate && o.hosts.empty())
-      o.hosts = o.host_file_option.second;
-    else if (!o.emulate)
-      o.ignored.push_back({o.host_file_option.first + " " + o.host_file_option.second,
-                           "the nodes are the simulated platform's (--scenario, --set platform.nodes=N)"});
+  if (o.emulate && !o.host_file.empty()) { // the emulator's hosts, not ignored
+    if (o.hosts.empty())
+      o.hosts = o.host_file;
+    std::erase_if(o.ignored, [](const auto& x) { return x.second == kWhyHostFile; });
   }
   ignored_notice(o.ignored);
   return o;
