@@ -69,6 +69,9 @@ struct Nic::Peer {
   // Receive side (progress thread only)
   Header header;
   std::vector<char> payload;
+  std::vector<char> in; ///< bytes read, [in_lo, in_hi) not yet handled
+  std::size_t in_lo = 0, in_hi = 0;
+  std::uint64_t ack_cookie = 0, ack_count = 0; ///< ACKs owed, for one counter (ack())
   bool direct = false; ///< the current put's payload is read straight into the target memory
   std::uint64_t max_seen = 0, expected = 1;
   std::map<std::uint64_t, std::pair<Header, std::vector<char>>> stash;
@@ -320,28 +323,34 @@ void Nic::write_locked(Peer& p, std::vector<char>&& bytes)
 
 void Nic::start_write(Peer& p)
 {
-  Out* front;
+  // Everything queued so far goes out in one gathered write (up to 64 messages).
+  std::vector<asio::const_buffer> bufs;
   {
     std::lock_guard lock(p.mutex);
-    front = &p.queue.front();
+    for (Out& o : p.queue) {
+      bufs.emplace_back(o.bytes.data() + o.done, o.bytes.size() - o.done);
+      if (bufs.size() == 64)
+        break;
+    }
   }
-  asio::async_write(p.socket, asio::buffer(front->bytes.data() + front->done, front->bytes.size() - front->done),
-                    [this, &p](const boost::system::error_code& ec, std::size_t) {
-                      if (ec) {
-                        if (!stopping_)
-                          fatal_("lost the connection to PE " + std::to_string(p.pe) + ": " + ec.message());
-                        return;
-                      }
-                      bool more;
-                      {
-                        std::lock_guard lock(p.mutex);
-                        p.queue.pop_front();
-                        more      = !p.queue.empty();
-                        p.writing = more;
-                      }
-                      if (more)
-                        start_write(p);
-                    });
+  const std::size_t count = bufs.size();
+  asio::async_write(p.socket, bufs, [this, &p, count](const boost::system::error_code& ec, std::size_t) {
+    if (ec) {
+      if (!stopping_)
+        fatal_("lost the connection to PE " + std::to_string(p.pe) + ": " + ec.message());
+      return;
+    }
+    bool more;
+    {
+      std::lock_guard lock(p.mutex);
+      for (std::size_t i = 0; i < count; ++i)
+        p.queue.pop_front();
+      more      = !p.queue.empty();
+      p.writing = more;
+    }
+    if (more)
+      start_write(p);
+  });
 }
 
 void Nic::pump(Peer& p)
@@ -383,53 +392,78 @@ void Nic::pump(Peer& p)
 
 // ------------------------------------------------------------------ receiving
 
+/// Bytes a connection reads at once: many small messages per read (and per wake-up).
+constexpr std::size_t kInBuffer = 256 * 1024;
+
 void Nic::start_reading(Peer& p)
 {
-  asio::async_read(p.socket, asio::buffer(&p.header, sizeof p.header),
-                   [this, &p](const boost::system::error_code& ec, std::size_t) {
-                     if (ec)
-                       return; // the peer ended (the launcher reports an early end)
-                     on_header(p);
-                   });
+  if (p.in.empty())
+    p.in.resize(kInBuffer);
+  if (p.in_lo > 0) { // keep the start of an incomplete header
+    std::memmove(p.in.data(), p.in.data() + p.in_lo, p.in_hi - p.in_lo);
+    p.in_hi -= p.in_lo;
+    p.in_lo = 0;
+  }
+  p.socket.async_read_some(asio::buffer(p.in.data() + p.in_hi, p.in.size() - p.in_hi),
+                           [this, &p](const boost::system::error_code& ec, std::size_t n) {
+                             if (ec)
+                               return; // the peer ended (the launcher reports an early end)
+                             p.in_hi += n;
+                             process(p);
+                           });
 }
 
-void Nic::on_header(Peer& p)
+void Nic::process(Peer& p)
 {
-  if (static_cast<int>(p.header.src) != p.pe)
-    bad_message(p, "a message claiming to come from PE " + std::to_string(p.header.src));
-  p.direct = false;
-  if (!has_payload(p.header.type)) {
+  while (p.in_hi - p.in_lo >= sizeof(Header)) {
+    std::memcpy(&p.header, p.in.data() + p.in_lo, sizeof(Header));
+    if (static_cast<int>(p.header.src) != p.pe)
+      bad_message(p, "a message claiming to come from PE " + std::to_string(p.header.src));
+    const char* data = p.in.data() + p.in_lo + sizeof(Header);
+    const std::size_t avail = p.in_hi - p.in_lo - sizeof(Header);
+    p.direct                = false;
     p.payload.clear();
-    on_message(p);
-    return;
-  }
-  // A put that may execute now lands in the target memory straight from the socket (no copy).
-  std::byte* into = p.header.type == MsgType::Put ? at(p.header.seg, p.header.offset, p.header.len) : nullptr;
-  if (into != nullptr && (!cfg_.total_ordering || p.header.seq == p.expected)) {
-    p.direct = true;
-    asio::async_read(p.socket, asio::buffer(into, p.header.len), [this, &p](const boost::system::error_code& ec, std::size_t) {
-      if (!ec)
-        on_message(p);
+    if (!has_payload(p.header.type)) {
+      p.in_lo += sizeof(Header);
+      on_message(p);
+      continue;
+    }
+    const std::uint64_t len = p.header.len;
+    // A put that may execute now lands in the target memory directly (no payload buffer).
+    std::byte* into = p.header.type == MsgType::Put ? at(p.header.seg, p.header.offset, len) : nullptr;
+    p.direct        = into != nullptr && (!cfg_.total_ordering || p.header.seq == p.expected);
+    char* dst       = nullptr;
+    if (!p.direct)
+      p.payload.resize(len);
+    dst = p.direct ? reinterpret_cast<char*>(into) : p.payload.data();
+    const std::size_t here = static_cast<std::size_t>(std::min<std::uint64_t>(avail, len));
+    std::memcpy(dst, data, here);
+    p.in_lo += sizeof(Header) + here;
+    if (here == len) {
+      on_message(p);
+      continue;
+    }
+    // The rest of the payload is still on its way: read it straight into its place.
+    flush_acks(p);
+    asio::async_read(p.socket, asio::buffer(dst + here, len - here), [this, &p](const boost::system::error_code& ec, std::size_t) {
+      if (ec)
+        return;
+      on_message(p);
+      process(p);
     });
     return;
   }
-  p.payload.resize(p.header.len);
-  asio::async_read(p.socket, asio::buffer(p.payload), [this, &p](const boost::system::error_code& ec, std::size_t) {
-    if (!ec)
-      on_message(p);
-  });
+  flush_acks(p);
+  start_reading(p);
 }
 
 void Nic::on_message(Peer& p)
 {
   const Header h = p.header;
-  if (h.type == MsgType::Ack || h.type == MsgType::Reply) {
+  if (h.type == MsgType::Ack || h.type == MsgType::Reply)
     deliver(p, h, p.payload.data());
-  } else {
+  else
     deliver_ordered(p, h, p.direct ? nullptr : &p.payload);
-    p.payload = {};
-  }
-  start_reading(p);
 }
 
 void Nic::deliver_ordered(Peer& p, const Header& h, std::vector<char>* payload)
@@ -470,7 +504,7 @@ void Nic::deliver(Peer& p, const Header& h, const char* payload)
         std::memcpy(d, payload, h.len);
       note_update();
       deliveries_.fetch_add(1, std::memory_order_relaxed);
-      respond(p, MsgType::Ack, h, nullptr, 0);
+      ack(p, h.cookie);
       return;
     }
     case MsgType::Get: {
@@ -489,7 +523,7 @@ void Nic::deliver(Peer& p, const Header& h, const char* payload)
         note_update();
       deliveries_.fetch_add(1, std::memory_order_relaxed);
       if (h.type == MsgType::Amo)
-        respond(p, MsgType::Ack, h, nullptr, 0);
+        ack(p, h.cookie);
       else
         respond(p, MsgType::Reply, h, &result, front::amo_size(static_cast<AmoType>(h.dtype)));
       return;
@@ -497,10 +531,10 @@ void Nic::deliver(Peer& p, const Header& h, const char* payload)
     case MsgType::Reply:
       if (h.len > 0)
         std::memcpy(reinterpret_cast<void*>(h.dest), payload, h.len);
-      complete(h.cookie);
+      complete(h.cookie, 1);
       return;
     case MsgType::Ack:
-      complete(h.cookie);
+      complete(h.cookie, h.len); // one ACK may stand for several operations (ack())
       return;
   }
   bad_message(p, "a message of unknown type " + std::to_string(static_cast<int>(h.type)));
@@ -591,9 +625,36 @@ void Nic::respond(Peer& p, MsgType type, const Header& req, const void* payload,
   send_locked(p, r, payload, type == MsgType::Reply ? n : 0, false);
 }
 
-void Nic::complete(std::uint64_t cookie)
+void Nic::ack(Peer& p, std::uint64_t cookie)
 {
-  reinterpret_cast<std::atomic<std::uint64_t>*>(cookie)->fetch_add(1, std::memory_order_acq_rel);
+  // Consecutive operations of one initiator's counter, executed in one batch of reads, share one
+  // ACK carrying their count. Not when delays are injected: each gets its own, so that the
+  // injector's response stream does not depend on how reads were batched.
+  if (p.ack_count > 0 && p.ack_cookie != cookie)
+    flush_acks(p);
+  p.ack_cookie = cookie;
+  ++p.ack_count;
+  if (cfg_.delays())
+    flush_acks(p);
+}
+
+void Nic::flush_acks(Peer& p)
+{
+  if (p.ack_count == 0)
+    return;
+  Header r;
+  r.type   = MsgType::Ack;
+  r.src    = static_cast<std::uint32_t>(cfg_.rank);
+  r.cookie = p.ack_cookie;
+  r.len    = p.ack_count;
+  p.ack_count = 0;
+  std::lock_guard lock(p.mutex);
+  send_locked(p, r, nullptr, 0, false);
+}
+
+void Nic::complete(std::uint64_t cookie, std::uint64_t count)
+{
+  reinterpret_cast<std::atomic<std::uint64_t>*>(cookie)->fetch_add(count, std::memory_order_acq_rel);
   notify_waiters();
 }
 

@@ -98,13 +98,15 @@ private:
   void refuse(boost::asio::ip::tcp::socket& s);
   void refuse_later();
   void start_reading(Peer& p);
-  void on_header(Peer& p);
+  void process(Peer& p);
   void on_message(Peer& p);
   void deliver_ordered(Peer& p, const Header& h, std::vector<char>* payload);
   void deliver(Peer& p, const Header& h, const char* payload);
   void execute_amo(const Header& h, void* result);
   void respond(Peer& p, MsgType type, const Header& req, const void* payload, std::size_t n);
-  void complete(std::uint64_t cookie);
+  void ack(Peer& p, std::uint64_t cookie);
+  void flush_acks(Peer& p);
+  void complete(std::uint64_t cookie, std::uint64_t count);
   /// Enqueue one message for `p`, header then payload (the peer's lock held).
   void send_locked(Peer& p, const Header& h, const void* payload, std::size_t n, bool request);
   void write_locked(Peer& p, std::vector<char>&& bytes);

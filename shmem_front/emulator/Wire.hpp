@@ -20,7 +20,7 @@ struct Header {
   std::uint32_t src  = 0;       ///< the sending PE
   std::uint64_t seq  = 0;       ///< requests: per (source, target) pair, from 1
   std::uint64_t offset = 0;     ///< in the target's segment
-  std::uint64_t len    = 0;     ///< data bytes (PUT/REPLY: the payload that follows; GET: asked for)
+  std::uint64_t len    = 0;     ///< data bytes (PUT/REPLY: the payload that follows; GET: asked for); ACK: operations acknowledged
   std::uint64_t cookie = 0;     ///< the initiator's counter to increment on ACK/REPLY
   std::uint64_t dest   = 0;     ///< REPLY: where the initiator wants the data
   std::uint64_t value[2] = {0, 0}; ///< AMO operand and comparand (raw bits, 4 or 8 bytes used)
