@@ -226,6 +226,7 @@ const std::vector<Key>& schema()
                             "\"series\"}}; VAR is {\"key\"|\"arg\"|\"env\": NAME, \"values\": [...] or "
                             "\"range\": {\"from\", \"to\", \"step\"|\"times\"}, \"name\"}. A single run ignores it "
                             "(README, Sweeps)."});
+    add_keys(k, EmulatorParams::keys(), [](Build& b) -> EmulatorParams& { return b.sc.emulator; });
     // Every scenario key is listed once.
     std::size_t own_listed = 0;
     for (const Key& e : k)

@@ -2,6 +2,7 @@
 // structs. Models never read JSON; this is the only place that does (DESIGN.md).
 #pragma once
 
+#include "scenarios/EmulatorParams.hpp"
 #include "scenarios/JobParams.hpp"
 #include "scenarios/TrafficParams.hpp"
 #include "sim/FabricParams.hpp"
@@ -44,6 +45,7 @@ struct Scenario {
   std::uint64_t seed = 1;
   PlatformParams platform;
   JobParams job;
+  EmulatorParams emulator; ///< shmemsim-run --emulate only
   std::vector<TrafficParams> traffic;
   std::string output_trace = "ops"; ///< output.trace: off, ops or packets (with --out)
   /// repeat: runs per sweep point (shmemsim sweep); a single run ignores it.

@@ -26,3 +26,6 @@ forbid(shmem_front/transport "scenarios/|traces/|shmem_front/runtime/")
 forbid(sim "sim/nic/|sim/portals_model/|shmem_front/|scenarios/|traces/|analysis/")
 forbid(sim/nic "sim/portals_model/|shmem_front/|scenarios/|traces/|analysis/")
 forbid(sim/portals_model "shmem_front/|scenarios/|traces/|analysis/")
+# The emulator: the seams and Boost only; never SimGrid, the models, scenarios, traces or the
+# simulator's runtime and transport.
+forbid(shmem_front/emulator "simgrid/|sim/|scenarios/|traces/|analysis/|shmem_front/runtime/|shmem_front/transport/")

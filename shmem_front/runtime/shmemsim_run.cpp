@@ -2,6 +2,7 @@
 // cluster. Each PE runs `main` of its own private copy of the program in a SimGrid actor.
 #include "scenarios/RunBuilder.hpp"
 #include "scenarios/Scenario.hpp"
+#include "shmem_front/emulator/Launcher.hpp"
 #include "shmem_front/interpose/hooks.h"
 #include "shmem_front/launcher/ProgramWorkload.hpp"
 #include "shmem_front/lib/Library.hpp"
@@ -53,6 +54,11 @@ everything after it belongs to the program.
                           (DIR/trace.evt, trace.json for Perfetto, trace.paje; docs/traces.md)
   --trace LEVEL           trace detail with --out: off, ops (default, or output.trace), packets
   --tag-output            prefix every line a PE prints with "[PE n] "
+  --emulate               run the PEs as real processes on this machine over TCP instead of simulating
+                          them (docs/emulator.md): real threads, OpenMP and clocks; the emulator.* keys
+                          inject delay and reordering; --out, --trace and --tag-output are not supported
+  --hosts FILE            with --emulate: the hosts the PEs run on, one per line (emulator.hosts);
+                          -hostfile, --hostfile, -machinefile, --machinefile and -f mean the same there
   --quiet                 no summary line on stderr at the end, no progress line on a terminal
   -h, --help              this text
   --                      end of the options: PROGRAM follows
@@ -97,6 +103,9 @@ struct Options {
   std::string trace;
   bool quiet = false;
   bool tag   = false;
+  bool emulate = false;
+  std::string hosts; ///< --hosts FILE (or another launcher's host-file option, with --emulate)
+  std::string host_file; ///< the last -hostfile FILE or the like
   std::string program;
   std::vector<std::string> args;
   /// -x/-genv/-env variables, "NAME=value", in order (recorded in the run's scenario.json).
@@ -124,6 +133,7 @@ std::string lower(std::string s)
 
 constexpr const char* kWhyBinding = "simulated cores are shared fairly by their node's PEs and threads, nothing is bound";
 constexpr const char* kWhyMapBy   = "only ppr:K:node, node, slot and core mean something here";
+constexpr const char* kWhyHostFile = "the nodes are the simulated platform's (--scenario, --set platform.nodes=N)";
 
 /// -x VAR=VALUE, -genv/-env VAR VALUE: a variable for the PEs. Every PE runs in this process and
 /// sees its environment (getenv, environ, main's envp; the library reads SHMEM_* through the runtime
@@ -235,6 +245,8 @@ Options parse(int argc, char** argv)
       o.quiet = true;
     } else if (a == "--tag-output") {
       o.tag = true;
+    } else if (a == "--emulate") {
+      o.emulate = true;
     } else if (a == "--") {
       ++i;
       break;
@@ -276,8 +288,11 @@ Options parse(int argc, char** argv)
       o.ignored.push_back({a + " " + value(), kWhyBinding});
     } else if (a == "--report-bindings" || a == "-report-bindings") {
       o.ignored.push_back({a, kWhyBinding});
+    } else if (a == "--hosts") {
+      o.hosts = value();
     } else if (a == "-hostfile" || a == "--hostfile" || a == "-machinefile" || a == "--machinefile" || a == "-f") {
-      o.ignored.push_back({a + " " + value(), "the nodes are the simulated platform's (--scenario, --set platform.nodes=N)"});
+      o.host_file = value(); // ignored in a simulation; the emulator's hosts with --emulate (below)
+      o.ignored.push_back({a + " " + o.host_file, kWhyHostFile});
     } else if (a == "--mca" || a == "-mca" || a == "--gmca" || a == "-gmca") {
       const std::string key = value();
       o.ignored.push_back({a + " " + key + " " + value(), "no Open MPI components here"});
@@ -291,9 +306,16 @@ Options parse(int argc, char** argv)
   }
   if (i >= argc)
     usage_error("missing PROGRAM");
+  if (!o.hosts.empty() && !o.emulate)
+    usage_error("--hosts " + o.hosts + ": needs --emulate (a simulation's nodes are the platform's)");
   o.program = argv[i++];
   for (; i < argc; ++i)
     o.args.emplace_back(argv[i]);
+  if (o.emulate && !o.host_file.empty()) { // the emulator's hosts, not ignored
+    if (o.hosts.empty())
+      o.hosts = o.host_file;
+    std::erase_if(o.ignored, [](const auto& x) { return x.second == kWhyHostFile; });
+  }
   ignored_notice(o.ignored);
   return o;
 }
@@ -621,7 +643,7 @@ scenarios::Scenario launch_scenario(const Options& o)
   scenarios::Scenario sc = load(sets);
   if (!o.scenario.empty())
     notice_unused_traffic(o.scenario);
-  if (o.scenario.empty())
+  if (o.scenario.empty() && !o.emulate)
     std::fprintf(stderr, "shmemsim-run: no --scenario: using the embedded default platform (qdr-16: %d nodes, %d cores each)\n",
                  sc.platform.hosts.nodes, sc.platform.hosts.cores_per_node);
   sc.job.program = o.program;
@@ -746,9 +768,95 @@ LoadedProgram load_program(const Options& o, const scenarios::Scenario& sc, cons
   return loaded;
 }
 
+/// A host file: one host per line (its first word; "#" starts a comment; Open MPI's "slots=N"
+/// and the like after it are ignored).
+std::vector<std::string> read_host_file(const std::string& path)
+{
+  std::ifstream in(path);
+  if (!in)
+    usage_error("--hosts " + path + ": cannot read it");
+  std::vector<std::string> hosts;
+  std::string line;
+  while (std::getline(in, line)) {
+    line = line.substr(0, line.find('#'));
+    const std::size_t b = line.find_first_not_of(" \t\r");
+    if (b == std::string::npos)
+      continue;
+    hosts.push_back(line.substr(b, line.find_first_of(" \t\r", b) - b));
+  }
+  if (hosts.empty())
+    usage_error("--hosts " + path + ": no host in it (one host name or address per line)");
+  return hosts;
+}
+
+/// Each PE's host: emulator.hosts (or --hosts) in job.placement order; empty when none is given.
+std::vector<std::string> pe_hosts(const Options& o, const scenarios::Scenario& sc, int npes)
+{
+  const std::vector<std::string> hosts = o.hosts.empty() ? sc.emulator.hosts : read_host_file(o.hosts);
+  std::vector<std::string> of;
+  if (hosts.empty())
+    return of;
+  const int h   = static_cast<int>(hosts.size());
+  const int per = (npes + h - 1) / h;
+  for (int pe = 0; pe < npes; ++pe)
+    of.push_back(hosts[static_cast<std::size_t>(sc.job.placement == scenarios::Placement::Cyclic ? pe % h : pe / per)]);
+  return of;
+}
+
+/// --emulate: the same scenario's settings for real processes (shmem_front/emulator).
+int run_emulated(const Options& o, const scenarios::Scenario& sc)
+{
+  if (!o.out.empty() || !o.trace.empty() || o.tag || !o.sim_time_limit.empty())
+    usage_error("--emulate does not support --out, --trace, --tag-output or --sim-time-limit (docs/emulator.md)");
+  const fs::path program = fs::absolute(o.program);
+  if (!fs::exists(program))
+    usage_error(o.program + ": no such file");
+  emulator::LaunchSpec spec;
+  emulator::Config& c = spec.job;
+  c.npes              = static_cast<int>(scenarios::place_endpoints(sc).size());
+  c.heap_bytes        = symmetric_heap_bytes(sc);
+  c.boot_host = c.listen_host = sc.emulator.host;
+  c.split                     = sc.job.contexts_split;
+  c.on_exhaustion             = static_cast<emulator::CtxPolicy>(sc.job.contexts_on_exhaustion);
+  c.max_cts                   = sc.platform.limits.max_cts;
+  c.max_mds                   = sc.platform.limits.max_mds;
+  c.max_volatile_size         = sc.platform.limits.max_volatile_size;
+  c.max_waw_ordered_size      = sc.platform.limits.max_waw_ordered_size;
+  c.total_ordering            = sc.platform.limits.total_data_ordering;
+  c.collectives[0]            = static_cast<int>(sc.job.collectives.barrier);
+  c.collectives[1]            = static_cast<int>(sc.job.collectives.broadcast);
+  c.collectives[2]            = static_cast<int>(sc.job.collectives.collect);
+  c.collectives[3]            = static_cast<int>(sc.job.collectives.reduce);
+  c.latency_ns                = static_cast<std::uint64_t>(sc.emulator.latency / 1000);
+  if (sc.emulator.bandwidth != "none") {
+    try {
+      c.bandwidth_Bps = static_cast<double>(scenarios::parse_bandwidth(sc.emulator.bandwidth)) / 8.0;
+    } catch (const std::invalid_argument& e) {
+      usage_error(std::string("emulator.bandwidth: ") + e.what() + " (or \"none\")");
+    }
+  }
+  c.jitter_ns                 = static_cast<std::uint64_t>(sc.emulator.jitter / 1000);
+  c.reorder_probability       = sc.emulator.reorder_probability;
+  c.reorder_depth             = sc.emulator.reorder_max_depth;
+  c.reorder_hold_ns           = static_cast<std::uint64_t>(sc.emulator.reorder_max_hold / 1000);
+  c.seed                      = sc.seed;
+  c.log_decisions             = sc.emulator.log_decisions;
+  spec.pe_hosts               = pe_hosts(o, sc, c.npes);
+  spec.pe_program             = self_dir() + "/shmemsim-emu-pe";
+  spec.program                = program.string();
+  spec.args                   = sc.job.args;
+  spec.wall_limit             = o.wall_limit;
+  spec.stall_timeout          = sim::ps_to_seconds(sc.emulator.stall_timeout);
+  spec.quiet                  = o.quiet;
+  std::fflush(nullptr);
+  return emulator::launch(spec);
+}
+
 int run(const Options& o)
 {
   scenarios::Scenario sc = launch_scenario(o);
+  if (o.emulate)
+    return run_emulated(o, sc);
   scenarios::RunSettings settings;
   if (!o.sim_time_limit.empty()) {
     try {
@@ -805,7 +913,10 @@ int run(const Options& o)
 int main(int argc, char** argv)
 {
   const Options o = parse(argc, argv);
-  install_signal_handlers(o.wall_limit);
+  if (o.emulate)
+    install_interrupt_handlers(); // until the emulator's launcher takes the signals over
+  else
+    install_signal_handlers(o.wall_limit);
   adopt_sma_variables();
   try {
     return run(o);

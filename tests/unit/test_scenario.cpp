@@ -509,7 +509,7 @@ TEST(scenario_set, UnknownKeyNamesSet)
   EXPECT_CONTAINS(e, "(did you mean 'routing'?)");
   e = error_of("{}", {"platfrom.nodes=3"});
   EXPECT_CONTAINS(e, "--set platfrom.nodes=3: platfrom: unknown key; valid keys here: seed, description, "
-                     "platform, job, output, traffic, repeat, sweep (did you mean 'platform'?)");
+                     "platform, job, output, traffic, repeat, sweep, emulator (did you mean 'platform'?)");
 }
 
 TEST(scenario_set, BadValueNamesSet)

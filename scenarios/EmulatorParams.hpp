@@ -1,0 +1,90 @@
+// Emulator parameters (emulator.* keys): the delay and reordering injected above TCP between
+// emulated PEs, the watchdog and the address the job listens on (docs/emulator.md). Used by
+// `shmemsim-run --emulate` only; the simulator ignores them. The platform's job.contexts.* and
+// platform.nic.limits.* keys keep their meaning in emulation.
+#pragma once
+
+#include "sim/Params.hpp"
+#include "sim/Time.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace shmemsim::scenarios {
+
+struct EmulatorParams {
+  /// Injected one-way delay of every message (0: none; loopback TCP itself takes some microseconds).
+  sim::Ps latency = 0;
+  /// Injected serialization delay: size / bandwidth; "none" (the default): no such delay. A string:
+  /// bandwidth keys refuse 0, and "none" must survive the resolved scenario.
+  std::string bandwidth = "none";
+  /// Uniform random extra delay in [0, jitter], seeded (seed): it reorders messages too.
+  sim::Ps jitter = 0;
+  /// Probability that a request is held back until later requests of the same pair overtake it.
+  double reorder_probability = 0;
+  /// A held request waits for 1..max_depth later ones (uniform), at most max_hold.
+  int reorder_max_depth = 4;
+  /// 200 us: several loopback round trips (about 10-30 us each measured here), so that a held
+  /// request is usually overtaken before its deadline when the program keeps issuing.
+  sim::Ps reorder_max_hold = 200'000'000;
+  /// No PE made a library call, received a message or used CPU time for this long: a deadlock
+  /// (exit status 3). 60 s: longer than any start-up or collective of the test programs by far.
+  sim::Ps stall_timeout = 60 * sim::kPsPerSecond;
+  /// Print every injected decision on stderr (one line each), to compare runs.
+  bool log_decisions = false;
+  /// The address the bootstrap service and the PEs listen on (loopback by default).
+  std::string host = "127.0.0.1";
+  /// The hosts the PEs run on (empty: all on this machine, on `host`); --hosts FILE gives them too.
+  std::vector<std::string> hosts;
+
+  static const sim::ParamTable<EmulatorParams>& keys();
+};
+
+inline const sim::ParamTable<EmulatorParams>& EmulatorParams::keys()
+{
+  using K = sim::ParamKind;
+  using sim::field;
+  static const sim::ParamTable<EmulatorParams> table = {
+      {.path = "emulator.latency", .kind = K::Time,
+       .doc = "Emulation: delay injected into every message between PEs, above TCP (0: none).",
+       .field = field(&EmulatorParams::latency)},
+      {.path = "emulator.bandwidth", .kind = K::Str,
+       .doc = "Emulation: each message is also delayed by its size / this bandwidth (e.g. \"10Gbps\"; "
+              "\"none\": no such delay).",
+       .field = field(&EmulatorParams::bandwidth)},
+      {.path = "emulator.jitter", .kind = K::Time,
+       .doc = "Emulation: uniform random extra delay in [0, jitter] per message, from the run's seed; "
+              "messages of a pair overtake each other when it exceeds their spacing.",
+       .field = field(&EmulatorParams::jitter)},
+      {.path = "emulator.reorder.probability", .kind = K::Number,
+       .doc = "Emulation: probability that a request (put, get, AMO) is held back until 1..max_depth later "
+              "requests to the same PE have overtaken it (seeded).",
+       .field = field(&EmulatorParams::reorder_probability), .min = 0, .max = 1},
+      {.path = "emulator.reorder.max_depth", .kind = K::Int,
+       .doc = "Emulation: most later requests a held one waits for (uniform in 1..max_depth).",
+       .field = field(&EmulatorParams::reorder_max_depth), .min = 1, .max = 1024},
+      {.path = "emulator.reorder.max_hold", .kind = K::Time,
+       .doc = "Emulation: longest a held request waits for others to overtake it (then it goes).",
+       .field = field(&EmulatorParams::reorder_max_hold)},
+      {.path = "emulator.stall_timeout", .kind = K::Time,
+       .doc = "Emulation: no PE called the library, received a message or used CPU time for this long: a "
+              "deadlock, the job ends with status 3 naming where each PE waits (0s: never).",
+       .field = field(&EmulatorParams::stall_timeout)},
+      {.path = "emulator.log_decisions", .kind = K::Bool,
+       .doc = "Emulation: print every injected delay and reordering decision on stderr (compare runs).",
+       .field = field(&EmulatorParams::log_decisions)},
+      {.path = "emulator.host", .kind = K::Str,
+       .doc = "Emulation: the IPv4 address the launcher's bootstrap service and the PEs listen on.",
+       .field = field(&EmulatorParams::host)},
+      {.path = "emulator.hosts", .kind = K::StrList,
+       .doc = "Emulation: the hosts the PEs run on, placed as job.placement says (block: consecutive PEs "
+              "share a host; cyclic: round-robin); a host that is an address of this machine (127.0.0.2 "
+              "...) gets its PEs forked here, listening on that address; any other is reached with ssh. "
+              "Empty: every PE here on emulator.host. --hosts FILE (one host per line) sets it.",
+       .field = field(&EmulatorParams::hosts)},
+  };
+  return table;
+}
+
+} // namespace shmemsim::scenarios

@@ -1,0 +1,92 @@
+#include "shmem_front/emulator/EmuRuntime.hpp"
+
+#include <sched.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace shmemsim::emulator {
+
+EmuRuntime::EmuRuntime(const Config& cfg, Segments mem, BootClient& boot) : cfg_(cfg), mem_(mem), boot_(boot) {}
+
+bool EmuRuntime::is_symmetric(const void* addr, std::size_t n)
+{
+  const auto* p = static_cast<const std::byte*>(addr);
+  for (int s = 0; s < 2; ++s)
+    if (mem_.base[s] != nullptr && p >= mem_.base[s] && p + n <= mem_.base[s] + mem_.size[s])
+      return true;
+  return false;
+}
+
+void* EmuRuntime::local_address(const void* addr, int pe)
+{
+  return pe == cfg_.rank ? const_cast<void*>(addr) : nullptr;
+}
+
+void EmuRuntime::poll_pause()
+{
+  sched_yield();
+}
+
+double EmuRuntime::wtime()
+{
+  timespec ts{};
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9 - cfg_.epoch;
+}
+
+void EmuRuntime::startup_barrier()
+{
+  std::lock_guard lock(boot_mutex_);
+  boot_.barrier();
+}
+
+const char* EmuRuntime::getenv(const char* name)
+{
+  return std::getenv(name);
+}
+
+front::CollectiveParams EmuRuntime::collectives()
+{
+  front::CollectiveParams p;
+  p.barrier   = static_cast<front::BarrierAlgorithm>(cfg_.collectives[0]);
+  p.broadcast = static_cast<front::BroadcastAlgorithm>(cfg_.collectives[1]);
+  p.collect   = static_cast<front::CollectAlgorithm>(cfg_.collectives[2]);
+  p.reduce    = static_cast<front::ReduceAlgorithm>(cfg_.collectives[3]);
+  return p;
+}
+
+void EmuRuntime::enter(const char* routine)
+{
+  calls_.fetch_add(1, std::memory_order_relaxed);
+  routine_.store(routine, std::memory_order_relaxed);
+}
+
+void EmuRuntime::end_job(int status)
+{
+  std::fflush(nullptr);
+  try {
+    boot_.abort(status);
+  } catch (...) {
+  }
+  // The launcher stops every PE; this one ends now with the job's status.
+  _exit(status);
+}
+
+void EmuRuntime::fatal(const std::string& message)
+{
+  std::fflush(nullptr);
+  std::fprintf(stderr, "shmemsim-run: PE %d: %s\n", cfg_.rank, message.c_str());
+  end_job(2);
+}
+
+void EmuRuntime::global_exit(int status)
+{
+  std::fflush(nullptr);
+  std::fprintf(stderr, "shmemsim-run: PE %d called shmem_global_exit(%d)\n", cfg_.rank, status);
+  end_job(status);
+}
+
+} // namespace shmemsim::emulator

@@ -1,0 +1,57 @@
+// The runtime seam for one emulated PE (docs/emulator.md): a real OS process. Identity from the
+// launcher, memory its own (the program's writable data and a mapped heap), real threads and
+// clocks, the bootstrap service for the start-up barrier, and errors that end the whole job
+// through the launcher. As Accounting it only counts library calls (the launcher's "no PE
+// progressed" report): nothing is charged.
+#pragma once
+
+#include "shmem_front/emulator/BootClient.hpp"
+#include "shmem_front/emulator/Config.hpp"
+#include "shmem_front/emulator/Nic.hpp"
+#include "shmem_front/lib/Seams.hpp"
+
+#include <atomic>
+#include <mutex>
+
+namespace shmemsim::emulator {
+
+class EmuRuntime final : public front::Runtime, public front::Accounting {
+public:
+  EmuRuntime(const Config& cfg, Segments mem, BootClient& boot);
+
+  // Runtime seam
+  int my_pe() override { return cfg_.rank; }
+  int n_pes() override { return cfg_.npes; }
+  bool pe_accessible(int pe) override { return pe >= 0 && pe < cfg_.npes; }
+  void* heap_base() override { return mem_.base[1]; }
+  std::size_t heap_size() override { return mem_.size[1]; }
+  bool is_symmetric(const void* addr, std::size_t n) override;
+  /// Other PEs are other processes: no load/store access (shmem_ptr returns null for them).
+  void* local_address(const void* addr, int pe) override;
+  void poll_pause() override;
+  double wtime() override;
+  void startup_barrier() override;
+  const char* getenv(const char* name) override;
+  front::CollectiveParams collectives() override;
+  [[noreturn]] void fatal(const std::string& message) override;
+  [[noreturn]] void global_exit(int status) override;
+
+  // Accounting seam: calls counted, nothing charged.
+  void enter(const char* routine) override;
+  void leave() override {}
+
+  std::uint64_t calls() const { return calls_.load(std::memory_order_relaxed); }
+  const char* routine() const { return routine_.load(std::memory_order_relaxed); }
+
+private:
+  [[noreturn]] void end_job(int status);
+
+  Config cfg_;
+  Segments mem_;
+  BootClient& boot_;
+  std::mutex boot_mutex_;
+  std::atomic<std::uint64_t> calls_{0};
+  std::atomic<const char*> routine_{nullptr};
+};
+
+} // namespace shmemsim::emulator

@@ -1,0 +1,284 @@
+#include "shmem_front/emulator/EmuTransport.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <stdexcept>
+
+namespace shmemsim::front {
+/// A context's counters in the emulator: the CT (completions) and the issued count, twice in the
+/// split mapping.
+struct TransportCtx {
+  int id              = 0;
+  TransportCtx* owner = this; ///< where operations are issued and counted (another context if shared)
+  std::atomic<std::uint64_t> ct{0}, get_ct{0}, issued{0}, get_issued{0};
+  std::atomic<bool> fence_needs_quiet{false};
+  int sharers    = 0;
+  bool destroyed = false;
+};
+} // namespace shmemsim::front
+
+namespace shmemsim::emulator {
+
+using front::AmoOp;
+using front::AmoType;
+using front::TransportCtx;
+
+EmuTransport::EmuTransport(const Config& cfg, Nic& nic, std::function<void(const std::string&)> fatal)
+    : cfg_(cfg), nic_(nic), fatal_(std::move(fatal))
+{
+  cts_used_ = 1; // the target counter of this PE's memory (updates), as the Portals mapping keeps
+  std::string limit;
+  TransportCtx* d = make_ctx(&limit);
+  if (d == nullptr)
+    throw std::runtime_error("PE " + std::to_string(cfg.rank) + " cannot bind its default context: " + limit +
+                             " (raise platform.nic.limits.max_cts / max_mds)");
+  def_ = std::move(ctxs_.back());
+  ctxs_.pop_back();
+}
+
+EmuTransport::~EmuTransport() = default;
+
+TransportCtx* EmuTransport::make_ctx(std::string* limit)
+{
+  // Resources as the Portals mapping takes them: lean one CT + one MD, split two of each.
+  const int need = cfg_.split ? 2 : 1;
+  if (cts_used_ + need > cfg_.max_cts) {
+    *limit = "max_cts (" + std::to_string(cfg_.max_cts) + ") reached";
+    return nullptr;
+  }
+  if (mds_used_ + need > cfg_.max_mds) {
+    *limit = "max_mds (" + std::to_string(cfg_.max_mds) + ") reached";
+    return nullptr;
+  }
+  cts_used_ += need;
+  mds_used_ += need;
+  ctxs_.push_back(std::make_unique<TransportCtx>());
+  return ctxs_.back().get();
+}
+
+TransportCtx* EmuTransport::default_ctx()
+{
+  return def_.get();
+}
+
+TransportCtx* EmuTransport::ctx_create(long options)
+{
+  std::lock_guard lock(mutex_);
+  constexpr long kPrivate = 1L << 1; // SHMEM_CTX_PRIVATE (shmem.h)
+  if (cfg_.on_exhaustion == CtxPolicy::KeepPrivate && (options & kPrivate) == 0)
+    return make_shared_ctx("not SHMEM_CTX_PRIVATE (contexts.on_exhaustion keep_private)");
+  std::string limit;
+  if (TransportCtx* c = make_ctx(&limit)) {
+    c->id = next_id_++;
+    return c;
+  }
+  if (cfg_.on_exhaustion != CtxPolicy::Fail)
+    return make_shared_ctx(limit);
+  notice_once("a context was refused (SHMEM_CTX_INVALID): " + limit);
+  return nullptr;
+}
+
+TransportCtx* EmuTransport::share_target()
+{
+  if (cfg_.on_exhaustion != CtxPolicy::RoundRobin)
+    return def_.get();
+  std::vector<TransportCtx*> pool;
+  for (const auto& x : ctxs_)
+    if (x->owner == x.get() && !x->destroyed)
+      pool.push_back(x.get());
+  if (pool.empty())
+    return def_.get();
+  return pool[round_robin_++ % pool.size()];
+}
+
+TransportCtx* EmuTransport::make_shared_ctx(const std::string& why)
+{
+  auto shared   = std::make_unique<TransportCtx>();
+  shared->owner = share_target();
+  shared->id    = next_id_++;
+  ++shared->owner->sharers;
+  const bool on_default = shared->owner == def_.get();
+  notice_once("context " + std::to_string(shared->id) + " shares " +
+              (on_default ? std::string("the default context's") : "context " + std::to_string(shared->owner->id) + "'s") +
+              " resources: " + why);
+  ctxs_.push_back(std::move(shared));
+  return ctxs_.back().get();
+}
+
+void EmuTransport::notice_once(const std::string& line)
+{
+  if (noticed_)
+    return;
+  noticed_ = true;
+  std::fprintf(stderr, "shmemsim-run: PE %d: %s\n", cfg_.rank, line.c_str());
+}
+
+void EmuTransport::release(TransportCtx* c)
+{
+  const int need = cfg_.split ? 2 : 1;
+  cts_used_ -= need;
+  mds_used_ -= need;
+  std::erase_if(ctxs_, [c](const std::unique_ptr<TransportCtx>& x) { return x.get() == c; });
+}
+
+void EmuTransport::ctx_destroy(TransportCtx* c)
+{
+  quiet(c); // a context's operations complete before it goes (OpenSHMEM 1.5, shmem_ctx_destroy)
+  std::lock_guard lock(mutex_);
+  if (c->owner != c) {
+    TransportCtx* o = c->owner;
+    --o->sharers;
+    std::erase_if(ctxs_, [c](const std::unique_ptr<TransportCtx>& x) { return x.get() == c; });
+    if (o->destroyed && o->sharers == 0)
+      release(o);
+    return;
+  }
+  if (c->sharers > 0) {
+    c->destroyed = true;
+    return;
+  }
+  release(c);
+}
+
+// ------------------------------------------------------------------ operations
+
+Header EmuTransport::request(MsgType type, const void* addr, std::size_t n)
+{
+  Header h;
+  h.type = type;
+  if (!nic_.translate(addr, n, &h.seg, &h.offset))
+    fatal_("address " + std::to_string(reinterpret_cast<std::uintptr_t>(addr)) + " (" + std::to_string(n) +
+           " bytes) is not symmetric");
+  h.len = n;
+  return h;
+}
+
+void EmuTransport::put(TransportCtx* ctx, void* dest, const void* src, std::size_t n, int pe, bool blocking)
+{
+  if (pe == cfg_.rank) { // this PE's own memory: a store, counted as an update
+    std::memmove(dest, src, n);
+    nic_.note_update();
+    return;
+  }
+  TransportCtx* c = ctx->owner;
+  Header h        = request(MsgType::Put, dest, n);
+  h.cookie        = reinterpret_cast<std::uint64_t>(&c->ct);
+  // Counted before it is sent: a sibling thread's quiet meanwhile waits for it too.
+  c->issued.fetch_add(1, std::memory_order_acq_rel);
+  nic_.send_request(pe, h, src, n); // `src` is copied or sent: reusable on return
+  if (!cfg_.total_ordering || n > cfg_.max_waw_ordered_size)
+    c->fence_needs_quiet.store(true, std::memory_order_relaxed);
+  if (blocking && n > cfg_.max_volatile_size)
+    wait(c, false);
+}
+
+void EmuTransport::get(TransportCtx* ctx, void* dest, const void* src, std::size_t n, int pe, bool blocking)
+{
+  if (pe == cfg_.rank) {
+    std::memmove(dest, src, n);
+    return;
+  }
+  TransportCtx* c = ctx->owner;
+  Header h        = request(MsgType::Get, src, n);
+  h.cookie        = reinterpret_cast<std::uint64_t>(cfg_.split ? &c->get_ct : &c->ct);
+  h.dest          = reinterpret_cast<std::uint64_t>(dest);
+  c->get_issued.fetch_add(1, std::memory_order_acq_rel);
+  nic_.send_request(pe, h, nullptr, 0);
+  if (blocking)
+    wait(c, true);
+}
+
+void EmuTransport::amo(TransportCtx* ctx, AmoOp op, AmoType t, void* dest, const void* value, int pe)
+{
+  const std::size_t size = front::amo_size(t);
+  if (pe == cfg_.rank) {
+    std::uint64_t v[2] = {0, 0}, old = 0;
+    std::memcpy(&v[0], value, size);
+    execute_amo_at(dest, op, t, v, &old);
+    nic_.note_update();
+    return;
+  }
+  TransportCtx* c = ctx->owner;
+  Header h        = request(MsgType::Amo, dest, size);
+  h.len           = 0;
+  h.op            = static_cast<std::uint8_t>(op);
+  h.dtype         = static_cast<std::uint8_t>(t);
+  std::memcpy(&h.value[0], value, size);
+  h.cookie = reinterpret_cast<std::uint64_t>(&c->ct);
+  c->issued.fetch_add(1, std::memory_order_acq_rel);
+  nic_.send_request(pe, h, nullptr, 0);
+  c->fence_needs_quiet.store(true, std::memory_order_relaxed);
+}
+
+void EmuTransport::fetch_amo(TransportCtx* ctx, AmoOp op, AmoType t, void* dest, const void* value, const void* cond,
+                             void* result, int pe, bool blocking)
+{
+  const std::size_t size = front::amo_size(t);
+  std::uint64_t v[2]     = {0, 0};
+  if (value != nullptr)
+    std::memcpy(&v[0], value, size);
+  if (cond != nullptr)
+    std::memcpy(&v[1], cond, size);
+  if (pe == cfg_.rank) {
+    execute_amo_at(dest, op, t, v, result);
+    if (op != AmoOp::Fetch)
+      nic_.note_update();
+    return;
+  }
+  TransportCtx* c = ctx->owner;
+  Header h        = request(MsgType::FetchAmo, dest, size);
+  h.len           = 0;
+  h.op            = static_cast<std::uint8_t>(op);
+  h.dtype         = static_cast<std::uint8_t>(t);
+  h.value[0]      = v[0];
+  h.value[1]      = v[1];
+  h.dest          = reinterpret_cast<std::uint64_t>(result);
+  h.cookie        = reinterpret_cast<std::uint64_t>(cfg_.split ? &c->get_ct : &c->ct);
+  c->get_issued.fetch_add(1, std::memory_order_acq_rel);
+  nic_.send_request(pe, h, nullptr, 0);
+  c->fence_needs_quiet.store(true, std::memory_order_relaxed);
+  if (blocking)
+    wait(c, true);
+}
+
+void EmuTransport::wait(TransportCtx* c, bool gets_only)
+{
+  if (!cfg_.split) {
+    nic_.wait_reach(c->ct, c->issued.load(std::memory_order_acquire) + c->get_issued.load(std::memory_order_acquire));
+    return;
+  }
+  if (!gets_only)
+    nic_.wait_reach(c->ct, c->issued.load(std::memory_order_acquire));
+  nic_.wait_reach(c->get_ct, c->get_issued.load(std::memory_order_acquire));
+}
+
+void EmuTransport::quiet(TransportCtx* ctx)
+{
+  TransportCtx* c = ctx->owner;
+  wait(c, false);
+  c->fence_needs_quiet.store(false, std::memory_order_relaxed);
+}
+
+void EmuTransport::fence(TransportCtx* ctx)
+{
+  // Total data ordering (the receiver executes each pair's requests in issue order): nothing to
+  // do for puts up to max_waw_ordered_size. Otherwise a quiet, as the Portals mapping must.
+  if (ctx->owner->fence_needs_quiet.load(std::memory_order_relaxed))
+    quiet(ctx);
+}
+
+std::uint64_t EmuTransport::updates()
+{
+  return nic_.updates();
+}
+
+void EmuTransport::wait_for_update(std::uint64_t seen, const char* /*call*/)
+{
+  // Stores by this PE's own threads are not messages: come back after a short while so that the
+  // caller re-checks its condition (1 ms; a message wakes it at once).
+  nic_.wait_update(seen, std::chrono::microseconds(1000));
+}
+
+} // namespace shmemsim::emulator

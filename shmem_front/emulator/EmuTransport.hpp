@@ -1,0 +1,61 @@
+// The transport seam over the emulator's software NIC (docs/emulator.md): the simulator's Portals
+// mapping (shmem_front/transport/PortalsTransport) with real messages. Per context a counter of
+// completions (the CT: ACKs and REPLYs) and of issued operations, lean (one pair) or split (puts
+// and gets apart); quiet waits for the CT to reach the issued count; small puts (up to
+// max_volatile_size) complete at issue; fence is a quiet unless total data ordering holds;
+// contexts beyond max_cts / max_mds are refused or shared as job.contexts.on_exhaustion says.
+#pragma once
+
+#include "shmem_front/emulator/Config.hpp"
+#include "shmem_front/emulator/Nic.hpp"
+#include "shmem_front/lib/Seams.hpp"
+
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace shmemsim::emulator {
+
+class EmuTransport final : public front::Transport {
+public:
+  /// Throws std::runtime_error if the limits cannot hold the default context.
+  EmuTransport(const Config& cfg, Nic& nic, std::function<void(const std::string&)> fatal);
+  ~EmuTransport() override;
+
+  front::TransportCtx* ctx_create(long options) override;
+  void ctx_destroy(front::TransportCtx* ctx) override;
+  front::TransportCtx* default_ctx() override;
+  void put(front::TransportCtx* ctx, void* dest, const void* src, std::size_t n, int pe, bool blocking) override;
+  void get(front::TransportCtx* ctx, void* dest, const void* src, std::size_t n, int pe, bool blocking) override;
+  void amo(front::TransportCtx* ctx, front::AmoOp op, front::AmoType t, void* dest, const void* value, int pe) override;
+  void fetch_amo(front::TransportCtx* ctx, front::AmoOp op, front::AmoType t, void* dest, const void* value,
+                 const void* cond, void* result, int pe, bool blocking) override;
+  void quiet(front::TransportCtx* ctx) override;
+  void fence(front::TransportCtx* ctx) override;
+  std::uint64_t updates() override;
+  void wait_for_update(std::uint64_t seen, const char* call) override;
+
+private:
+  Header request(MsgType type, const void* addr, std::size_t n);
+  front::TransportCtx* make_ctx(std::string* limit);
+  front::TransportCtx* make_shared_ctx(const std::string& why);
+  front::TransportCtx* share_target();
+  void release(front::TransportCtx* c);
+  void notice_once(const std::string& line);
+  void wait(front::TransportCtx* c, bool gets_only);
+
+  Config cfg_;
+  Nic& nic_;
+  std::function<void(const std::string&)> fatal_;
+  std::mutex mutex_; ///< context creation and destruction
+  std::unique_ptr<front::TransportCtx> def_;
+  std::vector<std::unique_ptr<front::TransportCtx>> ctxs_;
+  int cts_used_ = 0, mds_used_ = 0;
+  int next_id_ = 1;
+  std::size_t round_robin_ = 0;
+  bool noticed_ = false;
+};
+
+} // namespace shmemsim::emulator

@@ -1,0 +1,718 @@
+#include "shmem_front/emulator/Nic.hpp"
+
+#include "shmem_front/emulator/BootClient.hpp"
+#include "shmem_front/lib/Seams.hpp"
+
+#include <boost/asio/connect.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/read.hpp>
+#include <boost/asio/write.hpp>
+
+#include <sys/socket.h>
+#include <sys/uio.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <stdexcept>
+
+namespace shmemsim::emulator {
+
+namespace asio = boost::asio;
+using asio::ip::tcp;
+using front::AmoOp;
+using front::AmoType;
+
+namespace {
+std::uint64_t now_ns()
+{
+  return static_cast<std::uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count());
+}
+
+std::vector<std::uint8_t> token_bytes(const std::string& hex)
+{
+  std::vector<std::uint8_t> t(kTokenBytes);
+  for (std::size_t i = 0; i < kTokenBytes; ++i)
+    t[i] = static_cast<std::uint8_t>(std::stoi(hex.substr(2 * i, 2), nullptr, 16));
+  return t;
+}
+} // namespace
+
+/// A message the injector holds until its release time (and, if `hold` > 0, until that many
+/// later requests of the pair have gone out, or its deadline).
+struct Delayed {
+  std::uint64_t release = 0, deadline = 0, order = 0;
+  int hold = 0;
+  std::vector<char> bytes;
+};
+
+struct Nic::Peer {
+  explicit Peer(asio::io_context& io, int pe_, const Config& cfg, int me)
+      : pe(pe_), socket(io), timer(io), injector(cfg, me, pe_)
+  {
+  }
+  int pe;
+  tcp::socket socket;
+  std::mutex mutex; ///< everything below up to the receive side
+  std::deque<Out> queue;
+  bool writing           = false;
+  std::uint64_t next_seq = 0;
+  // Injection
+  asio::steady_timer timer;
+  Injector injector;
+  std::vector<Delayed> delayed;
+  std::uint64_t order = 0;
+  // Receive side (progress thread only)
+  Header header;
+  std::vector<char> payload;
+  std::vector<char> in; ///< bytes read, [in_lo, in_hi) not yet handled
+  std::size_t in_lo = 0, in_hi = 0;
+  std::uint64_t ack_cookie = 0, ack_count = 0; ///< ACKs owed, for one counter (ack())
+  bool direct = false; ///< the current put's payload is read straight into the target memory
+  std::uint64_t max_seen = 0, expected = 1;
+  std::map<std::uint64_t, std::pair<Header, std::vector<char>>> stash;
+};
+
+Nic::Nic(const Config& cfg, Segments mem, std::function<void(const std::string&)> fatal)
+    : cfg_(cfg), mem_(mem), fatal_(std::move(fatal))
+{
+  peers_.resize(static_cast<std::size_t>(cfg.npes));
+}
+
+Nic::~Nic()
+{
+  stop();
+}
+
+// ------------------------------------------------------------------ connections
+
+void Nic::connect(BootClient& boot)
+{
+  const int me = cfg_.rank;
+  for (int pe = 0; pe < cfg_.npes; ++pe)
+    if (pe != me)
+      peers_[static_cast<std::size_t>(pe)] = std::make_unique<Peer>(io_, pe, cfg_, me);
+  tcp::endpoint local(asio::ip::make_address(cfg_.listen_host), 0);
+  acceptor_ = std::make_unique<tcp::acceptor>(io_, local);
+  const std::string& advertise = cfg_.advertise.empty() ? cfg_.listen_host : cfg_.advertise;
+  boot.put("addr." + std::to_string(me), advertise + ":" + std::to_string(acceptor_->local_endpoint().port()));
+  boot.barrier();
+  // PE i connects to every PE below it and accepts those above.
+  const std::vector<std::uint8_t> token = token_bytes(cfg_.token);
+  for (int pe = 0; pe < me; ++pe) {
+    const std::string addr = boot.get("addr." + std::to_string(pe));
+    const auto colon       = addr.rfind(':');
+    Peer& p                = *peers_[static_cast<std::size_t>(pe)];
+    boost::system::error_code ec;
+    tcp::resolver resolver(io_);
+    const auto endpoints = resolver.resolve(addr.substr(0, colon), addr.substr(colon + 1), ec);
+    if (!ec)
+      asio::connect(p.socket, endpoints, ec);
+    if (ec)
+      throw std::runtime_error("cannot connect to PE " + std::to_string(pe) + " at " + addr + ": " + ec.message());
+    Hello hello{};
+    std::memcpy(hello.token, token.data(), kTokenBytes);
+    hello.rank  = static_cast<std::uint32_t>(me);
+    hello.magic = kHelloMagic;
+    asio::write(p.socket, asio::buffer(&hello, sizeof hello));
+  }
+  accept_peers(cfg_.npes - 1 - me);
+  for (auto& p : peers_)
+    if (p) {
+      p->socket.set_option(tcp::no_delay(true));
+      start_reading(*p);
+    }
+  boot.barrier(); // every connection is up before anyone sends
+  refuse_later();
+  thread_ = std::thread([this] {
+    auto guard = asio::make_work_guard(io_);
+    io_.run();
+  });
+}
+
+namespace {
+/// Read the first bytes of an accepted data connection, waiting at most 2 s (a silent intruder
+/// must not stall the job's start).
+bool read_hello(tcp::socket& s, Hello* hello)
+{
+  timeval tv{2, 0};
+  setsockopt(s.native_handle(), SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+  std::size_t got = 0;
+  auto* p         = reinterpret_cast<char*>(hello);
+  while (got < sizeof *hello) {
+    const ssize_t r = ::recv(s.native_handle(), p + got, sizeof *hello - got, 0);
+    if (r <= 0)
+      return false;
+    got += static_cast<std::size_t>(r);
+  }
+  return true;
+}
+} // namespace
+
+void Nic::refuse(tcp::socket& s)
+{
+  boost::system::error_code ec;
+  const auto peer = s.remote_endpoint(ec);
+  std::fprintf(stderr, "shmemsim-run: PE %d refused a data connection from %s without the job's token\n", cfg_.rank,
+               ec ? "an unknown address" : peer.address().to_string().c_str());
+  s.close(ec);
+}
+
+void Nic::accept_peers(int count)
+{
+  const std::vector<std::uint8_t> token = token_bytes(cfg_.token);
+  while (count > 0) {
+    tcp::socket s(io_);
+    acceptor_->accept(s);
+    Hello hello{};
+    const bool ok = read_hello(s, &hello) && hello.magic == kHelloMagic &&
+                    std::memcmp(hello.token, token.data(), kTokenBytes) == 0 && static_cast<int>(hello.rank) > cfg_.rank &&
+                    static_cast<int>(hello.rank) < cfg_.npes && !peers_[hello.rank]->socket.is_open();
+    if (!ok) {
+      refuse(s); // the job goes on
+      continue;
+    }
+    peers_[hello.rank]->socket = std::move(s);
+    --count;
+  }
+}
+
+void Nic::refuse_later()
+{
+  // Every peer is connected: whatever connects now is not part of the job.
+  acceptor_->async_accept([this](const boost::system::error_code& ec, tcp::socket s) {
+    if (ec || stopping_)
+      return;
+    refuse(s);
+    refuse_later();
+  });
+}
+
+void Nic::stop()
+{
+  if (stopping_.exchange(true))
+    return;
+  io_.stop();
+  if (thread_.joinable())
+    thread_.join();
+}
+
+void Nic::every(std::chrono::milliseconds period, std::function<void()> fn)
+{
+  auto timer = std::make_unique<asio::steady_timer>(io_);
+  auto* t    = timer.get();
+  tickers_.push_back(std::move(timer));
+  auto tick = std::make_shared<std::function<void()>>();
+  *tick     = [this, t, period, fn, tick] {
+    t->expires_after(period);
+    t->async_wait([this, fn, tick](const boost::system::error_code& ec) {
+      if (ec || stopping_)
+        return;
+      fn();
+      (*tick)();
+    });
+  };
+  asio::post(io_, [tick] { (*tick)(); });
+}
+
+// ------------------------------------------------------------------ addresses
+
+bool Nic::translate(const void* a, std::size_t n, std::uint8_t* seg, std::uint64_t* off) const
+{
+  const auto* p = static_cast<const std::byte*>(a);
+  for (std::uint8_t s = 0; s < 2; ++s)
+    if (mem_.base[s] != nullptr && p >= mem_.base[s] && p + n <= mem_.base[s] + mem_.size[s]) {
+      *seg = s;
+      *off = static_cast<std::uint64_t>(p - mem_.base[s]);
+      return true;
+    }
+  return false;
+}
+
+std::byte* Nic::at(std::uint8_t seg, std::uint64_t off, std::uint64_t n) const
+{
+  if (seg > 1 || off > mem_.size[seg] || n > mem_.size[seg] - off)
+    return nullptr;
+  return mem_.base[seg] + off;
+}
+
+// ------------------------------------------------------------------ sending
+
+void Nic::send_request(int pe, Header& h, const void* payload, std::size_t n)
+{
+  Peer& p = *peers_[static_cast<std::size_t>(pe)];
+  h.src   = static_cast<std::uint32_t>(cfg_.rank);
+  std::lock_guard lock(p.mutex);
+  h.seq = ++p.next_seq;
+  send_locked(p, h, payload, n, true);
+}
+
+void Nic::send_locked(Peer& p, const Header& h, const void* payload, std::size_t n, bool request)
+{
+  if (!cfg_.delays()) {
+    if (try_direct_locked(p, h, payload, n))
+      return;
+    std::vector<char> bytes(sizeof h + n);
+    std::memcpy(bytes.data(), &h, sizeof h);
+    if (n > 0)
+      std::memcpy(bytes.data() + sizeof h, payload, n);
+    write_locked(p, std::move(bytes));
+    return;
+  }
+  const Decision d = p.injector.next(sizeof h + n, request);
+  if (cfg_.log_decisions)
+    std::fprintf(stderr, "shmemsim-emu: decision %d->%d %s %llu delay_ns %llu hold %d\n", cfg_.rank, p.pe,
+                 request ? "request" : "response", static_cast<unsigned long long>(d.index),
+                 static_cast<unsigned long long>(d.delay_ns), d.hold);
+  Delayed item;
+  const std::uint64_t t = now_ns();
+  item.release          = t + d.delay_ns;
+  item.hold             = d.hold;
+  item.deadline         = item.release + cfg_.reorder_hold_ns;
+  item.order            = ++p.order;
+  item.bytes.resize(sizeof h + n);
+  std::memcpy(item.bytes.data(), &h, sizeof h);
+  if (n > 0)
+    std::memcpy(item.bytes.data() + sizeof h, payload, n);
+  if (d.hold > 0)
+    held_.fetch_add(1, std::memory_order_relaxed);
+  p.delayed.push_back(std::move(item));
+  asio::post(io_, [this, &p] { pump(p); });
+}
+
+bool Nic::try_direct_locked(Peer& p, const Header& h, const void* payload, std::size_t n)
+{
+  if (p.writing || !p.queue.empty())
+    return false;
+  // Nothing queued: send from the caller's buffers at once (no copy, no progress-thread hop).
+  iovec iov[2] = {{const_cast<Header*>(&h), sizeof h}, {const_cast<void*>(payload), n}};
+  msghdr msg{};
+  msg.msg_iov      = iov;
+  msg.msg_iovlen   = n > 0 ? 2 : 1;
+  const ssize_t r  = ::sendmsg(p.socket.native_handle(), &msg, MSG_DONTWAIT | MSG_NOSIGNAL);
+  const std::size_t sent = r > 0 ? static_cast<std::size_t>(r) : 0;
+  if (r < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
+    return false; // the queue's writer reports it
+  if (sent == sizeof h + n)
+    return true;
+  std::vector<char> rest(sizeof h + n - sent);
+  std::size_t at = 0;
+  if (sent < sizeof h) {
+    std::memcpy(rest.data(), reinterpret_cast<const char*>(&h) + sent, sizeof h - sent);
+    at = sizeof h - sent;
+  }
+  const std::size_t from = sent > sizeof h ? sent - sizeof h : 0;
+  if (n > from)
+    std::memcpy(rest.data() + at, static_cast<const char*>(payload) + from, n - from);
+  write_locked(p, std::move(rest));
+  return true;
+}
+
+void Nic::write_locked(Peer& p, std::vector<char>&& bytes)
+{
+  p.queue.push_back(Out{std::move(bytes), 0});
+  if (p.writing)
+    return;
+  p.writing = true;
+  asio::post(io_, [this, &p] { start_write(p); });
+}
+
+void Nic::start_write(Peer& p)
+{
+  // Everything queued so far goes out in one gathered write (up to 64 messages).
+  std::vector<asio::const_buffer> bufs;
+  {
+    std::lock_guard lock(p.mutex);
+    for (Out& o : p.queue) {
+      bufs.emplace_back(o.bytes.data() + o.done, o.bytes.size() - o.done);
+      if (bufs.size() == 64)
+        break;
+    }
+  }
+  const std::size_t count = bufs.size();
+  asio::async_write(p.socket, bufs, [this, &p, count](const boost::system::error_code& ec, std::size_t) {
+    if (ec) {
+      if (!stopping_)
+        fatal_("lost the connection to PE " + std::to_string(p.pe) + ": " + ec.message());
+      return;
+    }
+    bool more;
+    {
+      std::lock_guard lock(p.mutex);
+      for (std::size_t i = 0; i < count; ++i)
+        p.queue.pop_front();
+      more      = !p.queue.empty();
+      p.writing = more;
+    }
+    if (more)
+      start_write(p);
+  });
+}
+
+void Nic::pump(Peer& p)
+{
+  std::lock_guard lock(p.mutex);
+  const std::uint64_t t = now_ns();
+  while (true) {
+    // The earliest message due: not held (or held past its deadline), release time reached.
+    auto best = p.delayed.end();
+    for (auto it = p.delayed.begin(); it != p.delayed.end(); ++it) {
+      const bool ready = it->hold == 0 ? it->release <= t : it->deadline <= t;
+      if (ready && (best == p.delayed.end() || std::tie(it->release, it->order) < std::tie(best->release, best->order)))
+        best = it;
+    }
+    if (best == p.delayed.end())
+      break;
+    const std::uint64_t order = best->order;
+    std::vector<char> bytes   = std::move(best->bytes);
+    const bool was_held       = best->hold > 0;
+    p.delayed.erase(best);
+    write_locked(p, std::move(bytes));
+    if (was_held)
+      continue;
+    for (Delayed& d : p.delayed) // held messages issued before it have been overtaken once more
+      if (d.hold > 0 && d.order < order && --d.hold == 0)
+        d.release = std::min(d.release, t);
+  }
+  if (p.delayed.empty())
+    return;
+  std::uint64_t next = UINT64_MAX;
+  for (const Delayed& d : p.delayed)
+    next = std::min(next, d.hold == 0 ? d.release : d.deadline);
+  p.timer.expires_after(std::chrono::nanoseconds(next > t ? next - t : 0));
+  p.timer.async_wait([this, &p](const boost::system::error_code& ec) {
+    if (!ec)
+      pump(p);
+  });
+}
+
+// ------------------------------------------------------------------ receiving
+
+/// Bytes a connection reads at once: many small messages per read (and per wake-up).
+constexpr std::size_t kInBuffer = 256 * 1024;
+
+void Nic::start_reading(Peer& p)
+{
+  if (p.in.empty())
+    p.in.resize(kInBuffer);
+  if (p.in_lo > 0) { // keep the start of an incomplete header
+    std::memmove(p.in.data(), p.in.data() + p.in_lo, p.in_hi - p.in_lo);
+    p.in_hi -= p.in_lo;
+    p.in_lo = 0;
+  }
+  p.socket.async_read_some(asio::buffer(p.in.data() + p.in_hi, p.in.size() - p.in_hi),
+                           [this, &p](const boost::system::error_code& ec, std::size_t n) {
+                             if (ec)
+                               return; // the peer ended (the launcher reports an early end)
+                             p.in_hi += n;
+                             process(p);
+                           });
+}
+
+void Nic::process(Peer& p)
+{
+  while (p.in_hi - p.in_lo >= sizeof(Header)) {
+    std::memcpy(&p.header, p.in.data() + p.in_lo, sizeof(Header));
+    if (static_cast<int>(p.header.src) != p.pe)
+      bad_message(p, "a message claiming to come from PE " + std::to_string(p.header.src));
+    const char* data = p.in.data() + p.in_lo + sizeof(Header);
+    const std::size_t avail = p.in_hi - p.in_lo - sizeof(Header);
+    p.direct                = false;
+    p.payload.clear();
+    if (!has_payload(p.header.type)) {
+      p.in_lo += sizeof(Header);
+      on_message(p);
+      continue;
+    }
+    const std::uint64_t len = p.header.len;
+    // A put that may execute now lands in the target memory directly (no payload buffer).
+    std::byte* into = p.header.type == MsgType::Put ? at(p.header.seg, p.header.offset, len) : nullptr;
+    p.direct        = into != nullptr && (!cfg_.total_ordering || p.header.seq == p.expected);
+    char* dst       = nullptr;
+    if (!p.direct)
+      p.payload.resize(len);
+    dst = p.direct ? reinterpret_cast<char*>(into) : p.payload.data();
+    const std::size_t here = static_cast<std::size_t>(std::min<std::uint64_t>(avail, len));
+    std::memcpy(dst, data, here);
+    p.in_lo += sizeof(Header) + here;
+    if (here == len) {
+      on_message(p);
+      continue;
+    }
+    // The rest of the payload is still on its way: read it straight into its place.
+    flush_acks(p);
+    asio::async_read(p.socket, asio::buffer(dst + here, len - here), [this, &p](const boost::system::error_code& ec, std::size_t) {
+      if (ec)
+        return;
+      on_message(p);
+      process(p);
+    });
+    return;
+  }
+  flush_acks(p);
+  start_reading(p);
+}
+
+void Nic::on_message(Peer& p)
+{
+  const Header h = p.header;
+  if (h.type == MsgType::Ack || h.type == MsgType::Reply)
+    deliver(p, h, p.payload.data());
+  else
+    deliver_ordered(p, h, p.direct ? nullptr : &p.payload);
+}
+
+void Nic::deliver_ordered(Peer& p, const Header& h, std::vector<char>* payload)
+{
+  // `payload` null: a put whose data is already in place (on_header).
+  const char* data = payload != nullptr ? payload->data() : nullptr;
+  if (!cfg_.total_ordering) {
+    if (h.seq < p.max_seen)
+      out_of_order_.fetch_add(1, std::memory_order_relaxed); // a later request of the pair came first
+    p.max_seen = std::max(p.max_seen, h.seq);
+    deliver(p, h, data);
+    return;
+  }
+  // Total data ordering: requests execute in the order their initiator issued them.
+  if (h.seq != p.expected) {
+    restored_.fetch_add(1, std::memory_order_relaxed);
+    p.stash.emplace(h.seq, std::make_pair(h, std::move(*payload)));
+    return;
+  }
+  deliver(p, h, data);
+  ++p.expected;
+  for (auto it = p.stash.find(p.expected); it != p.stash.end(); it = p.stash.find(p.expected)) {
+    deliver(p, it->second.first, it->second.second.data());
+    p.stash.erase(it);
+    ++p.expected;
+  }
+}
+
+void Nic::deliver(Peer& p, const Header& h, const char* payload)
+{
+  progress_.fetch_add(1, std::memory_order_relaxed);
+  switch (h.type) {
+    case MsgType::Put: {
+      std::byte* d = at(h.seg, h.offset, h.len);
+      if (d == nullptr)
+        bad_message(p, "a put out of bounds");
+      if (payload != nullptr)
+        std::memcpy(d, payload, h.len);
+      note_update();
+      deliveries_.fetch_add(1, std::memory_order_relaxed);
+      ack(p, h.cookie);
+      return;
+    }
+    case MsgType::Get: {
+      const std::byte* s = at(h.seg, h.offset, h.len);
+      if (s == nullptr)
+        bad_message(p, "a get out of bounds");
+      deliveries_.fetch_add(1, std::memory_order_relaxed);
+      respond(p, MsgType::Reply, h, s, h.len);
+      return;
+    }
+    case MsgType::Amo:
+    case MsgType::FetchAmo: {
+      std::uint64_t result = 0;
+      execute_amo(h, &result);
+      if (static_cast<AmoOp>(h.op) != AmoOp::Fetch)
+        note_update();
+      deliveries_.fetch_add(1, std::memory_order_relaxed);
+      if (h.type == MsgType::Amo)
+        ack(p, h.cookie);
+      else
+        respond(p, MsgType::Reply, h, &result, front::amo_size(static_cast<AmoType>(h.dtype)));
+      return;
+    }
+    case MsgType::Reply:
+      if (h.len > 0)
+        std::memcpy(reinterpret_cast<void*>(h.dest), payload, h.len);
+      complete(h.cookie, 1);
+      return;
+    case MsgType::Ack:
+      complete(h.cookie, h.len); // one ACK may stand for several operations (ack())
+      return;
+  }
+  bad_message(p, "a message of unknown type " + std::to_string(static_cast<int>(h.type)));
+}
+
+namespace {
+template <class T> T apply(std::atomic_ref<T> r, AmoOp op, T v, T cond)
+{
+  switch (op) {
+    case AmoOp::Set:
+      r.store(v);
+      return T{};
+    case AmoOp::Fetch:
+      return r.load();
+    case AmoOp::Add:
+      return r.fetch_add(v);
+    case AmoOp::Swap:
+      return r.exchange(v);
+    case AmoOp::CompareSwap: {
+      T expected = cond;
+      r.compare_exchange_strong(expected, v);
+      return expected;
+    }
+    default:
+      break;
+  }
+  if constexpr (std::is_integral_v<T>) {
+    switch (op) {
+      case AmoOp::And:
+        return r.fetch_and(v);
+      case AmoOp::Or:
+        return r.fetch_or(v);
+      case AmoOp::Xor:
+        return r.fetch_xor(v);
+      default:
+        break;
+    }
+  }
+  return T{};
+}
+
+template <class T> void run_amo(void* target, AmoOp op, const std::uint64_t* value, void* result)
+{
+  T v, c;
+  std::memcpy(&v, &value[0], sizeof(T));
+  std::memcpy(&c, &value[1], sizeof(T));
+  const T old = apply<T>(std::atomic_ref<T>(*static_cast<T*>(target)), op, v, c);
+  std::memcpy(result, &old, sizeof(T));
+}
+} // namespace
+
+void execute_amo_at(void* target, AmoOp op, AmoType t, const std::uint64_t* value, void* result)
+{
+  switch (t) {
+    case AmoType::Int32:
+      return run_amo<std::int32_t>(target, op, value, result);
+    case AmoType::Int64:
+      return run_amo<std::int64_t>(target, op, value, result);
+    case AmoType::Uint32:
+      return run_amo<std::uint32_t>(target, op, value, result);
+    case AmoType::Uint64:
+      return run_amo<std::uint64_t>(target, op, value, result);
+    case AmoType::Float:
+      return run_amo<float>(target, op, value, result);
+    case AmoType::Double:
+      return run_amo<double>(target, op, value, result);
+  }
+}
+
+void Nic::execute_amo(const Header& h, void* result)
+{
+  const AmoType t = static_cast<AmoType>(h.dtype);
+  std::byte* d    = at(h.seg, h.offset, front::amo_size(t));
+  if (d == nullptr || reinterpret_cast<std::uintptr_t>(d) % front::amo_size(t) != 0)
+    bad_message(*peers_[h.src], "an atomic operation out of bounds or misaligned");
+  execute_amo_at(d, static_cast<AmoOp>(h.op), t, h.value, result);
+}
+
+void Nic::respond(Peer& p, MsgType type, const Header& req, const void* payload, std::size_t n)
+{
+  Header r;
+  r.type   = type;
+  r.src    = static_cast<std::uint32_t>(cfg_.rank);
+  r.cookie = req.cookie;
+  r.dest   = req.dest;
+  r.len    = type == MsgType::Reply ? n : 0;
+  std::lock_guard lock(p.mutex);
+  send_locked(p, r, payload, type == MsgType::Reply ? n : 0, false);
+}
+
+void Nic::ack(Peer& p, std::uint64_t cookie)
+{
+  // Consecutive operations of one initiator's counter, executed in one batch of reads, share one
+  // ACK carrying their count. Not when delays are injected: each gets its own, so that the
+  // injector's response stream does not depend on how reads were batched.
+  if (p.ack_count > 0 && p.ack_cookie != cookie)
+    flush_acks(p);
+  p.ack_cookie = cookie;
+  ++p.ack_count;
+  if (cfg_.delays())
+    flush_acks(p);
+}
+
+void Nic::flush_acks(Peer& p)
+{
+  if (p.ack_count == 0)
+    return;
+  Header r;
+  r.type   = MsgType::Ack;
+  r.src    = static_cast<std::uint32_t>(cfg_.rank);
+  r.cookie = p.ack_cookie;
+  r.len    = p.ack_count;
+  p.ack_count = 0;
+  std::lock_guard lock(p.mutex);
+  send_locked(p, r, nullptr, 0, false);
+}
+
+void Nic::complete(std::uint64_t cookie, std::uint64_t count)
+{
+  reinterpret_cast<std::atomic<std::uint64_t>*>(cookie)->fetch_add(count, std::memory_order_acq_rel);
+  notify_waiters();
+}
+
+void Nic::note_update()
+{
+  updates_.fetch_add(1, std::memory_order_acq_rel);
+  notify_waiters();
+}
+
+void Nic::notify_waiters()
+{
+  if (waiters_.load() == 0)
+    return;
+  { std::lock_guard lock(wait_mutex_); }
+  wait_cv_.notify_all();
+}
+
+void Nic::bad_message(const Peer& p, const std::string& what)
+{
+  fatal_("received " + what + " from PE " + std::to_string(p.pe) + " (offset or length out of range)");
+  std::abort();
+}
+
+// ------------------------------------------------------------------ waiting
+
+void Nic::wait_reach(const std::atomic<std::uint64_t>& c, std::uint64_t target)
+{
+  // Spin a little (a round trip on loopback takes some microseconds), then sleep until woken.
+  const auto spin_until = std::chrono::steady_clock::now() + std::chrono::microseconds(50);
+  while (c.load(std::memory_order_acquire) < target)
+    if (std::chrono::steady_clock::now() > spin_until) {
+      waiters_.fetch_add(1);
+      std::unique_lock lock(wait_mutex_);
+      while (c.load(std::memory_order_acquire) < target)
+        wait_cv_.wait_for(lock, std::chrono::milliseconds(10));
+      waiters_.fetch_sub(1);
+      return;
+    }
+}
+
+void Nic::wait_update(std::uint64_t seen, std::chrono::microseconds max_wait)
+{
+  const auto start = std::chrono::steady_clock::now();
+  const auto spin  = start + std::min<std::chrono::microseconds>(max_wait, std::chrono::microseconds(20));
+  while (std::chrono::steady_clock::now() < spin)
+    if (updates() > seen)
+      return;
+  waiters_.fetch_add(1);
+  {
+    std::unique_lock lock(wait_mutex_);
+    wait_cv_.wait_until(lock, start + max_wait, [&] { return updates() > seen; });
+  }
+  waiters_.fetch_sub(1);
+}
+
+NicStats Nic::stats() const
+{
+  return NicStats{deliveries_.load(), out_of_order_.load(), restored_.load(), held_.load()};
+}
+
+} // namespace shmemsim::emulator

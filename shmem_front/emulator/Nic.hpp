@@ -1,0 +1,138 @@
+// The software NIC of one emulated PE (docs/emulator.md): a TCP connection to every other PE, and
+// a progress thread (Boost.Asio) that executes the active messages arriving for this PE's
+// symmetric memory -- PUT then ACK, GET then REPLY, AMOs atomically (std::atomic_ref) then ACK or
+// REPLY -- so that targets progress without calling the library. Initiators count ACKs and
+// REPLYs on counters of their own (the contexts' CTs); this PE's memory updates are counted for
+// wait_until. Delay and reordering are injected above TCP (Injector), and with total data
+// ordering the receiver restores each pair's order.
+#pragma once
+
+#include "shmem_front/emulator/Config.hpp"
+#include "shmem_front/emulator/Injector.hpp"
+#include "shmem_front/emulator/Wire.hpp"
+#include "shmem_front/lib/Seams.hpp"
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
+
+#include <atomic>
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace shmemsim::emulator {
+
+class BootClient;
+
+/// Execute one AMO on `target` atomically (std::atomic_ref); the previous value goes to `result`.
+void execute_amo_at(void* target, front::AmoOp op, front::AmoType t, const std::uint64_t* value, void* result);
+
+/// A PE's symmetric memory: segment 0 the program's writable data, segment 1 the heap.
+struct Segments {
+  std::byte* base[2]  = {nullptr, nullptr};
+  std::size_t size[2] = {0, 0};
+};
+
+/// Figures for the launcher's report.
+struct NicStats {
+  std::uint64_t deliveries = 0;   ///< requests executed at this PE
+  std::uint64_t out_of_order = 0; ///< of those, delivered after a later one of the same pair
+  std::uint64_t restored = 0;     ///< held by the receiver to restore a pair's order (total ordering)
+  std::uint64_t held = 0;         ///< requests the injector held back for others to overtake
+};
+
+class Nic {
+public:
+  Nic(const Config& cfg, Segments mem, std::function<void(const std::string&)> fatal);
+  ~Nic();
+  Nic(const Nic&)            = delete;
+  Nic& operator=(const Nic&) = delete;
+
+  /// Listen, exchange addresses through the bootstrap service, connect to every peer (each
+  /// presenting the job's token), start the progress thread.
+  void connect(BootClient& boot);
+  /// Stop the progress thread (every PE has finished: no message can come).
+  void stop();
+
+  /// Send a request to `pe` (its seq is assigned here), with `n` payload bytes from `payload`.
+  void send_request(int pe, Header& h, const void* payload, std::size_t n);
+
+  /// The calling PE's symmetric address as (segment, offset); false if [a, a+n) is not symmetric.
+  bool translate(const void* a, std::size_t n, std::uint8_t* seg, std::uint64_t* off) const;
+  /// This PE's address of (segment, offset), null if [offset, offset+n) is out of the segment.
+  std::byte* at(std::uint8_t seg, std::uint64_t off, std::uint64_t n) const;
+  const Segments& segments() const { return mem_; }
+
+  /// Updates of this PE's memory by others (and by its own operations on itself).
+  std::uint64_t updates() const { return updates_.load(std::memory_order_acquire); }
+  void note_update();
+  /// Block until `c` reaches `target`.
+  void wait_reach(const std::atomic<std::uint64_t>& c, std::uint64_t target);
+  /// Block until updates() exceeds `seen`, or at most `max_wait` (stores by this PE's own threads
+  /// are not counted: the caller re-checks its condition either way).
+  void wait_update(std::uint64_t seen, std::chrono::microseconds max_wait);
+
+  /// Messages delivered and operations completed here (for the launcher's stall detection).
+  std::uint64_t progress() const { return progress_.load(std::memory_order_relaxed); }
+  NicStats stats() const;
+  /// Run `fn` every `period` on the progress thread (heartbeats).
+  void every(std::chrono::milliseconds period, std::function<void()> fn);
+
+private:
+  struct Peer;
+  struct Out {
+    std::vector<char> bytes;
+    std::size_t done = 0;
+  };
+
+  void accept_peers(int count);
+  void refuse(boost::asio::ip::tcp::socket& s);
+  void refuse_later();
+  void start_reading(Peer& p);
+  void process(Peer& p);
+  void on_message(Peer& p);
+  void deliver_ordered(Peer& p, const Header& h, std::vector<char>* payload);
+  void deliver(Peer& p, const Header& h, const char* payload);
+  void execute_amo(const Header& h, void* result);
+  void respond(Peer& p, MsgType type, const Header& req, const void* payload, std::size_t n);
+  void ack(Peer& p, std::uint64_t cookie);
+  void flush_acks(Peer& p);
+  void complete(std::uint64_t cookie, std::uint64_t count);
+  /// Enqueue one message for `p`, header then payload (the peer's lock held).
+  void send_locked(Peer& p, const Header& h, const void* payload, std::size_t n, bool request);
+  void write_locked(Peer& p, std::vector<char>&& bytes);
+  bool try_direct_locked(Peer& p, const Header& h, const void* payload, std::size_t n);
+  void start_write(Peer& p);
+  void pump(Peer& p);
+  void notify_waiters();
+  [[noreturn]] void bad_message(const Peer& p, const std::string& what);
+
+  Config cfg_;
+  Segments mem_;
+  std::function<void(const std::string&)> fatal_;
+  boost::asio::io_context io_;
+  std::unique_ptr<boost::asio::ip::tcp::acceptor> acceptor_;
+  std::vector<std::unique_ptr<Peer>> peers_; ///< indexed by PE (null: this PE)
+  std::thread thread_;
+  std::atomic<bool> stopping_{false};
+
+  std::atomic<std::uint64_t> updates_{0};
+  std::atomic<std::uint64_t> progress_{0};
+  std::atomic<int> waiters_{0};
+  std::mutex wait_mutex_;
+  std::condition_variable wait_cv_;
+
+  std::atomic<std::uint64_t> deliveries_{0}, out_of_order_{0}, restored_{0}, held_{0};
+  std::vector<std::unique_ptr<boost::asio::steady_timer>> tickers_;
+};
+
+} // namespace shmemsim::emulator

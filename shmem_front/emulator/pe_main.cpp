@@ -1,0 +1,306 @@
+// shmemsim-emu-pe: one emulated PE, started by `shmemsim-run --emulate` (docs/emulator.md). It
+// loads the program built by shmemsim-cc once, maps its symmetric heap, connects to the
+// launcher's bootstrap service and to every other PE, installs the emulator's runtime and
+// transport as the library's seams and runs the program's main on its real main thread.
+//
+// The program is loaded without RTLD_DEEPBIND, so its calls bind to the first definition in the
+// global scope: libc's real clocks, sleeps and pthreads (the interposition library it links is
+// not consulted), libgomp's OpenMP entry points (loaded RTLD_GLOBAL first: a real OpenMP runtime
+// instead of the simulator's), and this executable's exit() and empty counting hooks (exported).
+#include "shmem_front/emulator/BootClient.hpp"
+#include "shmem_front/emulator/Config.hpp"
+#include "shmem_front/emulator/EmuRuntime.hpp"
+#include "shmem_front/emulator/EmuTransport.hpp"
+#include "shmem_front/emulator/Nic.hpp"
+#include "shmem_front/lib/Seams.hpp"
+
+#include <dlfcn.h>
+#include <signal.h>
+#include <link.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <bit>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+extern char** environ;
+
+using namespace shmemsim;
+using namespace shmemsim::emulator;
+
+// The counting hooks shmemsim-cc's plugin calls at every basic block: nothing to count here (real
+// time is measured, not charged). Exported, they are found before the interposition library's.
+extern "C" __attribute__((visibility("default"))) void __shmemsim_count(unsigned long) {}
+extern "C" __attribute__((visibility("default"))) void __shmemsim_count_chain(unsigned long, unsigned long, unsigned long,
+                                                                            unsigned long)
+{
+}
+
+namespace {
+
+struct Pe {
+  Config cfg;
+  BootClient* boot    = nullptr;
+  Nic* nic            = nullptr;
+  EmuRuntime* runtime = nullptr;
+  std::atomic<bool> in_main{false};
+  std::atomic<bool> exiting{false};
+};
+Pe g_pe;
+
+[[noreturn]] void die(const std::string& what)
+{
+  std::fprintf(stderr, "shmemsim-run: PE %d: %s\n", g_pe.cfg.rank, what.c_str());
+  std::fflush(stderr);
+  if (g_pe.boot != nullptr) {
+    try {
+      g_pe.boot->abort(2);
+    } catch (...) {
+    }
+  }
+  _exit(2);
+}
+
+struct Segment {
+  std::byte* lo = nullptr;
+  std::byte* hi = nullptr;
+  ElfW(Addr) base = 0;
+};
+
+/// The program's writable data (past its RELRO part): symmetric static data.
+int find_data(dl_phdr_info* info, std::size_t, void* arg)
+{
+  auto* q = static_cast<Segment*>(arg);
+  if (info->dlpi_addr != q->base)
+    return 0;
+  std::byte* relro_end = nullptr;
+  for (int i = 0; i < info->dlpi_phnum; ++i)
+    if (info->dlpi_phdr[i].p_type == PT_GNU_RELRO)
+      relro_end = reinterpret_cast<std::byte*>(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr + info->dlpi_phdr[i].p_memsz);
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+    if (ph.p_type != PT_LOAD || (ph.p_flags & PF_W) == 0)
+      continue;
+    auto* lo = reinterpret_cast<std::byte*>(info->dlpi_addr + ph.p_vaddr);
+    auto* hi = lo + ph.p_memsz;
+    if (relro_end != nullptr && relro_end > lo && relro_end < hi)
+      lo = relro_end;
+    q->lo = lo;
+    q->hi = hi;
+  }
+  return 1;
+}
+
+/// The heap, aligned as the simulator aligns it (the largest power of two not above its size, at
+/// most 1 GiB), so that shmem_align's alignments hold at the same offsets on every PE.
+std::byte* map_heap(std::uint64_t bytes)
+{
+  const std::uint64_t page  = static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
+  const std::uint64_t align = std::clamp<std::uint64_t>(std::bit_floor(bytes), page, std::uint64_t{1} << 30);
+  void* raw = mmap(nullptr, bytes + align, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (raw == MAP_FAILED)
+    die("cannot map a symmetric heap of " + std::to_string(bytes) + " bytes: " + std::strerror(errno));
+  const auto start = reinterpret_cast<std::uintptr_t>(raw);
+  return reinterpret_cast<std::byte*>((start + align - 1) & ~static_cast<std::uintptr_t>(align - 1));
+}
+
+using ProgramMain = int (*)(int, char**, char**);
+
+ProgramMain load_program(const char* path, Segments& mem)
+{
+  // A real OpenMP runtime for -fopenmp programs: libgomp first in the global scope.
+  dlopen("libgomp.so.1", RTLD_NOW | RTLD_GLOBAL);
+  void* h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  if (h == nullptr)
+    die(std::string("cannot load the program: ") + dlerror() + " (build it with shmemsim-cc)");
+  if (dlsym(h, "shmemsim_program_entry") == nullptr)
+    die(std::string(path) + ": not a program built by shmemsim-cc (rebuild it with shmemsim-cc)");
+  auto m = reinterpret_cast<ProgramMain>(dlsym(h, "main"));
+  if (m == nullptr)
+    die(std::string(path) + ": has no main function");
+  link_map* lm = nullptr;
+  dlinfo(h, RTLD_DI_LINKMAP, &lm);
+  Segment q;
+  q.base = lm->l_addr;
+  dl_iterate_phdr(find_data, &q);
+  mem.base[0] = q.lo;
+  mem.size[0] = q.lo != nullptr ? static_cast<std::size_t>(q.hi - q.lo) : 0;
+  return m;
+}
+
+std::string stats_line()
+{
+  const NicStats s = g_pe.nic->stats();
+  return "deliveries=" + std::to_string(s.deliveries) + " out_of_order=" + std::to_string(s.out_of_order) +
+         " restored=" + std::to_string(s.restored) + " held=" + std::to_string(s.held);
+}
+
+/// The PE's part is over with `status`: wait (serving the others' requests) until every PE's is,
+/// then stop the NIC. Returns the status to exit with.
+void finish(int status)
+{
+  if (g_pe.exiting.exchange(true))
+    return;
+  std::fflush(nullptr);
+  if (g_pe.boot == nullptr || g_pe.nic == nullptr)
+    return;
+  try {
+    g_pe.boot->exit_and_wait(status, stats_line());
+  } catch (const std::exception& e) {
+    _exit(status); // the launcher is gone: it ended the job
+  }
+  g_pe.nic->stop();
+}
+
+const char* crash_text(int sig)
+{
+  switch (sig) {
+    case SIGSEGV:
+      return "SIGSEGV (invalid memory access)";
+    case SIGBUS:
+      return "SIGBUS (bus error)";
+    case SIGFPE:
+      return "SIGFPE (arithmetic error)";
+    case SIGILL:
+      return "SIGILL (illegal instruction)";
+    default:
+      return "SIGABRT (abort)";
+  }
+}
+
+/// A crash: one line naming the PE, its thread and routine (as the simulator's), then the default
+/// action, so that the launcher sees the signal and ends the job with 128 + signal.
+void on_crash(int sig)
+{
+  const bool main_thread = gettid() == getpid();
+  const char* routine    = g_pe.runtime != nullptr ? g_pe.runtime->routine() : nullptr;
+  char line[256];
+  const int n = std::snprintf(line, sizeof line, "shmemsim-run: PE %d (%s) crashed: %s%s%s\n", g_pe.cfg.rank,
+                              main_thread ? "main thread" : "a thread", crash_text(sig), routine != nullptr ? " after " : "",
+                              routine != nullptr ? routine : "");
+  if (n > 0)
+    (void)!write(2, line, static_cast<std::size_t>(n));
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+void install_crash_handlers()
+{
+  static std::vector<char> altstack(1 << 16);
+  stack_t ss{};
+  ss.ss_sp   = altstack.data();
+  ss.ss_size = altstack.size();
+  sigaltstack(&ss, nullptr);
+  struct sigaction sa{};
+  sa.sa_handler = on_crash;
+  sa.sa_flags   = SA_ONSTACK | SA_RESETHAND;
+  for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT})
+    sigaction(sig, &sa, nullptr);
+}
+
+double cpu_seconds()
+{
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  return static_cast<double>(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+         static_cast<double>(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
+}
+
+} // namespace
+
+// exit() called by the program (exported: found before libc's): its PE's part ends with `status`.
+extern "C" __attribute__((visibility("default"), noreturn)) void exit(int status) noexcept
+{
+  using ExitFn = void (*)(int);
+  static ExitFn real = reinterpret_cast<ExitFn>(dlsym(RTLD_NEXT, "exit"));
+  if (g_pe.in_main.load())
+    finish(status);
+  real(status);
+  __builtin_unreachable();
+}
+
+int main(int argc, char** argv)
+{
+  // Started over ssh, the configuration comes on standard input (never on a command line).
+  std::string from_stdin;
+  if (argc > 1 && std::strcmp(argv[1], "--config-stdin") == 0) {
+    char buf[4096];
+    while (from_stdin.empty() || from_stdin.back() != '\n') {
+      const ssize_t r = read(0, buf, sizeof buf);
+      if (r <= 0)
+        break;
+      from_stdin.append(buf, static_cast<std::size_t>(r));
+    }
+    setenv(kConfigVar, from_stdin.c_str(), 1);
+    argv[1] = argv[0];
+    ++argv;
+    --argc;
+  }
+  const char* text = std::getenv(kConfigVar);
+  if (text == nullptr || argc < 2) {
+    std::fprintf(stderr, "shmemsim-emu-pe: started by 'shmemsim-run --emulate' only\n");
+    return 2;
+  }
+  try {
+    g_pe.cfg = Config::parse(text);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "shmemsim-emu-pe: %s: %s\n", kConfigVar, e.what());
+    return 2;
+  }
+  unsetenv(kConfigVar); // the program does not see the job's token
+  const Config& cfg = g_pe.cfg;
+  Segments mem;
+  try {
+    static BootClient boot(cfg.boot_host, cfg.boot_port, cfg.token, cfg.rank, "boot");
+    g_pe.boot = &boot;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "shmemsim-run: PE %d: %s\n", cfg.rank, e.what());
+    return 2;
+  }
+  const ProgramMain program_main = load_program(argv[1], mem);
+  mem.base[1] = map_heap(cfg.heap_bytes);
+  mem.size[1] = cfg.heap_bytes;
+  auto fatal  = [](const std::string& m) {
+    if (g_pe.runtime != nullptr)
+      g_pe.runtime->fatal(m);
+    die(m);
+  };
+  // Never destroyed: the process ends with exit() while nothing uses them any more.
+  auto* nic     = new Nic(cfg, mem, fatal);
+  g_pe.nic      = nic;
+  auto* runtime = new EmuRuntime(cfg, mem, *g_pe.boot);
+  g_pe.runtime  = runtime;
+  EmuTransport* transport = nullptr;
+  try {
+    transport = new EmuTransport(cfg, *nic, fatal);
+    nic->connect(*g_pe.boot);
+  } catch (const std::exception& e) {
+    die(e.what());
+  }
+  auto* monitor = new BootClient(cfg.boot_host, cfg.boot_port, cfg.token, cfg.rank, "monitor");
+  nic->every(std::chrono::milliseconds(250), [monitor, nic, runtime] {
+    const char* r = runtime->routine();
+    char line[256];
+    std::snprintf(line, sizeof line, "HB %llu %.3f %s", static_cast<unsigned long long>(runtime->calls() + nic->progress()),
+                  cpu_seconds(), r != nullptr ? r : "-");
+    try {
+      monitor->send_line(line);
+    } catch (...) {
+      _exit(137); // the launcher is gone (a PE started over ssh outlives nothing)
+    }
+  });
+  front::install(front::Env{runtime, transport, runtime});
+  std::vector<char*> args(argv + 1, argv + argc);
+  args.push_back(nullptr);
+  install_crash_handlers();
+  g_pe.in_main = true;
+  const int status = program_main(argc - 1, args.data(), environ);
+  exit(status);
+}

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# A connection without the job's token is refused and the job goes on: while an emulated job runs,
+# connect to its bootstrap service (a wrong token) and to a PE's data port (junk bytes); the job
+# must finish with status 0 and its data checks passing, and each refusal is one line.
+# Usage: intruder.sh SHMEMSIM_RUN PROGRAM WORKDIR   (PROGRAM: emu_slow)
+set -u
+run=$1 program=$2 work=$3
+. "$(dirname "$0")/listening.sh"
+trap "" PIPE # the refused connections are closed under our writes
+rm -rf "$work" && mkdir -p "$work"
+"$run" --emulate -np 3 --wall-time-limit 60 "$program" >"$work/out" 2>"$work/err" &
+launcher=$!
+fail() { echo "emu_intruder_refused: $*"; echo "--- stdout"; cat "$work/out"; echo "--- stderr"; cat "$work/err"; kill "$launcher" 2>/dev/null; exit 1; }
+# The launcher listens first, the PEs once they are up.
+for _ in $(seq 100); do
+  boot=$(listening_ports "$launcher" | head -1)
+  pes=($(children_of "$launcher"))
+  data=""
+  [ ${#pes[@]} -eq 3 ] && data=$(listening_ports "${pes[1]}" | head -1)
+  [ -n "$boot" ] && [ -n "$data" ] && break
+  sleep 0.05
+done
+[ -n "$boot" ] && [ -n "$data" ] || fail "did not find the job's listening ports"
+exec 3<>/dev/tcp/127.0.0.1/"$boot" && printf 'HELLO %064d 0 boot\nPUT addr.0 127.0.0.1:1\n' 0 >&3 && exec 3>&-
+exec 4<>/dev/tcp/127.0.0.1/"$data" && printf 'GET / HTTP/1.0\r\n\r\n%060d' 0 >&4 && exec 4>&-
+wait "$launcher"
+status=$?
+[ "$status" -eq 0 ] || fail "exit status $status, expected 0"
+grep -q "^emu_slow: OK on 3 PEs$" "$work/out" || fail "the job's data check did not pass"
+grep -q "^shmemsim-run: refused a bootstrap connection from 127.0.0.1 without the job's token$" "$work/err" ||
+  fail "no line about the refused bootstrap connection"
+grep -q "^shmemsim-run: PE 1 refused a data connection from 127.0.0.1 without the job's token$" "$work/err" ||
+  fail "no line about the refused data connection"
+echo "emu_intruder_refused: OK"

@@ -1,0 +1,125 @@
+// The emulator's parts that need no processes: the configuration the launcher hands each PE, and
+// the injector's seeded decisions (docs/emulator.md).
+#include "shmem_front/emulator/Config.hpp"
+#include "shmem_front/emulator/Injector.hpp"
+#include "shmem_front/emulator/Launcher.hpp"
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <stdexcept>
+#include <vector>
+
+using namespace shmemsim::emulator;
+
+namespace {
+Config sample()
+{
+  Config c;
+  c.npes = 5;
+  c.rank = 3;
+  c.epoch = 1700000000.25;
+  c.heap_bytes = 1ull << 29;
+  c.token = std::string(64, 'a');
+  c.listen_host = "127.0.0.3";
+  c.split = true;
+  c.on_exhaustion = CtxPolicy::RoundRobin;
+  c.max_cts = 7;
+  c.collectives[3] = 2;
+  c.latency_ns = 1500;
+  c.bandwidth_Bps = 1.25e9;
+  c.jitter_ns = 300;
+  c.reorder_probability = 0.125;
+  c.reorder_depth = 3;
+  c.seed = 42;
+  return c;
+}
+
+std::vector<Decision> decisions(const Config& c, int src, int dst, int n)
+{
+  Injector inj(c, src, dst);
+  std::vector<Decision> out;
+  for (int i = 0; i < n; ++i)
+    out.push_back(inj.next(64, i % 3 != 0));
+  return out;
+}
+} // namespace
+
+TEST(emulator_config, RoundTripsEveryField)
+{
+  const Config c = sample();
+  const Config d = Config::parse(c.serialize());
+  EXPECT_EQ(d.serialize(), c.serialize());
+  EXPECT_EQ(d.rank, 3);
+  EXPECT_EQ(d.on_exhaustion, CtxPolicy::RoundRobin);
+  EXPECT_EQ(d.collectives[3], 2);
+  EXPECT_DOUBLE_EQ(d.epoch, 1700000000.25);
+  EXPECT_EQ(d.advertise, "127.0.0.3"); // defaults to where it listens
+}
+
+TEST(emulator_config, BadTextNamesTheEntry)
+{
+  std::string text = sample().serialize();
+  EXPECT_THROW(Config::parse(text.substr(0, text.find(" seed="))), std::invalid_argument);
+  try {
+    Config::parse("npes=2");
+    FAIL();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("missing entry 'rank'"), std::string::npos) << e.what();
+  }
+  Config c = sample();
+  c.rank = 9; // beyond npes
+  EXPECT_THROW(Config::parse(c.serialize()), std::invalid_argument);
+}
+
+TEST(emulator_injector, SameSeedSameDecisionsOtherSeedOthers)
+{
+  const Config c = sample();
+  const auto a = decisions(c, 1, 2, 500), b = decisions(c, 1, 2, 500);
+  Config other = c;
+  other.seed   = 43;
+  const auto o = decisions(other, 1, 2, 500), pair = decisions(c, 2, 1, 500);
+  int differ_seed = 0, differ_pair = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(a[i].delay_ns, b[i].delay_ns);
+    EXPECT_EQ(a[i].hold, b[i].hold);
+    differ_seed += a[i].delay_ns != o[i].delay_ns;
+    differ_pair += a[i].delay_ns != pair[i].delay_ns;
+  }
+  EXPECT_GT(differ_seed, 400);
+  EXPECT_GT(differ_pair, 400); // each ordered pair has a stream of its own
+}
+
+TEST(emulator_injector, DelaysAndHoldsStayInTheirRanges)
+{
+  const Config c = sample();
+  // 64 bytes at 1.25e9 B/s: 51 ns of serialization on top of the latency, then up to 300 ns of jitter.
+  const auto d = decisions(c, 0, 1, 3000);
+  int held = 0, requests = 0;
+  std::set<int> depths;
+  for (std::size_t i = 0; i < d.size(); ++i) {
+    EXPECT_GE(d[i].delay_ns, 1500u + 51u);
+    EXPECT_LE(d[i].delay_ns, 1500u + 51u + 300u);
+    const bool request = i % 3 != 0;
+    requests += request;
+    if (!request) {
+      EXPECT_EQ(d[i].hold, 0) << "responses are never held";
+    }
+    if (d[i].hold > 0) {
+      ++held;
+      depths.insert(d[i].hold);
+      EXPECT_LE(d[i].hold, 3);
+    }
+  }
+  // Probability 1/8 of 2000 requests: 250 expected; 4 standard deviations (about 59) either side.
+  EXPECT_NEAR(held, requests / 8, 60);
+  EXPECT_EQ(depths, (std::set<int>{1, 2, 3}));
+}
+
+TEST(emulator_token, SixtyFourHexDigitsNeverTheSame)
+{
+  const std::string a = make_token(), b = make_token();
+  EXPECT_EQ(a.size(), 64u);
+  EXPECT_EQ(a.find_first_not_of("0123456789abcdef"), std::string::npos);
+  EXPECT_NE(a, b);
+}
