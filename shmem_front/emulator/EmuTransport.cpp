@@ -254,6 +254,50 @@ void EmuTransport::wait(TransportCtx* c, bool gets_only)
   nic_.wait_reach(c->get_ct, c->get_issued.load(std::memory_order_acquire));
 }
 
+bool EmuTransport::reached(const TransportCtx* c) const
+{
+  const std::uint64_t puts = c->issued.load(std::memory_order_acquire), gets = c->get_issued.load(std::memory_order_acquire);
+  if (!cfg_.split)
+    return c->ct.load(std::memory_order_acquire) >= puts + gets;
+  return c->ct.load(std::memory_order_acquire) >= puts && c->get_ct.load(std::memory_order_acquire) >= gets;
+}
+
+front::TransportRequest* EmuTransport::request_open()
+{
+  std::lock_guard lock(mutex_);
+  std::string limit;
+  TransportCtx* c = make_ctx(&limit);
+  if (c == nullptr) {
+    notice_once("a request's operations go on the default context (quiet completes them too): " + limit);
+    c = def_.get();
+  } else {
+    c->id = next_id_++;
+  }
+  return reinterpret_cast<front::TransportRequest*>(c);
+}
+
+TransportCtx* EmuTransport::request_ctx(front::TransportRequest* r)
+{
+  return reinterpret_cast<TransportCtx*>(r);
+}
+
+bool EmuTransport::request_test(front::TransportRequest* r)
+{
+  return reached(reinterpret_cast<TransportCtx*>(r));
+}
+
+void EmuTransport::request_wait(front::TransportRequest* r, const char* /*call*/)
+{
+  wait(reinterpret_cast<TransportCtx*>(r), false);
+}
+
+void EmuTransport::request_close(front::TransportRequest* r)
+{
+  TransportCtx* c = reinterpret_cast<TransportCtx*>(r);
+  if (c != def_.get())
+    ctx_destroy(c);
+}
+
 void EmuTransport::quiet(TransportCtx* ctx)
 {
   TransportCtx* c = ctx->owner;

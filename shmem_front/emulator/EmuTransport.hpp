@@ -36,6 +36,15 @@ public:
   void fence(front::TransportCtx* ctx) override;
   std::uint64_t updates() override;
   void wait_for_update(std::uint64_t seen, const char* call) override;
+  /// Requests (seed 003), as the Portals transport keeps them: each open request gets a context of
+  /// its own (a CT + issued counter: one CT and one MD of the limits, lean); when they run out, the
+  /// request's operations go on the default context (then quiet completes them too), with one
+  /// notice line per PE. request_test reads the counter without blocking.
+  front::TransportRequest* request_open() override;
+  front::TransportCtx* request_ctx(front::TransportRequest* r) override;
+  bool request_test(front::TransportRequest* r) override;
+  void request_wait(front::TransportRequest* r, const char* call) override;
+  void request_close(front::TransportRequest* r) override;
 
 private:
   Header request(MsgType type, const void* addr, std::size_t n);
@@ -45,6 +54,8 @@ private:
   void release(front::TransportCtx* c);
   void notice_once(const std::string& line);
   void wait(front::TransportCtx* c, bool gets_only);
+  /// Whether every operation issued on `c` is complete (never blocks).
+  bool reached(const front::TransportCtx* c) const;
 
   Config cfg_;
   Nic& nic_;
