@@ -1,5 +1,7 @@
 #include "shmem_front/launcher/ProgramWorkload.hpp"
 
+#include "shmem_front/lib/async/AsyncSummary.hpp"
+
 #include "shmem_front/lib/Seams.hpp"
 #include "sim/portals_model/Network.hpp"
 
@@ -119,6 +121,31 @@ void ProgramWorkload::explain_stop(sim::RunStatus status, std::vector<std::strin
       lines.push_back("PE " + std::to_string(p.id) + " has ended (exit status " + std::to_string(p.exit_status) + ")");
 }
 
+namespace {
+/// AsyncSHMEM (seed 001): per PE that ran the runtime, its design and what it counted; the
+/// communication worker's utilisation is its busy time over the root task's span (offload).
+void summarize_async(nlohmann::json& summary)
+{
+  const std::vector<async::PeRecord> recs = async::records();
+  if (recs.empty())
+    return;
+  nlohmann::json pes = nlohmann::json::array();
+  double busy = 0, span = 0;
+  for (const async::PeRecord& r : recs) {
+    pes.push_back({{"pe", r.pe}, {"runtime", r.contexts ? "contexts" : "offload"}, {"workers", r.workers},
+                   {"tasks", r.tasks}, {"steals", r.steals}, {"offloaded_ops", r.offloaded},
+                   {"suspensions", r.suspensions}, {"comm_busy_s", r.comm_busy_s}, {"comm_queue_s", r.comm_queue_s},
+                   {"span_s", r.span_s},
+                   {"comm_utilisation", r.span_s > 0 ? r.comm_busy_s / r.span_s : 0.0}});
+    busy += r.comm_busy_s;
+    span += r.span_s;
+  }
+  summary["async"] = {{"runtime", recs.front().contexts ? "contexts" : "offload"},
+                      {"comm_utilisation", span > 0 ? busy / span : 0.0},
+                      {"pes", pes}};
+}
+} // namespace
+
 void ProgramWorkload::summarize(nlohmann::json& summary)
 {
   summary["pes"]      = program_.pes.size();
@@ -134,6 +161,7 @@ void ProgramWorkload::summarize(nlohmann::json& summary)
                          {"own_counter", t.requests_own()},
                          {"shared_counter", t.requests_shared()},
                          {"counters_peak_per_pe", t.request_slots_peak()}};
+  summarize_async(summary);
   nlohmann::json exits = nlohmann::json::array();
   for (const PeProcess& p : program_.pes)
     exits.push_back(p.exit_status);

@@ -406,3 +406,30 @@ TEST_F(Runs, LimitsWhatIfIndependentMds)
   EXPECT_EQ(bad.err, "shmemsim: limits: --independent maybe: 'maybe' is neither yes nor no (e.g. yes,no for both) "
                      "(see 'shmemsim limits --help')\n");
 }
+
+TEST_F(Runs, SummaryComparesTheAsyncRuntimeDesigns)
+{
+  // AsyncSHMEM (seed 001): summary.json says which design ran and what it counted per PE. Offload
+  // hands every SHMEM call of the task phase to the communication worker; contexts hands none.
+  for (const std::string design : {"offload", "contexts"}) {
+    const std::string out = "async-" + design;
+    const Result r = sh(launcher() + " -np 3 --quiet --out " + out + " --set job.async.runtime=" + design +
+                        " --set job.async.workers=4 " + SHMEMSIM_ASYNC_PROGRAM);
+    ASSERT_EQ(r.status, 0) << r.err;
+    const json s = json::parse(slurp(dir_ / out / "summary.json"));
+    ASSERT_TRUE(s.contains("async")) << s.dump();
+    EXPECT_EQ(s["async"]["runtime"], design);
+    ASSERT_EQ(s["async"]["pes"].size(), 3u);
+    for (const json& pe : s["async"]["pes"]) {
+      EXPECT_EQ(pe["workers"], 4);
+      EXPECT_GT(pe["tasks"].get<unsigned long>(), 0u);
+      if (design == "offload") {
+        EXPECT_GT(pe["offloaded_ops"].get<unsigned long>(), 0u);
+        EXPECT_GT(pe["comm_utilisation"].get<double>(), 0.0);
+        EXPECT_LE(pe["comm_utilisation"].get<double>(), 1.0);
+      } else {
+        EXPECT_EQ(pe["offloaded_ops"], 0);
+      }
+    }
+  }
+}

@@ -3,6 +3,7 @@
 #include "shmem_front/lib/Compare.hpp"
 #include "shmem_front/lib/Library.hpp"
 #include "shmem_front/lib/async/AsyncPe.hpp"
+#include "shmem_front/lib/async/AsyncSummary.hpp"
 #include "shmem_front/lib/async/AsyncTransport.hpp"
 #include "shmem_front/lib/async/Promise.hpp"
 
@@ -25,6 +26,7 @@ struct PeAsync {
   std::unique_ptr<AsyncPe> rt;
   std::vector<std::unique_ptr<shmemsim_promise>> promises;
   shmemx_async_stats_t last{};
+  unsigned long runs = 0; ///< runtimes that returned (last is the latest's)
 };
 std::vector<PeAsync> g_pes;
 
@@ -117,12 +119,37 @@ void run_runtime(void (*entrypoint)(void*), void* data, const AsyncParams& a)
   pa.last.span_s          = s.span_s;
   pa.last.suspensions     = s.suspensions;
   pa.last.threads         = s.threads;
+  ++pa.runs;
   pa.rt.reset(); // destroys the workers' contexts
   pa.promises.clear();
 }
 } // namespace
 
 namespace shmemsim::front::async {
+
+std::vector<PeRecord> records()
+{
+  std::vector<PeRecord> out;
+  for (std::size_t i = 0; i < g_pes.size(); ++i) {
+    const PeAsync& pa = g_pes[i];
+    if (pa.runs == 0)
+      continue;
+    PeRecord r;
+    r.pe           = static_cast<int>(i);
+    r.runs         = pa.runs;
+    r.workers      = pa.last.workers;
+    r.contexts     = pa.last.runtime == SHMEMX_ASYNC_CONTEXTS;
+    r.tasks        = pa.last.tasks;
+    r.steals       = pa.last.steals;
+    r.offloaded    = pa.last.offloaded;
+    r.suspensions  = pa.last.suspensions;
+    r.comm_busy_s  = pa.last.comm_busy_s;
+    r.comm_queue_s = pa.last.comm_queue_s;
+    r.span_s       = pa.last.span_s;
+    out.push_back(r);
+  }
+  return out;
+}
 AsyncPe* current()
 {
   const int me = rt().my_pe();
