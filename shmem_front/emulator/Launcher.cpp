@@ -1,4 +1,5 @@
 #include "shmem_front/emulator/Launcher.hpp"
+#include "shmem_front/lib/SignalText.hpp"
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -73,25 +74,6 @@ bool is_local_host(const std::string& host)
 
 namespace {
 
-const char* signal_text(int sig)
-{
-  switch (sig) {
-    case SIGSEGV:
-      return "SIGSEGV (invalid memory access)";
-    case SIGBUS:
-      return "SIGBUS (bus error)";
-    case SIGFPE:
-      return "SIGFPE (arithmetic error)";
-    case SIGILL:
-      return "SIGILL (illegal instruction)";
-    case SIGABRT:
-      return "SIGABRT (abort)";
-    case SIGKILL:
-      return "SIGKILL (killed)";
-    default:
-      return "a fatal signal";
-  }
-}
 
 struct Session : std::enable_shared_from_this<Session> {
   explicit Session(tcp::socket s) : socket(std::move(s)) {}
@@ -459,7 +441,7 @@ void Job::on_reaped(int rank, int wstatus)
     const int sig = WTERMSIG(wstatus);
     // A crash signal: the PE has said where it crashed (shmemsim-emu-pe's handler).
     const bool said = sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE || sig == SIGILL || sig == SIGABRT;
-    end(128 + sig, said ? std::vector<std::string>{} : std::vector<std::string>{who + " was killed: " + signal_text(sig)});
+    end(128 + sig, said ? std::vector<std::string>{} : std::vector<std::string>{who + " was killed: " + shmemsim::front::signal_text(sig)});
     return;
   }
   const int status = WEXITSTATUS(wstatus);

@@ -7,6 +7,7 @@
 // global scope: libc's real clocks, sleeps and pthreads (the interposition library it links is
 // not consulted), libgomp's OpenMP entry points (loaded RTLD_GLOBAL first: a real OpenMP runtime
 // instead of the simulator's), and this executable's exit() and empty counting hooks (exported).
+#include "shmem_front/lib/SignalText.hpp"
 #include "shmem_front/emulator/BootClient.hpp"
 #include "shmem_front/emulator/Config.hpp"
 #include "shmem_front/emulator/EmuRuntime.hpp"
@@ -159,21 +160,6 @@ void finish(int status)
   g_pe.nic->stop();
 }
 
-const char* crash_text(int sig)
-{
-  switch (sig) {
-    case SIGSEGV:
-      return "SIGSEGV (invalid memory access)";
-    case SIGBUS:
-      return "SIGBUS (bus error)";
-    case SIGFPE:
-      return "SIGFPE (arithmetic error)";
-    case SIGILL:
-      return "SIGILL (illegal instruction)";
-    default:
-      return "SIGABRT (abort)";
-  }
-}
 
 /// A crash: one line naming the PE, its thread and routine (as the simulator's), then the default
 /// action, so that the launcher sees the signal and ends the job with 128 + signal.
@@ -183,7 +169,7 @@ void on_crash(int sig)
   const char* routine    = g_pe.runtime != nullptr ? g_pe.runtime->routine() : nullptr;
   char line[256];
   const int n = std::snprintf(line, sizeof line, "shmemsim-run: PE %d (%s) crashed: %s%s%s\n", g_pe.cfg.rank,
-                              main_thread ? "main thread" : "a thread", crash_text(sig), routine != nullptr ? " after " : "",
+                              main_thread ? "main thread" : "a thread", shmemsim::front::signal_text(sig), routine != nullptr ? " after " : "",
                               routine != nullptr ? routine : "");
   if (n > 0)
     (void)!write(2, line, static_cast<std::size_t>(n));

@@ -1,5 +1,6 @@
 // shmemsim-run: run an unmodified OpenSHMEM program (built with shmemsim-cc) on a simulated
 // cluster. Each PE runs `main` of its own private copy of the program in a SimGrid actor.
+#include "shmem_front/lib/SignalText.hpp"
 #include "scenarios/RunBuilder.hpp"
 #include "scenarios/Scenario.hpp"
 #include "shmem_front/emulator/Launcher.hpp"
@@ -459,23 +460,6 @@ void* map_heap(std::uint64_t bytes)
 
 // ------------------------------------------------------------------ crashes and watchdog
 
-const char* signal_name(int sig)
-{
-  switch (sig) {
-    case SIGSEGV:
-      return "SIGSEGV (invalid memory access)";
-    case SIGBUS:
-      return "SIGBUS (bus error)";
-    case SIGFPE:
-      return "SIGFPE (arithmetic error)";
-    case SIGILL:
-      return "SIGILL (illegal instruction)";
-    case SIGABRT:
-      return "SIGABRT (abort)";
-    default:
-      return "a fatal signal";
-  }
-}
 
 /// The interposition library's record of the program's own crash handlers (null until loaded).
 int (*g_program_handles)(int sig) = nullptr;
@@ -498,11 +482,11 @@ void on_crash(int sig)
   const bool own = g_program_handles != nullptr && g_program_handles(sig) != 0;
   int n;
   if (pe != nullptr)
-    n = std::snprintf(line, sizeof line, "shmemsim-run: PE %d (%s) crashed: %s%s%s%s\n", pe->id, who, signal_name(sig),
+    n = std::snprintf(line, sizeof line, "shmemsim-run: PE %d (%s) crashed: %s%s%s%s\n", pe->id, who, shmemsim::front::signal_text(sig),
                       pe->routine != nullptr ? " in " : "", pe->routine != nullptr ? pe->routine : "",
                       own ? " (the program's own handler for it was not run)" : "");
   else
-    n = std::snprintf(line, sizeof line, "shmemsim-run: crashed outside any PE: %s\n", signal_name(sig));
+    n = std::snprintf(line, sizeof line, "shmemsim-run: crashed outside any PE: %s\n", shmemsim::front::signal_text(sig));
   if (n > 0)
     (void)!write(2, line, static_cast<std::size_t>(n));
   remove_temporaries();
