@@ -74,21 +74,34 @@ void EventQueue::pop_top()
   const std::size_t n = heap_.size();
   if (n == 0)
     return;
+  // Bottom-up: move the hole at the root down along the smallest children to a leaf, without
+  // comparing with `last` (the latest-scheduled entries are usually among the latest dates, so it
+  // would go down that far anyway), then sift `last` up from there. Fewer comparisons per level.
   Entry* h      = heap_.data();
   std::size_t i = 0;
   for (;;) {
     const std::size_t first = 4 * i + 1;
     if (first >= n)
       break;
-    const std::size_t end = first + 4 < n ? first + 4 : n;
-    std::size_t m         = first;
-    for (std::size_t c = first + 1; c < end; ++c)
-      if (before(h[c], h[m]))
-        m = c;
-    if (!before(h[m], last))
-      break;
+    std::size_t m = first;
+    if (first + 4 <= n) {
+      const std::size_t a = before(h[first + 1], h[first]) ? first + 1 : first;
+      const std::size_t b = before(h[first + 3], h[first + 2]) ? first + 3 : first + 2;
+      m                   = before(h[b], h[a]) ? b : a;
+    } else {
+      for (std::size_t c = first + 1; c < n; ++c)
+        if (before(h[c], h[m]))
+          m = c;
+    }
     h[i] = h[m];
     i    = m;
+  }
+  while (i > 0) {
+    const std::size_t parent = (i - 1) >> 2;
+    if (!before(last, h[parent]))
+      break;
+    h[i] = h[parent];
+    i    = parent;
   }
   h[i] = last;
 }
