@@ -27,13 +27,6 @@ EventQueue::~EventQueue()
     timer_->remove();
 }
 
-Ps EventQueue::now() const
-{
-  if (in_fire_)
-    return now_;
-  return std::max(now_, clock_ps());
-}
-
 void EventQueue::schedule(Ps t, Fn fn, void* obj, std::uint64_t arg)
 {
   if (t > kHorizon || t < 0) [[unlikely]] { // t < 0: a date that wrapped (cannot happen below the horizon)
@@ -41,109 +34,88 @@ void EventQueue::schedule(Ps t, Fn fn, void* obj, std::uint64_t arg)
     return;
   }
   SHMEMSIM_ASSERT(t >= now(), "event scheduled in the past");
-  push_key(Key{t, next_seq_++, fn, obj, arg});
+  std::uint32_t slot;
+  if (free_slots_.empty()) {
+    SHMEMSIM_ASSERT(slots_.size() < UINT32_MAX, "more than 2^32 pending model events");
+    slot = static_cast<std::uint32_t>(slots_.size());
+    slots_.push_back(Slot{fn, obj, arg});
+  } else {
+    slot = free_slots_.back();
+    free_slots_.pop_back();
+    slots_[slot] = Slot{fn, obj, arg};
+  }
+  push(Entry{t, next_seq_++, slot});
   if (!in_fire_)
     arm();
 }
 
-namespace {
-struct FarLater {
-  bool operator()(const auto& a, const auto& b) const { return a.time != b.time ? a.time > b.time : a.seq > b.seq; }
-};
-} // namespace
-
-void EventQueue::push_key(const Key& k)
+void EventQueue::push(const Entry& e)
 {
+  // Sift up: new events are usually later than most pending ones, so this stops early.
+  std::size_t i = heap_.size();
+  heap_.push_back(e);
+  Entry* h = heap_.data();
+  while (i > 0) {
+    const std::size_t parent = (i - 1) >> 2;
+    if (!before(e, h[parent]))
+      break;
+    h[i] = h[parent];
+    i    = parent;
+  }
+  h[i] = e;
   ++count_;
-  const std::int64_t b = k.time >> kBucketShift;
-  SHMEMSIM_ASSERT(b >= cur_bucket_, "event before the calendar's current bucket");
-  if (b >= cur_bucket_ + static_cast<std::int64_t>(kBuckets)) {
-    far_.push_back(k);
-    std::push_heap(far_.begin(), far_.end(), FarLater{});
-    return;
-  }
-  const std::size_t i   = static_cast<std::size_t>(b) & (kBuckets - 1);
-  std::vector<Key>& bkt = buckets_[i];
-  if (b == sorted_bucket_) {
-    // Keep it sorted: new keys are usually the latest, so this is usually an append.
-    if (bkt.size() == sorted_head_ || before(bkt.back(), k))
-      bkt.push_back(k);
-    else
-      bkt.insert(std::upper_bound(bkt.begin() + static_cast<std::ptrdiff_t>(sorted_head_), bkt.end(), k, before), k);
-  } else {
-    bkt.push_back(k);
-  }
-  nonempty_[i >> 6] |= std::uint64_t{1} << (i & 63);
 }
 
-const EventQueue::Key* EventQueue::peek()
+void EventQueue::pop_top()
 {
-  if (count_ == 0)
-    return nullptr;
-  // Scan the window [cur, cur + kBuckets) for the first non-empty bucket.
-  const std::int64_t end = cur_bucket_ + static_cast<std::int64_t>(kBuckets);
-  std::int64_t pos       = cur_bucket_;
-  std::int64_t found     = -1;
-  while (pos < end) {
-    const std::size_t idx  = static_cast<std::size_t>(pos) & (kBuckets - 1);
-    const unsigned bit     = static_cast<unsigned>(idx & 63);
-    const std::uint64_t bits = nonempty_[idx >> 6] & (~std::uint64_t{0} << bit);
-    if (bits != 0) {
-      found = pos + (std::countr_zero(bits) - static_cast<int>(bit));
+  const Entry last = heap_.back();
+  heap_.pop_back();
+  --count_;
+  const std::size_t n = heap_.size();
+  if (n == 0)
+    return;
+  // Bottom-up: move the hole at the root down along the smallest children to a leaf, without
+  // comparing with `last` (the latest-scheduled entries are usually among the latest dates, so it
+  // would go down that far anyway), then sift `last` up from there. Fewer comparisons per level.
+  Entry* h      = heap_.data();
+  std::size_t i = 0;
+  for (;;) {
+    const std::size_t first = 4 * i + 1;
+    if (first >= n)
       break;
+    std::size_t m = first;
+    if (first + 4 <= n) {
+      const std::size_t a = before(h[first + 1], h[first]) ? first + 1 : first;
+      const std::size_t b = before(h[first + 3], h[first + 2]) ? first + 3 : first + 2;
+      m                   = before(h[b], h[a]) ? b : a;
+    } else {
+      for (std::size_t c = first + 1; c < n; ++c)
+        if (before(h[c], h[m]))
+          m = c;
     }
-    pos += 64 - bit;
+    h[i] = h[m];
+    i    = m;
   }
-  if (found < 0 || found >= end) {
-    peeked_bucket_ = -1;
-    SHMEMSIM_ASSERT(!far_.empty(), "event count says events remain, but none is queued");
-    return &far_.front();
+  while (i > 0) {
+    const std::size_t parent = (i - 1) >> 2;
+    if (!before(last, h[parent]))
+      break;
+    h[i] = h[parent];
+    i    = parent;
   }
-  peeked_bucket_        = found;
-  std::vector<Key>& bkt = buckets_[static_cast<std::size_t>(found) & (kBuckets - 1)];
-  if (sorted_bucket_ != found) {
-    std::sort(bkt.begin(), bkt.end(), before);
-    sorted_bucket_ = found;
-    sorted_head_   = 0;
-  }
-  return &bkt[sorted_head_];
+  h[i] = last;
 }
 
 /// Pop the earliest event and run it.
 void EventQueue::run_top()
 {
-  const Key* kp = peek();
-  Key top       = *kp;
-  if (peeked_bucket_ < 0) {
-    std::pop_heap(far_.begin(), far_.end(), FarLater{});
-    far_.pop_back();
-    cur_bucket_ = top.time >> kBucketShift;
-  } else {
-    const std::size_t i = static_cast<std::size_t>(peeked_bucket_) & (kBuckets - 1);
-    if (++sorted_head_ == buckets_[i].size()) {
-      // Drained. A bucket that grew large gives its memory back: the window cycles through all
-      // of them, and keeping every bucket's peak would grow memory with the length of the run.
-      if (buckets_[i].capacity() > 64)
-        std::vector<Key>().swap(buckets_[i]);
-      else
-        buckets_[i].clear();
-      sorted_head_ = 0;
-      nonempty_[i >> 6] &= ~(std::uint64_t{1} << (i & 63));
-    }
-    cur_bucket_ = peeked_bucket_;
-  }
-  --count_;
-  // The window moved forward: bring in far keys it now covers.
-  while (!far_.empty() && (far_.front().time >> kBucketShift) < cur_bucket_ + static_cast<std::int64_t>(kBuckets)) {
-    std::pop_heap(far_.begin(), far_.end(), FarLater{});
-    const Key k = far_.back();
-    far_.pop_back();
-    --count_;
-    push_key(k);
-  }
+  const Entry top = heap_.front();
+  pop_top();
+  const Slot s = slots_[top.slot];
+  free_slots_.push_back(top.slot);
   now_ = top.time;
   ++processed_;
-  top.fn(top.obj, top.arg);
+  s.fn(s.obj, s.arg);
 }
 
 void EventQueue::arm()
@@ -151,7 +123,7 @@ void EventQueue::arm()
   Ps want;
   if (!deferred_.empty())
     want = now_;
-  else if (const Key* k = peek())
+  else if (const Entry* k = peek())
     want = k->time;
   else
     return;
@@ -186,6 +158,7 @@ void EventQueue::fire(Ps due)
   // SimGrid's double clock: the timer set for `due` may fire at a clock that reads a few ps
   // earlier. It is the same instant; without this, the events at `due` would never be due.
   const Ps clock = std::max(clock_ps(), due);
+  clock_         = clock_ps();
   fire_clock_    = clock;
   now_           = std::max(now_, clock);
   woke_in_batch_ = false;
@@ -197,7 +170,7 @@ void EventQueue::fire(Ps due)
     woke_in_batch_ = true;
   }
   stop_batch_ = false;
-  while (const Key* next = peek()) {
+  while (const Entry* next = peek()) {
     const Ps t = next->time;
     if (t > clock) {
       // Look ahead only while no actor can act before t: none inside a SimGrid activity, and no

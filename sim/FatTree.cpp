@@ -61,8 +61,7 @@ std::string FabricParams::check() const
 }
 
 FatTree::FatTree(const FabricParams& p, int nodes, EventQueue& q, Rng routing_rng, Rng jitter_rng)
-    : p_(p), nodes_(nodes), q_(q), routing_rng_(routing_rng), jitter_rng_(jitter_rng),
-      flow_next_(static_cast<std::size_t>(nodes)), flow_highest_(static_cast<std::size_t>(nodes))
+    : p_(p), nodes_(nodes), q_(q), routing_rng_(routing_rng), jitter_rng_(jitter_rng)
 {
   SHMEMSIM_ASSERT(p_.check().empty(), "fat-tree parameters validated before construction");
   SHMEMSIM_ASSERT(nodes <= p_.capacity(), "more nodes than the fat tree holds");
@@ -177,7 +176,9 @@ Ps FatTree::forward_delay()
 Ps FatTree::inject(Packet* p, Ps ready)
 {
   SHMEMSIM_ASSERT(p->src_node != p->dst_node, "a packet to its own node entered the fabric");
-  p->flow_seq = flow_next_.at(static_cast<std::size_t>(p->src_node), static_cast<std::size_t>(p->dst_node))++;
+  Flow& flow  = flows_.at(static_cast<std::uint32_t>(p->src_node), static_cast<std::uint32_t>(p->dst_node));
+  p->flow_seq = flow.next++;
+  ++flow.in_flight;
   p->injected_at           = ready;
   p->level                 = 1;
   p->sw                    = p->src_node / p_.down[0];
@@ -263,11 +264,15 @@ void FatTree::arrive(std::uint64_t packet_ptr)
 {
   auto* p = reinterpret_cast<Packet*>(packet_ptr);
   ++stats_.packets;
-  std::uint64_t& highest = flow_highest_.at(static_cast<std::size_t>(p->src_node), static_cast<std::size_t>(p->dst_node));
-  if (p->flow_seq + 1 < highest)
+  const auto src = static_cast<std::uint32_t>(p->src_node), dst = static_cast<std::uint32_t>(p->dst_node);
+  Flow* flow     = flows_.find(src, dst);
+  SHMEMSIM_ASSERT(flow != nullptr && flow->in_flight > 0, "a packet arrived on a flow with nothing in flight");
+  if (p->flow_seq + 1 < flow->highest)
     ++stats_.reordered_packets;
   else
-    highest = p->flow_seq + 1;
+    flow->highest = p->flow_seq + 1;
+  if (--flow->in_flight == 0)
+    flows_.erase(src, dst);
   clients_[static_cast<std::size_t>(p->dst_node)]->on_packet_arrival(p);
 }
 

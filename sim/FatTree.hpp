@@ -17,7 +17,7 @@
 #include "sim/EventQueue.hpp"
 #include "sim/FabricParams.hpp"
 #include "sim/Observer.hpp"
-#include "sim/PairTable.hpp"
+#include "sim/PairMap.hpp"
 #include "sim/Rng.hpp"
 #include "sim/Time.hpp"
 
@@ -111,8 +111,15 @@ private:
   std::vector<Port> node_ports_;
   std::vector<Port> switch_ports_;
   std::vector<FabricClient*> clients_;
-  PairTable<std::uint64_t> flow_next_;    ///< (src,dst) -> next seq to assign
-  PairTable<std::uint64_t> flow_highest_; ///< (src,dst) -> highest seq arrived + 1
+  /// Packets of a node pair in flight, numbered in injection order to count reordering. A flow
+  /// with nothing in flight is forgotten: numbering restarts at 0, which changes nothing, since a
+  /// packet can only be overtaken by packets injected while it was in flight.
+  struct Flow {
+    std::uint64_t next      = 0; ///< seq of the next packet injected
+    std::uint64_t highest   = 0; ///< highest seq arrived + 1
+    std::uint64_t in_flight = 0;
+  };
+  PairMap<Flow> flows_; ///< (src node, dst node)
   FabricStats stats_;
   Observer* obs_ = nullptr;
 };

@@ -57,6 +57,9 @@ Simulation::Simulation(const HostParams& hp, std::uint64_t seed) : seed_(seed)
   }
   zone->seal();
 
+  // The event queue keeps SimGrid's clock in picoseconds: the engine says when it moves.
+  queue_.set_clock(seconds_to_ps(sg4::Engine::get_clock()));
+  sg4::Engine::on_time_advance_cb([this](double) { queue_.set_clock(seconds_to_ps(sg4::Engine::get_clock())); });
   sg4::Engine::on_deadlock_cb([this] {
     deadlock_ = true;
     collect_blocked();

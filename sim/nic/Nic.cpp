@@ -37,6 +37,18 @@ struct Nic::NicPacket : sim::Packet {
   std::uint32_t bytes   = 0; ///< payload bytes
 };
 
+PairState& Nic::pair(const Message& m)
+{
+  return pairs_.at(static_cast<std::uint32_t>(m.src_ep), static_cast<std::uint32_t>(m.dst_ep));
+}
+
+PairState* Nic::find_pair(const Message& m)
+{
+  PairState* st = pairs_.find(static_cast<std::uint32_t>(m.src_ep), static_cast<std::uint32_t>(m.dst_ep));
+  SHMEMSIM_ASSERT(st != nullptr, "a message of a pair with no ordering state");
+  return st;
+}
+
 namespace {
 // Packets are recycled: a run allocates only as many as are ever in flight at once. Every packet
 // ever made is owned here (freed at exit, in flight or not); the pool lists the free ones.
@@ -79,19 +91,12 @@ static void free_packet(void* p)
 }
 
 Nic::Nic(int index, int node, const NicParams& p, sim::FatTree& fabric, sim::EventQueue& q, const Directory& dir,
-         LatencyStats& latency, Pcie& pcie)
+         LatencyStats& latency, Pcie& pcie, PairStates& pairs)
     : index_(index), node_(node), p_(p), fabric_(fabric), q_(q), dir_(dir), latency_(latency), mtu_(fabric.params().mtu),
-      header_(fabric.params().header_size), pcie_(pcie), pair_seq_(dir.node_of.size()), ordered_seq_(dir.node_of.size())
+      header_(fabric.params().header_size), pcie_(pcie), pairs_(pairs)
 {
-  std::size_t local_count = 0;
-  for (std::size_t ep = 0; ep < dir.nic_of.size(); ++ep) {
-    if (dir.nic_of[ep] == index) {
-      SHMEMSIM_ASSERT(dir.node_of[ep] == node, "a NIC serves endpoints of its own node only");
-      ++local_count;
-    }
-  }
-  order_.set_columns(local_count);
-  delivery_order_.set_columns(local_count);
+  for (std::size_t ep = 0; ep < dir.nic_of.size(); ++ep)
+    SHMEMSIM_ASSERT(dir.nic_of[ep] != index || dir.node_of[ep] == node, "a NIC serves endpoints of its own node only");
   SHMEMSIM_ASSERT(p_.injection_queues >= 1, "a NIC needs an injection queue");
   queues_.resize(static_cast<std::size_t>(p_.injection_queues));
 }
@@ -150,10 +155,10 @@ void Nic::submit(Message* m)
 {
   const Ps now = q_.now();
   m->issued_at = now;
-  const auto dst = static_cast<std::size_t>(m->dst_ep);
-  m->pair_seq    = pair_seq_.at(local(m->src_ep), dst)++;
+  PairState& st = pair(*m);
+  m->pair_seq   = st.issued++;
   if (m->ordered)
-    m->ordered_seq = ordered_seq_.at(local(m->src_ep), dst)++;
+    m->ordered_seq = st.ordered_issued++;
   const std::uint32_t chunks = packets_for(m->length);
   m->request_packets         = has_request_payload(m->kind) ? chunks : 1;
   m->reply_packets           = has_reply(m->kind) ? chunks : 0;
@@ -294,26 +299,29 @@ void Nic::rx(NicPacket* p)
     process_request(p);
     return;
   }
-  OrderState& st = order_.at(static_cast<std::size_t>(m->src_ep), local(m->dst_ep));
-  if (m->ordered_seq != st.next) {
-    st.held[m->ordered_seq].push_back(p);
+  // process_request neither adds nor drops pairs (deliveries complete in later events): `st` stays valid.
+  PairState& st = *find_pair(*m);
+  if (m->ordered_seq != st.ordered_next) {
+    if (!st.held)
+      st.held = std::make_unique<std::map<std::uint64_t, std::vector<sim::Packet*>>>();
+    (*st.held)[m->ordered_seq].push_back(p); // NicPackets, kept as their sim::Packet base
     ++stats_.held_packets;
     return;
   }
   process_request(p);
   if (m->arrived < m->request_packets)
     return;
-  ++st.next;
+  ++st.ordered_next;
   // Release what waited for this message, as long as whole messages complete.
-  while (!st.held.empty() && st.held.begin()->first == st.next) {
-    std::vector<NicPacket*> pkts = std::move(st.held.begin()->second);
-    st.held.erase(st.held.begin());
-    Message* hm = pkts.front()->msg;
-    for (NicPacket* hp : pkts)
-      process_request(hp);
+  while (st.held && !st.held->empty() && st.held->begin()->first == st.ordered_next) {
+    std::vector<sim::Packet*> pkts = std::move(st.held->begin()->second);
+    st.held->erase(st.held->begin());
+    Message* hm = static_cast<NicPacket*>(pkts.front())->msg;
+    for (sim::Packet* hp : pkts)
+      process_request(static_cast<NicPacket*>(hp));
     if (hm->arrived < hm->request_packets)
       break;
-    ++st.next;
+    ++st.ordered_next;
   }
 }
 
@@ -456,7 +464,7 @@ void Nic::target_done(Message& m)
   if (!m.target_ok)
     ++stats_.failed_deliveries;
   latency_.delivery.add(now - m.issued_at);
-  DeliveryOrder& d = delivery_order_.at(static_cast<std::size_t>(m.src_ep), local(m.dst_ep));
+  PairState& d = *find_pair(m);
   SHMEMSIM_OBSERVE(obs_, msg_delivered(now, m.trace_id, m.pair_seq != d.lowest,
                                        static_cast<std::uint64_t>(d.ahead.end() - std::upper_bound(d.ahead.begin(), d.ahead.end(), m.pair_seq))));
   if (m.pair_seq == d.lowest) {
@@ -470,6 +478,12 @@ void Nic::target_done(Message& m)
   } else {
     ++stats_.out_of_order;
     d.ahead.insert(std::upper_bound(d.ahead.begin(), d.ahead.end(), m.pair_seq), m.pair_seq);
+  }
+  if (d.lowest == d.issued) {
+    // Every message of the pair is delivered: nothing left to order (see PairStates).
+    SHMEMSIM_ASSERT(d.ahead.empty() && d.ordered_next == d.ordered_issued && (!d.held || d.held->empty()),
+                    "a pair with every message delivered still holds ordering state");
+    pairs_.erase(static_cast<std::uint32_t>(m.src_ep), static_cast<std::uint32_t>(m.dst_ep));
   }
   handler(m.dst_ep).target_complete(m);
 }

@@ -7,7 +7,7 @@
 #include "sim/FatTree.hpp"
 #include "sim/Histogram.hpp"
 #include "sim/Observer.hpp"
-#include "sim/PairTable.hpp"
+#include "sim/PairMap.hpp"
 #include "sim/nic/DeliveryHandler.hpp"
 #include "sim/nic/Message.hpp"
 #include "sim/nic/NicParams.hpp"
@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <memory>
 #include <vector>
 
 namespace shmemsim::nic {
@@ -46,6 +47,24 @@ private:
   const Directory& dir_;
 };
 
+/// One pair's ordering state (see PairStates).
+struct PairState {
+  std::uint64_t issued         = 0; ///< messages issued: the next pair_seq
+  std::uint64_t ordered_issued = 0; ///< ordered messages issued: the next ordered_seq
+  std::uint64_t lowest         = 0; ///< every message below this pair_seq is delivered
+  std::vector<std::uint64_t> ahead; ///< pair_seqs delivered early (above lowest), sorted
+  std::uint64_t ordered_next   = 0; ///< the ordered_seq the target processes next
+  /// Request packets of ordered messages that arrived early, by ordered_seq (made when first needed).
+  std::unique_ptr<std::map<std::uint64_t, std::vector<sim::Packet*>>> held;
+};
+
+/// What the NICs know about each pair of endpoints (src, dst) with messages in flight: issue order
+/// at the initiator, delivery order and held packets at the target. Shared by every NIC of a
+/// network; a pair's entry is dropped once every message it issued is delivered (then its numbering
+/// restarts at 0, which changes nothing: ordering only relates messages in flight together). So
+/// memory follows the pairs communicating at a time, not the square of the endpoints.
+using PairStates = sim::PairMap<PairState>;
+
 /// Counters of one NIC (sum them for the whole network).
 struct NicStats {
   std::uint64_t messages          = 0; ///< requests issued by this NIC
@@ -73,7 +92,7 @@ public:
   /// NIC `index` of `dir.nics` on `node`, serving the endpoints whose dir.nic_of is `index`, with
   /// the node's PCIe channels `pcie`. The node's NodePort (not the NIC) is the fabric's client.
   Nic(int index, int node, const NicParams& p, sim::FatTree& fabric, sim::EventQueue& q, const Directory& dir,
-      LatencyStats& latency, Pcie& pcie);
+      LatencyStats& latency, Pcie& pcie, PairStates& pairs);
   ~Nic() override;
 
   int node() const { return node_; }
@@ -111,18 +130,8 @@ private:
     bool busy              = false;
     bool claimed           = false;
   };
-  struct OrderState {
-    std::uint64_t next = 0;
-    std::map<std::uint64_t, std::vector<NicPacket*>> held;
-  };
-  struct DeliveryOrder {
-    std::uint64_t lowest = 0;
-    std::vector<std::uint64_t> ahead; ///< delivered early, sorted
-  };
-
-  /// Per-pair tables: at the initiator rows are local sources, columns all endpoints; at the
-  /// target rows are all sources, columns local destinations.
-  std::size_t local(int ep) const { return static_cast<std::size_t>(dir_.local_of[static_cast<std::size_t>(ep)]); }
+  PairState& pair(const Message& m);
+  PairState* find_pair(const Message& m);
   DeliveryHandler& handler(int ep) const { return *dir_.handler_of[static_cast<std::size_t>(ep)]; }
   int node_of(int ep) const { return dir_.node_of[static_cast<std::size_t>(ep)]; }
 
@@ -175,10 +184,7 @@ private:
   sim::Ps write_landed_max_ = 0; ///< when the last write issued so far is visible in memory
   sim::Ps read_done_max_    = 0; ///< when the last read issued so far completes
   sim::Ps atomic_done_max_  = 0; ///< when the last atomic issued so far completes
-  sim::PairTable<std::uint64_t> pair_seq_;    ///< [local src][dst]
-  sim::PairTable<std::uint64_t> ordered_seq_; ///< [local src][dst]
-  sim::PairTable<OrderState> order_;          ///< [src][local dst]
-  sim::PairTable<DeliveryOrder> delivery_order_; ///< [src][local dst]
+  PairStates& pairs_;
   NicStats stats_;
   sim::Observer* obs_ = nullptr;
 };

@@ -10,6 +10,7 @@ Network::Network(sim::Simulation& sim, const sim::FabricParams& fabric, const ni
   fabric_ = std::make_unique<sim::FatTree>(fabric, nodes, sim.queue(), sim.rng(sim::RngPurpose::Routing),
                                            sim.rng(sim::RngPurpose::Jitter));
   dir_.node_of = node_of;
+  pairs_       = std::make_unique<nic::PairStates>();
   const bool per_pe = nicp.per == nic::NicScope::Pe;
   const int eps     = static_cast<int>(node_of.size());
   // NIC index of each endpoint: its node's, or one of its own; endpoints number per NIC.
@@ -43,7 +44,7 @@ Network::Network(sim::Simulation& sim, const sim::FabricParams& fabric, const ni
   for (std::size_t i = 0; i < nic_node.size(); ++i) {
     const int n = nic_node[i];
     nics_.push_back(std::make_unique<nic::Nic>(static_cast<int>(i), n, nicp, *fabric_, sim.queue(), dir_, latency_,
-                                               *pcie_.at(static_cast<std::size_t>(n))));
+                                               *pcie_.at(static_cast<std::size_t>(n)), *pairs_));
     dir_.nics.push_back(nics_.back().get());
     pools_.push_back(std::make_unique<ResourcePool>());
   }

@@ -42,6 +42,7 @@ private:
   std::unique_ptr<sim::FatTree> fabric_;
   nic::Directory dir_;
   nic::LatencyStats latency_;
+  std::unique_ptr<nic::PairStates> pairs_; ///< shared by the NICs
   std::vector<std::unique_ptr<nic::Pcie>> pcie_;       ///< per node
   std::vector<std::unique_ptr<nic::NodePort>> ports_;  ///< per node
   std::vector<std::unique_ptr<nic::Nic>> nics_;
