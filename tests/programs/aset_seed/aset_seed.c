@@ -10,7 +10,12 @@
 
 #include "progtest.h"
 
-static long pSync[SHMEM_SYNC_SIZE];
+/* One pSync per collective of an exercise: a pSync may be used again only once every member has
+ * finished the collective that used it (OpenSHMEM 1.0's rule for the active-set forms); the
+ * exercises are separated by barriers. Reusing one pSync back to back is a race between real
+ * processes (shmemsim-run --emulate), whatever simulated time happens to order. */
+#define NSYNC 7
+static long pSyncs[NSYNC][SHMEM_SYNC_SIZE];
 static int pWrk[SHMEM_REDUCE_MIN_WRKDATA_SIZE];
 static int isrc[4], idst[4];
 static long bsrc[3], bdst[3];
@@ -45,24 +50,24 @@ static void use(const char* what, shmem_aset* aset, const int* member, int size)
   memset(call, 0xff, sizeof call);
   for (int i = 0; i < 3; ++i)
     bdst[i] = -1;
-  shmem_barrier_aset(aset, pSync);
+  shmem_barrier_aset(aset, pSyncs[0]);
 
   const int root = size > 1 ? 1 : 0;
   for (int i = 0; i < 3; ++i)
     bsrc[i] = 1000L * member[root] + i;
-  shmem_broadcast64_aset(bdst, bsrc, 3, root, aset, pSync);
+  shmem_broadcast64_aset(bdst, bsrc, 3, root, aset, pSyncs[1]);
   for (int i = 0; i < 3; ++i)
     CHECK(bdst[i] == (idx == root ? -1 : 1000L * member[root] + i), "%s: broadcast element %d is %ld", what, i, bdst[i]);
 
   isrc[0] = me;
-  shmem_fcollect32_aset(all, isrc, 1, aset, pSync);
+  shmem_fcollect32_aset(all, isrc, 1, aset, pSyncs[2]);
   for (int i = 0; i < size; ++i)
     CHECK(all[i] == member[i], "%s: fcollect slot %d is %d, expected PE %d", what, i, all[i], member[i]);
 
   /* collect: member i contributes i+1 copies of its PE number */
   for (int k = 0; k <= idx; ++k)
     mine[k] = me;
-  shmem_collect32_aset(call, mine, (size_t)(idx + 1), aset, pSync);
+  shmem_collect32_aset(call, mine, (size_t)(idx + 1), aset, pSyncs[3]);
   int pos = 0;
   for (int i = 0; i < size; ++i)
     for (int k = 0; k <= i; ++k, ++pos)
@@ -75,11 +80,11 @@ static void use(const char* what, shmem_aset* aset, const int* member, int size)
   }
   isrc[0] = me;
   isrc[1] = 1;
-  shmem_int_sum_to_all_aset(idst, isrc, 2, aset, pWrk, pSync);
+  shmem_int_sum_to_all_aset(idst, isrc, 2, aset, pWrk, pSyncs[4]);
   CHECK(idst[0] == sum && idst[1] == size, "%s: sum %d and count %d, expected %d and %d", what, idst[0], idst[1], sum, size);
-  shmem_int_max_to_all_aset(idst, isrc, 1, aset, pWrk, pSync);
+  shmem_int_max_to_all_aset(idst, isrc, 1, aset, pWrk, pSyncs[5]);
   CHECK(idst[0] == max, "%s: max %d, expected %d", what, idst[0], max);
-  shmem_barrier_aset(aset, pSync);
+  shmem_barrier_aset(aset, pSyncs[6]);
 }
 
 /* Sets that overlap must not use the same pSync at the same time (as in 1.0): every PE waits here
@@ -91,8 +96,9 @@ int main(int argc, char** argv)
   shmem_init();
   me   = shmem_my_pe();
   npes = shmem_n_pes();
-  for (int i = 0; i < SHMEM_SYNC_SIZE; ++i)
-    pSync[i] = SHMEM_SYNC_VALUE;
+  for (int k = 0; k < NSYNC; ++k)
+    for (int i = 0; i < SHMEM_SYNC_SIZE; ++i)
+      pSyncs[k][i] = SHMEM_SYNC_VALUE;
   shmem_barrier_all();
 
   if (argc > 1 && strcmp(argv[1], "dup") == 0) {
