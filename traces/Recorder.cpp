@@ -15,6 +15,7 @@ namespace shmemsim::traces {
 
 Recorder::Recorder(Level level, const std::string& dir) : level_(level)
 {
+  packets_ = level == Level::Packets; // the fabric reports packet hops only then
   namespace fs = std::filesystem;
   std::error_code ec;
   fs::create_directories(dir, ec);
