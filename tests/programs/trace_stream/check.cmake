@@ -42,6 +42,10 @@ same_traces(threads_shared -np 2 ${BIN}/trace_threads shared)
 same_traces(threads_private -np 2 --trace packets ${BIN}/trace_threads private)
 # Computation overlapping non-blocking puts; packet hops reported ahead of their dates.
 same_traces(overlap -np 2 --trace packets ${BIN}/trace_overlap pipelined)
+file(STRINGS ${OUT}/overlap/bounded/trace.evt hops REGEX "^hop " LIMIT_COUNT 1)
+if(NOT hops)
+  set(failures "${failures}  - overlap: no hop line at level packets\n")
+endif()
 # Runs of time slices (a spinning thread charged per quantum) reported as one computation.
 same_traces(slices -np 2 ${BIN}/spin_wait slice)
 same_traces(spin_put -np 4 ${BIN}/spin_wait put)
