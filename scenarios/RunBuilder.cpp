@@ -9,6 +9,7 @@
 
 #include <cerrno> // program_invocation_short_name: the progress line's prefix (shmemsim, shmemsim-run)
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -133,6 +134,14 @@ void Run::attach_recorder()
       rec.link(l, net.fabric().link_name(l));
   net.set_observer(&rec);
   workload_.describe(rec);
+  // The reorder window is bounded by the simulated clock (events are written as they become
+  // final); SHMEMSIM_TRACE_WINDOW=unbounded holds them all until the end, as a check of that.
+  const char* window = std::getenv("SHMEMSIM_TRACE_WINDOW");
+  const std::string w = window != nullptr ? window : "";
+  if (!w.empty() && w != "bounded" && w != "unbounded")
+    throw ScenarioError("SHMEMSIM_TRACE_WINDOW=" + w + ": expected bounded (the default) or unbounded");
+  if (w != "unbounded")
+    rec.set_clock([sim = platform_.sim.get()] { return sim->queue().now(); });
 }
 
 // ---- progress line on a terminal (issue 16)
@@ -344,7 +353,7 @@ std::vector<std::string> write_run_directory(const std::string& dir, const RunOu
   write_file(d / "scenario.json", resolved.dump(2) + "\n");
   if (recorder == nullptr)
     return {};
-  return recorder->write(dir);
+  return recorder->write(); // into the directory it was made for (the run's --out)
 }
 
 namespace {

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <limits>
 #include <ostream>
+#include <queue>
 #include <set>
 #include <string>
 #include <vector>
@@ -94,12 +96,18 @@ const char* kHeader = R"(%EventDef PajeDefineContainerType 0
 %EndEventDef
 )";
 
-/// A timed line; sorted by (date, order class, sequence) so pops come before pushes at one date.
+/// A timed line; written by (date, order class, sequence) so pops come before pushes at one date.
 struct Line {
   std::int64_t t;
   int cls;
   std::size_t seq;
   std::string text;
+};
+struct LineLater {
+  bool operator()(const Line& a, const Line& b) const
+  {
+    return a.t != b.t ? a.t > b.t : a.cls != b.cls ? a.cls > b.cls : a.seq > b.seq;
+  }
 };
 
 std::string pe_alias(int pe) { return "pe" + std::to_string(pe); }
@@ -111,16 +119,21 @@ std::string nic_alias(int node) { return "nic" + std::to_string(node); }
 struct Containers : Endpoints {
   std::set<int> cts;
   std::set<int> nodes;
+  std::int64_t end = 0; ///< the trace's last date, or the end of its last computation or lock
 };
 
-Containers collect_containers(const Trace& tr)
+/// The containers and the end date (first pass over the events).
+Containers collect_containers(const EventSource& events)
 {
-  Containers c{collect_endpoints(tr), {}, {}};
-  for (const Event& e : tr.events)
+  Containers c;
+  events([&](const Event& e) {
+    c.see(e);
     if (e.type == Type::Ct) {
       c.cts.insert(e.ct);
       c.threads[e.pe];
     }
+    c.end = std::max({c.end, e.t, e.t + e.dur});
+  });
   for (const auto& [pe, t] : c.threads)
     c.nodes.insert(c.node(pe));
   return c;
@@ -152,10 +165,11 @@ void define_types_and_containers(std::ostream& out, const Containers& c)
   }
 }
 
-/// The timed lines (variables, states, links) of the trace's events, sorted for writing.
+/// The timed lines (variables, states, links) of the trace's events, written in order as soon as
+/// no earlier line can come.
 class Timeline {
 public:
-  explicit Timeline(const Containers& c) : c_(c) {}
+  Timeline(const Containers& c, std::ostream& out) : c_(c), out_(out) {}
 
   void on(const Event& e)
   {
@@ -180,11 +194,15 @@ public:
         setvar(e.t, "ct" + std::to_string(e.ct), pe_alias(e.pe), static_cast<long long>(e.success + e.failure));
         break;
       case Type::Wait:
+        if (auto it = waits_.find({e.pe, e.thr}); it != waits_.end())
+          wait_begins_.erase(wait_begins_.find(it->second)); // replaced
         waits_[{e.pe, e.thr}] = e.t;
+        wait_begins_.insert(e.t);
         break;
       case Type::Wend:
         if (auto it = waits_.find({e.pe, e.thr}); it != waits_.end()) {
           state(it->second, e.t, e.pe, e.thr, "wait");
+          wait_begins_.erase(wait_begins_.find(it->second));
           waits_.erase(it);
         }
         break;
@@ -197,16 +215,21 @@ public:
       default:
         break;
     }
+    // Later events are dated e.t or after; only a wait still open adds a line before (its push).
+    std::int64_t watermark = e.t;
+    if (!wait_begins_.empty())
+      watermark = std::min(watermark, *wait_begins_.begin());
+    write_before(watermark);
   }
 
-  /// Closes the waits still open at `end`; returns the lines by (date, order class, sequence).
-  const std::vector<Line>& finish(std::int64_t end)
+  /// Closes the waits still open at `end` and writes the remaining lines.
+  void finish(std::int64_t end)
   {
     for (const auto& [k, b] : waits_)
       state(b, end, k.first, k.second, "wait");
-    std::stable_sort(lines_.begin(), lines_.end(),
-                     [](const Line& a, const Line& b) { return a.t != b.t ? a.t < b.t : a.cls != b.cls ? a.cls < b.cls : a.seq < b.seq; });
-    return lines_;
+    waits_.clear();
+    wait_begins_.clear();
+    write_all();
   }
 
 private:
@@ -218,10 +241,36 @@ private:
     std::uint64_t op;
     int src, dst;
     std::string kind;
-    bool injected = false;
+    bool injected  = false;
+    bool delivered = false, done = false;
   };
 
-  void add(std::int64_t t, int cls, std::string text) { lines_.push_back({t, cls, lines_.size(), std::move(text)}); }
+  /// Forgets a message once delivered and done, and its operation once nothing of it is pending
+  /// (the recorder gives an operation one message): what is kept is what is under way.
+  void retire(std::map<std::uint64_t, Msg>::iterator m)
+  {
+    if (!m->second.delivered || !m->second.done)
+      return;
+    auto o = ops_.find(m->second.op);
+    msgs_.erase(m);
+    if (o != ops_.end() && o->second.pending <= 0)
+      ops_.erase(o);
+  }
+
+  void add(std::int64_t t, int cls, std::string text) { lines_.push({t, cls, seq_++, std::move(text)}); }
+  /// Writes the lines dated before `t` (a line at `t` may still be preceded by one of a lower class).
+  void write_before(std::int64_t t)
+  {
+    while (!lines_.empty() && lines_.top().t < t) {
+      out_ << lines_.top().text << '\n';
+      lines_.pop();
+    }
+  }
+  void write_all()
+  {
+    for (; !lines_.empty(); lines_.pop())
+      out_ << lines_.top().text << '\n';
+  }
   void setvar(std::int64_t t, const std::string& type, const std::string& cont, long long v)
   {
     add(t, 1, "8 " + sec(t) + ' ' + type + ' ' + cont + ' ' + std::to_string(v));
@@ -268,6 +317,8 @@ private:
       add(e.t, 1, "16 " + sec(e.t) + " Message 0 " + m->second.kind + ' ' + pe_alias(m->second.dst) + " m" + std::to_string(e.id));
       add(e.t, 1, "15 " + sec(e.t) + " Ack 0 ack " + pe_alias(m->second.dst) + " a" + std::to_string(e.id));
     }
+    m->second.delivered = true;
+    retire(m);
   }
 
   void on_done(const Event& e)
@@ -275,32 +326,28 @@ private:
     auto m = msgs_.find(e.id);
     if (m == msgs_.end())
       return;
-    auto o = ops_.find(m->second.op);
-    if (o == ops_.end())
-      return;
-    Op& op = o->second;
-    add(e.t, 1, "16 " + sec(e.t) + " Ack 0 ack " + thr_alias(op.pe, op.thr) + " a" + std::to_string(e.id));
-    if (--op.pending == 0)
-      setvar(e.t, "outstanding", thr_alias(op.pe, op.thr), --outstanding_[{op.pe, op.thr}]);
+    m->second.done = true;
+    auto o         = ops_.find(m->second.op);
+    if (o != ops_.end()) {
+      Op& op = o->second;
+      add(e.t, 1, "16 " + sec(e.t) + " Ack 0 ack " + thr_alias(op.pe, op.thr) + " a" + std::to_string(e.id));
+      if (--op.pending == 0)
+        setvar(e.t, "outstanding", thr_alias(op.pe, op.thr), --outstanding_[{op.pe, op.thr}]);
+    }
+    retire(m);
   }
 
   const Containers& c_;
-  std::vector<Line> lines_;
+  std::ostream& out_;
+  std::priority_queue<Line, std::vector<Line>, LineLater> lines_;
+  std::size_t seq_ = 0;
+  std::multiset<std::int64_t> wait_begins_; ///< of the open waits
   std::map<std::uint64_t, Op> ops_;
   std::map<std::uint64_t, Msg> msgs_;
   std::map<std::pair<int, int>, long long> outstanding_; ///< by (pe, thr)
   std::map<int, long long> queued_, inflight_;            ///< by NIC node
   std::map<std::pair<int, int>, std::int64_t> waits_;    ///< open waits' begin, by (pe, thr)
 };
-
-/// The date of the trace's end: its last event, or the end of the last computation or lock.
-std::int64_t end_of(const Trace& tr)
-{
-  std::int64_t end = 0;
-  for (const Event& e : tr.events)
-    end = std::max({end, e.t, e.t + e.dur});
-  return end;
-}
 
 void destroy_containers(std::ostream& out, const Containers& c, std::int64_t end)
 {
@@ -317,18 +364,20 @@ void destroy_containers(std::ostream& out, const Containers& c, std::int64_t end
 
 } // namespace
 
-void write_paje(const Trace& tr, std::ostream& out)
+void write_paje(const EventSource& source, std::ostream& out)
 {
   out << "# shmemsim trace, Paje format (pajeng, ViTE); dates in seconds\n" << kHeader;
-  const Containers containers = collect_containers(tr);
+  const Containers containers = collect_containers(source);
   define_types_and_containers(out, containers);
-  Timeline timeline(containers);
-  for (const Event& e : tr.events)
-    timeline.on(e);
-  const std::int64_t end = end_of(tr);
-  for (const Line& l : timeline.finish(end))
-    out << l.text << '\n';
-  destroy_containers(out, containers, end);
+  Timeline timeline(containers, out);
+  source([&](const Event& e) { timeline.on(e); });
+  timeline.finish(containers.end);
+  destroy_containers(out, containers, containers.end);
+}
+
+void write_paje(const Trace& tr, std::ostream& out)
+{
+  write_paje(events_of(tr), out);
 }
 
 } // namespace shmemsim::traces

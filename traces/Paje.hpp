@@ -11,5 +11,8 @@
 namespace shmemsim::traces {
 
 void write_paje(const Trace& tr, std::ostream& out);
+/// The same from any source of events, in two passes (containers and end date, then events):
+/// timed lines wait in a window only until no earlier one can come (the earliest open wait).
+void write_paje(const EventSource& events, std::ostream& out);
 
 } // namespace shmemsim::traces

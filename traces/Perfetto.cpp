@@ -89,11 +89,11 @@ std::string kv(const char* k, long long v) { return std::string("\"") + k + "\":
 std::string kvu(const char* k, unsigned long long v) { return std::string("\"") + k + "\":" + std::to_string(v); }
 
 /// The "otherData" object: the trace's #meta values.
-void write_other_data(const Trace& tr, std::ostream& out)
+void write_other_data(const Trace& header, std::ostream& out)
 {
   out << "{\"displayTimeUnit\":\"ns\",\"otherData\":{";
   bool first = true;
-  for (const auto& [k, v] : tr.meta) {
+  for (const auto& [k, v] : header.meta) {
     out << (first ? "" : ",") << str(k) << ':' << str(v);
     first = false;
   }
@@ -107,17 +107,22 @@ struct Tracks : Endpoints {
   int nic_of(int pe) const { return node(pe); }
 };
 
-Tracks collect_tracks(const Trace& tr)
+/// The tracks (first pass over the events); `header` gets the trace's level and meta.
+Tracks collect_tracks(const EventSource& events, Trace* header)
 {
-  Tracks k{collect_endpoints(tr), {}, {}};
-  for (const Event& e : tr.events) {
+  Tracks k;
+  std::set<int> initiators;
+  *header = events([&](const Event& e) {
+    k.see(e);
     if (e.type == Type::Pe)
       k.nodes.insert(e.node);
     else if (e.type == Type::Link)
       k.links[e.id] = e.what;
     else if (e.type == Type::Msg)
-      k.nodes.insert(k.nic_of(e.src));
-  }
+      initiators.insert(e.src);
+  });
+  for (int pe : initiators) // once every `pe` line is known
+    k.nodes.insert(k.nic_of(pe));
   return k;
 }
 
@@ -217,8 +222,22 @@ private:
     int src = -1, dst = -1;
     std::string kind;
     std::int64_t t = 0;
-    bool injected = false;
+    bool injected  = false;
+    bool delivered = false, done = false;
   };
+
+  /// Forgets a message once delivered and done, and its operation once nothing of it is pending
+  /// (the recorder gives an operation one message): what is kept is what is under way.
+  void retire(std::uint64_t id)
+  {
+    auto m = msgs_.find(id);
+    if (m == msgs_.end() || !m->second.delivered || !m->second.done)
+      return;
+    auto o = ops_.find(m->second.op);
+    msgs_.erase(m);
+    if (o != ops_.end() && o->second.pending <= 0 && o->second.counted_done)
+      ops_.erase(o);
+  }
 
   void outstanding_counter(int pe, int thr, std::int64_t t, long long delta)
   {
@@ -301,6 +320,8 @@ private:
       w_.flow('f', 2 * e.id, m->dst, kPerfettoIncomingTid, e.t, "message");
       w_.flow('s', 2 * e.id + 1, m->dst, kPerfettoIncomingTid, e.t, "ack");
     }
+    m->delivered = true;
+    retire(e.id);
   }
 
   void on_done(const Event& e)
@@ -308,9 +329,12 @@ private:
     MsgState* m = message(e.id);
     if (m == nullptr)
       return;
-    auto o = ops_.find(m->op);
-    if (o == ops_.end())
+    m->done = true;
+    auto o  = ops_.find(m->op);
+    if (o == ops_.end()) {
+      retire(e.id);
       return;
+    }
     OpState& op = o->second;
     w_.slice(op.pe, op.thr, e.t, 0, "ack", m->kind == "put" || m->kind == "atomic" ? "ack" : "reply",
              kvu("msg", e.id) + "," + kvu("op", m->op));
@@ -319,6 +343,7 @@ private:
       op.counted_done = true;
       outstanding_counter(op.pe, op.thr, e.t, -1);
     }
+    retire(e.id);
   }
 
   void on_wait_end(const Event& e)
@@ -344,18 +369,27 @@ private:
 
 } // namespace
 
-void write_perfetto(const Trace& tr, std::ostream& out)
+void write_perfetto(const EventSource& source, std::ostream& out)
 {
-  write_other_data(tr, out);
+  Trace header;
+  const Tracks tracks = collect_tracks(source, &header);
+  write_other_data(header, out);
   out << "\"traceEvents\":[";
   Writer w{out};
-  const Tracks tracks = collect_tracks(tr);
   declare_tracks(w, tracks);
   EventWriter events(w, tracks);
-  for (const Event& e : tr.events)
+  std::int64_t last = 0;
+  source([&](const Event& e) {
     events.on(e);
-  events.close_open_waits(tr.events.empty() ? 0 : tr.events.back().t);
+    last = e.t;
+  });
+  events.close_open_waits(last);
   out << "\n]}\n";
+}
+
+void write_perfetto(const Trace& tr, std::ostream& out)
+{
+  write_perfetto(events_of(tr), out);
 }
 
 } // namespace shmemsim::traces

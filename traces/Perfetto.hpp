@@ -13,6 +13,9 @@
 namespace shmemsim::traces {
 
 void write_perfetto(const Trace& tr, std::ostream& out);
+/// The same from any source of events, in two passes (tracks, then events): the memory it needs
+/// is the tracks and the operations and messages under way, not the trace.
+void write_perfetto(const EventSource& events, std::ostream& out);
 
 /// Perfetto pids of the non-PE processes (PE p has pid p).
 inline constexpr int kPerfettoNicPid    = 1000000; ///< + node

@@ -3,26 +3,44 @@
 #include "traces/Paje.hpp"
 #include "traces/Perfetto.hpp"
 
+#include "sim/Assert.hpp"
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <stdexcept>
 
 namespace shmemsim::traces {
 
-Recorder::Recorder(Level level)
+Recorder::Recorder(Level level, const std::string& dir) : level_(level)
 {
-  trace_.level = level;
-  packets_     = level == Level::Packets;
+  packets_ = level == Level::Packets; // the fabric reports packet hops only then
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  path_ = (fs::path(dir) / kCompactName).string();
+  // Written as DIR/trace.evt.part and renamed at the end: a run that dies leaves no trace.evt
+  // that would pass for a whole one.
+  out_.open(part(), std::ios::binary | std::ios::trunc);
+  if (!out_)
+    throw std::runtime_error("cannot write " + part() + (ec ? ": " + ec.message() : std::string()));
+}
+
+void Recorder::meta(const std::string& key, const std::string& value)
+{
+  SHMEMSIM_ASSERT(!head_written_, "trace header values are set before the first event is written");
+  meta_[key] = value;
 }
 
 Event& Recorder::add(Type type, sim::Ps t)
 {
-  sorted_ = false;
-  Event& e = trace_.events.emplace_back();
-  e.type   = type;
-  e.t      = t;
-  return e;
+  SHMEMSIM_ASSERT(!building_live_ && !finished_, "one trace event at a time, before finish()");
+  building_      = Event{};
+  building_.type = type;
+  building_.t    = t;
+  building_live_ = true;
+  return building_;
 }
 
 Event& Recorder::add(Type type, sim::Ps t, int pe, int thr)
@@ -33,8 +51,65 @@ Event& Recorder::add(Type type, sim::Ps t, int pe, int thr)
   return e;
 }
 
+void Recorder::commit()
+{
+  SHMEMSIM_ASSERT(building_live_, "an event is built before it is committed");
+  building_live_ = false;
+  // The watermark below guarantees that no event is reported before one already written.
+  SHMEMSIM_ASSERT(building_.t >= written_upto_, "trace events arrive no earlier than the reorder window's watermark");
+  window_.push(Held{std::move(building_), arrivals_++});
+  peak_held_ = std::max(peak_held_, window_.size());
+  if (!clock_)
+    return;
+  // Every event is reported at its date or later, except the intervals under way (interval_open).
+  sim::Ps watermark = clock_();
+  if (!open_.empty())
+    watermark = std::min(watermark, *open_.begin());
+  flush(watermark);
+}
+
+void Recorder::write_head()
+{
+  if (head_written_)
+    return;
+  head_written_ = true;
+  write_header(out_, level_, meta_);
+  for (const Event& e : head_)
+    write_event(out_, e);
+  head_.clear();
+  head_.shrink_to_fit();
+}
+
+void Recorder::flush(sim::Ps upto)
+{
+  if (window_.empty() || window_.top().e.t > upto)
+    return;
+  write_head();
+  while (!window_.empty() && window_.top().e.t <= upto) {
+    const Event& e = window_.top().e;
+    written_upto_  = e.t;
+    write_event(out_, e);
+    window_.pop();
+  }
+  if (!out_)
+    throw std::runtime_error("cannot write " + part());
+}
+
+void Recorder::interval_open(sim::Ps t)
+{
+  open_.insert(t);
+}
+
+void Recorder::interval_closed(sim::Ps t)
+{
+  auto it = open_.find(t);
+  SHMEMSIM_ASSERT(it != open_.end(), "an interval closes after it opened");
+  open_.erase(it);
+}
+
 void Recorder::pe(int pe, int node)
 {
+  SHMEMSIM_ASSERT(!head_written_, "pe lines are recorded before the first event is written");
   Event& e = head_.emplace_back();
   e.type   = Type::Pe;
   e.pe     = pe;
@@ -43,8 +118,9 @@ void Recorder::pe(int pe, int node)
 
 void Recorder::link(int id, const std::string& name)
 {
-  if (trace_.level != Level::Packets)
+  if (level_ != Level::Packets)
     return;
+  SHMEMSIM_ASSERT(!head_written_, "link lines are recorded before the first event is written");
   Event& e = head_.emplace_back();
   e.type   = Type::Link;
   e.id     = static_cast<std::uint64_t>(id);
@@ -64,12 +140,15 @@ std::uint64_t Recorder::msg_issued(sim::Ps t, const char* kind, int src_ep, int 
     e.op           = pending_op_[s];
     pending_op_[s] = 0; // one operation, one message (put_signal issues two operations)
   }
-  return e.id;
+  const std::uint64_t id = e.id;
+  commit();
+  return id;
 }
 
 void Recorder::msg_injected(sim::Ps t, std::uint64_t msg)
 {
   add(Type::Inj, t).id = msg;
+  commit();
 }
 
 void Recorder::packet_hop(sim::Ps t, std::uint64_t msg, int link, sim::Ps queued, std::uint32_t bytes)
@@ -79,6 +158,7 @@ void Recorder::packet_hop(sim::Ps t, std::uint64_t msg, int link, sim::Ps queued
   e.link   = link;
   e.queued = queued;
   e.bytes  = bytes;
+  commit();
 }
 
 void Recorder::msg_delivered(sim::Ps t, std::uint64_t msg, bool out_of_order, std::uint64_t depth)
@@ -87,11 +167,13 @@ void Recorder::msg_delivered(sim::Ps t, std::uint64_t msg, bool out_of_order, st
   e.id     = msg;
   e.ooo    = out_of_order;
   e.depth  = depth;
+  commit();
 }
 
 void Recorder::msg_done(sim::Ps t, std::uint64_t msg)
 {
   add(Type::Done, t).id = msg;
+  commit();
 }
 
 void Recorder::ct_changed(sim::Ps t, int ep, int ct, std::uint64_t success, std::uint64_t failure)
@@ -101,6 +183,7 @@ void Recorder::ct_changed(sim::Ps t, int ep, int ct, std::uint64_t success, std:
   e.ct      = ct;
   e.success = success;
   e.failure = failure;
+  commit();
 }
 
 void Recorder::limit_hit(sim::Ps t, int ep, const char* what)
@@ -108,6 +191,7 @@ void Recorder::limit_hit(sim::Ps t, int ep, const char* what)
   Event& e = add(Type::Limit, t);
   e.pe     = ep;
   e.what   = what;
+  commit();
 }
 
 void Recorder::op_issued(sim::Ps t, int pe, int thr, int ctx, int ct, std::uint64_t seq, const char* kind,
@@ -125,6 +209,7 @@ void Recorder::op_issued(sim::Ps t, int pe, int thr, int ctx, int ct, std::uint6
   if (pending_op_.size() <= p)
     pending_op_.resize(p + 1, 0);
   pending_op_[p] = e.id;
+  commit();
 }
 
 void Recorder::ctx_event(sim::Ps t, int pe, int thr, int ctx, int ct, front::CtxEvent what)
@@ -133,6 +218,7 @@ void Recorder::ctx_event(sim::Ps t, int pe, int thr, int ctx, int ct, front::Ctx
   e.ctx    = ctx;
   e.ct     = ct;
   e.what   = front::to_string(what);
+  commit();
 }
 
 void Recorder::wait_begin(sim::Ps t, int pe, int thr, int ctx, int ct, const char* what, std::uint64_t target)
@@ -142,60 +228,57 @@ void Recorder::wait_begin(sim::Ps t, int pe, int thr, int ctx, int ct, const cha
   e.ct     = ct;
   e.what   = what;
   e.target = target;
+  commit();
 }
 
 void Recorder::wait_end(sim::Ps t, int pe, int thr, std::uint64_t target)
 {
   add(Type::Wend, t, pe, thr).target = target;
+  commit();
 }
 
 void Recorder::compute(sim::Ps t, sim::Ps dur, int pe, int thr)
 {
   add(Type::Comp, t, pe, thr).dur = dur;
+  commit();
 }
 
 void Recorder::lock(sim::Ps t, sim::Ps dur, int pe, int thr)
 {
   add(Type::Lock, t, pe, thr).dur = dur;
+  commit();
 }
 
-const Trace& Recorder::finish()
+std::string Recorder::finish()
 {
-  if (!sorted_) {
-    // Some events are reported ahead of their date (a packet leaving a busy port later) or after
-    // it (a computation, once its length is known): order by date, keeping the report order.
-    std::stable_sort(trace_.events.begin(), trace_.events.end(), [](const Event& a, const Event& b) { return a.t < b.t; });
-    if (!head_.empty()) {
-      trace_.events.insert(trace_.events.begin(), head_.begin(), head_.end());
-      head_.clear();
-    }
-    sorted_ = true;
+  if (!finished_) {
+    SHMEMSIM_ASSERT(!building_live_, "no event is half built at the end");
+    finished_ = true;
+    write_head();
+    flush(std::numeric_limits<sim::Ps>::max());
+    out_.close();
+    if (!out_)
+      throw std::runtime_error("cannot write " + part());
+    std::error_code ec;
+    std::filesystem::rename(part(), path_, ec);
+    if (ec)
+      throw std::runtime_error("cannot rename " + part() + " to " + path_ + ": " + ec.message());
   }
-  return trace_;
+  return path_;
 }
 
-std::vector<std::string> Recorder::write(const std::string& dir)
+std::vector<std::string> Recorder::write()
 {
-  const Trace& tr = finish();
-  namespace fs    = std::filesystem;
-  std::vector<std::string> files;
-  const fs::path evt = fs::path(dir) / kCompactName;
-  {
-    std::ofstream out(evt);
-    if (!out)
-      throw std::runtime_error("cannot write " + evt.string());
-    write_header(out, tr.level, tr.meta);
-    for (const Event& e : tr.events)
-      write_event(out, e);
-    if (!out)
-      throw std::runtime_error("cannot write " + evt.string());
-  }
-  files.push_back(evt.string());
-  auto derived = [&](const char* name, void (*writer)(const Trace&, std::ostream&)) {
-    const fs::path p = fs::path(dir) / name;
+  namespace fs = std::filesystem;
+  const std::string evt = finish();
+  std::vector<std::string> files{evt};
+  // Made from trace.evt, read again per pass: the trace is never held in memory.
+  const EventSource events = events_of_file(evt);
+  auto derived             = [&](const char* name, void (*writer)(const EventSource&, std::ostream&)) {
+    const fs::path p = fs::path(evt).parent_path() / name;
     std::ofstream out(p);
     if (out)
-      writer(tr, out);
+      writer(events, out);
     if (!out)
       throw std::runtime_error("cannot write " + p.string());
     files.push_back(p.string());

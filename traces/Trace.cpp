@@ -50,20 +50,24 @@ int node_of(const std::map<int, int>& pe_node, int pe)
   return it == pe_node.end() ? pe : it->second;
 }
 
+void Endpoints::see(const Event& e)
+{
+  if (e.type == Type::Pe) {
+    pe_node[e.pe] = e.node;
+    threads[e.pe];
+  } else if (e.type == Type::Msg) {
+    threads[e.src];
+    threads[e.dst];
+  } else if (e.pe >= 0 && e.thr >= 0 && e.type != Type::Ct && e.type != Type::Limit) {
+    threads[e.pe].insert(e.thr);
+  }
+}
+
 Endpoints collect_endpoints(const Trace& tr)
 {
   Endpoints ep;
-  for (const Event& e : tr.events) {
-    if (e.type == Type::Pe) {
-      ep.pe_node[e.pe] = e.node;
-      ep.threads[e.pe];
-    } else if (e.type == Type::Msg) {
-      ep.threads[e.src];
-      ep.threads[e.dst];
-    } else if (e.pe >= 0 && e.thr >= 0 && e.type != Type::Ct && e.type != Type::Limit) {
-      ep.threads[e.pe].insert(e.thr);
-    }
-  }
+  for (const Event& e : tr.events)
+    ep.see(e);
   return ep;
 }
 
@@ -191,17 +195,12 @@ void write_event(std::ostream& o, const Event& e)
   o << '\n';
 }
 
-Trace read_trace(std::istream& in, const std::string& name)
+bool TraceReader::next(Event& e)
 {
-  Trace tr;
   std::string line;
-  long lineno = 0;
-  bool header = false;
-  auto bad    = [&](const std::string& why) {
-    return std::runtime_error(name + ":" + std::to_string(lineno) + ": " + why);
-  };
-  while (std::getline(in, line)) {
-    ++lineno;
+  auto bad = [&](const std::string& why) { return std::runtime_error(name_ + ":" + std::to_string(lineno_) + ": " + why); };
+  while (std::getline(in_, line)) {
+    ++lineno_;
     if (line.empty())
       continue;
     std::istringstream s(line);
@@ -212,27 +211,27 @@ Trace read_trace(std::istream& in, const std::string& name)
       s >> version;
       if (version != 1)
         throw bad("unsupported trace format version " + std::to_string(version) + " (this build reads version 1)");
-      header = true;
+      header_ = true;
       continue;
     }
-    if (!header)
+    if (!header_)
       throw bad("not a shmemsim trace (it must start with \"#shmemsim-trace 1\")");
     if (t == "#level") {
       std::string l;
       s >> l;
-      if (!parse_level(l, &tr.level))
+      if (!parse_level(l, &level_))
         throw bad("unknown trace level '" + l + "'");
       continue;
     }
     if (t == "#meta") {
       std::string k, v;
       s >> k >> v;
-      tr.meta[k] = v;
+      meta_[k] = v;
       continue;
     }
     if (t[0] == '#')
       continue;
-    Event e;
+    e          = Event{};
     bool known = false;
     for (const TypeName& n : kTypes)
       if (t == n.tag) {
@@ -247,12 +246,28 @@ Trace read_trace(std::istream& in, const std::string& name)
     std::string extra;
     if (s >> extra)
       throw bad("unexpected field '" + extra + "' in a '" + t + "' event");
-    if (!tr.events.empty() && e.type != Type::Pe && e.type != Type::Link && e.t < tr.events.back().t)
-      throw bad("dates go backwards");
-    tr.events.push_back(std::move(e));
+    if (e.type != Type::Pe && e.type != Type::Link) {
+      if (dated_ && e.t < last_)
+        throw bad("dates go backwards");
+      dated_ = true;
+      last_  = e.t;
+    }
+    return true;
   }
-  if (!header)
-    throw std::runtime_error(name + ": empty file, not a shmemsim trace");
+  if (!header_)
+    throw std::runtime_error(name_ + ": empty file, not a shmemsim trace");
+  return false;
+}
+
+Trace read_trace(std::istream& in, const std::string& name)
+{
+  Trace tr;
+  TraceReader r(in, name);
+  Event e;
+  while (r.next(e))
+    tr.events.push_back(std::move(e));
+  tr.level = r.level();
+  tr.meta  = r.meta();
   return tr;
 }
 
@@ -262,6 +277,38 @@ Trace read_trace_file(const std::string& path)
   if (!in)
     throw std::runtime_error(path + ": cannot open the trace");
   return read_trace(in, path);
+}
+
+Trace for_each_event(const std::string& path, const std::function<void(const Event&)>& f)
+{
+  std::ifstream in(path);
+  if (!in)
+    throw std::runtime_error(path + ": cannot open the trace");
+  TraceReader r(in, path);
+  Event e;
+  while (r.next(e))
+    f(e);
+  Trace tr;
+  tr.level = r.level();
+  tr.meta  = r.meta();
+  return tr;
+}
+
+EventSource events_of(const Trace& tr)
+{
+  return [&tr](const std::function<void(const Event&)>& f) {
+    for (const Event& e : tr.events)
+      f(e);
+    Trace header;
+    header.level = tr.level;
+    header.meta  = tr.meta;
+    return header;
+  };
+}
+
+EventSource events_of_file(const std::string& path)
+{
+  return [path](const std::function<void(const Event&)>& f) { return for_each_event(path, f); };
 }
 
 } // namespace shmemsim::traces

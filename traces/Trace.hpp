@@ -6,6 +6,7 @@
 #include "shmem_front/lib/ShmemObserver.hpp" // the words of `ctx` events (header-only: links nothing)
 
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <map>
 #include <set>
@@ -85,6 +86,39 @@ void write_header(std::ostream& out, Level level, const std::map<std::string, st
 Trace read_trace(std::istream& in, const std::string& name);
 Trace read_trace_file(const std::string& path);
 
+/// Reads a compact trace one event at a time (memory independent of its length): the header
+/// values (level, meta) as they are met, which is before the first event in the files the
+/// recorder writes. Same checks and messages as read_trace.
+class TraceReader {
+public:
+  TraceReader(std::istream& in, std::string name) : in_(in), name_(std::move(name)) {}
+  /// The next event; false at the end of the input (throws if it was not a trace at all).
+  bool next(Event& e);
+  Level level() const { return level_; }
+  const std::map<std::string, std::string>& meta() const { return meta_; }
+
+private:
+  std::istream& in_;
+  std::string name_;
+  Level level_ = Level::Ops;
+  std::map<std::string, std::string> meta_;
+  long lineno_      = 0;
+  bool header_      = false;
+  bool dated_       = false; ///< an event with a date was read
+  std::int64_t last_ = 0;     ///< its date
+};
+
+/// Calls `f(event)` on every event of the compact trace file `path`, in order; returns the
+/// header values read (the level and meta of a Trace whose events are left empty).
+Trace for_each_event(const std::string& path, const std::function<void(const Event&)>& f);
+
+/// Where a writer takes a trace's events from, in order, as often as it needs (one pass each
+/// call): calls the function on each event and returns the header values (level, meta; no
+/// events). A file read again per pass (events_of_file) or a Trace in memory (events_of).
+using EventSource = std::function<Trace(const std::function<void(const Event&)>&)>;
+EventSource events_of(const Trace& tr);
+EventSource events_of_file(const std::string& path);
+
 /// The node of PE `pe` by the trace's `pe` lines (`pe_node`: PE -> node); the PE itself if they
 /// do not say.
 int node_of(const std::map<int, int>& pe_node, int pe);
@@ -95,6 +129,8 @@ struct Endpoints {
   std::map<int, int> pe_node;
   std::map<int, std::set<int>> threads; ///< by PE: every PE of a `pe` line or a message
   int node(int pe) const { return node_of(pe_node, pe); }
+  /// Takes in what event `e` says of the endpoints.
+  void see(const Event& e);
 };
 Endpoints collect_endpoints(const Trace& tr);
 

@@ -131,7 +131,7 @@ int cmd_run(const Args& a)
   const shmemsim::traces::Level level = trace_level(sc, a.trace, !a.out.empty());
   std::unique_ptr<shmemsim::traces::Recorder> recorder;
   if (level != shmemsim::traces::Level::Off)
-    recorder = std::make_unique<shmemsim::traces::Recorder>(level);
+    recorder = std::make_unique<shmemsim::traces::Recorder>(level, a.out);
   settings.recorder = recorder.get();
   settings.progress = !a.quiet;
   TrafficWorkload traffic(sc);

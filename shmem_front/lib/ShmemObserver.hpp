@@ -69,6 +69,27 @@ public:
   virtual void compute(sim::Ps t, sim::Ps dur, int pe, int thr) = 0;
   /// Waiting for and holding the library's lock, from `t`, `dur` long.
   virtual void lock(sim::Ps t, sim::Ps dur, int pe, int thr) = 0;
+
+  /// An interval from `t` (a computation or a lock) is under way and will be reported, dated `t`,
+  /// once its length is known: until the matching interval_closed(t), events before `t` may still
+  /// come. Every other event is reported at the simulated time it happens or later, so a recorder
+  /// that streams in date order writes events up to min(now, earliest open interval) (traces/Recorder).
+  virtual void interval_open(sim::Ps /*t*/) {}
+  /// The interval opened at `t` has been reported (or will not be: it was empty).
+  virtual void interval_closed(sim::Ps /*t*/) {}
+};
+
+/// Keeps an interval from `t` open for the observer (if any) while it lives.
+class OpenInterval {
+public:
+  OpenInterval(ShmemObserver* obs, sim::Ps t) : obs_(obs), t_(t) { SHMEMSIM_OBSERVE(obs_, interval_open(t_)); }
+  ~OpenInterval() { SHMEMSIM_OBSERVE(obs_, interval_closed(t_)); }
+  OpenInterval(const OpenInterval&)            = delete;
+  OpenInterval& operator=(const OpenInterval&) = delete;
+
+private:
+  ShmemObserver* obs_;
+  sim::Ps t_;
 };
 
 } // namespace shmemsim::front

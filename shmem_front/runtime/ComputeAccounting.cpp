@@ -93,6 +93,7 @@ void ComputeAccounting::charge(PeProcess& pe, SimThread* t, bool sliced)
       break;
   }
   const sim::Ps t0 = sim_.queue().now();
+  const front::OpenInterval open(obs_, t0); // reported below, dated t0 or earlier (a run of slices)
   if (flops > 0) {
     if (t != nullptr)
       t->computing = true;
@@ -110,13 +111,21 @@ void ComputeAccounting::charge(PeProcess& pe, SimThread* t, bool sliced)
   // Consecutive time slices are one computation for the observer.
   if (sliced) {
     if (t->sliced_from < 0)
-      t->sliced_from = t0;
+      open_slices(*t, t0);
     return;
   }
   const sim::Ps from = t->sliced_from >= 0 ? t->sliced_from : t0;
-  t->sliced_from     = -1;
   if (sim_.queue().now() > from)
     SHMEMSIM_OBSERVE(obs_, compute(from, sim_.queue().now() - from, pe.id, t->index));
+  if (t->sliced_from >= 0)
+    SHMEMSIM_OBSERVE(obs_, interval_closed(t->sliced_from));
+  t->sliced_from = -1;
+}
+
+void ComputeAccounting::open_slices(SimThread& t, sim::Ps from)
+{
+  t.sliced_from = from;
+  SHMEMSIM_OBSERVE(obs_, interval_open(from)); // closed once the run of slices is reported (charge)
 }
 
 void ComputeAccounting::slice(SimThread& t)
@@ -129,7 +138,7 @@ void ComputeAccounting::slice(SimThread& t)
   // Computation is free: the slice is a poll, so that a spin-wait lets time and the network move.
   take_work();
   if (t.sliced_from < 0)
-    t.sliced_from = sim_.queue().now();
+    open_slices(t, sim_.queue().now());
   t.computing = true;
   sim_.sleep_for(poll_cost_);
   t.computing = false;

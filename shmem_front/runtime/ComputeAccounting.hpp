@@ -72,6 +72,8 @@ public:
 private:
   /// The running thread's counted work (deferred chains charged first), the counter reset.
   unsigned long take_work() const;
+  /// A run of time slices of `t` starts at `from` (reported as one computation by charge).
+  void open_slices(SimThread& t, sim::Ps from);
 
   sim::Simulation& sim_;
   ComputeMode mode_;

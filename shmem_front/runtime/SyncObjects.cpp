@@ -208,6 +208,7 @@ void SyncObjects::library_lock(const void* lock)
     return;
   // The computation was charged by the routine's entry: take the lock, hold it, hand it over.
   const sim::Ps t0 = sim_.queue().now();
+  const OpenInterval open(obs_, t0); // reported below, dated t0
   Mutex& mx        = mutexes_[lock];
   if (mx.owner == nullptr)
     mx.owner = me;

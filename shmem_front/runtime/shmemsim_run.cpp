@@ -868,7 +868,7 @@ int run(const Options& o)
 
   std::unique_ptr<traces::Recorder> recorder;
   if (trace_level != traces::Level::Off)
-    recorder = std::make_unique<traces::Recorder>(trace_level);
+    recorder = std::make_unique<traces::Recorder>(trace_level, o.out);
   settings.recorder = recorder.get();
   settings.progress = !o.quiet;
   ProgramWorkload workload(sc, program);
