@@ -71,6 +71,21 @@ Trace merge_traces(const std::vector<std::string>& parts, const std::map<std::st
   return out;
 }
 
+void trim_partial_line(const std::string& path)
+{
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const auto size = fs::file_size(path, ec);
+  if (ec || size == 0)
+    return;
+  std::ifstream in(path, std::ios::binary);
+  std::string text(size, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(size));
+  const std::size_t keep = text.rfind('\n') == std::string::npos ? 0 : text.rfind('\n') + 1;
+  if (keep < size)
+    fs::resize_file(path, keep, ec);
+}
+
 std::vector<std::string> write_trace_files(const Trace& tr, const std::string& dir)
 {
   namespace fs = std::filesystem;

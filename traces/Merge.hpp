@@ -21,6 +21,10 @@ namespace shmemsim::traces {
 Trace merge_traces(const std::vector<std::string>& parts, const std::map<std::string, std::string>& meta,
                    std::vector<std::string>* missing = nullptr);
 
+/// Cut the file at `path` after its last complete line (a process killed while writing leaves a
+/// partial one). A file that does not exist is left alone.
+void trim_partial_line(const std::string& path);
+
 /// Write `tr` to DIR/trace.evt, DIR/trace.json (Perfetto) and DIR/trace.paje; returns the files
 /// written, in that order. Throws std::runtime_error naming a file it cannot write.
 std::vector<std::string> write_trace_files(const Trace& tr, const std::string& dir);

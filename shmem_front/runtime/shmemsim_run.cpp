@@ -849,6 +849,9 @@ bool write_emulated_run(const Options& o, const scenarios::Scenario& sc, const e
                                                {"max_mds", std::to_string(spec.job.max_mds)},
                                                {"max_volatile_size", std::to_string(spec.job.max_volatile_size)},
                                                {"program", sc.job.program}};
+    if (status != scenarios::kExitOk) // PEs killed while writing: their last lines may be cut
+      for (const std::string& p : parts)
+        traces::trim_partial_line(p);
     const traces::Trace tr = traces::merge_traces(parts, meta, &missing);
     const std::vector<std::string> files = traces::write_trace_files(tr, o.out);
     if (!missing.empty())

@@ -180,3 +180,16 @@ TEST(emulator_trace_merge, SortsByDateStablyAndKeepsCausality)
   EXPECT_EQ(shmemsim::traces::read_trace_file(files[0]).events.size(), tr.events.size()); // it reads back
   std::filesystem::remove_all(dir);
 }
+
+// A PE killed while writing leaves a partial last line: the merge of a failed job cuts it.
+TEST(emulator_trace_merge, TrimsAPartialLastLine)
+{
+  const std::string path = std::filesystem::temp_directory_path() / ("shmemsim_trim_" + std::to_string(::getpid()));
+  write_part(path, "pe 0 0\nct 100 0 0 1 0\nwait 200 0 0 -1 0 wai");
+  EXPECT_THROW(shmemsim::traces::read_trace_file(path), std::runtime_error);
+  shmemsim::traces::trim_partial_line(path);
+  EXPECT_EQ(shmemsim::traces::read_trace_file(path).events.size(), 2u);
+  shmemsim::traces::trim_partial_line(path); // complete already: unchanged
+  EXPECT_EQ(shmemsim::traces::read_trace_file(path).events.size(), 2u);
+  std::filesystem::remove(path);
+}
