@@ -7,6 +7,32 @@
 
 namespace shmemsim::emulator {
 
+namespace {
+/// A path as hex digits (the serialized form has no spaces; a path may); "-" for none.
+std::string hex_of(const std::string& s)
+{
+  if (s.empty())
+    return "-";
+  static const char* d = "0123456789abcdef";
+  std::string h;
+  for (unsigned char c : s)
+    h += d[c >> 4], h += d[c & 15];
+  return h;
+}
+
+std::string unhex(const std::string& h)
+{
+  if (h == "-")
+    return "";
+  if (h.size() % 2 != 0)
+    throw std::invalid_argument("bad value of 'trace'");
+  std::string s;
+  for (std::size_t i = 0; i < h.size(); i += 2)
+    s += static_cast<char>(std::stoi(h.substr(i, 2), nullptr, 16));
+  return s;
+}
+} // namespace
+
 std::string Config::serialize() const
 {
   std::ostringstream o;
@@ -18,7 +44,8 @@ std::string Config::serialize() const
     << collectives[2] << "," << collectives[3]
     << " latency_ns=" << latency_ns << " bandwidth=" << bandwidth_Bps << " jitter_ns=" << jitter_ns
     << " reorder_p=" << reorder_probability << " reorder_depth=" << reorder_depth << " reorder_hold_ns=" << reorder_hold_ns
-    << " seed=" << seed << " log_decisions=" << log_decisions;
+    << " seed=" << seed << " log_decisions=" << log_decisions << " epoch_ns=" << epoch_ns << " node=" << node
+    << " trace=" << hex_of(trace_file);
   return o.str();
 }
 
@@ -68,6 +95,9 @@ Config Config::parse(const std::string& text)
     c.reorder_hold_ns      = std::stoull(get("reorder_hold_ns"));
     c.seed                 = std::stoull(get("seed"));
     c.log_decisions        = get("log_decisions") == "1";
+    c.epoch_ns             = std::stoull(get("epoch_ns"));
+    c.node                 = std::stoi(get("node"));
+    c.trace_file           = unhex(get("trace"));
   } catch (const std::logic_error& e) {
     if (dynamic_cast<const std::invalid_argument*>(&e) != nullptr && std::string(e.what()).rfind("missing", 0) == 0)
       throw;

@@ -19,6 +19,9 @@ struct Config {
   int rank = 0;
   double epoch = 0; ///< CLOCK_REALTIME seconds at the job's start: wtime() counts from it
   std::uint64_t heap_bytes = 0;
+  std::uint64_t epoch_ns = 0; ///< the same instant in integer nanoseconds: the traces' time origin
+  int node = 0;               ///< this PE's host, numbered in order of first appearance (traces' `pe` lines)
+  std::string trace_file;     ///< where this PE writes its trace events (empty: none; docs/emulator.md)
 
   // Bootstrap and data connections
   std::string boot_host = "127.0.0.1";

@@ -40,6 +40,45 @@ EmuTransport::EmuTransport(const Config& cfg, Nic& nic, std::function<void(const
 
 EmuTransport::~EmuTransport() = default;
 
+// ------------------------------------------------------------------ tracing
+
+void EmuTransport::set_tracer(Tracer* t)
+{
+  tracer_ = t;
+  if (t != nullptr)
+    name_counters(def_.get());
+}
+
+int EmuTransport::ct_index(const TransportCtx* c, bool gets) const
+{
+  return cfg_.split ? 2 * c->id + (gets ? 2 : 1) : c->id + 1;
+}
+
+void EmuTransport::name_counters(const TransportCtx* c)
+{
+  if (tracer_ == nullptr)
+    return;
+  tracer_->name_counter(&c->ct, ct_index(c, false));
+  tracer_->name_counter(&c->get_ct, ct_index(c, true));
+}
+
+std::uint64_t EmuTransport::note_op(const TransportCtx* ctx, const TransportCtx* c, bool get_side, const char* kind,
+                                    std::uint64_t bytes, int target)
+{
+  if (tracer_ == nullptr)
+    return 0;
+  // The count the operation's completion brings its counter to (lean: puts and gets on one CT).
+  const std::uint64_t puts = c->issued.load(std::memory_order_acquire), gets = c->get_issued.load(std::memory_order_acquire);
+  const std::uint64_t seq  = cfg_.split ? (get_side ? gets : puts) + 1 : puts + gets + 1;
+  return tracer_->op(ctx->id, ct_index(c, get_side), seq, kind, bytes, target);
+}
+
+void EmuTransport::note_ctx(const TransportCtx* ctx, front::CtxEvent what)
+{
+  if (tracer_ != nullptr)
+    tracer_->ctx(ctx->id, ct_index(ctx->owner, false), what);
+}
+
 TransportCtx* EmuTransport::make_ctx(std::string* limit)
 {
   // Resources as the Portals mapping takes them: lean one CT + one MD, split two of each.
@@ -72,11 +111,15 @@ TransportCtx* EmuTransport::ctx_create(long options)
   std::string limit;
   if (TransportCtx* c = make_ctx(&limit)) {
     c->id = next_id_++;
+    name_counters(c);
+    note_ctx(c, front::CtxEvent::Create);
     return c;
   }
   if (cfg_.on_exhaustion != CtxPolicy::Fail)
     return make_shared_ctx(limit);
   notice_once("a context was refused (SHMEM_CTX_INVALID): " + limit);
+  if (tracer_ != nullptr)
+    tracer_->ctx(-1, -1, front::CtxEvent::Refuse);
   return nullptr;
 }
 
@@ -104,6 +147,7 @@ TransportCtx* EmuTransport::make_shared_ctx(const std::string& why)
               (on_default ? std::string("the default context's") : "context " + std::to_string(shared->owner->id) + "'s") +
               " resources: " + why);
   ctxs_.push_back(std::move(shared));
+  note_ctx(ctxs_.back().get(), front::CtxEvent::Share);
   return ctxs_.back().get();
 }
 
@@ -127,6 +171,7 @@ void EmuTransport::ctx_destroy(TransportCtx* c)
 {
   quiet(c); // a context's operations complete before it goes (OpenSHMEM 1.5, shmem_ctx_destroy)
   std::lock_guard lock(mutex_);
+  note_ctx(c, front::CtxEvent::Destroy);
   if (c->owner != c) {
     TransportCtx* o = c->owner;
     --o->sharers;
@@ -165,13 +210,14 @@ void EmuTransport::put(TransportCtx* ctx, void* dest, const void* src, std::size
   TransportCtx* c = ctx->owner;
   Header h        = request(MsgType::Put, dest, n);
   h.cookie        = reinterpret_cast<std::uint64_t>(&c->ct);
+  const std::uint64_t op = note_op(ctx, c, false, blocking ? "put" : "put_nbi", n, pe);
   // Counted before it is sent: a sibling thread's quiet meanwhile waits for it too.
   c->issued.fetch_add(1, std::memory_order_acq_rel);
-  nic_.send_request(pe, h, src, n); // `src` is copied or sent: reusable on return
+  nic_.send_request(pe, h, src, n, op); // `src` is copied or sent: reusable on return
   if (!cfg_.total_ordering || n > cfg_.max_waw_ordered_size)
     c->fence_needs_quiet.store(true, std::memory_order_relaxed);
   if (blocking && n > cfg_.max_volatile_size)
-    wait(c, false);
+    wait(c, false, "put");
 }
 
 void EmuTransport::get(TransportCtx* ctx, void* dest, const void* src, std::size_t n, int pe, bool blocking)
@@ -184,10 +230,11 @@ void EmuTransport::get(TransportCtx* ctx, void* dest, const void* src, std::size
   Header h        = request(MsgType::Get, src, n);
   h.cookie        = reinterpret_cast<std::uint64_t>(cfg_.split ? &c->get_ct : &c->ct);
   h.dest          = reinterpret_cast<std::uint64_t>(dest);
+  const std::uint64_t op = note_op(ctx, c, true, blocking ? "get" : "get_nbi", n, pe);
   c->get_issued.fetch_add(1, std::memory_order_acq_rel);
-  nic_.send_request(pe, h, nullptr, 0);
+  nic_.send_request(pe, h, nullptr, 0, op);
   if (blocking)
-    wait(c, true);
+    wait(c, true, "get");
 }
 
 void EmuTransport::amo(TransportCtx* ctx, AmoOp op, AmoType t, void* dest, const void* value, int pe)
@@ -207,8 +254,9 @@ void EmuTransport::amo(TransportCtx* ctx, AmoOp op, AmoType t, void* dest, const
   h.dtype         = static_cast<std::uint8_t>(t);
   std::memcpy(&h.value[0], value, size);
   h.cookie = reinterpret_cast<std::uint64_t>(&c->ct);
+  const std::uint64_t op_id = note_op(ctx, c, false, "amo", size, pe);
   c->issued.fetch_add(1, std::memory_order_acq_rel);
-  nic_.send_request(pe, h, nullptr, 0);
+  nic_.send_request(pe, h, nullptr, 0, op_id);
   c->fence_needs_quiet.store(true, std::memory_order_relaxed);
 }
 
@@ -236,22 +284,30 @@ void EmuTransport::fetch_amo(TransportCtx* ctx, AmoOp op, AmoType t, void* dest,
   h.value[1]      = v[1];
   h.dest          = reinterpret_cast<std::uint64_t>(result);
   h.cookie        = reinterpret_cast<std::uint64_t>(cfg_.split ? &c->get_ct : &c->ct);
+  const std::uint64_t op_id = note_op(ctx, c, true, blocking ? "famo" : "famo_nbi", size, pe);
   c->get_issued.fetch_add(1, std::memory_order_acq_rel);
-  nic_.send_request(pe, h, nullptr, 0);
+  nic_.send_request(pe, h, nullptr, 0, op_id);
   c->fence_needs_quiet.store(true, std::memory_order_relaxed);
   if (blocking)
-    wait(c, true);
+    wait(c, true, "amo");
 }
 
-void EmuTransport::wait(TransportCtx* c, bool gets_only)
+void EmuTransport::wait(TransportCtx* c, bool gets_only, const char* what)
 {
+  auto reach = [&](const std::atomic<std::uint64_t>& ct, bool gets, std::uint64_t target) {
+    if (tracer_ != nullptr)
+      tracer_->wait_begin(c->id, ct_index(c, gets), what != nullptr ? what : "wait", target);
+    nic_.wait_reach(ct, target);
+    if (tracer_ != nullptr)
+      tracer_->wait_end(target);
+  };
   if (!cfg_.split) {
-    nic_.wait_reach(c->ct, c->issued.load(std::memory_order_acquire) + c->get_issued.load(std::memory_order_acquire));
+    reach(c->ct, false, c->issued.load(std::memory_order_acquire) + c->get_issued.load(std::memory_order_acquire));
     return;
   }
   if (!gets_only)
-    nic_.wait_reach(c->ct, c->issued.load(std::memory_order_acquire));
-  nic_.wait_reach(c->get_ct, c->get_issued.load(std::memory_order_acquire));
+    reach(c->ct, false, c->issued.load(std::memory_order_acquire));
+  reach(c->get_ct, true, c->get_issued.load(std::memory_order_acquire));
 }
 
 bool EmuTransport::reached(const TransportCtx* c) const
@@ -272,6 +328,7 @@ front::TransportRequest* EmuTransport::request_open()
     c = def_.get();
   } else {
     c->id = next_id_++;
+    name_counters(c);
   }
   return reinterpret_cast<front::TransportRequest*>(c);
 }
@@ -286,9 +343,9 @@ bool EmuTransport::request_test(front::TransportRequest* r)
   return reached(reinterpret_cast<TransportCtx*>(r));
 }
 
-void EmuTransport::request_wait(front::TransportRequest* r, const char* /*call*/)
+void EmuTransport::request_wait(front::TransportRequest* r, const char* call)
 {
-  wait(reinterpret_cast<TransportCtx*>(r), false);
+  wait(reinterpret_cast<TransportCtx*>(r), false, call);
 }
 
 void EmuTransport::request_close(front::TransportRequest* r)
@@ -301,7 +358,7 @@ void EmuTransport::request_close(front::TransportRequest* r)
 void EmuTransport::quiet(TransportCtx* ctx)
 {
   TransportCtx* c = ctx->owner;
-  wait(c, false);
+  wait(c, false, "quiet");
   c->fence_needs_quiet.store(false, std::memory_order_relaxed);
 }
 
@@ -322,7 +379,11 @@ void EmuTransport::wait_for_update(std::uint64_t seen, const char* /*call*/)
 {
   // Stores by this PE's own threads are not messages: come back after a short while so that the
   // caller re-checks its condition (1 ms; a message wakes it at once).
+  if (tracer_ != nullptr)
+    tracer_->wait_begin(-1, 0, "wait_until", seen + 1);
   nic_.wait_update(seen, std::chrono::microseconds(1000));
+  if (tracer_ != nullptr)
+    tracer_->wait_end(nic_.updates());
 }
 
 } // namespace shmemsim::emulator

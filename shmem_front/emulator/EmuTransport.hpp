@@ -8,6 +8,7 @@
 
 #include "shmem_front/emulator/Config.hpp"
 #include "shmem_front/emulator/Nic.hpp"
+#include "shmem_front/emulator/Tracer.hpp"
 #include "shmem_front/lib/Seams.hpp"
 
 #include <functional>
@@ -23,6 +24,11 @@ public:
   /// Throws std::runtime_error if the limits cannot hold the default context.
   EmuTransport(const Config& cfg, Nic& nic, std::function<void(const std::string&)> fatal);
   ~EmuTransport() override;
+
+  /// Record operations, contexts and waits (null: none). CT numbers in the trace: 0 this PE's
+  /// memory (updates), then per context with counters of its own (id k) 2k+1 (and 2k+2 for its
+  /// gets in the split mapping).
+  void set_tracer(Tracer* t);
 
   front::TransportCtx* ctx_create(long options) override;
   void ctx_destroy(front::TransportCtx* ctx) override;
@@ -53,7 +59,14 @@ private:
   front::TransportCtx* share_target();
   void release(front::TransportCtx* c);
   void notice_once(const std::string& line);
-  void wait(front::TransportCtx* c, bool gets_only);
+  void wait(front::TransportCtx* c, bool gets_only, const char* what);
+  /// The trace's number of `c`'s CT (`gets`: its get counter in the split mapping).
+  int ct_index(const front::TransportCtx* c, bool gets) const;
+  void name_counters(const front::TransportCtx* c);
+  /// Trace an operation about to be issued on `ctx` (counted on `c`); returns its id (0: no tracer).
+  std::uint64_t note_op(const front::TransportCtx* ctx, const front::TransportCtx* c, bool get_side, const char* kind,
+                        std::uint64_t bytes, int target);
+  void note_ctx(const front::TransportCtx* ctx, front::CtxEvent what);
   /// Whether every operation issued on `c` is complete (never blocks).
   bool reached(const front::TransportCtx* c) const;
 
@@ -67,6 +80,7 @@ private:
   int next_id_ = 1;
   std::size_t round_robin_ = 0;
   bool noticed_ = false;
+  Tracer* tracer_ = nullptr;
 };
 
 } // namespace shmemsim::emulator

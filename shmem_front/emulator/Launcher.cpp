@@ -110,6 +110,7 @@ public:
   }
 
   int run();
+  const LaunchReport& outcome() const { return outcome_; }
 
 private:
   void spawn();
@@ -127,6 +128,7 @@ private:
   void end(int status, const std::vector<std::string>& lines);
   void maybe_done();
   void report();
+  void tally();
 
   LaunchSpec spec_;
   std::string token_;
@@ -142,6 +144,8 @@ private:
   bool done_sent_ = false, ending_ = false;
   int result_ = 0;
   Clock::time_point start_, last_progress_;
+  std::map<std::string, int> nodes_; ///< host -> node number (traces), in order of first appearance
+  LaunchReport outcome_;
 };
 
 int Job::run()
@@ -156,6 +160,9 @@ int Job::run()
   timespec ts{};
   clock_gettime(CLOCK_REALTIME, &ts);
   spec_.job.epoch = static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+  spec_.job.epoch_ns = static_cast<std::uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<std::uint64_t>(ts.tv_nsec);
+  for (const std::string& h : spec_.pe_hosts)
+    nodes_.emplace(h, static_cast<int>(nodes_.size()));
   signals_.async_wait([this](const boost::system::error_code& ec, int sig) {
     if (!ec)
       on_signal(sig);
@@ -172,6 +179,7 @@ int Job::run()
   }
   arm_watchdog();
   io_.run();
+  tally();
   if (!ending_)
     report();
   return result_;
@@ -195,7 +203,10 @@ pid_t Job::start_pe(int rank, const std::string& host, bool remote)
   if (!host.empty()) {
     c.listen_host = remote ? "0.0.0.0" : host;
     c.advertise   = host;
+    c.node        = nodes_.at(host);
   }
+  if (!spec_.trace_dir.empty())
+    c.trace_file = pe_trace_file(spec_.trace_dir, rank);
   const std::string config = c.serialize();
   std::vector<std::string> words;
   if (remote) {
@@ -505,22 +516,31 @@ void Job::end(int status, const std::vector<std::string>& lines)
   io_.stop();
 }
 
-void Job::report()
+void Job::tally()
 {
-  if (spec_.quiet)
-    return;
-  std::uint64_t deliveries = 0, ooo = 0, restored = 0, held = 0;
+  LaunchReport& r = outcome_;
+  r.epoch_ns      = spec_.job.epoch_ns;
   for (const PeSlot& p : pes_) {
+    r.exit_status.push_back(p.announced ? p.status : -1);
     std::istringstream in(p.stats);
     std::string item;
     while (in >> item) {
       const auto eq = item.find('=');
       const std::string k = item.substr(0, eq);
       const std::uint64_t v = std::stoull(item.substr(eq + 1));
-      (k == "deliveries" ? deliveries : k == "out_of_order" ? ooo : k == "restored" ? restored : held) += v;
+      (k == "deliveries" ? r.deliveries : k == "out_of_order" ? r.out_of_order : k == "restored" ? r.restored : r.held) += v;
     }
   }
-  const double wall = std::chrono::duration<double>(Clock::now() - start_).count();
+  r.wall_seconds = std::chrono::duration<double>(Clock::now() - start_).count();
+}
+
+void Job::report()
+{
+  if (spec_.quiet)
+    return;
+  const std::uint64_t deliveries = outcome_.deliveries, ooo = outcome_.out_of_order, restored = outcome_.restored,
+                      held = outcome_.held;
+  const double wall = outcome_.wall_seconds;
   std::fprintf(stderr,
                "shmemsim-run: %d PEs finished (emulated) in %.3f s of wall time, exit status %d; %llu deliveries, %llu out of "
                "order, %llu held back by the injector, %llu restored to order\n",
@@ -531,10 +551,18 @@ void Job::report()
 
 } // namespace
 
-int launch(const LaunchSpec& spec)
+int launch(const LaunchSpec& spec, LaunchReport* report)
 {
   Job job(spec);
-  return job.run();
+  const int status = job.run();
+  if (report != nullptr)
+    *report = job.outcome();
+  return status;
+}
+
+std::string pe_trace_file(const std::string& dir, int rank)
+{
+  return dir + "/.pe-" + std::to_string(rank) + ".evt";
 }
 
 } // namespace shmemsim::emulator

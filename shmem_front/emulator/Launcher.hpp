@@ -3,11 +3,13 @@
 // abort; every connection presents the job's random token), watches them, and ends the job with
 // the simulator's exit statuses: a crash, an early non-zero exit or shmem_global_exit ends every
 // PE; a wall-clock limit and a "no PE progressed" watchdog stop a job that hangs. No process
-// outlives it (each PE dies with it: PR_SET_PDEATHSIG) and it writes no files.
+// outlives it (each PE dies with it: PR_SET_PDEATHSIG). With a trace directory each PE writes its
+// events to a file of its own there (pe_trace_file); the caller merges them (traces/Merge.hpp).
 #pragma once
 
 #include "shmem_front/emulator/Config.hpp"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -24,10 +26,24 @@ struct LaunchSpec {
   double wall_limit = 3600; ///< seconds (0: none)
   double stall_timeout = 60; ///< seconds without progress of any PE: a deadlock (0: never)
   bool quiet = false;
+  /// Where each PE writes its trace events (pe_trace_file; empty: no trace). An absolute path;
+  /// PEs on other hosts need it at the same path (a shared file system).
+  std::string trace_dir;
 };
 
-/// Run the job; returns the exit status (docs/runs.md).
-int launch(const LaunchSpec& spec);
+/// What the job did, for the run directory's summary.json.
+struct LaunchReport {
+  double wall_seconds = 0;
+  std::uint64_t deliveries = 0, out_of_order = 0, restored = 0, held = 0;
+  std::vector<int> exit_status; ///< by PE, as each announced it (-1: none)
+  std::uint64_t epoch_ns = 0;   ///< the traces' time origin (CLOCK_REALTIME)
+};
+
+/// Run the job; returns the exit status (docs/runs.md). Fills `report` if given.
+int launch(const LaunchSpec& spec, LaunchReport* report = nullptr);
+
+/// The trace file PE `rank` writes in `dir` (the merge removes it).
+std::string pe_trace_file(const std::string& dir, int rank);
 
 /// Whether `host` names this machine (a loopback address, or one a socket can bind to here).
 bool is_local_host(const std::string& host);

@@ -1,6 +1,7 @@
 #include "shmem_front/emulator/Nic.hpp"
 
 #include "shmem_front/emulator/BootClient.hpp"
+#include "shmem_front/emulator/Tracer.hpp"
 #include "shmem_front/lib/Seams.hpp"
 
 #include <boost/asio/connect.hpp>
@@ -17,6 +18,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <set>
 #include <stdexcept>
 
 namespace shmemsim::emulator {
@@ -72,9 +74,13 @@ struct Nic::Peer {
   std::vector<char> in; ///< bytes read, [in_lo, in_hi) not yet handled
   std::size_t in_lo = 0, in_hi = 0;
   std::uint64_t ack_cookie = 0, ack_count = 0; ///< ACKs owed, for one counter (ack())
+  std::uint64_t ack_seq = 0;                   ///< the last request acknowledged (names it with a tracer)
   bool direct = false; ///< the current put's payload is read straight into the target memory
   std::uint64_t max_seen = 0, expected = 1;
   std::map<std::uint64_t, std::pair<Header, std::vector<char>>> stash;
+  // Traced deliveries: every request up to `delivered_low` came, and those of `delivered_above`.
+  std::uint64_t delivered_low = 0;
+  std::set<std::uint64_t> delivered_above;
 };
 
 Nic::Nic(const Config& cfg, Segments mem, std::function<void(const std::string&)> fatal)
@@ -242,12 +248,35 @@ std::byte* Nic::at(std::uint8_t seg, std::uint64_t off, std::uint64_t n) const
 
 // ------------------------------------------------------------------ sending
 
-void Nic::send_request(int pe, Header& h, const void* payload, std::size_t n)
+namespace {
+const char* kind_of(MsgType t)
+{
+  switch (t) {
+    case MsgType::Put:
+      return "put";
+    case MsgType::Get:
+      return "get";
+    case MsgType::Amo:
+      return "amo";
+    case MsgType::FetchAmo:
+      return "fetch_amo";
+    default:
+      return "response";
+  }
+}
+} // namespace
+
+void Nic::send_request(int pe, Header& h, const void* payload, std::size_t n, std::uint64_t op)
 {
   Peer& p = *peers_[static_cast<std::size_t>(pe)];
   h.src   = static_cast<std::uint32_t>(cfg_.rank);
   std::lock_guard lock(p.mutex);
   h.seq = ++p.next_seq;
+  if (tracer_ != nullptr) {
+    const bool amo = h.type == MsgType::Amo || h.type == MsgType::FetchAmo;
+    tracer_->msg(Tracer::message_id(cfg_.rank, pe, h.seq), op, pe, kind_of(h.type),
+                 amo ? front::amo_size(static_cast<AmoType>(h.dtype)) : h.len);
+  }
   send_locked(p, h, payload, n, true);
 }
 
@@ -471,9 +500,12 @@ void Nic::deliver_ordered(Peer& p, const Header& h, std::vector<char>* payload)
   // `payload` null: a put whose data is already in place (on_header).
   const char* data = payload != nullptr ? payload->data() : nullptr;
   if (!cfg_.total_ordering) {
-    if (h.seq < p.max_seen)
+    const bool ooo = h.seq < p.max_seen;
+    if (ooo)
       out_of_order_.fetch_add(1, std::memory_order_relaxed); // a later request of the pair came first
     p.max_seen = std::max(p.max_seen, h.seq);
+    if (tracer_ != nullptr)
+      trace_delivery(p, h, ooo);
     deliver(p, h, data);
     return;
   }
@@ -483,13 +515,31 @@ void Nic::deliver_ordered(Peer& p, const Header& h, std::vector<char>* payload)
     p.stash.emplace(h.seq, std::make_pair(h, std::move(*payload)));
     return;
   }
+  if (tracer_ != nullptr)
+    trace_delivery(p, h, false);
   deliver(p, h, data);
   ++p.expected;
   for (auto it = p.stash.find(p.expected); it != p.stash.end(); it = p.stash.find(p.expected)) {
+    if (tracer_ != nullptr)
+      trace_delivery(p, it->second.first, false);
     deliver(p, it->second.first, it->second.second.data());
     p.stash.erase(it);
     ++p.expected;
   }
+}
+
+void Nic::trace_delivery(Peer& p, const Header& h, bool ooo)
+{
+  // Depth: later-issued requests of the pair delivered before this one.
+  std::uint64_t depth = 0;
+  for (auto it = p.delivered_above.upper_bound(h.seq); it != p.delivered_above.end(); ++it)
+    ++depth;
+  p.delivered_above.insert(h.seq);
+  while (!p.delivered_above.empty() && *p.delivered_above.begin() == p.delivered_low + 1) {
+    ++p.delivered_low;
+    p.delivered_above.erase(p.delivered_above.begin());
+  }
+  tracer_->delivered(Tracer::message_id(p.pe, cfg_.rank, h.seq), ooo, depth);
 }
 
 void Nic::deliver(Peer& p, const Header& h, const char* payload)
@@ -504,7 +554,7 @@ void Nic::deliver(Peer& p, const Header& h, const char* payload)
         std::memcpy(d, payload, h.len);
       note_update();
       deliveries_.fetch_add(1, std::memory_order_relaxed);
-      ack(p, h.cookie);
+      ack(p, h);
       return;
     }
     case MsgType::Get: {
@@ -523,7 +573,7 @@ void Nic::deliver(Peer& p, const Header& h, const char* payload)
         note_update();
       deliveries_.fetch_add(1, std::memory_order_relaxed);
       if (h.type == MsgType::Amo)
-        ack(p, h.cookie);
+        ack(p, h);
       else
         respond(p, MsgType::Reply, h, &result, front::amo_size(static_cast<AmoType>(h.dtype)));
       return;
@@ -531,9 +581,13 @@ void Nic::deliver(Peer& p, const Header& h, const char* payload)
     case MsgType::Reply:
       if (h.len > 0)
         std::memcpy(reinterpret_cast<void*>(h.dest), payload, h.len);
+      if (tracer_ != nullptr)
+        tracer_->done(Tracer::message_id(cfg_.rank, p.pe, h.seq));
       complete(h.cookie, 1);
       return;
     case MsgType::Ack:
+      if (tracer_ != nullptr) // one ACK per request (ack())
+        tracer_->done(Tracer::message_id(cfg_.rank, p.pe, h.seq));
       complete(h.cookie, h.len); // one ACK may stand for several operations (ack())
       return;
   }
@@ -620,21 +674,24 @@ void Nic::respond(Peer& p, MsgType type, const Header& req, const void* payload,
   r.src    = static_cast<std::uint32_t>(cfg_.rank);
   r.cookie = req.cookie;
   r.dest   = req.dest;
+  r.seq    = req.seq; // the request it answers (traces name it)
   r.len    = type == MsgType::Reply ? n : 0;
   std::lock_guard lock(p.mutex);
   send_locked(p, r, payload, type == MsgType::Reply ? n : 0, false);
 }
 
-void Nic::ack(Peer& p, std::uint64_t cookie)
+void Nic::ack(Peer& p, const Header& req)
 {
   // Consecutive operations of one initiator's counter, executed in one batch of reads, share one
   // ACK carrying their count. Not when delays are injected: each gets its own, so that the
-  // injector's response stream does not depend on how reads were batched.
-  if (p.ack_count > 0 && p.ack_cookie != cookie)
+  // injector's response stream does not depend on how reads were batched; nor when tracing: each
+  // ACK names its request (seq) for the initiator's `done` event.
+  if (p.ack_count > 0 && p.ack_cookie != req.cookie)
     flush_acks(p);
-  p.ack_cookie = cookie;
+  p.ack_cookie = req.cookie;
+  p.ack_seq    = req.seq;
   ++p.ack_count;
-  if (cfg_.delays())
+  if (cfg_.delays() || tracer_ != nullptr)
     flush_acks(p);
 }
 
@@ -646,6 +703,7 @@ void Nic::flush_acks(Peer& p)
   r.type   = MsgType::Ack;
   r.src    = static_cast<std::uint32_t>(cfg_.rank);
   r.cookie = p.ack_cookie;
+  r.seq    = p.ack_seq;
   r.len    = p.ack_count;
   p.ack_count = 0;
   std::lock_guard lock(p.mutex);
@@ -654,13 +712,17 @@ void Nic::flush_acks(Peer& p)
 
 void Nic::complete(std::uint64_t cookie, std::uint64_t count)
 {
-  reinterpret_cast<std::atomic<std::uint64_t>*>(cookie)->fetch_add(count, std::memory_order_acq_rel);
+  const std::uint64_t now = reinterpret_cast<std::atomic<std::uint64_t>*>(cookie)->fetch_add(count, std::memory_order_acq_rel) + count;
+  if (tracer_ != nullptr)
+    tracer_->ct(tracer_->counter_index(cookie), now);
   notify_waiters();
 }
 
 void Nic::note_update()
 {
-  updates_.fetch_add(1, std::memory_order_acq_rel);
+  const std::uint64_t now = updates_.fetch_add(1, std::memory_order_acq_rel) + 1;
+  if (tracer_ != nullptr)
+    tracer_->ct(0, now); // CT 0: this PE's memory's target counter
   notify_waiters();
 }
 

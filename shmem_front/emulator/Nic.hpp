@@ -32,6 +32,7 @@
 namespace shmemsim::emulator {
 
 class BootClient;
+class Tracer;
 
 /// Execute one AMO on `target` atomically (std::atomic_ref); the previous value goes to `result`.
 void execute_amo_at(void* target, front::AmoOp op, front::AmoType t, const std::uint64_t* value, void* result);
@@ -63,8 +64,13 @@ public:
   /// Stop the progress thread (every PE has finished: no message can come).
   void stop();
 
-  /// Send a request to `pe` (its seq is assigned here), with `n` payload bytes from `payload`.
-  void send_request(int pe, Header& h, const void* payload, std::size_t n);
+  /// Send a request to `pe` (its seq is assigned here), with `n` payload bytes from `payload`;
+  /// `op`: the traced operation it belongs to (Tracer::op; 0: none).
+  void send_request(int pe, Header& h, const void* payload, std::size_t n, std::uint64_t op = 0);
+
+  /// Record messages, deliveries, completions and counters (before connect(); null: none). With
+  /// a tracer every request gets an ACK of its own, naming it (no shared ACKs).
+  void set_tracer(Tracer* t) { tracer_ = t; }
 
   /// The calling PE's symmetric address as (segment, offset); false if [a, a+n) is not symmetric.
   bool translate(const void* a, std::size_t n, std::uint8_t* seg, std::uint64_t* off) const;
@@ -104,7 +110,9 @@ private:
   void deliver(Peer& p, const Header& h, const char* payload);
   void execute_amo(const Header& h, void* result);
   void respond(Peer& p, MsgType type, const Header& req, const void* payload, std::size_t n);
-  void ack(Peer& p, std::uint64_t cookie);
+  void ack(Peer& p, const Header& req);
+  /// Trace a request's delivery (out of order if a later request of the pair came first).
+  void trace_delivery(Peer& p, const Header& h, bool ooo);
   void flush_acks(Peer& p);
   void complete(std::uint64_t cookie, std::uint64_t count);
   /// Enqueue one message for `p`, header then payload (the peer's lock held).
@@ -133,6 +141,7 @@ private:
 
   std::atomic<std::uint64_t> deliveries_{0}, out_of_order_{0}, restored_{0}, held_{0};
   std::vector<std::unique_ptr<boost::asio::steady_timer>> tickers_;
+  Tracer* tracer_ = nullptr;
 };
 
 } // namespace shmemsim::emulator

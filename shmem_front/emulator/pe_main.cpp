@@ -12,6 +12,7 @@
 #include "shmem_front/emulator/Config.hpp"
 #include "shmem_front/emulator/EmuRuntime.hpp"
 #include "shmem_front/emulator/EmuTransport.hpp"
+#include "shmem_front/emulator/Tracer.hpp"
 #include "shmem_front/emulator/Nic.hpp"
 #include "shmem_front/lib/Seams.hpp"
 
@@ -51,6 +52,7 @@ struct Pe {
   BootClient* boot    = nullptr;
   Nic* nic            = nullptr;
   EmuRuntime* runtime = nullptr;
+  Tracer* tracer      = nullptr;
   std::atomic<bool> in_main{false};
   std::atomic<bool> exiting{false};
 };
@@ -158,6 +160,14 @@ void finish(int status)
     _exit(status); // the launcher is gone: it ended the job
   }
   g_pe.nic->stop();
+  if (g_pe.tracer != nullptr) {
+    try {
+      g_pe.tracer->flush(); // before the launcher, having reaped every PE, merges the files
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "shmemsim-run: PE %d: %s\n", g_pe.cfg.rank, e.what());
+      _exit(2);
+    }
+  }
 }
 
 
@@ -266,6 +276,12 @@ int main(int argc, char** argv)
   EmuTransport* transport = nullptr;
   try {
     transport = new EmuTransport(cfg, *nic, fatal);
+    if (!cfg.trace_file.empty()) {
+      g_pe.tracer = new Tracer(cfg.trace_file, cfg.epoch_ns, cfg.rank, cfg.node);
+      g_pe.tracer->set_main_thread();
+      nic->set_tracer(g_pe.tracer);
+      transport->set_tracer(g_pe.tracer);
+    }
     nic->connect(*g_pe.boot);
   } catch (const std::exception& e) {
     die(e.what());

@@ -13,6 +13,7 @@
 #include "shmem_front/transport/PortalsTransport.hpp"
 #include "sim/Simulation.hpp"
 #include "sim/portals_model/Network.hpp"
+#include "traces/Merge.hpp"
 
 #include <dlfcn.h>
 #include <link.h>
@@ -28,6 +29,8 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <map>
+#include <set>
 #include <fstream>
 #include <string>
 #include <type_traits>
@@ -57,7 +60,8 @@ everything after it belongs to the program.
   --tag-output            prefix every line a PE prints with "[PE n] "
   --emulate               run the PEs as real processes on this machine over TCP instead of simulating
                           them (docs/emulator.md): real threads, OpenMP and clocks; the emulator.* keys
-                          inject delay and reordering; --out, --trace and --tag-output are not supported
+                          inject delay and reordering; with --out the PEs' traces (real time, level ops)
+                          are merged into DIR/trace.evt; --tag-output is not supported
   --hosts FILE            with --emulate: the hosts the PEs run on, one per line (emulator.hosts);
                           -hostfile, --hostfile, -machinefile, --machinefile and -f mean the same there
   --quiet                 no summary line on stderr at the end, no progress line on a terminal
@@ -787,11 +791,77 @@ std::vector<std::string> pe_hosts(const Options& o, const scenarios::Scenario& s
   return of;
 }
 
+/// --emulate --out DIR: summary.json (the emulated figures), scenario.json and the PEs' traces
+/// merged into DIR/trace.evt, trace.json and trace.paje (their own files removed).
+/// Returns false (having said why in one line) if a file could not be written or a trace not merged.
+bool write_emulated_run(const Options& o, const scenarios::Scenario& sc, const emulator::LaunchSpec& spec,
+                        const emulator::LaunchReport& report, int status)
+{
+  scenarios::RunOutcome r;
+  r.exit_code = status;
+  std::set<std::string> hosts(spec.pe_hosts.begin(), spec.pe_hosts.end());
+  nlohmann::json& s = r.summary;
+  s["mode"]         = "emulated";
+  s["pes"] = s["endpoints"] = spec.job.npes;
+  s["nodes"]                = std::max<std::size_t>(1, hosts.size());
+  s["wall_time_s"]          = report.wall_seconds;
+  s["deliveries"]           = report.deliveries;
+  s["out_of_order_deliveries"] = report.out_of_order;
+  // Every request is executed once at its target: the requests issued are those delivered.
+  s["operations"] = {{"issued", report.deliveries}};
+  s["emulator"]   = {{"held_by_injector", report.held}, {"restored_to_order", report.restored}};
+  s["exit_status"] = report.exit_status;
+  s["status"]      = status;
+  s["checks"]      = {{"passed", status == scenarios::kExitOk}, {"failures", nlohmann::json::array()}};
+  std::vector<std::string> parts, missing;
+  if (!spec.trace_dir.empty())
+    for (int pe = 0; pe < spec.job.npes; ++pe)
+      parts.push_back(emulator::pe_trace_file(spec.trace_dir, pe));
+  bool ok = true;
+  try {
+    scenarios::write_run_directory(o.out, r, sc, nullptr);
+    if (spec.trace_dir.empty())
+      return true;
+    std::map<std::string, std::string> meta = {{"scenario", sc.source},
+                                               {"seed", std::to_string(sc.seed)},
+                                               {"pes", std::to_string(spec.job.npes)},
+                                               {"nodes", std::to_string(std::max<std::size_t>(1, hosts.size()))},
+                                               {"mode", "emulated"},
+                                               {"clock", "real"},
+                                               {"epoch_ns", std::to_string(report.epoch_ns)},
+                                               {"max_cts", std::to_string(spec.job.max_cts)},
+                                               {"max_mds", std::to_string(spec.job.max_mds)},
+                                               {"max_volatile_size", std::to_string(spec.job.max_volatile_size)},
+                                               {"program", sc.job.program}};
+    if (status != scenarios::kExitOk) // PEs killed while writing: their last lines may be cut
+      for (const std::string& p : parts)
+        traces::trim_partial_line(p);
+    const traces::Trace tr = traces::merge_traces(parts, meta, &missing);
+    const std::vector<std::string> files = traces::write_trace_files(tr, o.out);
+    if (!missing.empty())
+      std::fprintf(stderr, "shmemsim-run: trace: %zu PE(s) left no trace file (the job ended early), first %s\n", missing.size(),
+                   missing[0].c_str());
+    if (!o.quiet)
+      std::fprintf(stderr, "shmemsim-run: trace (ops, real time): %s, %s (Perfetto), %s (Paje); 'shmemsim report %s' analyses it\n",
+                   files[0].c_str(), files[1].c_str(), files[2].c_str(), o.out.c_str());
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "shmemsim-run: --out %s: %s\n", o.out.c_str(), e.what());
+    ok = false;
+  }
+  std::error_code ec;
+  for (const std::string& p : parts)
+    fs::remove(p, ec); // the PEs' own files: merged, or of a job that failed
+  return ok;
+}
+
 /// --emulate: the same scenario's settings for real processes (shmem_front/emulator).
 int run_emulated(const Options& o, const scenarios::Scenario& sc)
 {
-  if (!o.out.empty() || !o.trace.empty() || o.tag || !o.sim_time_limit.empty())
-    usage_error("--emulate does not support --out, --trace, --tag-output or --sim-time-limit (docs/emulator.md)");
+  if (o.tag || !o.sim_time_limit.empty())
+    usage_error("--emulate does not support --tag-output or --sim-time-limit (docs/emulator.md)");
+  const traces::Level trace_level = scenarios::trace_level(sc, o.trace, !o.out.empty());
+  if (trace_level == traces::Level::Packets)
+    usage_error("--emulate: trace level packets: the emulator sees no packets (use ops; docs/emulator.md)");
   const fs::path program = fs::absolute(o.program);
   if (!fs::exists(program))
     usage_error(o.program + ": no such file");
@@ -832,8 +902,20 @@ int run_emulated(const Options& o, const scenarios::Scenario& sc)
   spec.wall_limit             = o.wall_limit;
   spec.stall_timeout          = sim::ps_to_seconds(sc.emulator.stall_timeout);
   spec.quiet                  = o.quiet;
+  if (!o.out.empty()) {
+    std::error_code ec;
+    fs::create_directories(o.out, ec);
+    if (ec)
+      usage_error("--out " + o.out + ": cannot create directory: " + ec.message());
+    if (trace_level != traces::Level::Off)
+      spec.trace_dir = fs::absolute(o.out).lexically_normal().string();
+  }
   std::fflush(nullptr);
-  return emulator::launch(spec);
+  emulator::LaunchReport report;
+  const int status = emulator::launch(spec, &report);
+  if (!o.out.empty() && !write_emulated_run(o, sc, spec, report, status) && status == scenarios::kExitOk)
+    return scenarios::kExitBadInput;
+  return status;
 }
 
 int run(const Options& o)

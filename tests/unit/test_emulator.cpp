@@ -1,11 +1,17 @@
-// The emulator's parts that need no processes: the configuration the launcher hands each PE, and
-// the injector's seeded decisions (docs/emulator.md).
+// The emulator's parts that need no processes: the configuration the launcher hands each PE, the
+// injector's seeded decisions and the merge of the PEs' traces (docs/emulator.md).
 #include "shmem_front/emulator/Config.hpp"
 #include "shmem_front/emulator/Injector.hpp"
 #include "shmem_front/emulator/Launcher.hpp"
+#include "shmem_front/emulator/Tracer.hpp"
+#include "traces/Merge.hpp"
+
+#include <unistd.h>
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <set>
 #include <stdexcept>
 #include <vector>
@@ -122,4 +128,68 @@ TEST(emulator_token, SixtyFourHexDigitsNeverTheSame)
   EXPECT_EQ(a.size(), 64u);
   EXPECT_EQ(a.find_first_not_of("0123456789abcdef"), std::string::npos);
   EXPECT_NE(a, b);
+}
+
+TEST(emulator_config, TraceFileEpochAndNodeRoundTrip)
+{
+  Config c      = sample();
+  c.trace_file  = "/tmp/a dir/with=signs %20/.pe-3.evt"; // spaces and '=' survive the key=value text
+  c.epoch_ns    = 1700000000250000001ull;
+  c.node        = 2;
+  const Config d = Config::parse(c.serialize());
+  EXPECT_EQ(d.trace_file, c.trace_file);
+  EXPECT_EQ(d.epoch_ns, c.epoch_ns);
+  EXPECT_EQ(d.node, 2);
+  EXPECT_EQ(Config::parse(sample().serialize()).trace_file, ""); // none
+}
+
+namespace {
+std::string write_part(const std::string& path, const std::string& events)
+{
+  std::ofstream out(path);
+  out << "#shmemsim-trace 1\n#level ops\n" << events;
+  return path;
+}
+} // namespace
+
+// The PEs' files merge by date, stable, with a message's delivery never before its issue (the
+// two processes' clocks disagree) and its completion never before its delivery.
+TEST(emulator_trace_merge, SortsByDateStablyAndKeepsCausality)
+{
+  const std::string dir = std::filesystem::temp_directory_path() / ("shmemsim_merge_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::uint64_t m = Tracer::message_id(0, 1, 1);
+  const std::string a = write_part(dir + "/a", "pe 0 0\nop 100 7 0 0 1 2 1 put_nbi 8 1\nmsg 100 " + std::to_string(m) +
+                                                    " 7 0 1 put 8\ndone 150 " + std::to_string(m) + "\n");
+  const std::string b = write_part(dir + "/b", "pe 1 0\ndlv 90 " + std::to_string(m) + " 0 0\nct 100 1 0 1 0\nct 200 1 0 2 0\n");
+  std::vector<std::string> missing;
+  const shmemsim::traces::Trace tr = shmemsim::traces::merge_traces({a, b, dir + "/none"}, {{"mode", "emulated"}}, &missing);
+  using shmemsim::traces::Type;
+  std::vector<std::pair<Type, std::int64_t>> got;
+  for (const auto& e : tr.events)
+    got.emplace_back(e.type, e.type == Type::Pe ? -1 : e.t);
+  const std::vector<std::pair<Type, std::int64_t>> want = {{Type::Pe, -1},   {Type::Pe, -1},   {Type::Op, 100}, {Type::Msg, 100},
+                                                           {Type::Ct, 100},  {Type::Dlv, 100}, {Type::Done, 150},
+                                                           {Type::Ct, 200}};
+  EXPECT_EQ(got, want);
+  ASSERT_EQ(missing.size(), 1u);
+  EXPECT_EQ(missing[0], dir + "/none");
+  EXPECT_EQ(tr.meta.at("mode"), "emulated");
+  const std::vector<std::string> files = shmemsim::traces::write_trace_files(tr, dir);
+  ASSERT_EQ(files.size(), 3u);
+  EXPECT_EQ(shmemsim::traces::read_trace_file(files[0]).events.size(), tr.events.size()); // it reads back
+  std::filesystem::remove_all(dir);
+}
+
+// A PE killed while writing leaves a partial last line: the merge of a failed job cuts it.
+TEST(emulator_trace_merge, TrimsAPartialLastLine)
+{
+  const std::string path = std::filesystem::temp_directory_path() / ("shmemsim_trim_" + std::to_string(::getpid()));
+  write_part(path, "pe 0 0\nct 100 0 0 1 0\nwait 200 0 0 -1 0 wai");
+  EXPECT_THROW(shmemsim::traces::read_trace_file(path), std::runtime_error);
+  shmemsim::traces::trim_partial_line(path);
+  EXPECT_EQ(shmemsim::traces::read_trace_file(path).events.size(), 2u);
+  shmemsim::traces::trim_partial_line(path); // complete already: unchanged
+  EXPECT_EQ(shmemsim::traces::read_trace_file(path).events.size(), 2u);
+  std::filesystem::remove(path);
 }
