@@ -24,6 +24,8 @@
 //    every member has entered the call, so no member is ever two such calls ahead.
 #pragma once
 
+#include <type_traits>
+
 #include "shmem_front/lib/Library.hpp"
 
 #include <shmem.h>
@@ -118,6 +120,22 @@ std::uint64_t group_or(Group& g, std::uint64_t value);
 // The same algorithms for the explicit active sets of seed 003 (aset.cpp, nb_collectives.cpp).
 enum class RedOp { And, Or, Xor, Max, Min, Sum, Prod };
 enum class RedType { Short, Int, Long, LongLong, Float, Double };
+/// The RedType of a reduction's element type T.
+template <class T> RedType red_type()
+{
+  if constexpr (std::is_same_v<T, short>)
+    return RedType::Short;
+  else if constexpr (std::is_same_v<T, int>)
+    return RedType::Int;
+  else if constexpr (std::is_same_v<T, long>)
+    return RedType::Long;
+  else if constexpr (std::is_same_v<T, long long>)
+    return RedType::LongLong;
+  else if constexpr (std::is_same_v<T, float>)
+    return RedType::Float;
+  else
+    return RedType::Double;
+}
 /// Active-set broadcast: the root's dest is not written (as the 1.0 active-set form).
 void group_broadcast(Group& g, void* dest, const void* source, std::size_t bytes, int root);
 /// collect (`fixed` false: sizes may differ) or fcollect.

@@ -366,22 +366,6 @@ void nb_collect(const char* name, bool fixed, void* dest, const void* source, st
   start(e, a, pSync, request, s);
 }
 
-template <class T> RedType red_type()
-{
-  if constexpr (std::is_same_v<T, short>)
-    return RedType::Short;
-  else if constexpr (std::is_same_v<T, int>)
-    return RedType::Int;
-  else if constexpr (std::is_same_v<T, long>)
-    return RedType::Long;
-  else if constexpr (std::is_same_v<T, long long>)
-    return RedType::LongLong;
-  else if constexpr (std::is_same_v<T, float>)
-    return RedType::Float;
-  else
-    return RedType::Double;
-}
-
 template <class T>
 void nb_reduce(const char* name, RedOp op, T* dest, const T* source, int nreduce, shmemx_aset* aset, T* pWrk,
                long* pSync, shmemx_request_handle_t* request)
