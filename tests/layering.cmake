@@ -31,6 +31,8 @@ forbid(shmem_front/transport "scenarios/|traces/|shmem_front/runtime/")
 forbid(sim "sim/nic/|sim/portals_model/|shmem_front/|scenarios/|traces/|analysis/")
 forbid(sim/nic "sim/portals_model/|shmem_front/|scenarios/|traces/|analysis/")
 forbid(sim/portals_model "shmem_front/|scenarios/|traces/|analysis/")
+# The program loader: libc only (both PE hosts, the simulator's and the emulator's, link it).
+forbid(shmem_front/loader "simgrid/|sim/|scenarios/|traces/|analysis/|shmem_front/" "shmem_front/loader/.*")
 # The emulator: the seams, Boost and the trace format (traces/Trace.hpp: its PEs write trace
 # events); never SimGrid, the models, scenarios, the rest of traces or the simulator's runtime and
 # transport.

@@ -15,6 +15,7 @@
 #include "shmem_front/emulator/Tracer.hpp"
 #include "shmem_front/emulator/Nic.hpp"
 #include "shmem_front/lib/Seams.hpp"
+#include "shmem_front/loader/ProgramImage.hpp"
 
 #include <dlfcn.h>
 #include <signal.h>
@@ -71,49 +72,6 @@ Pe g_pe;
   _exit(2);
 }
 
-struct Segment {
-  std::byte* lo = nullptr;
-  std::byte* hi = nullptr;
-  ElfW(Addr) base = 0;
-};
-
-/// The program's writable data (past its RELRO part): symmetric static data.
-int find_data(dl_phdr_info* info, std::size_t, void* arg)
-{
-  auto* q = static_cast<Segment*>(arg);
-  if (info->dlpi_addr != q->base)
-    return 0;
-  std::byte* relro_end = nullptr;
-  for (int i = 0; i < info->dlpi_phnum; ++i)
-    if (info->dlpi_phdr[i].p_type == PT_GNU_RELRO)
-      relro_end = reinterpret_cast<std::byte*>(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr + info->dlpi_phdr[i].p_memsz);
-  for (int i = 0; i < info->dlpi_phnum; ++i) {
-    const ElfW(Phdr)& ph = info->dlpi_phdr[i];
-    if (ph.p_type != PT_LOAD || (ph.p_flags & PF_W) == 0)
-      continue;
-    auto* lo = reinterpret_cast<std::byte*>(info->dlpi_addr + ph.p_vaddr);
-    auto* hi = lo + ph.p_memsz;
-    if (relro_end != nullptr && relro_end > lo && relro_end < hi)
-      lo = relro_end;
-    q->lo = lo;
-    q->hi = hi;
-  }
-  return 1;
-}
-
-/// The heap, aligned as the simulator aligns it (the largest power of two not above its size, at
-/// most 1 GiB), so that shmem_align's alignments hold at the same offsets on every PE.
-std::byte* map_heap(std::uint64_t bytes)
-{
-  const std::uint64_t page  = static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
-  const std::uint64_t align = std::clamp<std::uint64_t>(std::bit_floor(bytes), page, std::uint64_t{1} << 30);
-  void* raw = mmap(nullptr, bytes + align, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (raw == MAP_FAILED)
-    die("cannot map a symmetric heap of " + std::to_string(bytes) + " bytes: " + std::strerror(errno));
-  const auto start = reinterpret_cast<std::uintptr_t>(raw);
-  return reinterpret_cast<std::byte*>((start + align - 1) & ~static_cast<std::uintptr_t>(align - 1));
-}
-
 using ProgramMain = int (*)(int, char**, char**);
 
 ProgramMain load_program(const char* path, Segments& mem)
@@ -128,13 +86,9 @@ ProgramMain load_program(const char* path, Segments& mem)
   auto m = reinterpret_cast<ProgramMain>(dlsym(h, "main"));
   if (m == nullptr)
     die(std::string(path) + ": has no main function");
-  link_map* lm = nullptr;
-  dlinfo(h, RTLD_DI_LINKMAP, &lm);
-  Segment q;
-  q.base = lm->l_addr;
-  dl_iterate_phdr(find_data, &q);
-  mem.base[0] = q.lo;
-  mem.size[0] = q.lo != nullptr ? static_cast<std::size_t>(q.hi - q.lo) : 0;
+  const loader::ProgramImage image = loader::describe_loaded_program(h);
+  mem.base[0] = image.data;
+  mem.size[0] = image.data_size;
   return m;
 }
 
@@ -261,7 +215,10 @@ int main(int argc, char** argv)
     return 2;
   }
   const ProgramMain program_main = load_program(argv[1], mem);
-  mem.base[1] = map_heap(cfg.heap_bytes);
+  mem.base[1] = static_cast<std::byte*>(loader::map_symmetric_heap(cfg.heap_bytes));
+  if (mem.base[1] == MAP_FAILED)
+    die("cannot map a symmetric heap of " + std::to_string(cfg.heap_bytes) + " bytes: " + std::strerror(errno) +
+        " (lower SHMEM_SYMMETRIC_SIZE)");
   mem.size[1] = cfg.heap_bytes;
   auto fatal  = [](const std::string& m) {
     if (g_pe.runtime != nullptr)

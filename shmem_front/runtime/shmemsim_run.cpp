@@ -6,6 +6,7 @@
 #include "shmem_front/emulator/Launcher.hpp"
 #include "shmem_front/interpose/hooks.h"
 #include "shmem_front/launcher/ProgramWorkload.hpp"
+#include "shmem_front/loader/ProgramImage.hpp"
 #include "shmem_front/lib/Library.hpp"
 #include "shmem_front/lib/Seams.hpp"
 #include "shmem_front/runtime/LibcVars.hpp"
@@ -334,51 +335,8 @@ std::string self_dir()
 struct Copy {
   void* handle = nullptr;
   ProgramMain main = nullptr;
-  std::byte* data  = nullptr;
-  std::size_t data_size = 0;
-  bool has_tls          = false;
-  const std::byte* tls_image = nullptr; ///< initial TLS image (.tdata), tls_filesz bytes
-  std::size_t tls_filesz = 0, tls_memsz = 0;
+  loader::ProgramImage image;
 };
-
-struct PhdrQuery {
-  ElfW(Addr) base;
-  std::byte* lo = nullptr;
-  std::byte* hi = nullptr;
-  bool tls      = false;
-  const std::byte* tls_image = nullptr;
-  std::size_t tls_filesz = 0, tls_memsz = 0;
-};
-
-int find_data(dl_phdr_info* info, std::size_t, void* arg)
-{
-  auto* q = static_cast<PhdrQuery*>(arg);
-  if (info->dlpi_addr != q->base)
-    return 0;
-  std::byte* relro_end = nullptr;
-  for (int i = 0; i < info->dlpi_phnum; ++i)
-    if (info->dlpi_phdr[i].p_type == PT_TLS && info->dlpi_phdr[i].p_memsz > 0) {
-      q->tls        = true;
-      q->tls_image  = reinterpret_cast<const std::byte*>(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
-      q->tls_filesz = info->dlpi_phdr[i].p_filesz;
-      q->tls_memsz  = info->dlpi_phdr[i].p_memsz;
-    }
-  for (int i = 0; i < info->dlpi_phnum; ++i)
-    if (info->dlpi_phdr[i].p_type == PT_GNU_RELRO)
-      relro_end = reinterpret_cast<std::byte*>(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr + info->dlpi_phdr[i].p_memsz);
-  for (int i = 0; i < info->dlpi_phnum; ++i) {
-    const ElfW(Phdr)& ph = info->dlpi_phdr[i];
-    if (ph.p_type != PT_LOAD || (ph.p_flags & PF_W) == 0)
-      continue;
-    auto* lo = reinterpret_cast<std::byte*>(info->dlpi_addr + ph.p_vaddr);
-    auto* hi = lo + ph.p_memsz;
-    if (relro_end != nullptr && relro_end > lo && relro_end < hi)
-      lo = relro_end; // the relocation read-only part is not program data
-    q->lo = lo;
-    q->hi = hi;
-  }
-  return 1;
-}
 
 /// The temporary directory holding the program copy being loaded, and that copy (empty when
 /// none): removed on every exit path, signals included (async-signal-safe).
@@ -423,43 +381,8 @@ Copy load_copy(const fs::path& program, const fs::path& dir, int index)
   c.main = reinterpret_cast<ProgramMain>(dlsym(c.handle, "main"));
   if (c.main == nullptr)
     throw scenarios::ScenarioError(program.string() + ": has no main function");
-  link_map* lm = nullptr;
-  dlinfo(c.handle, RTLD_DI_LINKMAP, &lm);
-  PhdrQuery q{lm->l_addr};
-  dl_iterate_phdr(find_data, &q);
-  c.data      = q.lo;
-  c.data_size = q.lo != nullptr ? static_cast<std::size_t>(q.hi - q.lo) : 0;
-  c.has_tls    = q.tls;
-  c.tls_image  = q.tls_image;
-  c.tls_filesz = q.tls_filesz;
-  c.tls_memsz  = q.tls_memsz;
+  c.image = loader::describe_loaded_program(c.handle);
   return c;
-}
-
-// ------------------------------------------------------------------ symmetric heaps
-
-/// A PE's symmetric heap of `bytes`, reserved lazily (MAP_NORESERVE: pages cost memory once
-/// touched). Every heap starts at a multiple of the largest power of two not above its size
-/// (at most 1 GiB), so that all PEs' heaps are congruent modulo any alignment shmem_align can
-/// be asked for within them, and the same heap offset is equally aligned on every PE.
-void* map_heap(std::uint64_t bytes)
-{
-  const std::uint64_t page = static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
-  std::uint64_t align      = std::bit_floor(bytes);
-  align                    = std::clamp<std::uint64_t>(align, page, std::uint64_t{1} << 30);
-  const int prot = PROT_READ | PROT_WRITE, flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE;
-  void* raw = mmap(nullptr, bytes + align, prot, flags, -1, 0);
-  if (raw == MAP_FAILED)
-    return raw;
-  const auto start   = reinterpret_cast<std::uintptr_t>(raw);
-  const auto aligned = (start + align - 1) & ~static_cast<std::uintptr_t>(align - 1);
-  const std::uint64_t mapped_end = start + bytes + align;
-  const std::uint64_t heap_end   = (aligned + bytes + page - 1) & ~(page - 1);
-  if (aligned > start)
-    munmap(raw, aligned - start);
-  if (mapped_end > heap_end)
-    munmap(reinterpret_cast<void*>(heap_end), mapped_end - heap_end);
-  return reinterpret_cast<void*>(aligned);
 }
 
 // ------------------------------------------------------------------ crashes and watchdog
@@ -734,7 +657,7 @@ LoadedProgram load_program(const Options& o, const scenarios::Scenario& sc, cons
   loaded.pes.resize(static_cast<std::size_t>(npes));
   for (int pe = 0; pe < npes; ++pe) {
     const Copy c = load_copy(program, tmpdir.path(), pe);
-    void* heap   = map_heap(heap_bytes);
+    void* heap   = loader::map_symmetric_heap(heap_bytes);
     if (heap == MAP_FAILED)
       throw scenarios::ScenarioError("cannot map a symmetric heap of " + std::to_string(heap_bytes) + " bytes for PE " +
                                      std::to_string(pe) + ": " + std::strerror(errno) +
@@ -743,12 +666,12 @@ LoadedProgram load_program(const Options& o, const scenarios::Scenario& sc, cons
     p.id         = pe;
     p.node       = node_of[static_cast<std::size_t>(pe)];
     p.main       = c.main;
-    p.has_tls    = c.has_tls;
+    p.has_tls    = c.image.has_tls;
     p.handle     = c.handle;
-    p.tls_image  = c.tls_image;
-    p.tls_filesz = c.tls_filesz;
-    p.tls_memsz  = c.tls_memsz;
-    p.mem        = PeMemory{c.data, c.data_size, static_cast<std::byte*>(heap), heap_bytes};
+    p.tls_image  = c.image.tls_image;
+    p.tls_filesz = c.image.tls_filesz;
+    p.tls_memsz  = c.image.tls_memsz;
+    p.mem        = PeMemory{c.image.data, c.image.data_size, static_cast<std::byte*>(heap), heap_bytes};
     p.args.push_back(o.program);
     for (const auto& a : sc.job.args)
       p.args.push_back(a);
