@@ -1,4 +1,5 @@
 #include "traces/Paje.hpp"
+#include "traces/Lifecycle.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -169,14 +170,14 @@ void define_types_and_containers(std::ostream& out, const Containers& c)
 /// no earlier line can come.
 class Timeline {
 public:
-  Timeline(const Containers& c, std::ostream& out) : c_(c), out_(out) {}
+  Timeline(const Containers& c, std::ostream& out) : lifecycle_(c), out_(out) {}
 
   void on(const Event& e)
   {
     switch (e.type) {
       case Type::Op:
-        ops_[e.id] = {e.pe, e.thr, 0};
-        setvar(e.t, "outstanding", thr_alias(e.pe, e.thr), ++outstanding_[{e.pe, e.thr}]);
+        lifecycle_.issue(e);
+        setvar(e.t, "outstanding", thr_alias(e.pe, e.thr), lifecycle_.outstanding(e.pe, e.thr));
         break;
       case Type::Msg:
         on_msg(e);
@@ -233,30 +234,6 @@ public:
   }
 
 private:
-  struct Op {
-    int pe, thr;
-    int pending = 0;
-  };
-  struct Msg {
-    std::uint64_t op;
-    int src, dst;
-    std::string kind;
-    bool injected  = false;
-    bool delivered = false, done = false;
-  };
-
-  /// Forgets a message once delivered and done, and its operation once nothing of it is pending
-  /// (the recorder gives an operation one message): what is kept is what is under way.
-  void retire(std::map<std::uint64_t, Msg>::iterator m)
-  {
-    if (!m->second.delivered || !m->second.done)
-      return;
-    auto o = ops_.find(m->second.op);
-    msgs_.erase(m);
-    if (o != ops_.end() && o->second.pending <= 0)
-      ops_.erase(o);
-  }
-
   void add(std::int64_t t, int cls, std::string text) { lines_.push({t, cls, seq_++, std::move(text)}); }
   /// Writes the lines dated before `t` (a line at `t` may still be preceded by one of a lower class).
   void write_before(std::int64_t t)
@@ -285,67 +262,52 @@ private:
 
   void on_msg(const Event& e)
   {
-    msgs_[e.id] = {e.op, e.src, e.dst, e.what, false};
-    setvar(e.t, "queued", nic_alias(c_.node(e.src)), ++queued_[c_.node(e.src)]);
-    if (auto o = ops_.find(e.op); o != ops_.end()) {
-      ++o->second.pending;
-      add(e.t, 1, "15 " + sec(e.t) + " Message 0 " + e.what + ' ' + thr_alias(o->second.pe, o->second.thr) + " m" + std::to_string(e.id));
-    }
+    const std::optional<MessageLifecycle::Op> op = lifecycle_.queue(e);
+    const int n = lifecycle_.node(e.src);
+    setvar(e.t, "queued", nic_alias(n), lifecycle_.queued(n));
+    if (op)
+      add(e.t, 1, "15 " + sec(e.t) + " Message 0 " + e.what + ' ' + thr_alias(op->pe, op->thr) + " m" + std::to_string(e.id));
   }
 
   void on_injected(const Event& e)
   {
-    if (auto m = msgs_.find(e.id); m != msgs_.end() && !m->second.injected) {
-      m->second.injected = true;
-      const int n        = c_.node(m->second.src);
-      setvar(e.t, "queued", nic_alias(n), --queued_[n]);
-      setvar(e.t, "inflight", nic_alias(n), ++inflight_[n]);
+    if (auto m = lifecycle_.inject(e)) {
+      setvar(e.t, "queued", nic_alias(m->node), lifecycle_.queued(m->node));
+      setvar(e.t, "inflight", nic_alias(m->node), lifecycle_.in_flight(m->node));
     }
   }
 
   void on_delivered(const Event& e)
   {
-    auto m = msgs_.find(e.id);
-    if (m == msgs_.end())
+    const auto d = lifecycle_.deliver(e);
+    if (!d)
       return;
-    const int n = c_.node(m->second.src);
-    if (m->second.injected)
-      setvar(e.t, "inflight", nic_alias(n), --inflight_[n]);
+    const int n = d->msg.node;
+    if (d->msg.injected)
+      setvar(e.t, "inflight", nic_alias(n), lifecycle_.in_flight(n));
     else
-      setvar(e.t, "queued", nic_alias(n), --queued_[n]);
-    if (ops_.count(m->second.op)) {
-      add(e.t, 1, "16 " + sec(e.t) + " Message 0 " + m->second.kind + ' ' + pe_alias(m->second.dst) + " m" + std::to_string(e.id));
-      add(e.t, 1, "15 " + sec(e.t) + " Ack 0 ack " + pe_alias(m->second.dst) + " a" + std::to_string(e.id));
+      setvar(e.t, "queued", nic_alias(n), lifecycle_.queued(n));
+    if (d->op) {
+      add(e.t, 1, "16 " + sec(e.t) + " Message 0 " + d->msg.kind + ' ' + pe_alias(d->msg.dst) + " m" + std::to_string(e.id));
+      add(e.t, 1, "15 " + sec(e.t) + " Ack 0 ack " + pe_alias(d->msg.dst) + " a" + std::to_string(e.id));
     }
-    m->second.delivered = true;
-    retire(m);
   }
 
   void on_done(const Event& e)
   {
-    auto m = msgs_.find(e.id);
-    if (m == msgs_.end())
+    const auto c = lifecycle_.complete(e);
+    if (!c || !c->op)
       return;
-    m->second.done = true;
-    auto o         = ops_.find(m->second.op);
-    if (o != ops_.end()) {
-      Op& op = o->second;
-      add(e.t, 1, "16 " + sec(e.t) + " Ack 0 ack " + thr_alias(op.pe, op.thr) + " a" + std::to_string(e.id));
-      if (--op.pending == 0)
-        setvar(e.t, "outstanding", thr_alias(op.pe, op.thr), --outstanding_[{op.pe, op.thr}]);
-    }
-    retire(m);
+    add(e.t, 1, "16 " + sec(e.t) + " Ack 0 ack " + thr_alias(c->op->pe, c->op->thr) + " a" + std::to_string(e.id));
+    if (c->op_completed)
+      setvar(e.t, "outstanding", thr_alias(c->op->pe, c->op->thr), lifecycle_.outstanding(c->op->pe, c->op->thr));
   }
 
-  const Containers& c_;
+  MessageLifecycle lifecycle_;
   std::ostream& out_;
   std::priority_queue<Line, std::vector<Line>, LineLater> lines_;
   std::size_t seq_ = 0;
   std::multiset<std::int64_t> wait_begins_; ///< of the open waits
-  std::map<std::uint64_t, Op> ops_;
-  std::map<std::uint64_t, Msg> msgs_;
-  std::map<std::pair<int, int>, long long> outstanding_; ///< by (pe, thr)
-  std::map<int, long long> queued_, inflight_;            ///< by NIC node
   std::map<std::pair<int, int>, std::int64_t> waits_;    ///< open waits' begin, by (pe, thr)
 };
 

@@ -1,4 +1,5 @@
 #include "traces/Perfetto.hpp"
+#include "traces/Lifecycle.hpp"
 
 #include <cstdio>
 #include <map>
@@ -151,7 +152,7 @@ void declare_tracks(Writer& w, const Tracks& k)
 /// Turns the trace's events, in order, into slices, flows and counters on the tracks.
 class EventWriter {
 public:
-  EventWriter(Writer& w, const Tracks& tracks) : w_(w), tracks_(tracks) {}
+  EventWriter(Writer& w, const Tracks& tracks) : w_(w), tracks_(tracks), lifecycle_(tracks) {}
 
   void on(const Event& e)
   {
@@ -211,84 +212,43 @@ public:
   }
 
 private:
-  struct OpState {
-    int pe = 0, thr = 0, target = -1;
-    std::int64_t issue = 0;
-    int pending        = 0; ///< messages not yet done
-    bool counted_done  = false;
-  };
-  struct MsgState {
-    std::uint64_t op = 0;
-    int src = -1, dst = -1;
-    std::string kind;
-    std::int64_t t = 0;
-    bool injected  = false;
-    bool delivered = false, done = false;
-  };
-
-  /// Forgets a message once delivered and done, and its operation once nothing of it is pending
-  /// (the recorder gives an operation one message): what is kept is what is under way.
-  void retire(std::uint64_t id)
+  void outstanding_counter(int pe, int thr, std::int64_t t)
   {
-    auto m = msgs_.find(id);
-    if (m == msgs_.end() || !m->second.delivered || !m->second.done)
-      return;
-    auto o = ops_.find(m->second.op);
-    msgs_.erase(m);
-    if (o != ops_.end() && o->second.pending <= 0 && o->second.counted_done)
-      ops_.erase(o);
-  }
-
-  void outstanding_counter(int pe, int thr, std::int64_t t, long long delta)
-  {
-    long long& n = outstanding_[{pe, thr}];
-    n += delta;
-    w_.counter(pe, t, "outstanding ops, thread " + std::to_string(thr), kv("ops", n));
+    w_.counter(pe, t, "outstanding ops, thread " + std::to_string(thr), kv("ops", lifecycle_.outstanding(pe, thr)));
   }
   void nic_counters(int node, std::int64_t t)
   {
-    w_.counter(kPerfettoNicPid + node, t, "messages", kv("queued", queued_[node]) + "," + kv("in_flight", in_flight_[node]));
-  }
-  MsgState* message(std::uint64_t id)
-  {
-    auto m = msgs_.find(id);
-    return m == msgs_.end() ? nullptr : &m->second;
+    w_.counter(kPerfettoNicPid + node, t, "messages",
+               kv("queued", lifecycle_.queued(node)) + "," + kv("in_flight", lifecycle_.in_flight(node)));
   }
 
   void on_op(const Event& e)
   {
-    ops_[e.id] = {e.pe, e.thr, e.target_pe, e.t, 0, false};
+    lifecycle_.issue(e);
     w_.slice(e.pe, e.thr, e.t, 0, "op", e.what,
              kvu("id", e.id) + "," + kv("ctx", e.ctx) + "," + kv("ct", e.ct) + "," + kvu("seq", e.seq) + "," + kvu("bytes", e.bytes) + "," +
                  kv("target", e.target_pe));
-    outstanding_counter(e.pe, e.thr, e.t, +1);
+    outstanding_counter(e.pe, e.thr, e.t);
   }
 
   void on_msg(const Event& e)
   {
-    msgs_[e.id]    = {e.op, e.src, e.dst, e.what, e.t, false};
-    const int node = tracks_.nic_of(e.src);
-    ++queued_[node];
+    const std::optional<MessageLifecycle::Op> op = lifecycle_.queue(e);
+    const int node = lifecycle_.node(e.src);
     nic_counters(node, e.t);
     w_.async('b', e.id, false, kPerfettoNicPid + node, e.t, "queued " + e.what);
-    if (auto o = ops_.find(e.op); o != ops_.end()) {
-      ++o->second.pending;
-      w_.flow('s', 2 * e.id, o->second.pe, o->second.thr, o->second.issue, "message");
-    }
+    if (op)
+      w_.flow('s', 2 * e.id, op->pe, op->thr, op->issue, "message");
   }
 
   void on_injected(const Event& e)
   {
-    MsgState* m = message(e.id);
-    if (m == nullptr)
+    const auto m = lifecycle_.inject(e);
+    if (!m)
       return;
-    const int node = tracks_.nic_of(m->src);
-    m->injected    = true;
-    --queued_[node];
-    ++in_flight_[node];
-    nic_counters(node, e.t);
-    w_.async('e', e.id, false, kPerfettoNicPid + node, e.t, "queued " + m->kind);
-    w_.async('b', e.id, true, kPerfettoNicPid + node, e.t, "in flight " + m->kind);
+    nic_counters(m->node, e.t);
+    w_.async('e', e.id, false, kPerfettoNicPid + m->node, e.t, "queued " + m->kind);
+    w_.async('b', e.id, true, kPerfettoNicPid + m->node, e.t, "in flight " + m->kind);
   }
 
   void on_hop(const Event& e)
@@ -302,48 +262,32 @@ private:
 
   void on_delivered(const Event& e)
   {
-    MsgState* m = message(e.id);
-    if (m == nullptr)
+    const auto d = lifecycle_.deliver(e);
+    if (!d)
       return;
-    const int node = tracks_.nic_of(m->src);
-    if (m->injected) {
-      --in_flight_[node];
-      w_.async('e', e.id, true, kPerfettoNicPid + node, e.t, "in flight " + m->kind);
-    } else {
-      --queued_[node]; // no injection recorded: queued until delivered
-      w_.async('e', e.id, false, kPerfettoNicPid + node, e.t, "queued " + m->kind);
+    const MessageLifecycle::Msg& m = d->msg;
+    // never injected: queued until delivered
+    w_.async('e', e.id, m.injected, kPerfettoNicPid + m.node, e.t, (m.injected ? "in flight " : "queued ") + m.kind);
+    nic_counters(m.node, e.t);
+    w_.slice(m.dst, kPerfettoIncomingTid, e.t, 0, "delivery", "deliver " + m.kind,
+             kvu("msg", e.id) + "," + kvu("op", m.op) + "," + kv("src", m.src) + "," + kv("ooo", e.ooo ? 1 : 0) + "," + kvu("depth", e.depth));
+    if (d->op) {
+      w_.flow('f', 2 * e.id, m.dst, kPerfettoIncomingTid, e.t, "message");
+      w_.flow('s', 2 * e.id + 1, m.dst, kPerfettoIncomingTid, e.t, "ack");
     }
-    nic_counters(node, e.t);
-    w_.slice(m->dst, kPerfettoIncomingTid, e.t, 0, "delivery", "deliver " + m->kind,
-             kvu("msg", e.id) + "," + kvu("op", m->op) + "," + kv("src", m->src) + "," + kv("ooo", e.ooo ? 1 : 0) + "," + kvu("depth", e.depth));
-    if (ops_.count(m->op)) {
-      w_.flow('f', 2 * e.id, m->dst, kPerfettoIncomingTid, e.t, "message");
-      w_.flow('s', 2 * e.id + 1, m->dst, kPerfettoIncomingTid, e.t, "ack");
-    }
-    m->delivered = true;
-    retire(e.id);
   }
 
   void on_done(const Event& e)
   {
-    MsgState* m = message(e.id);
-    if (m == nullptr)
+    const auto c = lifecycle_.complete(e);
+    if (!c || !c->op)
       return;
-    m->done = true;
-    auto o  = ops_.find(m->op);
-    if (o == ops_.end()) {
-      retire(e.id);
-      return;
-    }
-    OpState& op = o->second;
-    w_.slice(op.pe, op.thr, e.t, 0, "ack", m->kind == "put" || m->kind == "atomic" ? "ack" : "reply",
-             kvu("msg", e.id) + "," + kvu("op", m->op));
+    const MessageLifecycle::Op& op = *c->op;
+    w_.slice(op.pe, op.thr, e.t, 0, "ack", c->msg.kind == "put" || c->msg.kind == "atomic" ? "ack" : "reply",
+             kvu("msg", e.id) + "," + kvu("op", c->msg.op));
     w_.flow('f', 2 * e.id + 1, op.pe, op.thr, e.t, "ack");
-    if (--op.pending <= 0 && !op.counted_done) {
-      op.counted_done = true;
-      outstanding_counter(op.pe, op.thr, e.t, -1);
-    }
-    retire(e.id);
+    if (c->op_completed)
+      outstanding_counter(op.pe, op.thr, e.t);
   }
 
   void on_wait_end(const Event& e)
@@ -359,10 +303,7 @@ private:
 
   Writer& w_;
   const Tracks& tracks_;
-  std::map<std::uint64_t, OpState> ops_;
-  std::map<std::uint64_t, MsgState> msgs_;
-  std::map<std::pair<int, int>, long long> outstanding_; ///< by (pe, thr)
-  std::map<int, long long> queued_, in_flight_;           ///< by NIC node
+  MessageLifecycle lifecycle_;
   std::map<std::pair<int, int>, Event> open_waits_;      ///< by (pe, thr)
   std::map<int, unsigned long long> link_bytes_;
 };

@@ -7,6 +7,7 @@
 #include "analysis/Index.hpp"
 #include "analysis/Plot.hpp"
 #include "analysis/Report.hpp"
+#include "traces/Lifecycle.hpp"
 #include "traces/Paje.hpp"
 #include "traces/Perfetto.hpp"
 
@@ -408,6 +409,70 @@ TEST(Perfetto, ValidJsonWithTracksFlowsAndCounters)
   std::ostringstream again;
   traces::write_perfetto(b.build(), again);
   EXPECT_EQ(o.str(), again.str());
+}
+
+namespace {
+traces::Event ev(traces::Type type, std::int64_t t, std::uint64_t id)
+{
+  traces::Event e;
+  e.type = type;
+  e.t    = t;
+  e.id   = id;
+  return e;
+}
+} // namespace
+
+// The converters' shared bookkeeping: NIC queue and flight counts, a thread's outstanding
+// operations (down once, when the last of an operation's messages is done), operations forgotten
+// once nothing of them is under way.
+TEST(Lifecycle, CountsQueuedInFlightAndOutstandingAndForgetsWhatEnded)
+{
+  traces::Endpoints ep;
+  ep.pe_node = {{0, 0}, {1, 3}};
+  traces::MessageLifecycle lc(ep);
+  traces::Event op = ev(traces::Type::Op, 10, 7);
+  op.pe = 1, op.thr = 2, op.target_pe = 0;
+  lc.issue(op);
+  EXPECT_EQ(lc.outstanding(1, 2), 1);
+  for (std::uint64_t m : {100u, 101u}) { // two messages of operation 7, sent by PE 1 (node 3)
+    traces::Event msg = ev(traces::Type::Msg, 11, m);
+    msg.op = 7, msg.src = 1, msg.dst = 0, msg.what = "put";
+    const auto o = lc.queue(msg);
+    ASSERT_TRUE(o.has_value());
+    EXPECT_EQ(o->issue, 10);
+    EXPECT_EQ(o->thr, 2);
+  }
+  EXPECT_EQ(lc.queued(3), 2);
+  const auto inj = lc.inject(ev(traces::Type::Inj, 12, 100));
+  ASSERT_TRUE(inj.has_value());
+  EXPECT_EQ(inj->node, 3);
+  EXPECT_FALSE(lc.inject(ev(traces::Type::Inj, 12, 100)).has_value()) << "injected once";
+  EXPECT_EQ(lc.queued(3), 1);
+  EXPECT_EQ(lc.in_flight(3), 1);
+
+  const auto d1 = lc.deliver(ev(traces::Type::Dlv, 13, 100));
+  ASSERT_TRUE(d1 && d1->op);
+  EXPECT_TRUE(d1->msg.injected);
+  const auto d2 = lc.deliver(ev(traces::Type::Dlv, 13, 101)); // never injected: leaves the queue
+  ASSERT_TRUE(d2.has_value());
+  EXPECT_FALSE(d2->msg.injected);
+  EXPECT_EQ(lc.queued(3), 0);
+  EXPECT_EQ(lc.in_flight(3), 0);
+
+  const auto c1 = lc.complete(ev(traces::Type::Done, 14, 100));
+  ASSERT_TRUE(c1 && c1->op);
+  EXPECT_FALSE(c1->op_completed);
+  EXPECT_EQ(lc.outstanding(1, 2), 1);
+  const auto c2 = lc.complete(ev(traces::Type::Done, 15, 101));
+  ASSERT_TRUE(c2 && c2->op);
+  EXPECT_TRUE(c2->op_completed);
+  EXPECT_EQ(lc.outstanding(1, 2), 0);
+
+  EXPECT_FALSE(lc.complete(ev(traces::Type::Done, 16, 101)).has_value()) << "message forgotten";
+  traces::Event late = ev(traces::Type::Msg, 17, 102);
+  late.op = 7, late.src = 1, late.dst = 0, late.what = "put";
+  EXPECT_FALSE(lc.queue(late).has_value()) << "operation forgotten once it ended";
+  EXPECT_FALSE(lc.deliver(ev(traces::Type::Dlv, 18, 999)).has_value()) << "unknown message";
 }
 
 TEST(Paje, HeaderContainersAndOrderedDates)

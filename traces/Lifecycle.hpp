@@ -1,0 +1,91 @@
+// What both trace converters (Perfetto, Paje) follow of the operations and messages under way:
+// which operation a message belongs to, each NIC's queued and in-flight messages, each thread's
+// outstanding operations. A converter hands every op/msg/inj/dlv/done event to it and draws what
+// the step reports. Only what is under way is kept: a message is forgotten once delivered and
+// done, its operation once none of its messages is pending.
+#pragma once
+
+#include "traces/Trace.hpp"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+
+namespace shmemsim::traces {
+
+class MessageLifecycle {
+public:
+  /// An operation a PE thread issued.
+  struct Op {
+    int pe = 0, thr = 0, target = -1;
+    std::int64_t issue = 0;
+  };
+  /// A message and the NIC node that sends it.
+  struct Msg {
+    std::uint64_t op = 0;
+    int src = -1, dst = -1, node = 0;
+    std::string kind;
+    bool injected = false;
+  };
+  /// A message's delivery: the message and its operation (unset when not known: a message not
+  /// from a PE's call, or an operation already retired).
+  struct Delivery {
+    Msg msg;
+    std::optional<Op> op;
+  };
+  /// A message's completion (ACK or reply visible); `op_completed` when it was the operation's
+  /// last pending message (its thread's outstanding count went down).
+  struct Completion {
+    Msg msg;
+    std::optional<Op> op;
+    bool op_completed = false;
+  };
+
+  explicit MessageLifecycle(const Endpoints& endpoints) : endpoints_(endpoints) {}
+
+  /// An `op` event: the thread has one more operation outstanding.
+  void issue(const Event& e);
+  /// A `msg` event: queued at its source's NIC; returns its operation when known.
+  std::optional<Op> queue(const Event& e);
+  /// An `inj` event: from queued to in flight; unset for an unknown or already injected message.
+  std::optional<Msg> inject(const Event& e);
+  /// A `dlv` event (out of queue or flight); unset for an unknown message.
+  std::optional<Delivery> deliver(const Event& e);
+  /// A `done` event; unset for an unknown message.
+  std::optional<Completion> complete(const Event& e);
+
+  /// The NIC node of PE `pe`.
+  int node(int pe) const { return endpoints_.node(pe); }
+  long long queued(int node) const { return count(queued_, node); }
+  long long in_flight(int node) const { return count(in_flight_, node); }
+  long long outstanding(int pe, int thr) const { return count(outstanding_, std::pair{pe, thr}); }
+
+private:
+  struct OpState {
+    Op op;
+    int pending       = 0; ///< messages queued and not yet done
+    bool counted_done = false;
+  };
+  struct MsgState {
+    Msg msg;
+    bool delivered = false, done = false;
+  };
+
+  template <class K> static long long count(const std::map<K, long long>& m, const K& k)
+  {
+    auto it = m.find(k);
+    return it == m.end() ? 0 : it->second;
+  }
+  std::optional<Op> op_of(std::uint64_t op) const;
+  void retire(std::map<std::uint64_t, MsgState>::iterator m);
+
+  const Endpoints& endpoints_;
+  std::map<std::uint64_t, OpState> ops_;
+  std::map<std::uint64_t, MsgState> msgs_;
+  std::map<std::pair<int, int>, long long> outstanding_; ///< by (pe, thr)
+  std::map<int, long long> queued_, in_flight_;           ///< by NIC node
+};
+
+} // namespace shmemsim::traces
