@@ -15,6 +15,7 @@
 #include "shmem_front/emulator/Tracer.hpp"
 #include "shmem_front/emulator/Nic.hpp"
 #include "shmem_front/lib/Seams.hpp"
+#include "shmem_front/loader/CrashHandlers.hpp"
 #include "shmem_front/loader/ProgramImage.hpp"
 
 #include <dlfcn.h>
@@ -141,20 +142,6 @@ void on_crash(int sig)
   raise(sig);
 }
 
-void install_crash_handlers()
-{
-  static std::vector<char> altstack(1 << 16);
-  stack_t ss{};
-  ss.ss_sp   = altstack.data();
-  ss.ss_size = altstack.size();
-  sigaltstack(&ss, nullptr);
-  struct sigaction sa{};
-  sa.sa_handler = on_crash;
-  sa.sa_flags   = SA_ONSTACK | SA_RESETHAND;
-  for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT})
-    sigaction(sig, &sa, nullptr);
-}
-
 double cpu_seconds()
 {
   rusage ru{};
@@ -258,7 +245,7 @@ int main(int argc, char** argv)
   front::install(front::Env{runtime, transport, runtime});
   std::vector<char*> args(argv + 1, argv + argc);
   args.push_back(nullptr);
-  install_crash_handlers();
+  loader::install_crash_handlers(on_crash);
   g_pe.in_main = true;
   const int status = program_main(argc - 1, args.data(), environ);
   exit(status);

@@ -6,6 +6,7 @@
 #include "shmem_front/emulator/Launcher.hpp"
 #include "shmem_front/interpose/hooks.h"
 #include "shmem_front/launcher/ProgramWorkload.hpp"
+#include "shmem_front/loader/CrashHandlers.hpp"
 #include "shmem_front/loader/ProgramImage.hpp"
 #include "shmem_front/lib/Library.hpp"
 #include "shmem_front/lib/Seams.hpp"
@@ -451,16 +452,7 @@ void install_interrupt_handlers()
 
 void install_signal_handlers(double wall_limit)
 {
-  static std::vector<char> altstack(1 << 16);
-  stack_t ss{};
-  ss.ss_sp    = altstack.data();
-  ss.ss_size  = altstack.size();
-  sigaltstack(&ss, nullptr);
-  struct sigaction sa{};
-  sa.sa_handler = on_crash;
-  sa.sa_flags   = SA_ONSTACK | SA_RESETHAND;
-  for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT})
-    sigaction(sig, &sa, nullptr);
+  loader::install_crash_handlers(on_crash);
   install_interrupt_handlers();
   if (wall_limit > 0) {
     std::signal(SIGALRM, on_alarm);
