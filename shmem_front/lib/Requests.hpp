@@ -4,6 +4,7 @@
 #pragma once
 
 #include "shmem_front/lib/Library.hpp"
+#include "shmem_front/lib/PeList.hpp"
 
 #include <shmemx.h>
 
@@ -17,7 +18,7 @@
 struct shmemx_aset {
   std::uint32_t magic = 0x41534554; // "ASET"
   int owner           = -1;         ///< world PE whose object this is
-  std::vector<int> members;         ///< world PE of each index of the set
+  shmemsim::front::PeList members;  ///< world PE of each index of the set
   int me = -1;                      ///< the owner's index
   std::uint64_t nb_started = 0;     ///< non-blocking collectives started on it (their sequence numbers)
   int outstanding          = 0;     ///< of those, not yet completed

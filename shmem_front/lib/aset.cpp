@@ -44,7 +44,7 @@ shmemx_aset* make_aset(const Entry& e, const std::vector<int>& members, const st
     return nullptr; // the seed: PEs that are not part of the set get NULL
   auto* a    = new shmemx_aset;
   a->owner   = me;
-  a->members = members;
+  a->members = PeList::listed(members);
   a->me      = mine;
   live_asets().insert(a);
   return a;

@@ -27,6 +27,7 @@
 #include <type_traits>
 
 #include "shmem_front/lib/Library.hpp"
+#include "shmem_front/lib/PeList.hpp"
 
 #include <shmem.h>
 
@@ -67,7 +68,7 @@ struct TeamState;
 struct shmemsim_team {
   std::uint32_t magic = 0x5445414d; // "TEAM"
   int owner           = -1;         ///< world PE whose handle this is
-  std::vector<int> members;         ///< world PE of each team index
+  shmemsim::front::PeList members;  ///< world PE of each team index
   int me   = -1;                    ///< the owner's index
   int slot = -1;                    ///< reserved-heap slot
   int num_contexts = 0;
@@ -79,7 +80,7 @@ namespace shmemsim::front {
 
 /// The PEs taking part in one collective call, as the algorithms see them.
 struct Group {
-  const std::vector<int>* members = nullptr; ///< world PEs by index
+  const PeList* members = nullptr; ///< world PEs by index
   int me      = 0;
   std::uint64_t* words = nullptr; ///< kWords symmetric words
   std::uint64_t* any_calls = nullptr; ///< bank chooser (null: always bank 0, pSync)

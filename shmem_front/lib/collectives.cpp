@@ -580,7 +580,7 @@ std::size_t bytes_of(const Entry& e, std::size_t nelems, std::size_t elem)
 
 /// The active set (PE_start, logPE_stride, PE_size) as a Group on pSync; misuse is fatal.
 struct ActiveSet {
-  std::vector<int> members;
+  PeList members;
   Group g;
   ActiveSet(const Entry& e, int PE_start, int logPE_stride, int PE_size, long* pSync)
   {
@@ -600,8 +600,7 @@ struct ActiveSet {
     if (pSync == nullptr)
       e.fail("pSync is NULL");
     e.check_symmetric(pSync, sizeof(long) * SHMEM_SYNC_SIZE, "pSync");
-    for (int i = 0; i < PE_size; ++i)
-      members.push_back(static_cast<int>(PE_start + i * stride));
+    members     = PeList::strided(PE_start, stride, PE_size);
     g.members   = &members;
     g.me        = static_cast<int>((me - PE_start) / stride);
     g.words     = reinterpret_cast<std::uint64_t*>(pSync);

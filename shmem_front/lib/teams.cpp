@@ -18,13 +18,12 @@ struct PerPe {
 };
 std::vector<PerPe> g_states;
 
-std::unique_ptr<shmemsim_team> make_team(std::vector<int> members, int slot, bool predefined)
+std::unique_ptr<shmemsim_team> make_team(PeList members, int slot, bool predefined)
 {
   auto t        = std::make_unique<shmemsim_team>();
   t->owner      = rt().my_pe();
   t->members    = std::move(members);
-  const auto it = std::find(t->members.begin(), t->members.end(), t->owner);
-  t->me         = static_cast<int>(it - t->members.begin());
+  t->me         = t->members.index_of(t->owner);
   t->slot       = slot;
   t->predefined = predefined;
   return t;
@@ -60,10 +59,7 @@ shmemsim_team* resolve_team(const Entry& e, shmem_team_t team)
   TeamState& s = team_state();
   if (team == SHMEM_TEAM_WORLD) {
     if (!s.world) {
-      std::vector<int> all(static_cast<std::size_t>(rt().n_pes()));
-      for (std::size_t i = 0; i < all.size(); ++i)
-        all[i] = static_cast<int>(i);
-      s.world = make_team(std::move(all), kWorldSlot, true);
+      s.world = make_team(PeList::strided(0, 1, rt().n_pes()), kWorldSlot, true);
     }
     return s.world.get();
   }
@@ -74,7 +70,7 @@ shmemsim_team* resolve_team(const Entry& e, shmem_team_t team)
       for (int pe = 0; pe < rt().n_pes(); ++pe)
         if (pe == rt().my_pe() || rt().local_address(rt().heap_base(), pe) != nullptr)
           node.push_back(pe);
-      s.shared = make_team(std::move(node), kSharedSlot, true);
+      s.shared = make_team(PeList::listed(std::move(node)), kSharedSlot, true);
     }
     return s.shared.get();
   }
@@ -115,7 +111,7 @@ void apply_config(shmemsim_team* t, const shmem_team_config_t* config, long mask
 /// Collective over `parent`: agree on a reserved-heap slot free on every parent member, and
 /// make the team of `members` (world PEs, in team order) on the PEs that belong to it. Every
 /// parent member gets the same `ok`. Returns the new handle, or SHMEM_TEAM_INVALID.
-shmem_team_t split(const Entry& e, shmemsim_team* parent, const std::vector<int>& members,
+shmem_team_t split(const Entry& e, shmemsim_team* parent, PeList members,
                    const shmem_team_config_t* config, long mask, bool& ok)
 {
   TeamState& s  = team_state();
@@ -132,14 +128,15 @@ shmem_team_t split(const Entry& e, shmemsim_team* parent, const std::vector<int>
     debug(e, "no free team slot (" + std::to_string(kSlots - kFirstUserSlot) + " teams at most)");
     return SHMEM_TEAM_INVALID;
   }
-  if (std::find(members.begin(), members.end(), rt().my_pe()) == members.end())
+  if (!members.contains(rt().my_pe()))
     return SHMEM_TEAM_INVALID;
-  auto t = make_team(members, slot, false);
+  const std::size_t size = members.size();
+  auto t = make_team(std::move(members), slot, false);
   apply_config(t.get(), config, mask);
   s.used_slots |= 1u << slot;
   shmemsim_team* handle = t.get();
   s.teams.emplace(handle, std::move(t));
-  debug(e, "team " + hex(handle) + " of " + std::to_string(members.size()) + " PEs in slot " + std::to_string(slot));
+  debug(e, "team " + hex(handle) + " of " + std::to_string(size) + " PEs in slot " + std::to_string(slot));
   return handle;
 }
 
@@ -182,8 +179,7 @@ int shmem_team_translate_pe(shmem_team_t src_team, int src_pe, shmem_team_t dest
   if (src == nullptr || dest == nullptr || src_pe < 0 || src_pe >= static_cast<int>(src->members.size()))
     return -1;
   const int world = src->members[static_cast<std::size_t>(src_pe)];
-  const auto it   = std::find(dest->members.begin(), dest->members.end(), world);
-  return it == dest->members.end() ? -1 : static_cast<int>(it - dest->members.begin());
+  return dest->members.index_of(world);
 }
 
 void* shmem_team_ptr(shmem_team_t team, const void* dest, int pe)
@@ -222,7 +218,7 @@ int shmem_team_split_strided(shmem_team_t parent_team, int start, int stride, in
   for (int i = 0; i < size; ++i)
     members.push_back(parent->members[static_cast<std::size_t>(start + static_cast<long>(i) * stride)]);
   bool ok   = false;
-  *new_team = split(e, parent, members, config, config_mask, ok);
+  *new_team = split(e, parent, PeList::listed(std::move(members)), config, config_mask, ok);
   return ok ? 0 : -1;
 }
 
@@ -249,8 +245,8 @@ int shmem_team_split_2d(shmem_team_t parent_team, int xrange, const shmem_team_c
   for (int i = x; i < n; i += xrange)
     column.push_back(parent->members[static_cast<std::size_t>(i)]);
   bool okx = false, oky = false;
-  *xaxis_team = split(e, parent, row, xaxis_config, xaxis_mask, okx);
-  *yaxis_team = split(e, parent, column, yaxis_config, yaxis_mask, oky);
+  *xaxis_team = split(e, parent, PeList::listed(std::move(row)), xaxis_config, xaxis_mask, okx);
+  *yaxis_team = split(e, parent, PeList::listed(std::move(column)), yaxis_config, yaxis_mask, oky);
   return okx && oky ? 0 : -1;
 }
 

@@ -6,6 +6,7 @@
 // The paper's names (shmemx.h, SHMEMSIM_PAPER_NAMES) are on in this file: the OpenSHMEM 1.5 forms
 // of shmem_ctx_create/destroy must keep working next to them.
 #include "shmem_front/lib/Library.hpp"
+#include "shmem_front/lib/PeList.hpp"
 #include "shmem_front/lib/Seams.hpp"
 
 #define SHMEMSIM_PAPER_NAMES
@@ -1127,4 +1128,41 @@ TEST_F(Routines, ActiveSetsGiveNullOutsideAndCheckMembers)
   int dup[2] = {2, 2};
   EXPECT_NE(fatal_of([&] { shmemx_create_generic_aset(dup, 2); }).find("PE 2 appears twice"), std::string::npos);
   rt.me = 0;
+}
+
+// Teams and sets name their PEs by index; a progression (the world team, strided splits, legacy
+// triplets) takes no memory per PE, so a 10,000-PE job does not keep 10,000 lists of 10,000 PEs.
+TEST(PeList, ProgressionsInConstantSpaceOtherOrdersListed)
+{
+  using shmemsim::front::PeList;
+  const PeList world = PeList::strided(0, 1, 10000);
+  EXPECT_EQ(world.size(), 10000u);
+  EXPECT_EQ(world[9999], 9999);
+  EXPECT_EQ(world.index_of(4321), 4321);
+  EXPECT_EQ(world.index_of(10000), -1);
+  EXPECT_EQ(world.heap_bytes(), 0u);
+
+  const PeList odd = PeList::listed({1, 3, 5, 7}); // a progression given as a list
+  EXPECT_EQ(odd.heap_bytes(), 0u);
+  EXPECT_EQ(odd[2], 5);
+  EXPECT_EQ(odd.index_of(7), 3);
+  EXPECT_EQ(odd.index_of(4), -1) << "between members";
+  EXPECT_EQ(odd.index_of(-1), -1) << "before the first";
+  EXPECT_EQ(odd.index_of(9), -1) << "past the last";
+
+  const PeList backwards = PeList::listed({6, 4, 2}); // a negative stride keeps its order
+  EXPECT_EQ(backwards[0], 6);
+  EXPECT_EQ(backwards.index_of(2), 2);
+  const PeList irregular = PeList::listed({0, 1, 5, 2});
+  EXPECT_GT(irregular.heap_bytes(), 0u);
+  EXPECT_EQ(irregular[2], 5);
+  EXPECT_EQ(irregular.index_of(2), 3);
+  EXPECT_FALSE(irregular.contains(3));
+
+  const PeList one = PeList::listed({42});
+  EXPECT_EQ(one.size(), 1u);
+  EXPECT_EQ(one[0], 42);
+  EXPECT_EQ(one.index_of(42), 0);
+  EXPECT_TRUE(PeList::listed({}).empty());
+  EXPECT_EQ(PeList::listed({}).index_of(0), -1);
 }
