@@ -56,7 +56,7 @@ Trace merge_traces(const std::vector<std::string>& parts, const std::map<std::st
         missing->push_back(path);
       continue;
     }
-    Trace part = read_trace_file(path);
+    Trace part = read_trace_file(path, DateOrder::Any); // sorted below
     if (part.level == Level::Packets)
       out.level = Level::Packets;
     for (Event& e : part.events)

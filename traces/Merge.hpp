@@ -12,7 +12,7 @@
 
 namespace shmemsim::traces {
 
-/// The events of `parts` (compact traces, read in that order) as one trace with header values
+/// The events of `parts` (compact traces, read in that order, their dates in any order) as one trace with header values
 /// `meta`: `pe` lines first, then the events by date. Clocks of different processes or hosts may
 /// disagree slightly, so a message's delivery is dated no earlier than its issue and its
 /// completion no earlier than its delivery, and at one date issue, delivery and completion keep

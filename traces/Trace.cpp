@@ -247,7 +247,7 @@ bool TraceReader::next(Event& e)
     if (s >> extra)
       throw bad("unexpected field '" + extra + "' in a '" + t + "' event");
     if (e.type != Type::Pe && e.type != Type::Link) {
-      if (dated_ && e.t < last_)
+      if (order_ == DateOrder::NonDecreasing && dated_ && e.t < last_)
         throw bad("dates go backwards");
       dated_ = true;
       last_  = e.t;
@@ -259,10 +259,10 @@ bool TraceReader::next(Event& e)
   return false;
 }
 
-Trace read_trace(std::istream& in, const std::string& name)
+Trace read_trace(std::istream& in, const std::string& name, DateOrder order)
 {
   Trace tr;
-  TraceReader r(in, name);
+  TraceReader r(in, name, order);
   Event e;
   while (r.next(e))
     tr.events.push_back(std::move(e));
@@ -271,12 +271,12 @@ Trace read_trace(std::istream& in, const std::string& name)
   return tr;
 }
 
-Trace read_trace_file(const std::string& path)
+Trace read_trace_file(const std::string& path, DateOrder order)
 {
   std::ifstream in(path);
   if (!in)
     throw std::runtime_error(path + ": cannot open the trace");
-  return read_trace(in, path);
+  return read_trace(in, path, order);
 }
 
 Trace for_each_event(const std::string& path, const std::function<void(const Event&)>& f)

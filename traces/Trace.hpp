@@ -82,16 +82,24 @@ struct Trace {
 void write_event(std::ostream& out, const Event& e);
 /// Writes the header lines (format version, level, meta).
 void write_header(std::ostream& out, Level level, const std::map<std::string, std::string>& meta);
+/// Whether a reader requires dates that never decrease (every trace a run leaves: the analysis
+/// relies on it), or takes them in any order (an emulated PE's own part, whose `comp` lines are
+/// dated at their start and written at their end: the merge sorts the parts).
+enum class DateOrder : std::uint8_t { NonDecreasing, Any };
+
 /// Parses a compact trace; throws std::runtime_error("FILE:LINE: what is wrong") on bad input.
-Trace read_trace(std::istream& in, const std::string& name);
-Trace read_trace_file(const std::string& path);
+Trace read_trace(std::istream& in, const std::string& name, DateOrder order = DateOrder::NonDecreasing);
+Trace read_trace_file(const std::string& path, DateOrder order = DateOrder::NonDecreasing);
 
 /// Reads a compact trace one event at a time (memory independent of its length): the header
 /// values (level, meta) as they are met, which is before the first event in the files the
 /// recorder writes. Same checks and messages as read_trace.
 class TraceReader {
 public:
-  TraceReader(std::istream& in, std::string name) : in_(in), name_(std::move(name)) {}
+  TraceReader(std::istream& in, std::string name, DateOrder order = DateOrder::NonDecreasing)
+      : in_(in), name_(std::move(name)), order_(order)
+  {
+  }
   /// The next event; false at the end of the input (throws if it was not a trace at all).
   bool next(Event& e);
   Level level() const { return level_; }
@@ -100,6 +108,7 @@ public:
 private:
   std::istream& in_;
   std::string name_;
+  DateOrder order_;
   Level level_ = Level::Ops;
   std::map<std::string, std::string> meta_;
   long lineno_      = 0;

@@ -58,10 +58,31 @@ front::CollectiveParams EmuRuntime::collectives()
   return p;
 }
 
+namespace {
+/// The calling thread's library calls in progress (routines call routines) and when it last left
+/// the library (-1: not known yet, e.g. a thread before its first call).
+thread_local int t_depth           = 0;
+thread_local std::int64_t t_left_at = -1;
+} // namespace
+
 void EmuRuntime::enter(const char* routine)
 {
   calls_.fetch_add(1, std::memory_order_relaxed);
   routine_.store(routine, std::memory_order_relaxed);
+  if (tracer_ != nullptr && t_depth++ == 0 && t_left_at >= 0)
+    tracer_->compute(t_left_at);
+}
+
+void EmuRuntime::leave()
+{
+  if (tracer_ != nullptr && --t_depth == 0)
+    t_left_at = tracer_->now_ps();
+}
+
+void EmuRuntime::program_starts()
+{
+  if (tracer_ != nullptr)
+    t_left_at = tracer_->now_ps();
 }
 
 void EmuRuntime::end_job(int status)

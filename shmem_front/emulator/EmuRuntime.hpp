@@ -8,6 +8,7 @@
 #include "shmem_front/emulator/BootClient.hpp"
 #include "shmem_front/emulator/Config.hpp"
 #include "shmem_front/emulator/Nic.hpp"
+#include "shmem_front/emulator/Tracer.hpp"
 #include "shmem_front/lib/Seams.hpp"
 
 #include <atomic>
@@ -36,9 +37,14 @@ public:
   [[noreturn]] void fatal(const std::string& message) override;
   [[noreturn]] void global_exit(int status) override;
 
-  // Accounting seam: calls counted, nothing charged.
+  // Accounting seam: calls counted, nothing charged; while tracing, the time a thread spends
+  // outside the library (the program's own code) becomes its `comp` events.
   void enter(const char* routine) override;
-  void leave() override {}
+  void leave() override;
+  /// Traces the calling threads' computation to `t` from now on (null: no trace).
+  void set_tracer(Tracer* t) { tracer_ = t; }
+  /// The calling thread (the PE's main thread, about to run the program's main) computes from now.
+  void program_starts();
 
   std::uint64_t calls() const { return calls_.load(std::memory_order_relaxed); }
   const char* routine() const { return routine_.load(std::memory_order_relaxed); }
@@ -52,6 +58,7 @@ private:
   std::mutex boot_mutex_;
   std::atomic<std::uint64_t> calls_{0};
   std::atomic<const char*> routine_{nullptr};
+  Tracer* tracer_ = nullptr;
 };
 
 } // namespace shmemsim::emulator

@@ -49,14 +49,18 @@ traces::Event Tracer::event(traces::Type type)
   return e;
 }
 
+std::int64_t Tracer::now_ps() const
+{
+  const std::uint64_t now = realtime_ns();
+  return now > epoch_ns_ ? static_cast<std::int64_t>(now - epoch_ns_) * 1000 : 0;
+}
+
 void Tracer::write(const traces::Event& ev)
 {
   std::lock_guard lock(mutex_);
   // Dated under the lock, never before the previous event: the file's dates never decrease (a
   // clock step back is flattened).
-  const std::uint64_t now = realtime_ns();
-  const std::int64_t t    = now > epoch_ns_ ? static_cast<std::int64_t>(now - epoch_ns_) * 1000 : 0;
-  last_                   = std::max(last_, t);
+  last_                   = std::max(last_, now_ps());
   traces::Event e         = ev;
   e.t                     = last_;
   traces::write_event(out_, e);
@@ -138,6 +142,19 @@ void Tracer::wait_begin(int ctx, int ct, const char* what, std::uint64_t target)
   e.what          = what;
   e.target        = target;
   write(e);
+}
+
+void Tracer::compute(std::int64_t begin)
+{
+  traces::Event e = event(traces::Type::Comp);
+  e.thr           = thread();
+  std::lock_guard lock(mutex_);
+  last_ = std::max(last_, now_ps());
+  if (begin >= last_)
+    return; // nothing measurable
+  e.t   = begin; // the one kind of line dated before the file's previous one: the merge sorts
+  e.dur = last_ - begin;
+  traces::write_event(out_, e);
 }
 
 void Tracer::wait_end(std::uint64_t target)

@@ -44,6 +44,11 @@ public:
   void ctx(int ctx, int ct, front::CtxEvent what);
   void wait_begin(int ctx, int ct, const char* what, std::uint64_t target);
   void wait_end(std::uint64_t target);
+  /// The calling thread computed (ran the program's own code, outside the library) from `begin`
+  /// (a date of now_ps()) until now: a `comp` event dated `begin`, written now.
+  void compute(std::int64_t begin);
+  /// Now, in picoseconds from the job's epoch (the dates of this PE's events).
+  std::int64_t now_ps() const;
 
   /// The CT index a completion counter (an initiator's cookie) stands for.
   void name_counter(const void* counter, int ct);
@@ -54,6 +59,7 @@ public:
 
 private:
   traces::Event event(traces::Type type);
+  /// Writes `e` dated now (never before the file's previous date).
   void write(const traces::Event& e);
 
   std::mutex mutex_;

@@ -225,6 +225,7 @@ int main(int argc, char** argv)
       g_pe.tracer->set_main_thread();
       nic->set_tracer(g_pe.tracer);
       transport->set_tracer(g_pe.tracer);
+      runtime->set_tracer(g_pe.tracer);
     }
     nic->connect(*g_pe.boot);
   } catch (const std::exception& e) {
@@ -247,6 +248,7 @@ int main(int argc, char** argv)
   args.push_back(nullptr);
   loader::install_crash_handlers(on_crash);
   g_pe.in_main = true;
+  runtime->program_starts();
   const int status = program_main(argc - 1, args.data(), environ);
   exit(status);
 }
