@@ -97,9 +97,15 @@ extern unsigned long shmemsim_slice_work;
 /* The reorder window, in instructions, over which short executions of a loop overlap their chains
  * (platform.reorder_window; 0: none). */
 extern unsigned long shmemsim_window;
-/* Charge what is deferred (the open loop execution's chain) into shmemsim_work: the runtime calls
- * it before it reads or swaps the counter. */
+/* Charge what is deferred (the open loop execution's chain, the work the program counted inline
+ * since shmemsim_left was set) into shmemsim_work: the runtime calls it before it reads or swaps
+ * the counter. */
 void shmemsim_flush_work(void);
+/* The program's inline counting (shmem_front/tools/plugin): each block subtracts its work from
+ * shmemsim_left, the work left before the time slice ends, and calls the library when it runs out.
+ * The runtime calls this after it sets shmemsim_work or shmemsim_slice_work. */
+void shmemsim_rearm_work(void);
+extern long shmemsim_left;
 
 #ifdef __cplusplus
 }

@@ -10,6 +10,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/time.h>
@@ -36,6 +37,31 @@ EXPORT const struct shmemsim_hooks* shmemsim_interpose_hooks(void) { return hook
  * reset whenever computation is charged). */
 EXPORT unsigned long shmemsim_slice_work = (unsigned long)-1;
 
+/* The inline path (the plugin's code in the program, hooks.h): the program subtracts each block's
+ * work from shmemsim_left, the work left before the slice ends, and calls __shmemsim_count_slow
+ * when it reaches 0 or less. The work done since shmemsim_left was last set, left_base -
+ * shmemsim_left, is part of the running thread's work: fold() moves it into shmemsim_work, and
+ * rearm() sets shmemsim_left again from shmemsim_work and the slice's end. So the slice ends at
+ * exactly the block at which shmemsim_work plus that part reaches shmemsim_slice_work (the room
+ * above LONG_MAX is checked again when shmemsim_left runs out: the slow path compares exactly). */
+EXPORT long shmemsim_left;
+static unsigned long left_base;
+
+static void fold(void)
+{
+  shmemsim_work += left_base - (unsigned long)shmemsim_left;
+  left_base = (unsigned long)shmemsim_left;
+}
+
+EXPORT void shmemsim_rearm_work(void)
+{
+  unsigned long room = shmemsim_work < shmemsim_slice_work ? shmemsim_slice_work - shmemsim_work : 0;
+  if (room > (unsigned long)LONG_MAX)
+    room = (unsigned long)LONG_MAX;
+  shmemsim_left = (long)room;
+  left_base     = room;
+}
+
 /* Overlap of short loops' chains (platform.reorder_window): an out-of-order core keeps up to
  * shmemsim_window instructions in flight, so when one execution of an innermost loop (its T
  * iterations of L instructions, as from one row of a sparse matrix) is shorter than that window,
@@ -55,6 +81,29 @@ static struct {
   unsigned long instructions; /* one iteration's instructions (one pass through its usual blocks) */
 } open_loop;
 
+/* The inline path of a loop header with a floor: its slot (a static of the program, per header:
+ * [0] runs, [1] work) lets the header take slot[0] more iterations without
+ * __shmemsim_count_chain_slow, each counting slot[1] (what the slow path would count): iterations of
+ * the open execution of its loop (their instructions; the chain is charged when the execution ends)
+ * until the one that reaches the reorder window (the slow path: it charges the chain so far), or
+ * iterations counted at once (their instructions and floor) when its loop has no open execution.
+ * One slot at a time is armed: sync_chain brings the open loop up to date (armed_runs - slot[0]
+ * iterations since it was armed) and disarms it (slot[0] = 0: its next iteration takes the slow
+ * path), at any change of the open loop. */
+static unsigned long* armed_slot;
+static unsigned long armed_runs;
+static int armed_open; /* the armed header's iterations are the open execution's */
+
+static void sync_chain(void)
+{
+  if (armed_slot == NULL)
+    return;
+  if (armed_open)
+    open_loop.iterations += armed_runs - armed_slot[0];
+  armed_slot[0] = 0;
+  armed_slot    = NULL;
+}
+
 /* What `iterations` of a loop with this chain, divider occupancy and instructions cost beyond
  * their instructions, with the chains of executions this short overlapping in the reorder window. */
 static unsigned long chain_extra(unsigned long iterations, unsigned long path_fs, unsigned long unit_fs,
@@ -72,6 +121,7 @@ static unsigned long chain_extra(unsigned long iterations, unsigned long path_fs
 /* Charge the open execution's iterations so far (the loop stays open: it may go on). */
 static void flush_open(void)
 {
+  sync_chain();
   if (open_loop.iterations > 0)
     shmemsim_work += chain_extra(open_loop.iterations, open_loop.path_fs, open_loop.unit_fs, open_loop.instructions);
   open_loop.iterations = 0;
@@ -82,6 +132,7 @@ EXPORT void shmemsim_flush_work(void)
 {
   flush_open();
   open_loop.loop = 0;
+  fold();
 }
 
 __attribute__((noinline, cold)) static void slice_ends(void)
@@ -90,19 +141,26 @@ __attribute__((noinline, cold)) static void slice_ends(void)
     hooks->slice();
 }
 
-static inline void count(unsigned long fs)
+/* Add `fs` to the running thread's work, and end its time slice when the work reaches the slice's end. */
+static void count(unsigned long fs)
 {
+  fold();
   if (__builtin_expect((shmemsim_work += fs) >= shmemsim_slice_work, 0))
     slice_ends();
+  shmemsim_rearm_work();
 }
 
-/* shmemsim-cc's GCC plugin calls this at the start of every basic block of the program with the
- * block's instruction count (a compile-time constant): count its time, and end the thread's time
- * slice when it has run a quantum without calling anything that charges. */
+/* shmemsim-cc's GCC plugin, in mode=calls (else inline, see __shmemsim_count_slow), calls this at
+ * the start of every basic block of the program with the block's instruction count (a compile-time
+ * constant): count its time, and end the thread's time slice when it has run a quantum without
+ * calling anything that charges. */
 EXPORT void __shmemsim_count(unsigned long instructions)
 {
   count(instructions * shmemsim_instruction_fs);
 }
+
+/* The inline path's call: shmemsim_left ran out, the time slice may have ended. */
+EXPORT void __shmemsim_count_slow(void) { count(0); }
 
 /* The same in a block that leads into innermost loop `loop` (entered or not): the execution of a
  * loop that was open ends and is charged; this loop's next iterations form a new execution. */
@@ -111,6 +169,28 @@ EXPORT void __shmemsim_count_enter(unsigned long instructions, unsigned long loo
   flush_open();
   open_loop.loop = loop;
   count(instructions * shmemsim_instruction_fs);
+}
+
+/* A loop's chain (see __shmemsim_count_chain) at the platform's latencies, and its divider time. */
+static unsigned long chain_path_fs(unsigned long chain)
+{
+  const unsigned long m = (1ul << SHMEMSIM_CHAIN_BITS) - 1;
+  return ((chain & m) + ((chain >> (4 * SHMEMSIM_CHAIN_BITS)) & m)) * shmemsim_latency_fs[0] +
+         ((chain >> SHMEMSIM_CHAIN_BITS) & m) * shmemsim_latency_fs[1] +
+         ((chain >> (2 * SHMEMSIM_CHAIN_BITS)) & m) * shmemsim_latency_fs[2] +
+         ((chain >> (3 * SHMEMSIM_CHAIN_BITS)) & m) * shmemsim_latency_fs[3];
+}
+
+/* What one iteration of a header counted at once costs (its instructions and the time its floor
+ * leaves to them): no open execution, or one that is not this loop's. */
+static unsigned long closed_fs(unsigned long instructions, unsigned long chain, unsigned long divides,
+                               unsigned long loop_instructions)
+{
+  const unsigned long path  = chain_path_fs(chain);
+  const unsigned long unit  = divides * shmemsim_divide_fs;
+  const unsigned long floor = path > unit ? path : unit;
+  const unsigned long issue = loop_instructions * shmemsim_instruction_fs;
+  return instructions * shmemsim_instruction_fs + (floor > issue ? floor - issue : 0);
 }
 
 /* The same at the header of innermost loop `loop`, whose iteration takes at least its `chain` (the
@@ -123,18 +203,11 @@ EXPORT void __shmemsim_count_enter(unsigned long instructions, unsigned long loo
 EXPORT void __shmemsim_count_chain(unsigned long instructions, unsigned long chain, unsigned long divides,
                                    unsigned long loop_instructions, unsigned long loop)
 {
-  const unsigned long m = (1ul << SHMEMSIM_CHAIN_BITS) - 1;
-  const unsigned long path =
-      ((chain & m) + ((chain >> (4 * SHMEMSIM_CHAIN_BITS)) & m)) * shmemsim_latency_fs[0] +
-      ((chain >> SHMEMSIM_CHAIN_BITS) & m) * shmemsim_latency_fs[1] +
-      ((chain >> (2 * SHMEMSIM_CHAIN_BITS)) & m) * shmemsim_latency_fs[2] +
-      ((chain >> (3 * SHMEMSIM_CHAIN_BITS)) & m) * shmemsim_latency_fs[3];
-  const unsigned long unit  = divides * shmemsim_divide_fs;
-  const unsigned long floor = path > unit ? path : unit;
+  sync_chain();
   if (loop != 0 && loop == open_loop.loop) {
     open_loop.iterations += 1;
-    open_loop.path_fs      = path;
-    open_loop.unit_fs      = unit;
+    open_loop.path_fs      = chain_path_fs(chain);
+    open_loop.unit_fs      = divides * shmemsim_divide_fs;
     open_loop.instructions = loop_instructions;
     if (open_loop.iterations * loop_instructions >= shmemsim_window) {
       /* Longer than the window: no overlap; this execution's further iterations pay at once. */
@@ -144,8 +217,66 @@ EXPORT void __shmemsim_count_chain(unsigned long instructions, unsigned long cha
     count(instructions * shmemsim_instruction_fs);
     return;
   }
-  const unsigned long issue = loop_instructions * shmemsim_instruction_fs;
-  count(instructions * shmemsim_instruction_fs + (floor > issue ? floor - issue : 0));
+  count(closed_fs(instructions, chain, divides, loop_instructions));
+}
+
+/* Iterations j > done of a loop of `loop_instructions` with j * loop_instructions below the window:
+ * the open execution's iterations that go on inline (the last division is kept: loops repeat). */
+static unsigned long runs_below_window(unsigned long done, unsigned long loop_instructions)
+{
+  static unsigned long cached_instructions, cached_window, cached_below;
+  if (loop_instructions != cached_instructions || shmemsim_window != cached_window) {
+    cached_instructions = loop_instructions;
+    cached_window       = shmemsim_window;
+    cached_below        = loop_instructions > 0 ? (shmemsim_window + loop_instructions - 1) / loop_instructions
+                                                : (shmemsim_window > 0 ? ULONG_MAX : 0);
+  }
+  return cached_below > done + 1 ? cached_below - 1 - done : 0;
+}
+
+/* Arm `slot` for its header's next iterations: in the open execution of its loop, as many as it
+ * can take before it reaches the window (each counted as __shmemsim_count_chain counts it:
+ * iterations += 1 with this header's chain, and its instructions), or, when its loop has no open
+ * execution, any number (each its instructions and floor at once). */
+static void arm(unsigned long* slot, unsigned long instructions, unsigned long chain, unsigned long divides,
+                unsigned long loop_instructions, unsigned long loop)
+{
+  armed_open = loop != 0 && loop == open_loop.loop;
+  if (armed_open) {
+    slot[0] = runs_below_window(open_loop.iterations, loop_instructions);
+    slot[1] = instructions * shmemsim_instruction_fs;
+  } else {
+    slot[0] = ULONG_MAX;
+    slot[1] = closed_fs(instructions, chain, divides, loop_instructions);
+  }
+  armed_runs = slot[0];
+  armed_slot = slot;
+}
+
+/* The inline path's call at a loop header whose `slot` has no runs left: count it as
+ * __shmemsim_count_chain, then arm the slot. */
+EXPORT void __shmemsim_count_chain_slow(unsigned long instructions, unsigned long chain, unsigned long divides,
+                                        unsigned long loop_instructions, unsigned long loop, unsigned long* slot)
+{
+  __shmemsim_count_chain(instructions, chain, divides, loop_instructions, loop);
+  arm(slot, instructions, chain, divides, loop_instructions, loop);
+}
+
+/* The inline path's call in a block that leads into innermost loop `loop`: count it as
+ * __shmemsim_count_enter, then arm the loop's header (its `slot`, `header_instructions` and floor)
+ * for the new execution's first iterations. Its chain is the open loop's from now on, as the
+ * header's first iteration would set it (an execution of no iteration charges nothing). */
+EXPORT void __shmemsim_count_enter_arm(unsigned long instructions, unsigned long loop,
+                                       unsigned long header_instructions, unsigned long chain,
+                                       unsigned long divides, unsigned long loop_instructions, unsigned long* slot)
+{
+  __shmemsim_count_enter(instructions, loop);
+  if (loop == 0 || loop != open_loop.loop)
+    return; /* the time slice ended: the runtime closed the execution */
+  open_loop.path_fs      = chain_path_fs(chain);
+  open_loop.unit_fs      = divides * shmemsim_divide_fs;
+  open_loop.instructions = loop_instructions;
+  arm(slot, header_instructions, chain, divides, loop_instructions, loop);
 }
 
 static int active(void) { return hooks != NULL && hooks->active(); }

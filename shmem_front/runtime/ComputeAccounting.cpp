@@ -35,6 +35,8 @@ ComputeAccounting::ComputeAccounting(sim::Simulation& sim, const RuntimeParams& 
       window_(static_cast<unsigned long>(params.reorder_window))
 {
   SHMEMSIM_ASSERT(params.reorder_window >= 0, "the reorder window is not negative");
+  SHMEMSIM_ASSERT((counter.flush == nullptr) == (counter.rearm == nullptr),
+                  "the interposition library that defers work (flush) is told when the work is set (rearm)");
   SHMEMSIM_ASSERT(params.core_speed > 0, "the core speed must be positive");
   // The quantum in the counter's units (fs of unscaled work): compute_scale stretches counted
   // work, so a scaled quantum is shorter in unscaled work; without a counted cost (none, or a zero
@@ -52,6 +54,14 @@ void ComputeAccounting::arm_slices()
   *counter_.slice_work     = quantum_work_;
   if (counter_.window != nullptr)
     *counter_.window = window_;
+  set_work(*work_);
+}
+
+void ComputeAccounting::set_work(unsigned long work) const
+{
+  *work_ = work;
+  if (counter_.rearm != nullptr)
+    counter_.rearm();
 }
 
 unsigned long ComputeAccounting::take_work() const
@@ -59,7 +69,7 @@ unsigned long ComputeAccounting::take_work() const
   if (counter_.flush != nullptr)
     counter_.flush();
   const unsigned long work = *work_;
-  *work_                   = 0;
+  set_work(0);
   return work;
 }
 

@@ -36,6 +36,7 @@ struct WorkCounter {
   unsigned long* latency_fs     = nullptr;
   unsigned long* window         = nullptr; ///< platform.reorder_window, in instructions
   void (*flush)()               = nullptr; ///< charges the deferred chain of the open loop execution
+  void (*rearm)()               = nullptr; ///< after `work` or `slice_work` is set (the program's inline count)
 };
 
 class ComputeAccounting {
@@ -64,7 +65,7 @@ public:
   void poll();
   /// At actor switches: the running thread's work count is kept with the thread.
   void save(SimThread& t) const { t.work = take_work(); }
-  void restore(const SimThread* t) const { *work_ = t != nullptr ? t->work : 0; }
+  void restore(const SimThread* t) const { set_work(t != nullptr ? t->work : 0); }
 
   /// After a time limit: one line per thread that was computing (no library call), naming it.
   std::vector<std::string> computing(const std::deque<SimThread>& threads) const;
@@ -72,6 +73,8 @@ public:
 private:
   /// The running thread's counted work (deferred chains charged first), the counter reset.
   unsigned long take_work() const;
+  /// The running thread's counted work is `work` (the program's inline count is set from it).
+  void set_work(unsigned long work) const;
   /// A run of time slices of `t` starts at `from` (reported as one computation by charge).
   void open_slices(SimThread& t, sim::Ps from);
 

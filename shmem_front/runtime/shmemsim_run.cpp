@@ -639,7 +639,8 @@ LoadedProgram load_program(const Options& o, const scenarios::Scenario& sc, cons
                                      static_cast<unsigned long*>(dlsym(ih, "shmemsim_divide_fs")),
                                      static_cast<unsigned long*>(dlsym(ih, "shmemsim_latency_fs")),
                                      static_cast<unsigned long*>(dlsym(ih, "shmemsim_window")),
-                                     reinterpret_cast<void (*)()>(dlsym(ih, "shmemsim_flush_work"))};
+                                     reinterpret_cast<void (*)()>(dlsym(ih, "shmemsim_flush_work")),
+                                     reinterpret_cast<void (*)()>(dlsym(ih, "shmemsim_rearm_work"))};
   loaded.tag_output    = o.tag;
   g_program_handles    = reinterpret_cast<int (*)(int)>(dlsym(ih, "shmemsim_interpose_program_handles"));
   loaded.pthreads      = interposed_pthreads(ih);

@@ -264,7 +264,7 @@ TEST_F(Runs, ProgressLineOnATerminal)
   EXPECT_EQ(q.out.find("shmemsim: run"), std::string::npos) << q.out;
 
   // shmemsim-run: the same line from the same run builder, with its own prefix.
-  const Result p = sh("script -q -e -c '" + launcher() + " -np 2 --sim-time-limit 100ms " + SHMEMSIM_PROGRAM + " forever' /dev/null");
+  const Result p = sh("script -q -e -c '" + launcher() + " -np 2 --sim-time-limit 1s " + SHMEMSIM_PROGRAM + " forever' /dev/null");
   EXPECT_EQ(p.status, 4) << p.out;
   EXPECT_NE(p.out.find("shmemsim-run: running: "), std::string::npos) << p.out;
   EXPECT_NE(p.out.find("shmemsim-run: run ended: "), std::string::npos) << p.out;

@@ -60,3 +60,13 @@ set_tests_properties(prog_calibrate_quick PROPERTIES LABELS programs TIMEOUT 300
 # A cost out of range is one line naming the key, status 2.
 shmemsim_program_test(compute_weight_bad_cost PROGRAM compute_weight PES 1 RUN_OPTIONS --set platform.instruction_time=2s
   EXPECT_STATUS 2 STDERR_LINES 1 EXPECT_STDERR "platform.instruction_time")
+
+# The inline count (shmemsim-cc's default: each block updates the work left in the program's own
+# code) charges exactly what counting by calls does (SHMEMSIM_CC_COUNT=calls): count_paths (code of
+# many shapes, threads, a busy wait decided by the slices), compute_weight and the calibration
+# kernels, built both ways, give the same output, summary and trace byte for byte.
+add_test(NAME prog_compute_inline_count
+  COMMAND ${CMAKE_COMMAND} -DBIN=${PROJECT_BINARY_DIR}/bin -DSRC=${CMAKE_CURRENT_SOURCE_DIR}
+          -DKERNELS=${PROJECT_SOURCE_DIR}/scenarios/calibrate -DOUT=${CMAKE_CURRENT_BINARY_DIR}/out/compute_inline_count
+          -P ${CMAKE_CURRENT_SOURCE_DIR}/compute_weight/check_inline_count.cmake)
+set_tests_properties(prog_compute_inline_count PROPERTIES LABELS programs TIMEOUT 900)

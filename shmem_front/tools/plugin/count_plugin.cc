@@ -20,6 +20,21 @@
 // constant: executions are deterministic. The interposition library adds N to its work counter
 // (instructions) and ends the thread's time slice when it reaches the quantum.
 //
+// Those calls are the reference (mode=calls: -fplugin-arg-shmemsim_count_plugin-mode=calls,
+// SHMEMSIM_CC_COUNT=calls). By default the count is inline, in the program's code, and gives the
+// same times at the same points: a block subtracts N x shmemsim_instruction_fs from shmemsim_left,
+// the work left before the time slice ends, and calls __shmemsim_count_slow only when that reaches 0
+// (the library then does what __shmemsim_count would have done at that block). Through a loop nest
+// that calls nothing the work left is a local (a register), loaded on the edges into the nest and
+// stored on the edges out of it and around the slow calls. A loop header with a floor has a slot, a
+// static of the program: the library arms it with a number of iterations and the work of each (the
+// iterations of an open execution before the one that reaches the reorder window, or iterations
+// counted at once); the header spends that work while runs are left and calls
+// __shmemsim_count_chain_slow (which counts it as __shmemsim_count_chain would, then arms the slot
+// again) when none are. A block that leads into such a loop still calls the library
+// (__shmemsim_count_enter_arm: the last execution's chain is charged there), which arms the loop's
+// header for the new execution.
+//
 // Plugin code runs inside cc1/cc1plus: it uses GCC's internal API (gcc-12-plugin-dev).
 #include "gcc-plugin.h"
 #include "plugin-version.h"
@@ -38,7 +53,13 @@
 #include "tree-into-ssa.h"
 #include "cgraph.h"
 #include "cfgloop.h"
+#include "cfgloopmanip.h"
 #include "tree-phinodes.h"
+#include "ssa.h"
+#include "cfghooks.h"
+#include "cfganal.h"
+#include "gimple-iterator.h"
+#include "ggc.h"
 #include "ssa-iterators.h"
 #include "hash-map.h"
 #include "hash-set.h"
@@ -349,8 +370,13 @@ struct LoopFloor {
 };
 using WorkMap  = hash_map<int_hash<int, -1, -2>, unsigned long>;
 using FloorMap = hash_map<int_hash<int, -1, -2>, LoopFloor>;
-/// Blocks that lead into a loop with a floor (from outside it), with that loop's identifier.
-using EnterMap = hash_map<int_hash<int, -1, -2>, unsigned long>;
+/// A loop with a floor that a block leads into: its identifier and its header block.
+struct LoopEntry {
+  unsigned long id = 0;
+  int header       = 0;
+};
+/// Blocks that lead into a loop with a floor (from outside it), with that loop.
+using EnterMap = hash_map<int_hash<int, -1, -2>, LoopEntry>;
 
 /// An identifier for the loop headed by block `header` of `fun`, the same in every compilation and
 /// unlikely to be another loop's of the program: a 64-bit FNV-1a hash of the source file, the
@@ -390,7 +416,7 @@ void find_loop_entries(function* fun, const FloorMap& floors, EnterMap& enters)
       const class loop* around = src->loop_father;
       if (around != nullptr && around->header != nullptr && const_cast<FloorMap&>(floors).get(around->header->index) != nullptr)
         continue;
-      enters.put(src->index, floor->id);
+      enters.put(src->index, LoopEntry{floor->id, loop->header->index});
     }
   }
 }
@@ -425,40 +451,434 @@ void find_loop_floors(function* fun, WorkMap& work, FloorMap& floors, EnterMap& 
     loop_optimizer_finalize();
 }
 
-tree count_decl;       // void __shmemsim_count(unsigned long instructions)
-tree count_enter_decl; // void __shmemsim_count_enter(unsigned long instructions, unsigned long loop)
-tree count_loop_decl;  // void __shmemsim_count_chain(instructions, chain, divides, loop_instructions, loop)
+/// What the instrumentation calls and reads (shmem_front/interpose/interpose.c), declared once per
+/// compilation and kept alive as GC roots (a decl outlives the first function that used it).
+enum Decl {
+  kCount,          ///< void __shmemsim_count(unsigned long instructions)
+  kCountEnter,     ///< void __shmemsim_count_enter(unsigned long instructions, unsigned long loop)
+  kCountChain,     ///< void __shmemsim_count_chain(instructions, chain, divides, loop_instructions, loop)
+  kCountSlow,      ///< void __shmemsim_count_slow(void): the work left ran out
+  kCountChainSlow, ///< void __shmemsim_count_chain_slow(the five of __shmemsim_count_chain, slot)
+  kCountEnterArm,  ///< void __shmemsim_count_enter_arm(the two of __shmemsim_count_enter, the header's
+                   ///< instructions, chain, divides, loop_instructions, slot)
+  kLeft,           ///< long shmemsim_left: the work (fs) left before the time slice ends
+  kInstructionFs,  ///< unsigned long shmemsim_instruction_fs
+  kDecls
+};
+tree decls[kDecls];
+const ggc_root_tab kDeclRoots[] = {{&decls[0], kDecls, sizeof(tree), &gt_ggc_mx_tree_node, &gt_pch_nx_tree_node},
+                                   LAST_GGC_ROOT_TAB};
 
-tree declare(const char* name, int args)
+/// Instrument with calls only (plugin argument mode=calls): every block calls the library, the
+/// reference the inline path must equal (tests compare the two).
+bool calls_only = false;
+
+tree declare_function(const char* name, int args)
 {
-  tree u    = long_unsigned_type_node;
-  tree type = args == 1   ? build_function_type_list(void_type_node, u, NULL_TREE)
-              : args == 2 ? build_function_type_list(void_type_node, u, u, NULL_TREE)
-                          : build_function_type_list(void_type_node, u, u, u, u, u, NULL_TREE);
-  tree decl = build_fn_decl(name, type);
+  tree params = void_list_node;
+  for (int i = 0; i < args; ++i)
+    params = tree_cons(NULL_TREE, long_unsigned_type_node, params);
+  tree decl           = build_fn_decl(name, build_function_type(void_type_node, params));
   TREE_NOTHROW(decl)  = 1;
   DECL_EXTERNAL(decl) = 1;
   TREE_PUBLIC(decl)   = 1;
   return decl;
 }
 
+tree declare_variable(const char* name, tree type)
+{
+  tree decl             = build_decl(UNKNOWN_LOCATION, VAR_DECL, get_identifier(name), type);
+  TREE_PUBLIC(decl)     = 1;
+  DECL_EXTERNAL(decl)   = 1;
+  DECL_ARTIFICIAL(decl) = 1;
+  TREE_USED(decl)       = 1;
+  DECL_IGNORED_P(decl)  = 1;
+  varpool_node::get_create(decl);
+  return decl;
+}
+
+void declare_all()
+{
+  if (decls[kCount] != NULL_TREE)
+    return;
+  decls[kCount]          = declare_function("__shmemsim_count", 1);
+  decls[kCountEnter]     = declare_function("__shmemsim_count_enter", 2);
+  decls[kCountChain]     = declare_function("__shmemsim_count_chain", 5);
+  decls[kCountSlow]      = declare_function("__shmemsim_count_slow", 0);
+  decls[kCountChainSlow] = declare_function("__shmemsim_count_chain_slow", 6);
+  decls[kCountEnterArm]  = declare_function("__shmemsim_count_enter_arm", 7);
+  decls[kLeft]           = declare_variable("shmemsim_left", long_integer_type_node);
+  decls[kInstructionFs]  = declare_variable("shmemsim_instruction_fs", long_unsigned_type_node);
+}
+
+tree ulong(unsigned long v) { return build_int_cst(long_unsigned_type_node, v); }
+
+/// A loop header's slot, a static of the program: [0] the iterations the library armed the header
+/// for (0: none, the next one calls __shmemsim_count_chain_slow), [1] the work (fs) of each.
+tree make_slot()
+{
+  static unsigned serial = 0;
+  char name[32];
+  snprintf(name, sizeof name, "__shmemsim_slot.%u", serial++);
+  tree decl             = build_decl(UNKNOWN_LOCATION, VAR_DECL, get_identifier(name),
+                                     build_array_type_nelts(long_unsigned_type_node, 2));
+  TREE_STATIC(decl)     = 1;
+  TREE_PUBLIC(decl)     = 0;
+  DECL_ARTIFICIAL(decl) = 1;
+  DECL_IGNORED_P(decl)  = 1;
+  TREE_USED(decl)       = 1;
+  TREE_ADDRESSABLE(decl) = 1;
+  SET_DECL_ASSEMBLER_NAME(decl, DECL_NAME(decl));
+  varpool_node::finalize_decl(decl);
+  return decl;
+}
+
+/// Element `i` of `slot` (a fresh reference: GIMPLE shares none).
+tree slot_ref(tree slot, unsigned long i)
+{
+  return build4(ARRAY_REF, long_unsigned_type_node, slot, ulong(i), NULL_TREE, NULL_TREE);
+}
+
 /// The call that counts a block: its instructions; for a loop header its loop's floor; for a
 /// block that leads into a loop with a floor, that loop's identifier.
-gcall* count_call(unsigned long instructions, const LoopFloor* floor, const unsigned long* enters)
+gcall* count_call(unsigned long instructions, const LoopFloor* floor, const LoopEntry* enters)
 {
-  if (count_decl == NULL_TREE) {
-    count_decl       = declare("__shmemsim_count", 1);
-    count_enter_decl = declare("__shmemsim_count_enter", 2);
-    count_loop_decl  = declare("__shmemsim_count_chain", 5);
-  }
-  tree u = long_unsigned_type_node;
   if (floor != nullptr)
-    return gimple_build_call(count_loop_decl, 5, build_int_cst(u, instructions), build_int_cst(u, floor->chain),
-                             build_int_cst(u, floor->divides), build_int_cst(u, floor->instructions),
-                             build_int_cst(u, floor->id));
+    return gimple_build_call(decls[kCountChain], 5, ulong(instructions), ulong(floor->chain), ulong(floor->divides),
+                             ulong(floor->instructions), ulong(floor->id));
   if (enters != nullptr)
-    return gimple_build_call(count_enter_decl, 2, build_int_cst(u, instructions), build_int_cst(u, *enters));
-  return gimple_build_call(count_decl, 1, build_int_cst(u, instructions));
+    return gimple_build_call(decls[kCountEnter], 2, ulong(instructions), ulong(enters->id));
+  return gimple_build_call(decls[kCount], 1, ulong(instructions));
+}
+
+void insert_at_start(basic_block bb, gimple* stmt)
+{
+  gimple_stmt_iterator gsi = gsi_after_labels(bb);
+  gsi_insert_before(&gsi, stmt, GSI_SAME_STMT);
+}
+
+/// Where a block counts. `left` is the work left (shmemsim_left) itself, or a local the function
+/// keeps in a register through a loop nest that calls nothing (loaded on the edges into the nest,
+/// stored back on the edges out of it and around the slow path's calls); likewise the runs and the
+/// work of the slot of the nest's one loop header with a floor (`header`, -1 if none).
+struct Counter {
+  tree left   = NULL_TREE;
+  int header  = -1;
+  tree slot   = NULL_TREE;
+  tree runs   = NULL_TREE; ///< a local, for `header`
+  tree cost   = NULL_TREE; ///< a local, for `header`
+  bool local() const { return left != decls[kLeft]; }
+};
+
+/// Statements built in order (SSA temporaries), for the start of a block.
+struct Seq {
+  gimple_seq seq = nullptr;
+
+  tree op(tree type, tree_code code, tree a, tree b = NULL_TREE)
+  {
+    tree t = make_ssa_name(type);
+    gimple_seq_add_stmt(&seq, b == NULL_TREE ? gimple_build_assign(t, code, a) : gimple_build_assign(t, code, a, b));
+    return t;
+  }
+  tree load(tree var)
+  {
+    tree t = make_ssa_name(TREE_TYPE(var));
+    gimple_seq_add_stmt(&seq, gimple_build_assign(t, var));
+    return t;
+  }
+  void store(tree var, tree value) { gimple_seq_add_stmt(&seq, gimple_build_assign(var, value)); }
+  void branch(tree_code code, tree a, tree b) { gimple_seq_add_stmt(&seq, gimple_build_cond(code, a, b, NULL_TREE, NULL_TREE)); }
+
+  /// The work left -= cost (fs); then branch on "it ran out" (0 or less). Signed: the work left is
+  /// at most LONG_MAX and a block's cost far below it, so that nothing overflows.
+  void spend(tree cost, const Counter& c)
+  {
+    tree now = op(long_integer_type_node, MINUS_EXPR, load(c.left), op(long_integer_type_node, NOP_EXPR, cost));
+    store(c.left, now);
+    branch(LE_EXPR, now, build_int_cst(long_integer_type_node, 0));
+  }
+};
+
+/// Puts `seq` (ending with a condition) at the start of `bb`, whose statements go on in a block of
+/// their own (`*rest`), and returns a new empty block taken when the condition holds (with
+/// probability `taken`), which goes on to `*rest`.
+basic_block branch_at_start(basic_block bb, gimple_seq seq, profile_probability taken, basic_block* rest)
+{
+  gimple* cond             = gimple_seq_last_stmt(seq);
+  gimple_stmt_iterator gsi = gsi_after_labels(bb);
+  gsi_insert_seq_before(&gsi, seq, GSI_SAME_STMT);
+  edge on              = split_block(bb, cond);
+  *rest                = on->dest;
+  on->flags            = (on->flags & ~EDGE_FALLTHRU) | EDGE_FALSE_VALUE;
+  on->probability      = taken.invert();
+  basic_block side     = create_empty_bb(EXIT_BLOCK_PTR_FOR_FN(cfun)->prev_bb);
+  side->count          = bb->count.apply_probability(taken);
+  edge to_side         = make_edge(bb, side, EDGE_TRUE_VALUE);
+  to_side->probability = taken;
+  make_single_succ_edge(side, *rest, EDGE_FALLTHRU);
+  if (current_loops != nullptr)
+    add_bb_to_loop(side, bb->loop_father);
+  return side;
+}
+
+/// Loads a nest's locals from memory (`load`) or stores them back.
+void sync_locals(Seq& s, const Counter& c, bool load)
+{
+  if (!c.local())
+    return;
+  if (load) {
+    s.store(c.left, decls[kLeft]);
+  } else {
+    s.store(decls[kLeft], c.left);
+  }
+  if (c.header < 0)
+    return;
+  if (load) {
+    s.store(c.runs, slot_ref(c.slot, 0));
+    s.store(c.cost, slot_ref(c.slot, 1));
+  } else {
+    s.store(slot_ref(c.slot, 0), c.runs);
+  }
+}
+
+/// `call` in the empty block `side`, the nest's locals stored before it and loaded after it.
+void put_call(basic_block side, gcall* call, const Counter& c)
+{
+  Seq s;
+  sync_locals(s, c, false);
+  gimple_seq_add_stmt(&s.seq, call);
+  sync_locals(s, c, true);
+  gimple_stmt_iterator gsi = gsi_start_bb(side);
+  gsi_insert_seq_after(&gsi, s.seq, GSI_NEW_STMT);
+}
+
+/// A block's count inline: the work left -= instructions x shmemsim_instruction_fs (`fs`, read at
+/// the function's entry), and the library's slow path when the time slice ends.
+void count_inline(basic_block bb, unsigned long instructions, tree fs, const Counter& c)
+{
+  Seq s;
+  s.spend(instructions == 1 ? fs : s.op(long_unsigned_type_node, MULT_EXPR, fs, ulong(instructions)), c);
+  basic_block rest;
+  put_call(branch_at_start(bb, s.seq, profile_probability::very_unlikely(), &rest),
+           gimple_build_call(decls[kCountSlow], 0), c);
+}
+
+/// A loop header's count inline: while the library has armed its slot with runs left, one run (the
+/// slot's work, spent as a block's: an iteration of an open execution or one counted at once,
+/// interpose.c); otherwise the slow path, which counts the header as __shmemsim_count_chain does
+/// and arms the slot for the next iterations.
+void chain_inline(basic_block bb, unsigned long instructions, const LoopFloor& floor, tree slot, const Counter& c)
+{
+  tree u         = long_unsigned_type_node;
+  const bool own = c.header == bb->index;
+  Seq s;
+  tree runs = s.load(own ? c.runs : slot_ref(slot, 0));
+  s.branch(EQ_EXPR, runs, ulong(0));
+  basic_block fast;
+  basic_block slow = branch_at_start(bb, s.seq, profile_probability::unlikely(), &fast);
+  put_call(slow,
+           gimple_build_call(decls[kCountChainSlow], 6, ulong(instructions), ulong(floor.chain), ulong(floor.divides),
+                             ulong(floor.instructions), ulong(floor.id), build_fold_addr_expr(slot)),
+           c);
+  Seq f;
+  f.store(own ? c.runs : slot_ref(slot, 0), f.op(u, MINUS_EXPR, runs, ulong(1)));
+  f.spend(f.load(own ? c.cost : slot_ref(slot, 1)), c);
+  basic_block rest;
+  put_call(branch_at_start(fast, f.seq, profile_probability::very_unlikely(), &rest),
+           gimple_build_call(decls[kCountSlow], 0), c);
+  redirect_edge_succ(single_succ_edge(slow), rest); // the slow path counted the header: past the fast one
+}
+
+/// A block that leads into a loop with a floor: a call that ends the last loop execution and opens
+/// this one (__shmemsim_count_enter), arming the loop's header's slot for its first iterations.
+void enter_call(basic_block bb, unsigned long instructions, const LoopEntry& entry, const LoopFloor* floor,
+                unsigned long header_instructions, tree slot)
+{
+  if (floor == nullptr || slot == NULL_TREE) {
+    insert_at_start(bb, count_call(instructions, nullptr, &entry));
+    return;
+  }
+  insert_at_start(bb, gimple_build_call(decls[kCountEnterArm], 7, ulong(instructions), ulong(entry.id),
+                                        ulong(header_instructions), ulong(floor->chain), ulong(floor->divides),
+                                        ulong(floor->instructions), build_fold_addr_expr(slot)));
+}
+
+/// Whether `fun` can take the inline path: in SSA, no abnormal edges (setjmp, nonlocal gotos,
+/// computed gotos), whose blocks must not be split.
+bool inline_ok(function* fun)
+{
+  if (!gimple_in_ssa_p(fun) || fun->calls_setjmp || fun->has_nonlocal_label)
+    return false;
+  basic_block bb;
+  FOR_EACH_BB_FN(bb, fun) {
+    edge e;
+    edge_iterator ei;
+    FOR_EACH_EDGE(e, ei, bb->preds)
+      if ((e->flags & EDGE_ABNORMAL) != 0)
+        return false;
+  }
+  return true;
+}
+
+void instrument_with_calls(function* fun, WorkMap& work, FloorMap& floors, EnterMap& enters)
+{
+  basic_block bb;
+  FOR_EACH_BB_FN(bb, fun)
+    insert_at_start(bb, count_call(*work.get(bb->index), floors.get(bb->index), enters.get(bb->index)));
+}
+
+/// Whether `loop` (its inner loops too) may keep the counter in a register: it calls nothing (not
+/// even the library: no block that leads into a loop with a floor), returns from nowhere inside,
+/// and is left by ordinary edges only. `*header` is its one loop header with a floor, if one (else -1).
+bool calls_nothing(const class loop* loop, FloorMap& floors, EnterMap& enters, int* header)
+{
+  if (loop->latch == nullptr)
+    return false; // several latches
+  basic_block* body = get_loop_body(loop);
+  bool ok           = true;
+  int headers       = 0;
+  *header           = -1;
+  for (unsigned i = 0; ok && i < loop->num_nodes; ++i) {
+    basic_block bb = body[i];
+    ok             = enters.get(bb->index) == nullptr;
+    if (floors.get(bb->index) != nullptr) {
+      ++headers;
+      *header = bb->index;
+    }
+    for (gimple_stmt_iterator gsi = gsi_start_bb(bb); ok && !gsi_end_p(gsi); gsi_next(&gsi)) {
+      const gimple* stmt = gsi_stmt(gsi);
+      ok = !(is_gimple_call(stmt) && !gimple_call_internal_p(stmt)) && gimple_code(stmt) != GIMPLE_RETURN;
+    }
+    edge e;
+    edge_iterator ei;
+    FOR_EACH_EDGE(e, ei, bb->succs)
+      if ((e->flags & (EDGE_EH | EDGE_ABNORMAL)) != 0 || e->dest == EXIT_BLOCK_PTR_FOR_FN(cfun))
+        ok = false;
+  }
+  free(body);
+  if (headers != 1)
+    *header = -1;
+  return ok;
+}
+
+/// A loop nest whose counter is local: its outermost loop and its one header with a floor (or -1).
+struct Nest {
+  class loop* loop;
+  int header;
+};
+using BlockNest = hash_map<int_hash<int, -1, -2>, int>; ///< block index -> index in the nests
+
+/// The outermost loops that call nothing, below `loop` (their blocks into `inside`).
+void find_register_loops(class loop* loop, FloorMap& floors, EnterMap& enters, auto_vec<Nest>& found,
+                         BlockNest& inside)
+{
+  for (class loop* l = loop->inner; l != nullptr; l = l->next) {
+    int header;
+    if (!calls_nothing(l, floors, enters, &header)) {
+      find_register_loops(l, floors, enters, found, inside);
+      continue;
+    }
+    basic_block* body = get_loop_body(l);
+    for (unsigned i = 0; i < l->num_nodes; ++i)
+      inside.put(body[i]->index, static_cast<int>(found.length()));
+    free(body);
+    found.safe_push(Nest{l, header});
+  }
+}
+
+/// An edge into a nest (where its locals are loaded) or out of it (where they are stored back),
+/// found before the blocks are split (splitting keeps the edges).
+struct NestEdge {
+  unsigned nest;
+  edge e;
+  bool into;
+};
+
+void loop_edges(unsigned nest, const class loop* loop, auto_vec<NestEdge>& edges)
+{
+  edge e;
+  edge_iterator ei;
+  FOR_EACH_EDGE(e, ei, loop->header->preds)
+    if (!flow_bb_inside_loop_p(loop, e->src))
+      edges.safe_push(NestEdge{nest, e, true});
+  for (edge x : get_loop_exit_edges(loop))
+    edges.safe_push(NestEdge{nest, x, false});
+}
+
+/// The locals of each nest: the work left, and its header's runs and work.
+void make_counters(const auto_vec<Nest>& nests, hash_map<int_hash<int, -1, -2>, tree>& slots, auto_vec<Counter>& counters)
+{
+  for (const Nest& n : nests) {
+    Counter c;
+    c.left = create_tmp_reg(long_integer_type_node, "shmemsim_left");
+    if (n.header >= 0) {
+      c.header = n.header;
+      c.slot   = *slots.get(n.header);
+      c.runs   = create_tmp_reg(long_unsigned_type_node, "shmemsim_runs");
+      c.cost   = create_tmp_reg(long_unsigned_type_node, "shmemsim_cost");
+    }
+    counters.safe_push(c);
+  }
+}
+
+/// Loads each nest's locals on the edges into it and stores them on the edges out of it.
+void bracket_nests(const auto_vec<Counter>& counters, const auto_vec<NestEdge>& edges)
+{
+  for (const NestEdge& x : edges) {
+    Seq s;
+    sync_locals(s, counters[x.nest], x.into);
+    gsi_insert_seq_on_edge(x.e, s.seq);
+  }
+}
+
+/// Every block counts inline but those that lead into a loop with a floor (a call per loop
+/// execution: it charges the last execution's chain). Returns whether locals were made (SSA to update).
+bool instrument_inline(function* fun, WorkMap& work, FloorMap& floors, EnterMap& enters)
+{
+  auto_vec<basic_block> blocks;
+  basic_block bb;
+  FOR_EACH_BB_FN(bb, fun)
+    blocks.safe_push(bb);
+  hash_map<int_hash<int, -1, -2>, tree> slots;
+  for (auto f : floors)
+    slots.put(f.first, make_slot());
+  const bool had_loops = loops_for_fn(fun) != nullptr;
+  loop_optimizer_init(AVOID_CFG_MODIFICATIONS);
+  auto_vec<Nest> nests;
+  BlockNest inside;
+  if (optimize > 0)
+    find_register_loops(current_loops->tree_root, floors, enters, nests, inside);
+  auto_vec<NestEdge> edges;
+  for (unsigned i = 0; i < nests.length(); ++i)
+    loop_edges(i, nests[i].loop, edges);
+  auto_vec<Counter> counters;
+  make_counters(nests, slots, counters);
+  Counter memory;
+  memory.left = decls[kLeft];
+  tree fs = make_ssa_name(long_unsigned_type_node); // read at the entry, before every count (below)
+  for (basic_block b : blocks) {
+    const unsigned long n    = *work.get(b->index);
+    const LoopFloor* floor   = floors.get(b->index);
+    const LoopEntry* ent     = enters.get(b->index);
+    const int* nest          = inside.get(b->index);
+    const Counter& c         = nest != nullptr ? counters[*nest] : memory;
+    if (floor != nullptr)
+      chain_inline(b, n, *floor, *slots.get(b->index), c);
+    else if (ent != nullptr)
+      enter_call(b, n, *ent, floors.get(ent->header), *work.get(ent->header), *slots.get(ent->header));
+    else
+      count_inline(b, n, fs, c);
+  }
+  bracket_nests(counters, edges);
+  gsi_commit_edge_inserts();
+  gsi_insert_on_edge_immediate(single_succ_edge(ENTRY_BLOCK_PTR_FOR_FN(fun)), gimple_build_assign(fs, decls[kInstructionFs]));
+  free_dominance_info(fun, CDI_DOMINATORS);
+  free_dominance_info(fun, CDI_POST_DOMINATORS);
+  if (had_loops)
+    loops_state_set(fun, LOOPS_NEED_FIXUP);
+  else
+    loop_optimizer_finalize();
+  return !nests.is_empty();
 }
 
 class CountPass : public gimple_opt_pass {
@@ -469,22 +889,23 @@ public:
 
   unsigned int execute(function* fun) override
   {
+    declare_all();
     basic_block bb;
-    // Weigh every block first, then insert (so a count never counts another count call).
+    // Weigh every block first, then insert (so a count never counts another count).
     WorkMap work;
     FloorMap floors;
     EnterMap enters;
     FOR_EACH_BB_FN(bb, fun)
       work.put(bb->index, block_work(bb));
     find_loop_floors(fun, work, floors, enters);
-    FOR_EACH_BB_FN(bb, fun) {
-      gcall* call = count_call(*work.get(bb->index), floors.get(bb->index), enters.get(bb->index));
-      gimple_stmt_iterator gsi = gsi_after_labels(bb);
-      gsi_insert_before(&gsi, call, GSI_SAME_STMT);
-    }
+    bool new_local = false;
+    if (calls_only || !inline_ok(fun))
+      instrument_with_calls(fun, work, floors, enters);
+    else
+      new_local = instrument_inline(fun, work, floors, enters);
     if (gimple_in_ssa_p(fun)) {
       mark_virtual_operands_for_renaming(fun);
-      return TODO_update_ssa_only_virtuals;
+      return new_local ? TODO_update_ssa : TODO_update_ssa_only_virtuals;
     }
     return 0;
   }
@@ -499,8 +920,19 @@ int plugin_init(struct plugin_name_args* info, struct plugin_gcc_version* versio
             gcc_version.basever, version->basever);
     return 1;
   }
+  for (int i = 0; i < info->argc; ++i) {
+    const char* value = info->argv[i].value != nullptr ? info->argv[i].value : "";
+    if (strcmp(info->argv[i].key, "mode") == 0 && strcmp(value, "calls") == 0) {
+      calls_only = true;
+    } else if (strcmp(info->argv[i].key, "mode") != 0 || strcmp(value, "inline") != 0) {
+      fprintf(stderr, "shmemsim count plugin: unknown argument '%s=%s' (use mode=inline or mode=calls)\n",
+              info->argv[i].key, value);
+      return 1;
+    }
+  }
   static plugin_info about = {"1", "shmemsim: counts each basic block's instructions for compute accounting"};
   register_callback(info->base_name, PLUGIN_INFO, nullptr, &about);
+  register_callback(info->base_name, PLUGIN_REGISTER_GGC_ROOTS, nullptr, const_cast<ggc_root_tab*>(kDeclRoots));
   register_pass_info pass;
   pass.pass                     = new CountPass(g);
   pass.reference_pass_name      = "optimized";
