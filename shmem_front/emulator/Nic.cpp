@@ -63,6 +63,10 @@ struct Nic::Peer {
   std::deque<Out> queue;
   bool writing           = false;
   std::uint64_t next_seq = 0;
+  // Batching (nothing injected): requests following each other closely, sent in one write.
+  std::vector<char> batch;
+  bool doorbell = false;             ///< the progress thread is asked to send the batch
+  std::uint64_t last_request_ns = 0; ///< when the last batchable request to this peer was issued
   // Injection
   asio::steady_timer timer;
   Injector injector;
@@ -266,7 +270,7 @@ const char* kind_of(MsgType t)
 }
 } // namespace
 
-void Nic::send_request(int pe, Header& h, const void* payload, std::size_t n, std::uint64_t op)
+void Nic::send_request(int pe, Header& h, const void* payload, std::size_t n, std::uint64_t op, bool may_batch)
 {
   Peer& p = *peers_[static_cast<std::size_t>(pe)];
   h.src   = static_cast<std::uint32_t>(cfg_.rank);
@@ -277,7 +281,75 @@ void Nic::send_request(int pe, Header& h, const void* payload, std::size_t n, st
     tracer_->msg(Tracer::message_id(cfg_.rank, pe, h.seq), op, pe, kind_of(h.type),
                  amo ? front::amo_size(static_cast<AmoType>(h.dtype)) : h.len);
   }
+  if (may_batch && batch_locked(p, h, payload, n))
+    return;
   send_locked(p, h, payload, n, true);
+}
+
+namespace {
+/// A batch goes out when it holds this many bytes.
+constexpr std::size_t kBatchBytes = 64 * 1024;
+/// Larger puts are never batched (they are sent from the caller's buffer).
+constexpr std::size_t kBatchPayload = 4096;
+/// A request issued this soon after the previous one to the same peer joins a batch: a stream.
+/// A lone request (a ping-pong's put) goes at once, from the caller's thread.
+constexpr std::uint64_t kStreamGapNs = 20'000;
+} // namespace
+
+bool Nic::batch_locked(Peer& p, const Header& h, const void* payload, std::size_t n)
+{
+  if (cfg_.delays() || n > kBatchPayload)
+    return false;
+  const std::uint64_t t      = now_ns();
+  const bool stream          = t - p.last_request_ns < kStreamGapNs;
+  p.last_request_ns          = t;
+  if (!stream && p.batch.empty())
+    return false;
+  if (p.batch.empty()) {
+    p.batch.reserve(kBatchBytes + sizeof h + kBatchPayload);
+    batched_peers_.fetch_add(1, std::memory_order_acq_rel);
+  }
+  const std::size_t at = p.batch.size();
+  p.batch.resize(at + sizeof h + n);
+  std::memcpy(p.batch.data() + at, &h, sizeof h);
+  if (n > 0)
+    std::memcpy(p.batch.data() + at + sizeof h, payload, n);
+  if (p.batch.size() >= kBatchBytes) {
+    flush_batch_locked(p);
+  } else if (!p.doorbell) { // the progress thread sends it soon if this thread does not first
+    p.doorbell = true;
+    asio::post(io_, [this, &p] {
+      std::lock_guard lock(p.mutex);
+      p.doorbell = false;
+      flush_batch_locked(p);
+    });
+  }
+  return true;
+}
+
+void Nic::flush_batch_locked(Peer& p)
+{
+  if (p.batch.empty())
+    return;
+  batched_peers_.fetch_sub(1, std::memory_order_acq_rel);
+  iovec iov{p.batch.data(), p.batch.size()};
+  if (send_parts_locked(p, &iov, 1)) {
+    p.batch.clear(); // sent (or its rest queued): the buffer is kept for the next batch
+    return;
+  }
+  write_locked(p, std::move(p.batch));
+  p.batch = {};
+}
+
+void Nic::flush_batches()
+{
+  if (batched_peers_.load(std::memory_order_acquire) == 0)
+    return;
+  for (auto& p : peers_)
+    if (p) {
+      std::lock_guard lock(p->mutex);
+      flush_batch_locked(*p);
+    }
 }
 
 void Nic::send_locked(Peer& p, const Header& h, const void* payload, std::size_t n, bool request)
@@ -285,6 +357,7 @@ void Nic::send_locked(Peer& p, const Header& h, const void* payload, std::size_t
   if (!cfg_.delays()) {
     if (try_direct_locked(p, h, payload, n))
       return;
+    flush_batch_locked(p); // what was batched goes first
     std::vector<char> bytes(sizeof h + n);
     std::memcpy(bytes.data(), &h, sizeof h);
     if (n > 0)
@@ -315,28 +388,48 @@ void Nic::send_locked(Peer& p, const Header& h, const void* payload, std::size_t
 
 bool Nic::try_direct_locked(Peer& p, const Header& h, const void* payload, std::size_t n)
 {
+  // The peer's batch (if any), then this message, in one write.
+  iovec iov[3];
+  int k = 0;
+  if (!p.batch.empty())
+    iov[k++] = {p.batch.data(), p.batch.size()};
+  iov[k++] = {const_cast<Header*>(&h), sizeof h};
+  if (n > 0)
+    iov[k++] = {const_cast<void*>(payload), n};
+  if (!send_parts_locked(p, iov, k))
+    return false;
+  if (!p.batch.empty()) {
+    p.batch.clear();
+    batched_peers_.fetch_sub(1, std::memory_order_acq_rel);
+  }
+  return true;
+}
+
+bool Nic::send_parts_locked(Peer& p, const iovec* iov, int count)
+{
   if (p.writing || !p.queue.empty())
     return false;
   // Nothing queued: send from the caller's buffers at once (no copy, no progress-thread hop).
-  iovec iov[2] = {{const_cast<Header*>(&h), sizeof h}, {const_cast<void*>(payload), n}};
   msghdr msg{};
-  msg.msg_iov      = iov;
-  msg.msg_iovlen   = n > 0 ? 2 : 1;
-  const ssize_t r  = ::sendmsg(p.socket.native_handle(), &msg, MSG_DONTWAIT | MSG_NOSIGNAL);
-  const std::size_t sent = r > 0 ? static_cast<std::size_t>(r) : 0;
+  msg.msg_iov    = const_cast<iovec*>(iov);
+  msg.msg_iovlen = static_cast<std::size_t>(count);
+  const ssize_t r = ::sendmsg(p.socket.native_handle(), &msg, MSG_DONTWAIT | MSG_NOSIGNAL);
   if (r < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
     return false; // the queue's writer reports it
-  if (sent == sizeof h + n)
+  std::size_t skip = r > 0 ? static_cast<std::size_t>(r) : 0, total = 0;
+  for (int i = 0; i < count; ++i)
+    total += iov[i].iov_len;
+  if (skip == total)
     return true;
-  std::vector<char> rest(sizeof h + n - sent);
-  std::size_t at = 0;
-  if (sent < sizeof h) {
-    std::memcpy(rest.data(), reinterpret_cast<const char*>(&h) + sent, sizeof h - sent);
-    at = sizeof h - sent;
+  // The socket took part of it: the rest is queued, in order.
+  std::vector<char> rest;
+  rest.reserve(total - skip);
+  for (int i = 0; i < count; ++i) {
+    const std::size_t from = std::min(skip, iov[i].iov_len);
+    skip -= from;
+    const char* b = static_cast<const char*>(iov[i].iov_base);
+    rest.insert(rest.end(), b + from, b + iov[i].iov_len);
   }
-  const std::size_t from = sent > sizeof h ? sent - sizeof h : 0;
-  if (n > from)
-    std::memcpy(rest.data() + at, static_cast<const char*>(payload) + from, n - from);
   write_locked(p, std::move(rest));
   return true;
 }
@@ -744,6 +837,7 @@ void Nic::bad_message(const Peer& p, const std::string& what)
 
 void Nic::wait_reach(const std::atomic<std::uint64_t>& c, std::uint64_t target)
 {
+  flush_batches();
   // Spin a little (a round trip on loopback takes some microseconds), then sleep until woken.
   const auto spin_until = std::chrono::steady_clock::now() + std::chrono::microseconds(50);
   while (c.load(std::memory_order_acquire) < target)
@@ -759,6 +853,7 @@ void Nic::wait_reach(const std::atomic<std::uint64_t>& c, std::uint64_t target)
 
 void Nic::wait_update(std::uint64_t seen, std::chrono::microseconds max_wait)
 {
+  flush_batches();
   const auto start = std::chrono::steady_clock::now();
   const auto spin  = start + std::min<std::chrono::microseconds>(max_wait, std::chrono::microseconds(20));
   while (std::chrono::steady_clock::now() < spin)

@@ -16,6 +16,8 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/steady_timer.hpp>
 
+#include <sys/uio.h>
+
 #include <atomic>
 #include <condition_variable>
 #include <cstddef>
@@ -65,8 +67,13 @@ public:
   void stop();
 
   /// Send a request to `pe` (its seq is assigned here), with `n` payload bytes from `payload`;
-  /// `op`: the traced operation it belongs to (Tracer::op; 0: none).
-  void send_request(int pe, Header& h, const void* payload, std::size_t n, std::uint64_t op = 0);
+  /// `op`: the traced operation it belongs to (Tracer::op; 0: none). `may_batch`: nothing waits
+  /// for it at once (a put or a non-fetching AMO): when it follows another request to `pe`
+  /// closely it is copied into that peer's batch, which goes out in one write (flush_batches(),
+  /// or the progress thread, rung once per batch).
+  void send_request(int pe, Header& h, const void* payload, std::size_t n, std::uint64_t op = 0, bool may_batch = false);
+  /// Send every peer's batch now (before this thread waits).
+  void flush_batches();
 
   /// Record messages, deliveries, completions and counters (before connect(); null: none). With
   /// a tracer every request gets an ACK of its own, naming it (no shared ACKs).
@@ -119,6 +126,12 @@ private:
   void send_locked(Peer& p, const Header& h, const void* payload, std::size_t n, bool request);
   void write_locked(Peer& p, std::vector<char>&& bytes);
   bool try_direct_locked(Peer& p, const Header& h, const void* payload, std::size_t n);
+  /// Send `count` buffers in one sendmsg if nothing is queued for the peer (the rest queued);
+  /// false if the connection is busy or failed: nothing was sent.
+  bool send_parts_locked(Peer& p, const iovec* iov, int count);
+  /// Append a request to the peer's batch (the peer's lock held); false if it must go at once.
+  bool batch_locked(Peer& p, const Header& h, const void* payload, std::size_t n);
+  void flush_batch_locked(Peer& p);
   void start_write(Peer& p);
   void pump(Peer& p);
   void notify_waiters();
@@ -140,6 +153,7 @@ private:
   std::condition_variable wait_cv_;
 
   std::atomic<std::uint64_t> deliveries_{0}, out_of_order_{0}, restored_{0}, held_{0};
+  std::atomic<int> batched_peers_{0}; ///< peers whose batch is not empty
   std::vector<std::unique_ptr<boost::asio::steady_timer>> tickers_;
   Tracer* tracer_ = nullptr;
 };
