@@ -11,6 +11,7 @@
 
 #include <sys/socket.h>
 #include <sys/uio.h>
+#include <sched.h>
 
 #include <algorithm>
 #include <atomic>
@@ -839,8 +840,12 @@ void Nic::wait_reach(const std::atomic<std::uint64_t>& c, std::uint64_t target)
 {
   flush_batches();
   // Spin a little (a round trip on loopback takes some microseconds), then sleep until woken.
+  // The spin yields the core: on a machine with fewer cores than threads the progress threads
+  // that bring the answer run meanwhile, and this thread, still runnable, needs no wake-up (an
+  // 8-byte put + quiet at 2 PEs on 2 busy cores: about 120 us without the yield, 25-50 us with it).
   const auto spin_until = std::chrono::steady_clock::now() + std::chrono::microseconds(50);
-  while (c.load(std::memory_order_acquire) < target)
+  while (c.load(std::memory_order_acquire) < target) {
+    sched_yield();
     if (std::chrono::steady_clock::now() > spin_until) {
       waiters_.fetch_add(1);
       std::unique_lock lock(wait_mutex_);
@@ -849,6 +854,7 @@ void Nic::wait_reach(const std::atomic<std::uint64_t>& c, std::uint64_t target)
       waiters_.fetch_sub(1);
       return;
     }
+  }
 }
 
 void Nic::wait_update(std::uint64_t seen, std::chrono::microseconds max_wait)
@@ -856,9 +862,11 @@ void Nic::wait_update(std::uint64_t seen, std::chrono::microseconds max_wait)
   flush_batches();
   const auto start = std::chrono::steady_clock::now();
   const auto spin  = start + std::min<std::chrono::microseconds>(max_wait, std::chrono::microseconds(20));
-  while (std::chrono::steady_clock::now() < spin)
+  while (std::chrono::steady_clock::now() < spin) { // yielding, as wait_reach's
     if (updates() > seen)
       return;
+    sched_yield();
+  }
   waiters_.fetch_add(1);
   {
     std::unique_lock lock(wait_mutex_);
