@@ -43,6 +43,8 @@ struct EmulatorParams {
   /// The command that starts a PE on another host, split at spaces; the host and the remote
   /// command follow it (as Open MPI's plm_rsh_agent).
   std::string ssh = "ssh -o BatchMode=yes -T";
+  /// TCP connections per pair of PEs, used as paths as platform.fabric.routing says.
+  int paths = 1;
 
   static const sim::ParamTable<EmulatorParams>& keys();
 };
@@ -99,6 +101,11 @@ inline const sim::ParamTable<EmulatorParams>& EmulatorParams::keys()
        .doc = "Emulation: the command that starts a PE on another host, split at spaces, followed by the host "
               "and the remote command (e.g. \"ssh -F my_config -T\").",
        .field = field(&EmulatorParams::ssh)},
+      {.path = "emulator.paths", .kind = K::Int,
+       .doc = "Emulation: TCP connections per pair of PEs, used as paths: each message takes one as "
+              "platform.fabric.routing says (dmodk: one per destination, no reordering; random: per message, "
+              "seeded; adaptive: the least loaded). Messages on different connections overtake each other.",
+       .field = field(&EmulatorParams::paths), .min = 1, .max = 64},
   };
   return table;
 }

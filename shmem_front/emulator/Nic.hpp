@@ -1,4 +1,5 @@
-// The software NIC of one emulated PE (docs/emulator.md): a TCP connection to every other PE, and
+// The software NIC of one emulated PE (docs/emulator.md): TCP connections to every other PE (one,
+// or emulator.paths of them used as paths, picked per message as platform.fabric.routing says), and
 // a progress thread (Boost.Asio) that executes the active messages arriving for this PE's
 // symmetric memory -- PUT then ACK, GET then REPLY, AMOs atomically (std::atomic_ref) then ACK or
 // REPLY -- so that targets progress without calling the library. Initiators count ACKs and
@@ -102,6 +103,7 @@ public:
 
 private:
   struct Peer;
+  struct Conn;
   struct Out {
     std::vector<char> bytes;
     std::size_t done = 0;
@@ -110,9 +112,9 @@ private:
   void accept_peers(int count);
   void refuse(boost::asio::ip::tcp::socket& s);
   void refuse_later();
-  void start_reading(Peer& p);
-  void process(Peer& p);
-  void on_message(Peer& p);
+  void start_reading(Conn& c);
+  void process(Conn& c);
+  void on_message(Conn& c);
   void deliver_ordered(Peer& p, const Header& h, std::vector<char>* payload);
   void deliver(Peer& p, const Header& h, const char* payload);
   void execute_amo(const Header& h, void* result);
@@ -124,15 +126,18 @@ private:
   void complete(std::uint64_t cookie, std::uint64_t count);
   /// Enqueue one message for `p`, header then payload (the peer's lock held).
   void send_locked(Peer& p, const Header& h, const void* payload, std::size_t n, bool request);
-  void write_locked(Peer& p, std::vector<char>&& bytes);
-  bool try_direct_locked(Peer& p, const Header& h, const void* payload, std::size_t n);
-  /// Send `count` buffers in one sendmsg if nothing is queued for the peer (the rest queued);
-  /// false if the connection is busy or failed: nothing was sent.
-  bool send_parts_locked(Peer& p, const iovec* iov, int count);
+  /// The connection (path) the peer's next message takes, as platform.fabric.routing says.
+  Conn& route_locked(Peer& p);
+  void write_locked(Conn& c, std::vector<char>&& bytes);
+  bool try_direct_locked(Conn& c, const Header& h, const void* payload, std::size_t n);
+  /// Send `count` buffers in one sendmsg if nothing is queued on the connection (the rest
+  /// queued); false if it is busy or failed: nothing was sent.
+  bool send_parts_locked(Conn& c, const iovec* iov, int count);
   /// Append a request to the peer's batch (the peer's lock held); false if it must go at once.
   bool batch_locked(Peer& p, const Header& h, const void* payload, std::size_t n);
-  void flush_batch_locked(Peer& p);
-  void start_write(Peer& p);
+  /// Send the peer's batch, on `via` (null: the path routing picks).
+  void flush_batch_locked(Peer& p, Conn* via);
+  void start_write(Conn& c);
   void pump(Peer& p);
   void notify_waiters();
   [[noreturn]] void bad_message(const Peer& p, const std::string& what);

@@ -906,6 +906,8 @@ int run_emulated(const Options& o, const scenarios::Scenario& sc)
   c.reorder_hold_ns           = static_cast<std::uint64_t>(sc.emulator.reorder_max_hold / 1000);
   c.seed                      = sc.seed;
   c.log_decisions             = sc.emulator.log_decisions;
+  c.paths                     = sc.emulator.paths;
+  c.routing                   = static_cast<int>(sc.platform.fabric.routing);
   spec.pe_hosts               = pe_hosts(o, sc, c.npes);
   spec.ssh_every_host         = sc.emulator.ssh_every_host;
   spec.ssh                    = split_words(sc.emulator.ssh);
