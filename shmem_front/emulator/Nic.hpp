@@ -109,6 +109,7 @@ private:
     std::size_t done = 0;
   };
 
+  void progress_loop();
   void accept_peers(int count);
   void refuse(boost::asio::ip::tcp::socket& s);
   void refuse_later();
