@@ -30,7 +30,7 @@ using asio::ip::tcp;
 using front::AmoOp;
 using front::AmoType;
 /// platform.fabric.routing's values (sim::Routing, whose header the emulator does not include).
-enum class sim_routing { DModK = 0, Random = 1, Adaptive = 2 };
+enum class PathRouting { DModK = 0, Random = 1, Adaptive = 2 };
 
 namespace {
 std::uint64_t now_ns()
@@ -394,12 +394,12 @@ Nic::Conn& Nic::route_locked(Peer& p)
   const std::size_t k = p.conns.size();
   if (k == 1)
     return *p.conns[0];
-  switch (static_cast<sim_routing>(cfg_.routing)) {
-    case sim_routing::DModK: // fixed per destination: the pair's order is kept
+  switch (static_cast<PathRouting>(cfg_.routing)) {
+    case PathRouting::DModK: // fixed per destination: the pair's order is kept
       return *p.conns[static_cast<std::size_t>(p.pe) % k];
-    case sim_routing::Random:
+    case PathRouting::Random:
       return *p.conns[p.route_rng() % k];
-    case sim_routing::Adaptive:
+    case PathRouting::Adaptive:
       break;
   }
   // The least loaded path: an idle one, else the one with the fewest messages queued.
