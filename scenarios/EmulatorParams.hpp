@@ -37,6 +37,14 @@ struct EmulatorParams {
   std::string host = "127.0.0.1";
   /// The hosts the PEs run on (empty: all on this machine, on `host`); --hosts FILE gives them too.
   std::vector<std::string> hosts;
+  /// Which hosts' PEs start over ssh: "auto" those that are not an address of this machine,
+  /// "ssh" every host's, this machine's too (tests the ssh path on one machine).
+  bool ssh_every_host = false;
+  /// The command that starts a PE on another host, split at spaces; the host and the remote
+  /// command follow it (as Open MPI's plm_rsh_agent).
+  std::string ssh = "ssh -o BatchMode=yes -T";
+  /// TCP connections per pair of PEs, used as paths as platform.fabric.routing says.
+  int paths = 1;
 
   static const sim::ParamTable<EmulatorParams>& keys();
 };
@@ -45,6 +53,7 @@ inline const sim::ParamTable<EmulatorParams>& EmulatorParams::keys()
 {
   using K = sim::ParamKind;
   using sim::field;
+  using sim::mapped;
   static const sim::ParamTable<EmulatorParams> table = {
       {.path = "emulator.latency", .kind = K::Time,
        .doc = "Emulation: delay injected into every message between PEs, above TCP (0: none).",
@@ -83,6 +92,20 @@ inline const sim::ParamTable<EmulatorParams>& EmulatorParams::keys()
               "...) gets its PEs forked here, listening on that address; any other is reached with ssh. "
               "Empty: every PE here on emulator.host. --hosts FILE (one host per line) sets it.",
        .field = field(&EmulatorParams::hosts)},
+      {.path = "emulator.launch", .kind = K::Enum,
+       .doc = "Emulation: \"auto\": PEs on an address of this machine are forked here, the others started with "
+              "emulator.ssh; \"ssh\": every host's PEs are started with emulator.ssh, this machine's too.",
+       .field = mapped(&EmulatorParams::ssh_every_host, {false, true}), .choices = {"auto", "ssh"},
+       .noun = "launch mode"},
+      {.path = "emulator.ssh", .kind = K::Str,
+       .doc = "Emulation: the command that starts a PE on another host, split at spaces, followed by the host "
+              "and the remote command (e.g. \"ssh -F my_config -T\").",
+       .field = field(&EmulatorParams::ssh)},
+      {.path = "emulator.paths", .kind = K::Int,
+       .doc = "Emulation: TCP connections per pair of PEs, used as paths: each message takes one as "
+              "platform.fabric.routing says (dmodk: one per destination, no reordering; random: per message, "
+              "seeded; adaptive: the least loaded). Messages on different connections overtake each other.",
+       .field = field(&EmulatorParams::paths), .min = 1, .max = 64},
   };
   return table;
 }

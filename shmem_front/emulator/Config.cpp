@@ -45,7 +45,7 @@ std::string Config::serialize() const
     << " latency_ns=" << latency_ns << " bandwidth=" << bandwidth_Bps << " jitter_ns=" << jitter_ns
     << " reorder_p=" << reorder_probability << " reorder_depth=" << reorder_depth << " reorder_hold_ns=" << reorder_hold_ns
     << " seed=" << seed << " log_decisions=" << log_decisions << " epoch_ns=" << epoch_ns << " node=" << node
-    << " trace=" << hex_of(trace_file);
+    << " trace=" << hex_of(trace_file) << " paths=" << paths << " routing=" << routing;
   return o.str();
 }
 
@@ -98,13 +98,15 @@ Config Config::parse(const std::string& text)
     c.epoch_ns             = std::stoull(get("epoch_ns"));
     c.node                 = std::stoi(get("node"));
     c.trace_file           = unhex(get("trace"));
+    c.paths                = std::stoi(get("paths"));
+    c.routing              = std::stoi(get("routing"));
   } catch (const std::logic_error& e) {
     if (dynamic_cast<const std::invalid_argument*>(&e) != nullptr && std::string(e.what()).rfind("missing", 0) == 0)
       throw;
     throw std::invalid_argument(std::string("bad value: ") + e.what());
   }
-  if (c.npes < 1 || c.rank < 0 || c.rank >= c.npes || c.token.size() != 64)
-    throw std::invalid_argument("npes, rank or token out of range");
+  if (c.npes < 1 || c.rank < 0 || c.rank >= c.npes || c.token.size() != 64 || c.paths < 1 || c.routing < 0 || c.routing > 2)
+    throw std::invalid_argument("npes, rank, token, paths or routing out of range");
   return c;
 }
 

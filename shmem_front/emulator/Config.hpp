@@ -50,6 +50,10 @@ struct Config {
   std::uint64_t reorder_hold_ns = 200000;
   std::uint64_t seed = 1;
   bool log_decisions = false; ///< print every injected decision (tests compare them between runs)
+  /// Connections per pair of PEs, used as paths (emulator.paths), and how a message picks one
+  /// (platform.fabric.routing: 0 dmodk, 1 random, 2 adaptive; sim::Routing's order).
+  int paths   = 1;
+  int routing = 0;
 
   /// "key=value key=value ..." (no value contains a space).
   std::string serialize() const;

@@ -213,7 +213,7 @@ void EmuTransport::put(TransportCtx* ctx, void* dest, const void* src, std::size
   const std::uint64_t op = note_op(ctx, c, false, blocking ? "put" : "put_nbi", n, pe);
   // Counted before it is sent: a sibling thread's quiet meanwhile waits for it too.
   c->issued.fetch_add(1, std::memory_order_acq_rel);
-  nic_.send_request(pe, h, src, n, op); // `src` is copied or sent: reusable on return
+  nic_.send_request(pe, h, src, n, op, true); // `src` is copied or sent: reusable on return
   if (!cfg_.total_ordering || n > cfg_.max_waw_ordered_size)
     c->fence_needs_quiet.store(true, std::memory_order_relaxed);
   if (blocking && n > cfg_.max_volatile_size)
@@ -256,7 +256,7 @@ void EmuTransport::amo(TransportCtx* ctx, AmoOp op, AmoType t, void* dest, const
   h.cookie = reinterpret_cast<std::uint64_t>(&c->ct);
   const std::uint64_t op_id = note_op(ctx, c, false, "amo", size, pe);
   c->issued.fetch_add(1, std::memory_order_acq_rel);
-  nic_.send_request(pe, h, nullptr, 0, op_id);
+  nic_.send_request(pe, h, nullptr, 0, op_id, true);
   c->fence_needs_quiet.store(true, std::memory_order_relaxed);
 }
 

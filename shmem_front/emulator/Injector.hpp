@@ -47,7 +47,8 @@ public:
     return d;
   }
 
-private:
+  /// The seed of stream `stream` of the pair (src, dst): 0 and 1 are the injector's, 2 the
+  /// paths' random routing (Nic).
   static std::uint64_t mix(std::uint64_t seed, int src, int dst, int stream)
   {
     // splitmix64 of the seed and the stream's identity: independent streams per pair.
@@ -58,6 +59,7 @@ private:
     return z ^ (z >> 31);
   }
 
+private:
   Config cfg_;
   std::mt19937_64 requests_, responses_;
   std::uint64_t n_requests_ = 0, n_responses_ = 0;

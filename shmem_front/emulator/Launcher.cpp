@@ -215,7 +215,9 @@ pid_t Job::start_pe(int rank, const std::string& host, bool remote)
     std::string command = "exec " + shell_quoted(spec_.pe_program) + " --config-stdin " + shell_quoted(spec_.program);
     for (const auto& a : spec_.args)
       command += " " + shell_quoted(a);
-    words = {"ssh", "-o", "BatchMode=yes", "-T", host, command};
+    words = spec_.ssh;
+    words.push_back(host);
+    words.push_back(command);
   } else {
     words = {spec_.pe_program, spec_.program};
     words.insert(words.end(), spec_.args.begin(), spec_.args.end());
@@ -262,7 +264,7 @@ void Job::spawn()
   std::map<std::string, bool> local;
   for (const std::string& h : spec_.pe_hosts)
     if (!local.count(h))
-      local[h] = is_local_host(h);
+      local[h] = !spec_.ssh_every_host && is_local_host(h);
   for (int rank = 0; rank < spec_.job.npes; ++rank) {
     const std::string host = spec_.pe_hosts.empty() ? "" : spec_.pe_hosts[static_cast<std::size_t>(rank)];
     const pid_t pid        = start_pe(rank, host, !host.empty() && !local[host]);

@@ -23,6 +23,11 @@ struct LaunchSpec {
   /// Each PE's host (empty: every PE here, on job.boot_host). A host that is an address of this
   /// machine gets its PEs forked here, listening on it; any other is reached with ssh.
   std::vector<std::string> pe_hosts;
+  /// Start every host's PEs with `ssh`, this machine's too (emulator.launch "ssh").
+  bool ssh_every_host = false;
+  /// The words of the command that starts a PE on another host; the host and the remote command
+  /// follow them (emulator.ssh).
+  std::vector<std::string> ssh = {"ssh", "-o", "BatchMode=yes", "-T"};
   double wall_limit = 3600; ///< seconds (0: none)
   double stall_timeout = 60; ///< seconds without progress of any PE: a deadlock (0: never)
   bool quiet = false;

@@ -1,4 +1,5 @@
-// The software NIC of one emulated PE (docs/emulator.md): a TCP connection to every other PE, and
+// The software NIC of one emulated PE (docs/emulator.md): TCP connections to every other PE (one,
+// or emulator.paths of them used as paths, picked per message as platform.fabric.routing says), and
 // a progress thread (Boost.Asio) that executes the active messages arriving for this PE's
 // symmetric memory -- PUT then ACK, GET then REPLY, AMOs atomically (std::atomic_ref) then ACK or
 // REPLY -- so that targets progress without calling the library. Initiators count ACKs and
@@ -15,6 +16,8 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/steady_timer.hpp>
+
+#include <sys/uio.h>
 
 #include <atomic>
 #include <condition_variable>
@@ -65,8 +68,13 @@ public:
   void stop();
 
   /// Send a request to `pe` (its seq is assigned here), with `n` payload bytes from `payload`;
-  /// `op`: the traced operation it belongs to (Tracer::op; 0: none).
-  void send_request(int pe, Header& h, const void* payload, std::size_t n, std::uint64_t op = 0);
+  /// `op`: the traced operation it belongs to (Tracer::op; 0: none). `may_batch`: nothing waits
+  /// for it at once (a put or a non-fetching AMO): when it follows another request to `pe`
+  /// closely it is copied into that peer's batch, which goes out in one write (flush_batches(),
+  /// or the progress thread, rung once per batch).
+  void send_request(int pe, Header& h, const void* payload, std::size_t n, std::uint64_t op = 0, bool may_batch = false);
+  /// Send every peer's batch now (before this thread waits).
+  void flush_batches();
 
   /// Record messages, deliveries, completions and counters (before connect(); null: none). With
   /// a tracer every request gets an ACK of its own, naming it (no shared ACKs).
@@ -95,17 +103,19 @@ public:
 
 private:
   struct Peer;
+  struct Conn;
   struct Out {
     std::vector<char> bytes;
     std::size_t done = 0;
   };
 
+  void progress_loop();
   void accept_peers(int count);
   void refuse(boost::asio::ip::tcp::socket& s);
   void refuse_later();
-  void start_reading(Peer& p);
-  void process(Peer& p);
-  void on_message(Peer& p);
+  void start_reading(Conn& c);
+  void process(Conn& c);
+  void on_message(Conn& c);
   void deliver_ordered(Peer& p, const Header& h, std::vector<char>* payload);
   void deliver(Peer& p, const Header& h, const char* payload);
   void execute_amo(const Header& h, void* result);
@@ -117,9 +127,18 @@ private:
   void complete(std::uint64_t cookie, std::uint64_t count);
   /// Enqueue one message for `p`, header then payload (the peer's lock held).
   void send_locked(Peer& p, const Header& h, const void* payload, std::size_t n, bool request);
-  void write_locked(Peer& p, std::vector<char>&& bytes);
-  bool try_direct_locked(Peer& p, const Header& h, const void* payload, std::size_t n);
-  void start_write(Peer& p);
+  /// The connection (path) the peer's next message takes, as platform.fabric.routing says.
+  Conn& route_locked(Peer& p);
+  void write_locked(Conn& c, std::vector<char>&& bytes);
+  bool try_direct_locked(Conn& c, const Header& h, const void* payload, std::size_t n);
+  /// Send `count` buffers in one sendmsg if nothing is queued on the connection (the rest
+  /// queued); false if it is busy or failed: nothing was sent.
+  bool send_parts_locked(Conn& c, const iovec* iov, int count);
+  /// Append a request to the peer's batch (the peer's lock held); false if it must go at once.
+  bool batch_locked(Peer& p, const Header& h, const void* payload, std::size_t n);
+  /// Send the peer's batch, on `via` (null: the path routing picks).
+  void flush_batch_locked(Peer& p, Conn* via);
+  void start_write(Conn& c);
   void pump(Peer& p);
   void notify_waiters();
   [[noreturn]] void bad_message(const Peer& p, const std::string& what);
@@ -140,6 +159,7 @@ private:
   std::condition_variable wait_cv_;
 
   std::atomic<std::uint64_t> deliveries_{0}, out_of_order_{0}, restored_{0}, held_{0};
+  std::atomic<int> batched_peers_{0}; ///< peers whose batch is not empty
   std::vector<std::unique_ptr<boost::asio::steady_timer>> tickers_;
   Tracer* tracer_ = nullptr;
 };

@@ -36,10 +36,12 @@ inline bool has_payload(MsgType t)
 /// Bytes of the token (presented as 64 hex digits on the bootstrap connection, raw on data ones).
 inline constexpr std::size_t kTokenBytes = 32;
 
-/// The first bytes of a data connection: the token and the connecting PE.
+/// The first bytes of a data connection: the token, the connecting PE and which of the pair's
+/// connections (paths, emulator.paths) this is.
 struct Hello {
   std::uint8_t token[kTokenBytes];
   std::uint32_t rank;
+  std::uint32_t path;
   std::uint32_t magic; ///< kHelloMagic
 };
 inline constexpr std::uint32_t kHelloMagic = 0x53454d55; // "SEMU"

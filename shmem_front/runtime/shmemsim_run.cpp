@@ -33,6 +33,7 @@
 #include <filesystem>
 #include <map>
 #include <set>
+#include <sstream>
 #include <fstream>
 #include <string>
 #include <type_traits>
@@ -770,6 +771,16 @@ bool write_emulated_run(const Options& o, const scenarios::Scenario& sc, const e
   return ok;
 }
 
+/// `text`'s words (split at white space).
+std::vector<std::string> split_words(const std::string& text)
+{
+  std::vector<std::string> words;
+  std::istringstream in(text);
+  for (std::string w; in >> w;)
+    words.push_back(w);
+  return words;
+}
+
 /// --emulate: the same scenario's settings for real processes (shmem_front/emulator).
 int run_emulated(const Options& o, const scenarios::Scenario& sc)
 {
@@ -811,7 +822,13 @@ int run_emulated(const Options& o, const scenarios::Scenario& sc)
   c.reorder_hold_ns           = static_cast<std::uint64_t>(sc.emulator.reorder_max_hold / 1000);
   c.seed                      = sc.seed;
   c.log_decisions             = sc.emulator.log_decisions;
+  c.paths                     = sc.emulator.paths;
+  c.routing                   = static_cast<int>(sc.platform.fabric.routing);
   spec.pe_hosts               = pe_hosts(o, sc, c.npes);
+  spec.ssh_every_host         = sc.emulator.ssh_every_host;
+  spec.ssh                    = split_words(sc.emulator.ssh);
+  if (spec.ssh.empty())
+    usage_error("emulator.ssh: empty (the command that starts a PE on another host, e.g. \"ssh -T\")");
   spec.pe_program             = self_dir() + "/shmemsim-emu-pe";
   spec.program                = program.string();
   spec.args                   = sc.job.args;

@@ -38,6 +38,8 @@ Config sample()
   c.reorder_probability = 0.125;
   c.reorder_depth = 3;
   c.seed = 42;
+  c.paths = 3;
+  c.routing = 1;
   return c;
 }
 
@@ -61,6 +63,8 @@ TEST(emulator_config, RoundTripsEveryField)
   EXPECT_EQ(d.collectives[3], 2);
   EXPECT_DOUBLE_EQ(d.epoch, 1700000000.25);
   EXPECT_EQ(d.advertise, "127.0.0.3"); // defaults to where it listens
+  EXPECT_EQ(d.paths, 3);
+  EXPECT_EQ(d.routing, 1);
 }
 
 TEST(emulator_config, BadTextNamesTheEntry)
@@ -75,6 +79,9 @@ TEST(emulator_config, BadTextNamesTheEntry)
   }
   Config c = sample();
   c.rank = 9; // beyond npes
+  EXPECT_THROW(Config::parse(c.serialize()), std::invalid_argument);
+  c = sample();
+  c.paths = 0; // a pair needs a connection
   EXPECT_THROW(Config::parse(c.serialize()), std::invalid_argument);
 }
 
