@@ -34,22 +34,27 @@ void EventQueue::schedule(Ps t, Fn fn, void* obj, std::uint64_t arg)
     return;
   }
   SHMEMSIM_ASSERT(t >= now(), "event scheduled in the past");
-  std::uint32_t slot;
-  if (free_slots_.empty()) {
-    SHMEMSIM_ASSERT(slots_.size() < UINT32_MAX, "more than 2^32 pending model events");
-    slot = static_cast<std::uint32_t>(slots_.size());
-    slots_.push_back(Slot{fn, obj, arg});
-  } else {
-    slot = free_slots_.back();
-    free_slots_.pop_back();
-    slots_[slot] = Slot{fn, obj, arg};
-  }
-  push(Entry{t, next_seq_++, slot});
+  place(Entry{t, next_seq_++, fn, obj, arg});
+  ++count_;
   if (!in_fire_)
     arm();
 }
 
-void EventQueue::push(const Entry& e)
+void EventQueue::place(const Entry& e)
+{
+  const std::int64_t a = e.time >> shift_;
+  if (a <= cur_) {
+    heap_push(e);
+  } else if (a < epoch_end_) {
+    const auto i = static_cast<std::size_t>(a & (kBuckets - 1));
+    buckets_[i].push_back(e);
+    nonempty_[i >> 6] |= std::uint64_t{1} << (i & 63);
+  } else {
+    far_.push_back(e);
+  }
+}
+
+void EventQueue::heap_push(const Entry& e)
 {
   // Sift up: new events are usually later than most pending ones, so this stops early.
   std::size_t i = heap_.size();
@@ -63,14 +68,12 @@ void EventQueue::push(const Entry& e)
     i    = parent;
   }
   h[i] = e;
-  ++count_;
 }
 
-void EventQueue::pop_top()
+void EventQueue::heap_pop()
 {
   const Entry last = heap_.back();
   heap_.pop_back();
-  --count_;
   const std::size_t n = heap_.size();
   if (n == 0)
     return;
@@ -106,16 +109,90 @@ void EventQueue::pop_top()
   h[i] = last;
 }
 
+void EventQueue::refill()
+{
+  SHMEMSIM_ASSERT(heap_.empty() && run_pos_ == run_.size() && count_ > 0, "refilling a heap that is not empty, or an empty queue");
+  // The next non-empty bucket of this epoch, in bucket order (circular from cur_ + 1).
+  for (std::int64_t a = cur_ + 1; a < epoch_end_;) {
+    const auto i        = static_cast<std::size_t>(a & (kBuckets - 1));
+    const std::uint64_t word = nonempty_[i >> 6] >> (i & 63);
+    if (word == 0) {
+      a += 64 - static_cast<std::int64_t>(i & 63); // the rest of this word is empty
+      continue;
+    }
+    a += __builtin_ctzll(word);
+    if (a >= epoch_end_)
+      break;
+    const auto j = static_cast<std::size_t>(a & (kBuckets - 1));
+    cur_         = a;
+    take_run(buckets_[j]);
+    nonempty_[j >> 6] &= ~(std::uint64_t{1} << (j & 63));
+    return;
+  }
+  start_epoch();
+}
+
+void EventQueue::take_run(std::vector<Entry>& bucket)
+{
+  // The bucket's storage becomes the run's, and the run's (consumed) storage the bucket's, unless it
+  // is much larger than a bucket needs on average (memory stays proportional to the events pending:
+  // a burst of events at one date must not leave every bucket at its size).
+  run_.clear();
+  run_.swap(bucket);
+  if (bucket.capacity() > 64 + 4 * count_ / kBuckets)
+    std::vector<Entry>().swap(bucket);
+  run_pos_ = 0;
+  if (!std::is_sorted(run_.begin(), run_.end(), before))
+    std::sort(run_.begin(), run_.end(), before);
+}
+
+void EventQueue::start_epoch()
+{
+  SHMEMSIM_ASSERT(!far_.empty(), "events pending but neither in the buckets nor past them");
+  // Bucket width: a power of two such that the epoch covers about 90 % of the far events, judged on
+  // a sample of at most 64 of them taken at fixed positions (deterministic, and the order of events
+  // does not depend on the width anyway).
+  Ps lo = far_.front().time;
+  for (const Entry& e : far_)
+    lo = std::min(lo, e.time);
+  Ps sample[64];
+  const std::size_t n    = far_.size();
+  const std::size_t take = std::min<std::size_t>(n, 64);
+  for (std::size_t k = 0; k < take; ++k)
+    sample[k] = far_[k * n / take].time - lo;
+  const std::size_t q = take * 9 / 10;
+  std::nth_element(sample, sample + q, sample + take);
+  const Ps span = sample[q] + 1;
+  int s         = 0;
+  while (((span - 1) >> s) >= kBuckets - 1)
+    ++s;
+  shift_     = s;
+  cur_       = lo >> s;
+  epoch_end_ = cur_ + kBuckets;
+  spare_.clear();
+  spare_.swap(far_);
+  run_.clear();
+  run_pos_ = 0;
+  for (const Entry& e : spare_) {
+    if ((e.time >> s) == cur_)
+      run_.push_back(e); // far_ is not sorted: sorted below
+    else
+      place(e);
+  }
+  if (!std::is_sorted(run_.begin(), run_.end(), before))
+    std::sort(run_.begin(), run_.end(), before);
+  SHMEMSIM_ASSERT(!run_.empty(), "a new epoch starts with the earliest event in its first bucket");
+}
+
 /// Pop the earliest event and run it.
 void EventQueue::run_top()
 {
-  const Entry top = heap_.front();
-  pop_top();
-  const Slot s = slots_[top.slot];
-  free_slots_.push_back(top.slot);
+  const Entry* next = peek();
+  const Entry top   = *next;
+  pop_peeked(next);
   now_ = top.time;
   ++processed_;
-  s.fn(s.obj, s.arg);
+  top.fn(top.obj, top.arg);
 }
 
 void EventQueue::arm()

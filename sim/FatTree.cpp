@@ -78,6 +78,21 @@ FatTree::FatTree(const FabricParams& p, int nodes, EventQueue& q, Rng routing_rn
     level_base_[l + 1]       = level_base_[l] + count * ports_per_switch(l);
   }
   switch_ports_.resize(static_cast<std::size_t>(level_base_[h + 1]));
+  pps_.assign(static_cast<std::size_t>(h) + 1, 0);
+  for (int l = 1; l <= h; ++l)
+    pps_[l] = ports_per_switch(l);
+  // route_of: [sub 0..h][digit 1..h at h+1..2h][dmodk 1..h-1 at 2h+2..3h], 3h + 1 entries per node.
+  route_stride_ = 3 * static_cast<std::size_t>(h) + 1;
+  route_.assign(route_stride_ * static_cast<std::size_t>(nodes), 0);
+  for (int n = 0; n < nodes; ++n) {
+    std::int32_t* r = &route_[static_cast<std::size_t>(n) * route_stride_];
+    for (int l = 0; l <= h; ++l)
+      r[l] = static_cast<std::int32_t>(n / m_prefix_[l]);
+    for (int l = 1; l <= h; ++l)
+      r[h + l] = static_cast<std::int32_t>((n / m_prefix_[l - 1]) % p_.down[static_cast<std::size_t>(l - 1)]);
+    for (int l = 1; l < h; ++l)
+      r[2 * h + 1 + l] = static_cast<std::int32_t>((n / b_prefix_[l]) % p_.up[static_cast<std::size_t>(l - 1)]);
+  }
   node_ports_.resize(static_cast<std::size_t>(nodes));
   clients_.assign(static_cast<std::size_t>(nodes), nullptr);
 }
@@ -140,16 +155,11 @@ int FatTree::ports_per_switch(int level) const
   return p_.down[l] + (level < p_.levels ? p_.up[l] : 0);
 }
 
-FatTree::Port& FatTree::switch_port(int level, std::int64_t sw, int port)
-{
-  return switch_ports_[static_cast<std::size_t>(level_base_[level] + sw * ports_per_switch(level) + port)];
-}
-
 Ps FatTree::reserve(Port& port, Ps ready, const Packet* p)
 {
   const std::uint32_t bytes = p->wire_bytes;
   const Ps start = std::max(ready, port.busy_until);
-  const Ps ser   = serialization(bytes);
+  const Ps ser   = p->ser;
 #if SHMEMSIM_OBSERVERS
   if (obs_ != nullptr) {
     const bool node_port = &port >= node_ports_.data() && &port < node_ports_.data() + node_ports_.size();
@@ -181,28 +191,31 @@ Ps FatTree::inject(Packet* p, Ps ready)
   ++flow.in_flight;
   p->injected_at           = ready;
   p->level                 = 1;
-  p->sw                    = p->src_node / p_.down[0];
+  p->upper                 = sub_at(route_of(p->src_node), 1);
+  p->bnum                  = 0;
   p->going_down            = false;
+  p->ser                   = serialization(p->wire_bytes);
   stats_.wire_bytes += p->wire_bytes;
   Port& port     = node_ports_[static_cast<std::size_t>(p->src_node)];
   const Ps start = reserve(port, ready, p);
   q_.schedule<&FatTree::hop>(start + p_.link_latency + forward_delay(), this, reinterpret_cast<std::uint64_t>(p));
-  return start + serialization(p->wire_bytes);
+  return start + p->ser;
 }
 
-int FatTree::up_port(const Packet& p, int level, std::int64_t sw)
+int FatTree::up_port(const Packet& p, int level)
 {
   const int ups = p_.up[static_cast<std::size_t>(level - 1)];
   if (ups == 1)
     return 0;
   switch (p_.routing) {
     case Routing::DModK:
-      return static_cast<int>((p.dst_node / b_prefix_[level]) % ups);
+      return dmodk_at(route_of(p.dst_node), level);
     case Routing::Random:
       return static_cast<int>(routing_rng_.below(static_cast<std::uint64_t>(ups)));
     case Routing::Adaptive: {
       const int first = p_.down[static_cast<std::size_t>(level - 1)];
       const Ps now    = q_.now();
+      const std::int64_t sw = switch_of(p);
       Ps best         = INT64_MAX;
       int best_port   = 0;
       int ties        = 0;
@@ -227,36 +240,34 @@ int FatTree::up_port(const Packet& p, int level, std::int64_t sw)
 
 void FatTree::hop(std::uint64_t packet_ptr)
 {
-  auto* p            = reinterpret_cast<Packet*>(packet_ptr);
-  const int l        = p->level;
-  const std::int64_t bl    = b_prefix_[l];
-  const std::int64_t upper = p->sw / bl;
-  const std::int64_t bnum  = p->sw % bl;
-  const Ps now             = q_.now();
-  if (p->dst_node / m_prefix_[l] == upper) {
+  auto* p                 = reinterpret_cast<Packet*>(packet_ptr);
+  const int l             = p->level;
+  const Ps now            = q_.now();
+  const std::int32_t* dst = route_of(p->dst_node);
+  if (sub_at(dst, l) == p->upper) {
     // Destination below: go down through port c = digit l of dst.
-    const int c    = static_cast<int>((p->dst_node / m_prefix_[l - 1]) % p_.down[static_cast<std::size_t>(l - 1)]);
-    const Ps start = reserve(switch_port(l, p->sw, c), now, p);
+    const int c    = digit_at(dst, l);
+    const Ps start = reserve(switch_port(l, switch_of(*p), c), now, p);
     p->going_down  = true;
     if (l == 1) {
-      q_.schedule<&FatTree::arrive>(start + serialization(p->wire_bytes) + p_.link_latency, this, packet_ptr);
+      q_.schedule<&FatTree::arrive>(start + p->ser + p_.link_latency, this, packet_ptr);
       return;
     }
-    const std::int64_t child_upper = upper * p_.down[static_cast<std::size_t>(l - 1)] + c;
-    const std::int64_t child_bnum  = bnum % b_prefix_[l - 1];
-    p->level                       = l - 1;
-    p->sw                          = child_upper * b_prefix_[l - 1] + child_bnum;
+    // The child below port c: the subtree of dst one level down, the same switch number modulo B_{l-1}.
+    p->level = l - 1;
+    p->upper = sub_at(dst, l - 1);
+    p->bnum  = l - 1 == 1 ? 0 : p->bnum % b_prefix_[l - 1];
     q_.schedule<&FatTree::hop>(start + p_.link_latency + forward_delay(), this, packet_ptr);
     return;
   }
   SHMEMSIM_ASSERT(l < p_.levels && !p->going_down, "routing up past the top of the tree");
-  const int d     = up_port(*p, l, p->sw);
+  const int d     = up_port(*p, l);
   const int first = p_.down[static_cast<std::size_t>(l - 1)];
-  const Ps start  = reserve(switch_port(l, p->sw, first + d), now, p);
-  const std::int64_t parent_upper = upper / p_.down[static_cast<std::size_t>(l)];
-  const std::int64_t parent_bnum  = bnum + d * bl;
-  p->level                        = l + 1;
-  p->sw                           = parent_upper * b_prefix_[l + 1] + parent_bnum;
+  const Ps start  = reserve(switch_port(l, switch_of(*p), first + d), now, p);
+  // The parent above uplink d: the subtree of the source one level up, switch number bnum + d * B_l.
+  p->bnum  = p->bnum + d * b_prefix_[l];
+  p->level = l + 1;
+  p->upper = sub_at(route_of(p->src_node), l + 1);
   q_.schedule<&FatTree::hop>(start + p_.link_latency + forward_delay(), this, packet_ptr);
 }
 

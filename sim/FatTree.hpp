@@ -34,8 +34,12 @@ struct Packet {
   std::uint32_t wire_bytes = 0; ///< on the wire, header included
   // Fabric-private routing state.
   int level            = 0;
-  std::int64_t sw      = 0; ///< switch index within its level
   bool going_down      = false;
+  /// The switch within its level: index upper * B_level + bnum, where `upper` numbers the subtree
+  /// below the switch's level the packet is in and `bnum` which of that subtree's switches it is.
+  std::int64_t upper   = 0;
+  std::int64_t bnum    = 0;
+  Ps ser               = 0; ///< time to serialize the packet on one link
   std::uint64_t flow_seq = 0;
   Ps injected_at       = 0;
   std::uint64_t trace_id = 0; ///< the message it belongs to, for an observer (0: none)
@@ -94,11 +98,23 @@ private:
   void hop(std::uint64_t packet_ptr);
   void arrive(std::uint64_t packet_ptr);
   Ps forward_delay();
-  Port& switch_port(int level, std::int64_t sw, int port);
+  Port& switch_port(int level, std::int64_t sw, int port)
+  {
+    return switch_ports_[static_cast<std::size_t>(level_base_[level] + sw * pps_[level] + port)];
+  }
+  /// Switch index within its level of the switch a packet is at.
+  std::int64_t switch_of(const Packet& p) const { return p.upper * b_prefix_[p.level] + p.bnum; }
+  /// Per node, per level l: the subtree of level l it is in (node / M_l, l = 0..levels), its
+  /// digit at level l (the down port leading to it from a level-l switch above it, l = 1..levels),
+  /// its d-mod-k uplink at level l (l = 1..levels-1). Computed once: no division per hop.
+  const std::int32_t* route_of(int node) const { return &route_[static_cast<std::size_t>(node) * route_stride_]; }
+  std::int32_t sub_at(const std::int32_t* r, int level) const { return r[level]; }
+  std::int32_t digit_at(const std::int32_t* r, int level) const { return r[p_.levels + level]; }
+  std::int32_t dmodk_at(const std::int32_t* r, int level) const { return r[2 * p_.levels + 1 + level]; }
   /// Ports of a switch of `level` (1 = leaves): its down ports, and its up ports below the top.
   int ports_per_switch(int level) const;
   Ps reserve(Port& port, Ps ready, const Packet* p);
-  int up_port(const Packet& p, int level, std::int64_t sw);
+  int up_port(const Packet& p, int level);
 
   FabricParams p_;
   int nodes_;
@@ -108,6 +124,9 @@ private:
   std::vector<std::int64_t> m_prefix_; ///< M_l = prod(down[0..l-1]), M_0 = 1
   std::vector<std::int64_t> b_prefix_; ///< B_l = prod(up[0..l-2]), B_1 = 1
   std::vector<std::int64_t> level_base_; ///< first port index of level l's switches
+  std::vector<std::int64_t> pps_;        ///< ports per switch of level l
+  std::vector<std::int32_t> route_;      ///< see route_of
+  std::size_t route_stride_ = 0;
   std::vector<Port> node_ports_;
   std::vector<Port> switch_ports_;
   std::vector<FabricClient*> clients_;

@@ -8,7 +8,7 @@
 namespace shmemsim::sim {
 
 Notifier::Notifier(Simulation& sim, std::string owner)
-    : sim_(sim), queue_(sim.queue()), owner_(std::move(owner)), sem_(simgrid::s4u::Semaphore::create(0))
+    : sim_(sim), queue_(sim.queue()), owner_(std::move(owner))
 {
   sim_.register_notifier(this);
 }
@@ -24,9 +24,14 @@ void Notifier::wait(const Waitable* on, const char* call)
   call_     = call;
   waiting_  = true;
   signaled_ = false;
+  actor_    = simgrid::s4u::Actor::self();
   {
     Simulation::SwitchGuard sw(sim_);
-    sem_->acquire();
+    // Woken by a resume only once suspended: notify() resumes only a waiting() actor, from maestro
+    // after this simcall was handled, or from another actor, which runs after this one blocked.
+    do
+      simgrid::s4u::this_actor::suspend();
+    while (!signaled_);
   }
   waiting_ = false;
   on_      = nullptr;
@@ -41,20 +46,20 @@ void Notifier::notify()
   if (queue_.defer_wake(this))
     return;
   if (simgrid::s4u::Actor::is_maestro()) {
-    sem_->release();
+    actor_->resume();
     return;
   }
-  // From an actor, the release is a simcall: other actors may run before this one continues,
+  // From an actor, the resume is a simcall: other actors may run before this one continues,
   // the woken one included, which may end and destroy this notifier: use locals only.
-  Simulation& sim                       = sim_;
-  const simgrid::s4u::SemaphorePtr sem = sem_;
+  Simulation& sim             = sim_;
+  simgrid::s4u::Actor* actor = actor_;
   Simulation::SwitchGuard sw(sim);
-  sem->release();
+  actor->resume();
 }
 
 void Notifier::release_now()
 {
-  sem_->release();
+  actor_->resume();
 }
 
 std::string Notifier::describe() const

@@ -2,7 +2,7 @@
 // actor. One Notifier per actor; waits may wake spuriously, so callers re-check their condition.
 #pragma once
 
-#include <simgrid/s4u/Semaphore.hpp>
+#include <simgrid/forward.h>
 
 #include <string>
 
@@ -48,7 +48,10 @@ private:
   Simulation& sim_;
   EventQueue& queue_;
   std::string owner_;
-  simgrid::s4u::SemaphorePtr sem_;
+  /// The actor that waits: it suspends itself, a wake resumes it. (Cheaper than an s4u::Semaphore,
+  /// whose acquire makes an activity object per wait; the wake order is the same: a resume and a
+  /// semaphore release both make the actor runnable at once.)
+  simgrid::s4u::Actor* actor_ = nullptr;
   const Waitable* on_ = nullptr;
   const char* const* context_ = nullptr;
   const char* call_   = nullptr;

@@ -77,3 +77,48 @@ TEST(EventQueue, RunsEveryEventInDateThenSchedulingOrder)
   EXPECT_TRUE(r["on_time"].get<bool>()) << "an event ran at another date than scheduled";
   EXPECT_EQ(r["processed"], r["ran"]);
 }
+
+// The queue's regimes (sim/EventQueue.hpp): thousands of events at one date (one bucket), many
+// pending spread over a range (buckets over an epoch), stragglers far past it (the far array, the
+// next epochs), and events scheduled into the current bucket while it is being consumed.
+TEST(EventQueue, BurstsSpreadAndStragglersKeepDateThenSchedulingOrder)
+{
+  auto r = isolated([] {
+    sim::Simulation s(sim::HostParams{}, 1);
+    Recorder rec;
+    rec.q = &s.queue();
+    s.spawn("scheduler", 0, [&] {
+      sim::Rng rng(17);
+      auto add = [&](Ps t) {
+        rec.due.push_back(t);
+        s.queue().schedule<&Recorder::fire>(t, &rec, rec.due.size() - 1);
+      };
+      for (int round = 0; round < 3; ++round) {
+        const Ps now = s.queue().now();
+        for (int i = 0; i < 5000; ++i) // a burst at one date
+          add(now + 1000);
+        for (int i = 0; i < 20000; ++i) // spread over 2 us
+          add(now + static_cast<Ps>(rng.below(2'000'000)));
+        for (int i = 0; i < 50; ++i) // stragglers, up to 1 ms later
+          add(now + 2'000'000 + static_cast<Ps>(rng.below(1'000'000'000)));
+        s.sleep_for(1'500'000'000);
+      }
+    });
+    s.run();
+    bool ordered = true, on_time = true;
+    for (std::size_t i = 0; i < rec.seen.size(); ++i) {
+      const auto [t, id] = rec.seen[i];
+      on_time            = on_time && t == rec.due[id];
+      if (i > 0) {
+        const auto [pt, pid] = rec.seen[i - 1];
+        ordered              = ordered && (pt < t || (pt == t && pid < id));
+      }
+    }
+    return nlohmann::json{{"ran", rec.seen.size()}, {"scheduled", rec.due.size()}, {"ordered", ordered},
+                          {"on_time", on_time}};
+  });
+  EXPECT_EQ(r["ran"], r["scheduled"]);
+  EXPECT_GT(r["scheduled"].get<std::size_t>(), 75000u);
+  EXPECT_TRUE(r["ordered"].get<bool>()) << "events ran out of (date, scheduling order)";
+  EXPECT_TRUE(r["on_time"].get<bool>()) << "an event ran at another date than scheduled";
+}
