@@ -30,6 +30,20 @@ struct Recorder {
       q->schedule<&Recorder::fire>(t, this, due.size() - 1);
     }
   }
+  /// Whether the events ran in (date, scheduling order), and each at the date it was scheduled for.
+  std::pair<bool, bool> verdict() const
+  {
+    bool ordered = true, on_time = true;
+    for (std::size_t i = 0; i < seen.size(); ++i) {
+      const auto [t, id] = seen[i];
+      on_time            = on_time && t == due[id];
+      if (i > 0) {
+        const auto [pt, pid] = seen[i - 1];
+        ordered              = ordered && (pt < t || (pt == t && pid < id));
+      }
+    }
+    return {ordered, on_time};
+  }
 };
 } // namespace
 
@@ -59,15 +73,7 @@ TEST(EventQueue, RunsEveryEventInDateThenSchedulingOrder)
       }
     });
     s.run();
-    bool ordered = true, on_time = true;
-    for (std::size_t i = 0; i < rec.seen.size(); ++i) {
-      const auto [t, id] = rec.seen[i];
-      on_time            = on_time && t == rec.due[id];
-      if (i > 0) {
-        const auto [pt, pid] = rec.seen[i - 1];
-        ordered              = ordered && (pt < t || (pt == t && pid < id));
-      }
-    }
+    const auto [ordered, on_time] = rec.verdict();
     return nlohmann::json{{"ran", rec.seen.size()},   {"scheduled", rec.due.size()}, {"ordered", ordered},
                           {"on_time", on_time},       {"processed", s.queue().events_processed()}};
   });
@@ -105,15 +111,7 @@ TEST(EventQueue, BurstsSpreadAndStragglersKeepDateThenSchedulingOrder)
       }
     });
     s.run();
-    bool ordered = true, on_time = true;
-    for (std::size_t i = 0; i < rec.seen.size(); ++i) {
-      const auto [t, id] = rec.seen[i];
-      on_time            = on_time && t == rec.due[id];
-      if (i > 0) {
-        const auto [pt, pid] = rec.seen[i - 1];
-        ordered              = ordered && (pt < t || (pt == t && pid < id));
-      }
-    }
+    const auto [ordered, on_time] = rec.verdict();
     return nlohmann::json{{"ran", rec.seen.size()}, {"scheduled", rec.due.size()}, {"ordered", ordered},
                           {"on_time", on_time}};
   });
