@@ -7,6 +7,7 @@
 #include "shmem_front/interpose/hooks.h"
 #include "shmem_front/launcher/ProgramWorkload.hpp"
 #include "shmem_front/loader/CrashHandlers.hpp"
+#include "shmem_front/loader/MemoryCopies.hpp"
 #include "shmem_front/loader/ProgramImage.hpp"
 #include "shmem_front/lib/Library.hpp"
 #include "shmem_front/lib/Seams.hpp"
@@ -356,27 +357,45 @@ void remove_temporaries()
 /// The most PEs one run holds (each a dlopen'ed copy of the program in this process).
 constexpr int kMaxPes = 65536;
 
-Copy load_copy(const fs::path& program, const fs::path& dir, int index)
+/// dlopen of `path`, a private copy of `program` (errors name `program`, not the copy).
+void* open_copy(const fs::path& program, const std::string& path)
 {
-  const fs::path copy = dir / ("pe" + std::to_string(index) + "-" + program.filename().string());
-  std::snprintf(g_copy, sizeof g_copy, "%s", copy.c_str());
-  std::error_code ec;
-  fs::copy_file(program, copy, fs::copy_options::overwrite_existing, ec);
-  if (ec)
-    throw scenarios::ScenarioError(program.string() + ": cannot copy for PE " + std::to_string(index) + ": " + ec.message());
+  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
+  if (handle != nullptr)
+    return handle;
+  std::string why = dlerror();
+  for (auto at = why.find(path); at != std::string::npos; at = why.find(path))
+    why.replace(at, path.size(), program.string()); // name the user's file, not our copy
+  const char* hint = why.find("undefined symbol") != std::string::npos
+                         ? " (nothing loaded defines it; shmemsim-cc reports such symbols when linking: rebuild the "
+                           "program with this version of it)"
+                         : " (build it with shmemsim-cc; see shmemsim-cc --help)";
+  throw scenarios::ScenarioError(program.string() + ": cannot load: " + why + hint);
+}
+
+/// PE `index`'s private copy of the program, loaded: in memory when the system allows
+/// (`memory`), else a file in `dir`, deleted once loaded.
+Copy load_copy(const fs::path& program, const fs::path& dir, int index, loader::MemoryCopies& memory)
+{
   Copy c;
-  c.handle = dlopen(copy.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
-  fs::remove(copy, ec);
-  g_copy[0] = '\0';
-  if (c.handle == nullptr) {
-    std::string why = dlerror();
-    for (auto at = why.find(copy.string()); at != std::string::npos; at = why.find(copy.string()))
-      why.replace(at, copy.string().size(), program.string()); // name the user's file, not our copy
-    const char* hint = why.find("undefined symbol") != std::string::npos
-                           ? " (nothing loaded defines it; shmemsim-cc reports such symbols when linking: rebuild the "
-                             "program with this version of it)"
-                           : " (build it with shmemsim-cc; see shmemsim-cc --help)";
-    throw scenarios::ScenarioError(program.string() + ": cannot load: " + why + hint);
+  if (const std::string in_memory = memory.next(index); !in_memory.empty()) {
+    c.handle = open_copy(program, in_memory);
+  } else {
+    const fs::path copy = dir / ("pe" + std::to_string(index) + "-" + program.filename().string());
+    std::snprintf(g_copy, sizeof g_copy, "%s", copy.c_str());
+    std::error_code ec;
+    fs::copy_file(program, copy, fs::copy_options::overwrite_existing, ec);
+    if (ec)
+      throw scenarios::ScenarioError(program.string() + ": cannot copy for PE " + std::to_string(index) + ": " + ec.message());
+    try {
+      c.handle = open_copy(program, copy.string());
+    } catch (...) {
+      fs::remove(copy, ec);
+      g_copy[0] = '\0';
+      throw;
+    }
+    fs::remove(copy, ec);
+    g_copy[0] = '\0';
   }
   if (dlsym(c.handle, "shmemsim_program_entry") == nullptr)
     throw scenarios::ScenarioError(program.string() + ": not a program built by shmemsim-cc (rebuild it with shmemsim-cc)");
@@ -648,9 +667,10 @@ LoadedProgram load_program(const Options& o, const scenarios::Scenario& sc, cons
 
   const int npes = static_cast<int>(node_of.size());
   const TemporaryDirectory tmpdir; // load errors throw through here
+  loader::MemoryCopies memory(program.string(), npes);
   loaded.pes.resize(static_cast<std::size_t>(npes));
   for (int pe = 0; pe < npes; ++pe) {
-    const Copy c = load_copy(program, tmpdir.path(), pe);
+    const Copy c = load_copy(program, tmpdir.path(), pe, memory);
     void* heap   = loader::map_symmetric_heap(heap_bytes);
     if (heap == MAP_FAILED)
       throw scenarios::ScenarioError("cannot map a symmetric heap of " + std::to_string(heap_bytes) + " bytes for PE " +
