@@ -49,6 +49,14 @@ traces::Event Tracer::event(traces::Type type)
   return e;
 }
 
+std::int64_t Tracer::advance_locked()
+{
+  // Dated under the lock, never before the previous event: the file's dates never decrease (a
+  // clock step back is flattened).
+  last_ = std::max(last_, now_ps());
+  return last_;
+}
+
 std::int64_t Tracer::now_ps() const
 {
   const std::uint64_t now = realtime_ns();
@@ -58,11 +66,8 @@ std::int64_t Tracer::now_ps() const
 void Tracer::write(const traces::Event& ev)
 {
   std::lock_guard lock(mutex_);
-  // Dated under the lock, never before the previous event: the file's dates never decrease (a
-  // clock step back is flattened).
-  last_                   = std::max(last_, now_ps());
-  traces::Event e         = ev;
-  e.t                     = last_;
+  traces::Event e = ev;
+  e.t             = advance_locked();
   traces::write_event(out_, e);
 }
 
@@ -149,11 +154,11 @@ void Tracer::compute(std::int64_t begin)
   traces::Event e = event(traces::Type::Comp);
   e.thr           = thread();
   std::lock_guard lock(mutex_);
-  last_ = std::max(last_, now_ps());
-  if (begin >= last_)
+  const std::int64_t end = advance_locked();
+  if (begin >= end)
     return; // nothing measurable
   e.t   = begin; // the one kind of line dated before the file's previous one: the merge sorts
-  e.dur = last_ - begin;
+  e.dur = end - begin;
   traces::write_event(out_, e);
 }
 

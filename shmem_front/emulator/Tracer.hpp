@@ -61,6 +61,8 @@ private:
   traces::Event event(traces::Type type);
   /// Writes `e` dated now (never before the file's previous date).
   void write(const traces::Event& e);
+  /// Now, moved on to the file's latest date (mutex_ held): what events are dated.
+  std::int64_t advance_locked();
 
   std::mutex mutex_;
   std::ofstream out_;
