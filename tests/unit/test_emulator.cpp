@@ -188,6 +188,30 @@ TEST(emulator_trace_merge, SortsByDateStablyAndKeepsCausality)
   std::filesystem::remove_all(dir);
 }
 
+// A PE's part holds `comp` lines dated at their start and written at their end: the merge takes
+// them in any order and sorts them; a run's trace read as such must still never go backwards.
+TEST(emulator_trace_merge, PartsMayHoldComputationDatedBeforeTheLineAboveRunTracesMayNot)
+{
+  const std::string dir = std::filesystem::temp_directory_path() / ("shmemsim_comp_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string part = write_part(dir + "/p", "pe 0 0\nct 100 0 0 1 0\ncomp 40 0 0 160\nct 300 0 0 2 0\n");
+  try {
+    shmemsim::traces::read_trace_file(part);
+    ADD_FAILURE() << "a trace whose dates go backwards was read";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find(part + ":5: dates go backwards"), std::string::npos) << e.what();
+  }
+  const shmemsim::traces::Trace tr = shmemsim::traces::merge_traces({part}, {});
+  using shmemsim::traces::Type;
+  std::vector<std::pair<Type, std::int64_t>> got;
+  for (const auto& e : tr.events)
+    got.emplace_back(e.type, e.type == Type::Pe ? -1 : e.t);
+  const std::vector<std::pair<Type, std::int64_t>> want = {{Type::Pe, -1}, {Type::Comp, 40}, {Type::Ct, 100}, {Type::Ct, 300}};
+  EXPECT_EQ(got, want);
+  EXPECT_EQ(tr.events[1].dur, 160);
+  std::filesystem::remove_all(dir);
+}
+
 // A PE killed while writing leaves a partial last line: the merge of a failed job cuts it.
 TEST(emulator_trace_merge, TrimsAPartialLastLine)
 {
