@@ -109,6 +109,16 @@ void Run::build_platform()
                         std::to_string(sc_.platform.limits.max_pt_index) + " and " +
                         std::to_string(platform_.node_of.size()) + " endpoints; lower them");
   }
+  // Time slices nothing else can observe are deferred (sim/DeferredSlices); SHMEMSIM_DEFER_SLICES=off
+  // executes every slice, =check executes the ones it would defer and checks their computed dates.
+  const char* defer = std::getenv("SHMEMSIM_DEFER_SLICES");
+  const std::string d = defer != nullptr ? defer : "";
+  if (d == "off")
+    platform_.sim->deferred_slices().set_mode(sim::DeferredSlices::Mode::Off);
+  else if (d == "check")
+    platform_.sim->deferred_slices().set_mode(sim::DeferredSlices::Mode::Check);
+  else if (!d.empty() && d != "on")
+    throw ScenarioError("SHMEMSIM_DEFER_SLICES=" + d + ": expected on (the default), off or check");
 }
 
 void Run::attach_recorder()

@@ -34,6 +34,7 @@ void EventQueue::schedule(Ps t, Fn fn, void* obj, std::uint64_t arg)
     return;
   }
   SHMEMSIM_ASSERT(t >= now(), "event scheduled in the past");
+  SHMEMSIM_ASSERT(!slices_deferred_, "no model event is scheduled while a thread's time slices are deferred");
   place(Entry{t, next_seq_++, fn, obj, arg});
   ++count_;
   if (!in_fire_)

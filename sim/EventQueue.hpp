@@ -58,6 +58,10 @@ public:
   /// The run's simulated-time limit (0: none): look-ahead never processes an event past it, so a
   /// run stopped there has done nothing later.
   void set_time_limit(Ps limit) { time_limit_ = limit; }
+  Ps time_limit() const { return time_limit_; }
+  /// A thread's time slices are deferred (DeferredSlices): its clock is behind, nothing may be
+  /// scheduled until they are settled.
+  void set_slices_deferred(bool on) { slices_deferred_ = on; }
 
   /// Number of actors inside a SimGrid activity; look-ahead is only legal at zero.
   void activity_begin() { ++activities_; }
@@ -172,6 +176,7 @@ private:
   bool lookahead_          = true;
   Ps time_limit_           = 0;
   bool past_horizon_       = false;
+  bool slices_deferred_    = false;
   bool in_fire_            = false;
   bool stop_batch_         = false;
   bool woke_in_batch_      = false;

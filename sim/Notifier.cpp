@@ -8,7 +8,8 @@
 namespace shmemsim::sim {
 
 Notifier::Notifier(Simulation& sim, std::string owner)
-    : sim_(sim), queue_(sim.queue()), owner_(std::move(owner))
+    : sim_(sim), queue_(sim.queue()), owner_(std::move(owner)),
+      pid_(static_cast<std::size_t>(simgrid::s4u::this_actor::get_pid()))
 {
   sim_.register_notifier(this);
 }
@@ -20,11 +21,13 @@ Notifier::~Notifier()
 
 void Notifier::wait(const Waitable* on, const char* call)
 {
+  sim_.settle();
   on_       = on;
   call_     = call;
   waiting_  = true;
   signaled_ = false;
   actor_    = simgrid::s4u::Actor::self();
+  sim_.actors().waits(pid_);
   {
     Simulation::SwitchGuard sw(sim_);
     // Woken by a resume only once suspended: notify() resumes only a waiting() actor, from maestro
@@ -40,12 +43,14 @@ void Notifier::wait(const Waitable* on, const char* call)
 
 void Notifier::notify()
 {
+  sim_.settle(); // from the actor whose time slices are deferred, if any
   if (!waiting())
     return;
   signaled_ = true;
   if (queue_.defer_wake(this))
     return;
   if (simgrid::s4u::Actor::is_maestro()) {
+    sim_.actors().woken(pid_);
     actor_->resume();
     return;
   }
@@ -53,12 +58,14 @@ void Notifier::notify()
   // the woken one included, which may end and destroy this notifier: use locals only.
   Simulation& sim             = sim_;
   simgrid::s4u::Actor* actor = actor_;
+  sim.actors().woken(pid_);
   Simulation::SwitchGuard sw(sim);
   actor->resume();
 }
 
 void Notifier::release_now()
 {
+  sim_.actors().woken(pid_);
   actor_->resume();
 }
 

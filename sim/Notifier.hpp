@@ -4,6 +4,7 @@
 
 #include <simgrid/forward.h>
 
+#include <cstddef>
 #include <string>
 
 namespace shmemsim::sim {
@@ -52,6 +53,7 @@ private:
   /// whose acquire makes an activity object per wait; the wake order is the same: a resume and a
   /// semaphore release both make the actor runnable at once.)
   simgrid::s4u::Actor* actor_ = nullptr;
+  std::size_t pid_            = 0; ///< the owner's SimGrid pid (Simulation's ActorBook)
   const Waitable* on_ = nullptr;
   const char* const* context_ = nullptr;
   const char* call_   = nullptr;

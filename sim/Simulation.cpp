@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <csignal>
+#include <exception>
 #include <stdexcept>
 
 namespace sg4 = simgrid::s4u;
@@ -26,7 +27,8 @@ constexpr const char* kContextFactory = "--cfg=contexts/factory:raw";
 #endif
 }
 
-Simulation::Simulation(const HostParams& hp, std::uint64_t seed) : seed_(seed)
+Simulation::Simulation(const HostParams& hp, std::uint64_t seed)
+    : seed_(seed), slices_(actors_, queue_, hp.core_speed), core_speed_(hp.core_speed)
 {
   if (g_alive)
     throw std::logic_error("only one Simulation may exist in a process");
@@ -73,17 +75,26 @@ Simulation::~Simulation()
 
 void Simulation::spawn(const std::string& name, int node, std::function<void()> code)
 {
+  settle();
+  actors_.expect_start(); // runnable from now on, though it runs later
   sg4::Actor::create(name, host(node), [this, name, code = std::move(code)] {
     const auto pid = static_cast<std::size_t>(sg4::this_actor::get_pid());
+    actors_.started(pid);
     Notifier self(*this, name);
     if (by_pid_.size() <= pid)
       by_pid_.resize(pid + 1, nullptr);
     by_pid_[pid] = &self;
     struct Clear {
-      std::vector<Notifier*>& slots;
+      Simulation& sim;
       std::size_t pid;
-      ~Clear() { slots[pid] = nullptr; }
-    } clear{by_pid_, pid};
+      ~Clear()
+      {
+        if (std::uncaught_exceptions() == 0)
+          sim.settle(); // an actor ends at the end of its computation
+        sim.by_pid_[pid] = nullptr;
+        sim.actors_.ended(pid);
+      }
+    } clear{*this, pid};
     code();
   });
 }
@@ -131,15 +142,47 @@ Ps Simulation::end_time() const
   return std::max(seconds_to_ps(sg4::Engine::get_clock()), queue_.last_event_time());
 }
 
+std::size_t Simulation::self_pid()
+{
+  return static_cast<std::size_t>(sg4::this_actor::get_pid());
+}
+
 void Simulation::execute(double flops)
 {
+  settle();
+  const double clock = sg4::Engine::get_clock();
   ActivityGuard guard(queue_);
   SwitchGuard sw(*this);
+  // It cannot end earlier than at full speed (one core: the execution's bound).
+  ActorBook::Timed timed(actors_, self_pid(), clock + flops / core_speed_, true);
   sg4::this_actor::execute(flops);
+}
+
+void Simulation::execute_slice(double flops)
+{
+  const std::size_t pid = self_pid();
+  if (slices_.defer(pid, flops))
+    return;
+  execute(flops);
+  slices_.executed();
+}
+
+void Simulation::settle_deferred()
+{
+  const std::size_t pid = slices_.pending_actor();
+  const double end      = slices_.take();
+  {
+    ActivityGuard guard(queue_);
+    SwitchGuard sw(*this);
+    ActorBook::Timed timed(actors_, pid, end, false);
+    sg4::this_actor::sleep_until(end);
+  }
+  slices_.settled(end);
 }
 
 void Simulation::sleep_for(Ps duration)
 {
+  settle();
   ActivityGuard guard(queue_);
   SwitchGuard sw(*this);
   const Ps now = queue_.now();
@@ -147,7 +190,9 @@ void Simulation::sleep_for(Ps duration)
     queue_.refuse_past_horizon();
     duration = std::max<Ps>(0, EventQueue::kHorizon - now);
   }
-  sg4::this_actor::sleep_for(ps_to_seconds(duration));
+  const double seconds = ps_to_seconds(duration);
+  ActorBook::Timed timed(actors_, self_pid(), sg4::Engine::get_clock() + seconds, false);
+  sg4::this_actor::sleep_for(seconds);
 }
 
 void Simulation::busy_for(Ps duration)
@@ -159,6 +204,7 @@ void Simulation::busy_for(Ps duration)
 
 void Simulation::yield()
 {
+  settle();
   SwitchGuard sw(*this);
   sg4::this_actor::yield();
 }

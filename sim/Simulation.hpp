@@ -2,6 +2,8 @@
 // streams, actors, and the end-of-run verdict (completed, deadlock, simulated-time limit).
 #pragma once
 
+#include "sim/ActorBook.hpp"
+#include "sim/DeferredSlices.hpp"
 #include "sim/EventQueue.hpp"
 #include "sim/HostParams.hpp"
 #include "sim/Rng.hpp"
@@ -58,6 +60,19 @@ public:
 
   /// Actor helpers: simulated computation on the actor's host, and sleeping.
   void execute(double flops);
+  /// A time slice of `flops` of the running thread's computation: executed, or deferred when
+  /// nothing else can act before it ends (DeferredSlices). Same dates either way.
+  void execute_slice(double flops);
+  /// Bring SimGrid's clock to the end of the calling actor's deferred time slices, if any: before
+  /// anything that reads the clock (the blocking helpers here and in Notifier do it themselves).
+  void settle()
+  {
+    if (slices_.pending())
+      settle_deferred();
+  }
+  DeferredSlices& deferred_slices() { return slices_; }
+  /// What every actor does (running, waiting, inside an activity until at least some date).
+  ActorBook& actors() { return actors_; }
   void sleep_for(Ps duration);
   /// Occupy the actor's core for `duration` at full speed (an execution of duration x the host's
   /// core speed: slower when the node's cores are oversubscribed). Nothing happens for 0.
@@ -103,11 +118,17 @@ public:
 
 private:
   void collect_blocked();
+  void settle_deferred();
+  /// The calling actor's SimGrid pid.
+  static std::size_t self_pid();
 
   std::uint64_t seed_;
   std::unique_ptr<simgrid::s4u::Engine> engine_;
   std::vector<simgrid::s4u::Host*> hosts_;
   EventQueue queue_;
+  ActorBook actors_;
+  DeferredSlices slices_;
+  double core_speed_;
   std::vector<Notifier*> notifiers_;
   std::vector<Notifier*> by_pid_;
   std::vector<std::string> blocked_;

@@ -102,12 +102,17 @@ void ComputeAccounting::charge(PeProcess& pe, SimThread* t, bool sliced)
       take_work();
       break;
   }
+  if (!sliced)
+    sim_.settle(); // the time slices deferred since the last charge have passed
   const sim::Ps t0 = sim_.queue().now();
   const front::OpenInterval open(obs_, t0); // reported below, dated t0 or earlier (a run of slices)
   if (flops > 0) {
     if (t != nullptr)
       t->computing = true;
-    sim_.execute(flops);
+    if (sliced)
+      sim_.execute_slice(flops); // deferred when nothing else can act before it ends
+    else
+      sim_.execute(flops);
     if (t != nullptr)
       t->computing = false;
   }

@@ -200,6 +200,7 @@ void PeRuntime::run_pe(int id)
 
 void PeRuntime::exit_pe(int status)
 {
+  sim_.settle(); // the time slices it computed before exit() have passed
   pe_exiting();
   PeProcess* pe   = current();
   pe->exit_status = status;

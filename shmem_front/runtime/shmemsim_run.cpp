@@ -923,6 +923,10 @@ int run(const Options& o)
     std::fprintf(stderr, "shmemsim-run: %d PEs finished at simulated time %.9f s (%llu model events), exit status %d\n", npes,
                  r.summary["sim_time_s"].get<double>(),
                  static_cast<unsigned long long>(r.summary["events"].get<std::uint64_t>()), r.exit_code);
+  const sim::DeferredSlices& slices = run->platform().sim->deferred_slices();
+  if (slices.mode() == sim::DeferredSlices::Mode::Check)
+    std::fprintf(stderr, "shmemsim-run: SHMEMSIM_DEFER_SLICES=check: %lu time slices would have been deferred, their dates checked\n",
+                 slices.deferred_count());
   std::fflush(nullptr);
   std::_Exit(r.exit_code);
 }
