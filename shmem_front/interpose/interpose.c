@@ -109,10 +109,20 @@ static void sync_chain(void)
 static unsigned long chain_extra(unsigned long iterations, unsigned long path_fs, unsigned long unit_fs,
                                  unsigned long instructions)
 {
+  /* The overlapped chain of the last execution's shape, kept: executions of a loop are usually
+   * alike (rows of one length), and the floating-point division was most of the cost per row. */
+  static unsigned long memo_path, memo_span, memo_window, memo_effective;
   const unsigned long span = iterations * instructions, issue = instructions * shmemsim_instruction_fs;
   unsigned long effective = path_fs;
-  if (shmemsim_window > span && span > 0)
-    effective = (unsigned long)((double)path_fs * (double)span / (double)shmemsim_window);
+  if (shmemsim_window > span && span > 0) {
+    if (path_fs != memo_path || span != memo_span || shmemsim_window != memo_window) {
+      memo_path      = path_fs;
+      memo_span      = span;
+      memo_window    = shmemsim_window;
+      memo_effective = (unsigned long)((double)path_fs * (double)span / (double)shmemsim_window);
+    }
+    effective = memo_effective;
+  }
   if (unit_fs > effective)
     effective = unit_fs;
   return effective > issue ? iterations * (effective - issue) : 0;
