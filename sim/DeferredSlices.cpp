@@ -95,6 +95,9 @@ bool DeferredSlices::defer(std::size_t pid, double flops)
   const double quiet = chained ? quiet_ : quiet_until(pid);
   if (!(end < quiet))
     return false;
+  // A long run is settled now and then, so that SimGrid's clock (the progress line) moves.
+  if (chained && run_ >= kMaxRun)
+    return false;
   // The sleep that settles the run of slices must land exactly on its end.
   const double start = chained ? start_ : clock;
   if (sleep_end(start, sub(end, start)) != end)
@@ -109,8 +112,10 @@ bool DeferredSlices::defer(std::size_t pid, double flops)
     quiet_ = quiet;
     pid_   = pid;
     queue_.set_slices_deferred(true);
+    run_ = 0;
   }
   until_ = end;
+  ++run_;
   ++deferred_;
   return true;
 }

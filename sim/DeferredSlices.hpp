@@ -72,6 +72,8 @@ private:
   double until_      = -1; ///< the deferred slices' end (negative: none pending)
   double quiet_      = -1; ///< while slices are deferred: nothing else acts before this date
   std::size_t pid_   = 0;
+  unsigned long run_ = 0; ///< slices in the pending run
+  static constexpr unsigned long kMaxRun = 65536;
   double checked_    = -1; ///< Check mode: the date the executed slice must end at
   unsigned long deferred_ = 0;
   unsigned long settles_  = 0;
