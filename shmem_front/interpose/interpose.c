@@ -259,6 +259,7 @@ static void arm(unsigned long* slot, unsigned long instructions, unsigned long c
     slot[0] = ULONG_MAX;
     slot[1] = closed_fs(instructions, chain, divides, loop_instructions);
   }
+  slot[2]    = 0; /* no inline re-entry (see __shmemsim_count_enter_arm) */
   armed_runs = slot[0];
   armed_slot = slot;
 }
@@ -280,6 +281,12 @@ EXPORT void __shmemsim_count_enter_arm(unsigned long instructions, unsigned long
                                        unsigned long header_instructions, unsigned long chain,
                                        unsigned long divides, unsigned long loop_instructions, unsigned long* slot)
 {
+  /* The execution that ends here, if it is this loop's from the start, counted on this slot: its
+   * iterations, for the inline re-entry below. */
+  const int again = loop != 0 && loop == open_loop.loop && armed_slot == slot && armed_open;
+  const unsigned long ended = again ? open_loop.iterations + armed_runs - slot[0] : 0;
+  const int from_start = again && open_loop.iterations == 0;
+  slot[2] = 0;
   __shmemsim_count_enter(instructions, loop);
   if (loop == 0 || loop != open_loop.loop)
     return; /* the time slice ended: the runtime closed the execution */
@@ -287,6 +294,17 @@ EXPORT void __shmemsim_count_enter_arm(unsigned long instructions, unsigned long
   open_loop.unit_fs      = divides * shmemsim_divide_fs;
   open_loop.instructions = loop_instructions;
   arm(slot, header_instructions, chain, divides, loop_instructions, loop);
+  /* The inline re-entry (shmemsim-cc's plugin, in the blocks that lead into the loop): when the
+   * next execution has as many iterations as this one (the header leaves slot[0] at slot[2]), and
+   * its chain is this one's, a block that leads into the loop counts what this call would count:
+   * that execution's chain (slot[3]) plus its own instructions, and arms the header again with
+   * slot[4] runs (the open execution's iterations stay 0, the armed slot this one). It calls this
+   * function otherwise, and when the time slice would end there. */
+  if (from_start && armed_open && ended < slot[0]) {
+    slot[2] = slot[0] - ended;
+    slot[3] = ended > 0 ? chain_extra(ended, open_loop.path_fs, open_loop.unit_fs, open_loop.instructions) : 0;
+    slot[4] = slot[0];
+  }
 }
 
 static int active(void) { return hooks != NULL && hooks->active(); }

@@ -514,14 +514,18 @@ void declare_all()
 tree ulong(unsigned long v) { return build_int_cst(long_unsigned_type_node, v); }
 
 /// A loop header's slot, a static of the program: [0] the iterations the library armed the header
-/// for (0: none, the next one calls __shmemsim_count_chain_slow), [1] the work (fs) of each.
+/// for (0: none, the next one calls __shmemsim_count_chain_slow), [1] the work (fs) of each; for
+/// the blocks that lead into the loop: [2] the runs left after an execution of as many iterations
+/// as the last one (0: none), [3] what such an execution's chain costs when it ends, [4] the runs
+/// the library arms the header with for a new execution (interpose.c, __shmemsim_count_enter_arm).
+constexpr unsigned long kSlotWords = 5;
 tree make_slot()
 {
   static unsigned serial = 0;
   char name[32];
   snprintf(name, sizeof name, "__shmemsim_slot.%u", serial++);
   tree decl             = build_decl(UNKNOWN_LOCATION, VAR_DECL, get_identifier(name),
-                                     build_array_type_nelts(long_unsigned_type_node, 2));
+                                     build_array_type_nelts(long_unsigned_type_node, kSlotWords));
   TREE_STATIC(decl)     = 1;
   TREE_PUBLIC(decl)     = 0;
   DECL_ARTIFICIAL(decl) = 1;
@@ -691,16 +695,48 @@ void chain_inline(basic_block bb, unsigned long instructions, const LoopFloor& f
 
 /// A block that leads into a loop with a floor: a call that ends the last loop execution and opens
 /// this one (__shmemsim_count_enter), arming the loop's header's slot for its first iterations.
+/// Inline (`fs` given), when the execution that ends had as many iterations as the one before
+/// (the slot's runs left read [2]) and the time slice does not end here, the block counts what
+/// the call would: that execution's chain ([3]) and its own instructions, and arms the header
+/// again ([4]); otherwise it calls the library.
 void enter_call(basic_block bb, unsigned long instructions, const LoopEntry& entry, const LoopFloor* floor,
-                unsigned long header_instructions, tree slot)
+                unsigned long header_instructions, tree slot, tree fs)
 {
   if (floor == nullptr || slot == NULL_TREE) {
     insert_at_start(bb, count_call(instructions, nullptr, &entry));
     return;
   }
-  insert_at_start(bb, gimple_build_call(decls[kCountEnterArm], 7, ulong(instructions), ulong(entry.id),
-                                        ulong(header_instructions), ulong(floor->chain), ulong(floor->divides),
-                                        ulong(floor->instructions), build_fold_addr_expr(slot)));
+  gcall* call = gimple_build_call(decls[kCountEnterArm], 7, ulong(instructions), ulong(entry.id),
+                                  ulong(header_instructions), ulong(floor->chain), ulong(floor->divides),
+                                  ulong(floor->instructions), build_fold_addr_expr(slot));
+  if (fs == NULL_TREE) {
+    insert_at_start(bb, call);
+    return;
+  }
+  tree u = long_unsigned_type_node, l = long_integer_type_node, b = boolean_type_node;
+  Seq s;
+  tree runs  = s.load(slot_ref(slot, 0));
+  tree like  = s.op(b, EQ_EXPR, runs, s.load(slot_ref(slot, 2)));
+  tree some  = s.op(b, NE_EXPR, runs, ulong(0));
+  tree cost  = s.op(u, PLUS_EXPR, s.load(slot_ref(slot, 3)),
+                    instructions == 1 ? fs : s.op(u, MULT_EXPR, fs, ulong(instructions)));
+  tree left  = s.load(decls[kLeft]);
+  tree cost_l = s.op(l, NOP_EXPR, cost);
+  tree room  = s.op(b, GT_EXPR, left, cost_l);
+  tree fast_ok = s.op(b, BIT_AND_EXPR, s.op(b, BIT_AND_EXPR, like, some), room);
+  s.branch(EQ_EXPR, fast_ok, boolean_false_node);
+  basic_block fast;
+  basic_block slow = branch_at_start(bb, s.seq, profile_probability::unlikely(), &fast);
+  gimple_stmt_iterator gsi = gsi_start_bb(slow);
+  gsi_insert_after(&gsi, call, GSI_NEW_STMT);
+  Seq f;
+  f.store(decls[kLeft], f.op(l, MINUS_EXPR, left, cost_l));
+  f.store(slot_ref(slot, 0), f.load(slot_ref(slot, 4)));
+  gimple* last = gimple_seq_last_stmt(f.seq);
+  gsi          = gsi_after_labels(fast);
+  gsi_insert_seq_before(&gsi, f.seq, GSI_SAME_STMT);
+  basic_block rest = split_block(fast, last)->dest;
+  redirect_edge_succ(single_succ_edge(slow), rest); // the call counted the block: past the inline count
 }
 
 /// Whether `fun` can take the inline path: in SSA, no abnormal edges (setjmp, nonlocal gotos,
@@ -865,7 +901,7 @@ bool instrument_inline(function* fun, WorkMap& work, FloorMap& floors, EnterMap&
     if (floor != nullptr)
       chain_inline(b, n, *floor, *slots.get(b->index), c);
     else if (ent != nullptr)
-      enter_call(b, n, *ent, floors.get(ent->header), *work.get(ent->header), *slots.get(ent->header));
+      enter_call(b, n, *ent, floors.get(ent->header), *work.get(ent->header), *slots.get(ent->header), fs);
     else
       count_inline(b, n, fs, c);
   }
