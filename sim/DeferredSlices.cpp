@@ -85,13 +85,29 @@ double DeferredSlices::quiet_until(std::size_t pid) const
 bool DeferredSlices::defer(std::size_t pid, double flops)
 {
   checked_ = -1;
-  if (mode_ == Mode::Off || flops <= 0)
+  if (flops <= 0)
+    return false;
+  return defer_slice(pid, [this, flops](double t) { return exec_end(t, flops, speed_); });
+}
+
+bool DeferredSlices::defer_sleep(std::size_t pid, double seconds)
+{
+  checked_ = -1;
+  if (seconds <= 0)
+    return false;
+  return defer_slice(pid, [seconds](double t) { return sleep_end(t, seconds); });
+}
+
+template <class EndOf>
+bool DeferredSlices::defer_slice(std::size_t pid, EndOf end_of)
+{
+  if (mode_ == Mode::Off)
     return false;
   const bool chained = until_ >= 0;
   SHMEMSIM_ASSERT(!chained || pid == pid_, "only the actor whose slices are deferred runs");
   const double clock = simgrid::s4u::Engine::get_clock();
   const double t     = chained ? until_ : clock;
-  const double end   = exec_end(t, flops, speed_);
+  const double end   = end_of(t);
   const double quiet = chained ? quiet_ : quiet_until(pid);
   if (!(end < quiet))
     return false;

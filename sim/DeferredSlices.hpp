@@ -35,6 +35,9 @@ public:
   /// time has passed as far as the actor can tell), false if the caller must execute it (after
   /// settle(), which the caller does anyway before blocking).
   bool defer(std::size_t pid, double flops);
+  /// The same for a slice in which the actor sleeps `seconds` (a spin-wait's poll when computation
+  /// is free).
+  bool defer_sleep(std::size_t pid, double seconds);
   /// After the caller executed a slice: in Check mode, if it would have been deferred, SimGrid's
   /// clock must read the date computed for it.
   void executed();
@@ -60,6 +63,9 @@ public:
   unsigned long settle_count() const { return settles_; }
 
 private:
+  /// Defer the slice that ends at end_of(t) if it starts at t.
+  template <class EndOf>
+  bool defer_slice(std::size_t pid, EndOf end_of);
   /// The date before which nothing but `pid` can act (negative: something can act now).
   double quiet_until(std::size_t pid) const;
 

@@ -167,6 +167,14 @@ void Simulation::execute_slice(double flops)
   slices_.executed();
 }
 
+void Simulation::sleep_slice(Ps duration)
+{
+  if (slices_.defer_sleep(self_pid(), ps_to_seconds(duration)))
+    return;
+  sleep_for(duration);
+  slices_.executed();
+}
+
 void Simulation::settle_deferred()
 {
   const std::size_t pid = slices_.pending_actor();

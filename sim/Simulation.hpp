@@ -63,6 +63,9 @@ public:
   /// A time slice of `flops` of the running thread's computation: executed, or deferred when
   /// nothing else can act before it ends (DeferredSlices). Same dates either way.
   void execute_slice(double flops);
+  /// A time slice in which the running thread sleeps `duration` (a spin-wait's poll when
+  /// computation is free): slept, or deferred like execute_slice.
+  void sleep_slice(Ps duration);
   /// Bring SimGrid's clock to the end of the calling actor's deferred time slices, if any: before
   /// anything that reads the clock (the blocking helpers here and in Notifier do it themselves).
   void settle()

@@ -155,7 +155,7 @@ void ComputeAccounting::slice(SimThread& t)
   if (t.sliced_from < 0)
     open_slices(t, sim_.queue().now());
   t.computing = true;
-  sim_.sleep_for(poll_cost_);
+  sim_.sleep_slice(poll_cost_); // deferred, like a counted slice, when nothing else can act meanwhile
   t.computing = false;
 }
 

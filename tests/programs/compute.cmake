@@ -74,7 +74,8 @@ set_tests_properties(prog_compute_inline_count PROPERTIES LABELS programs TIMEOU
 # Deferred time slices (sim/DeferredSlices): runs with SHMEMSIM_DEFER_SLICES=off and on are identical
 # byte for byte (stdout, stderr, summary, trace), and =check verifies each deferred slice's date
 # against the execution SimGrid would have made: a kernel alone, spin-waits (put, sibling thread,
-# shmem_ptr store, an endless loop ended by the time limit), Mandelbrot, integer sort, threads, OpenMP.
+# shmem_ptr store, an endless loop ended by the time limit; polls when computation is free), Mandelbrot,
+# integer sort, threads, OpenMP.
 add_test(NAME prog_deferred_slices
   COMMAND ${CMAKE_COMMAND} -DBIN=${PROJECT_BINARY_DIR}/bin -DPROGS=${CMAKE_CURRENT_BINARY_DIR}/bin
           -DKERNELS=${PROJECT_SOURCE_DIR}/scenarios/calibrate -DOUT=${CMAKE_CURRENT_BINARY_DIR}/out/deferred_slices

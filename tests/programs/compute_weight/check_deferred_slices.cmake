@@ -62,6 +62,12 @@ check(spin_ptr YES ${PROGS}/spin_wait 2 ptr)
 # An endless loop: the time limit ends it at the same date, naming the same PE.
 set(RUN_OPTIONS --sim-time-limit 2ms)
 check(spin_forever YES ${PROGS}/spin_wait 2 forever)
+# Computation free (job.compute=none): a spin-wait's slice is a poll (a sleep), deferred alike.
+set(RUN_OPTIONS --set job.compute=none)
+check(none_spin_put NO ${PROGS}/spin_wait 3 put)
+check(none_spin_sibling NO ${PROGS}/spin_wait 2 sibling)
+set(RUN_OPTIONS --set job.compute=none --sim-time-limit 2ms)
+check(none_spin_forever YES ${PROGS}/spin_wait 2 forever)
 # Computation between communication: the paper's Mandelbrot (PE 0 works while the others wait),
 # the integer sort, threads inside PEs, OpenMP.
 set(RUN_OPTIONS "")
