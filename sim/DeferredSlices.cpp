@@ -48,10 +48,8 @@ DeferredSlices::DeferredSlices(ActorBook& book, EventQueue& queue, double core_s
 
 double DeferredSlices::exec_end(double t, double flops, double speed)
 {
-  volatile double q  = flops / speed;
-  const double date  = add(t, q);
-  const double delta = sub(date, t);
-  return add(t, delta);
+  volatile double q = flops / speed; // remains / share
+  return sleep_end(t, q);
 }
 
 double DeferredSlices::sleep_end(double t, double d)
@@ -84,24 +82,19 @@ double DeferredSlices::quiet_until(std::size_t pid) const
 
 bool DeferredSlices::defer(std::size_t pid, double flops)
 {
-  checked_ = -1;
-  if (flops <= 0)
-    return false;
-  return defer_slice(pid, [this, flops](double t) { return exec_end(t, flops, speed_); });
+  return defer_slice(pid, flops, [this, flops](double t) { return exec_end(t, flops, speed_); });
 }
 
 bool DeferredSlices::defer_sleep(std::size_t pid, double seconds)
 {
-  checked_ = -1;
-  if (seconds <= 0)
-    return false;
-  return defer_slice(pid, [seconds](double t) { return sleep_end(t, seconds); });
+  return defer_slice(pid, seconds, [seconds](double t) { return sleep_end(t, seconds); });
 }
 
 template <class EndOf>
-bool DeferredSlices::defer_slice(std::size_t pid, EndOf end_of)
+bool DeferredSlices::defer_slice(std::size_t pid, double amount, EndOf end_of)
 {
-  if (mode_ == Mode::Off)
+  checked_ = -1;
+  if (mode_ == Mode::Off || amount <= 0)
     return false;
   const bool chained = until_ >= 0;
   SHMEMSIM_ASSERT(!chained || pid == pid_, "only the actor whose slices are deferred runs");

@@ -55,7 +55,8 @@ public:
   /// Model::next_occurring_event_lazy dates it t + remains / share (the share is the core's speed:
   /// the variable's bound, one core), EngineImpl::solve advances the clock by that date minus now.
   static double exec_end(double t, double flops, double speed);
-  /// The same for a sleep of `d` from `t` (its date is start + max duration).
+  /// The same for a sleep of `d` from `t` (its date is start + max duration; an execution's is
+  /// start + remains / share, so exec_end is sleep_end of that quotient).
   static double sleep_end(double t, double d);
 
   /// Slices deferred (in Check mode: checked) and settles (sleeps) so far.
@@ -63,9 +64,10 @@ public:
   unsigned long settle_count() const { return settles_; }
 
 private:
-  /// Defer the slice that ends at end_of(t) if it starts at t.
+  /// Defer the slice of `amount` (flops, seconds; nothing to defer if not positive) that ends at
+  /// end_of(t) if it starts at t.
   template <class EndOf>
-  bool defer_slice(std::size_t pid, EndOf end_of);
+  bool defer_slice(std::size_t pid, double amount, EndOf end_of);
   /// The date before which nothing but `pid` can act (negative: something can act now).
   double quiet_until(std::size_t pid) const;
 

@@ -35,6 +35,9 @@ shmemsim_program_test(spin_wait_forever PROGRAM spin_wait PES 2 ARGS forever RUN
 # A quantum below 100ns is refused, naming the key.
 shmemsim_program_test(spin_wait_bad_quantum PROGRAM spin_wait PES 1 RUN_OPTIONS --set job.compute_quantum=10ns
   EXPECT_STATUS 2 STDERR_LINES 1 EXPECT_STDERR "job.compute_quantum" "at least 100ns")
+# A bad value of the debugging aid SHMEMSIM_DEFER_SLICES is refused in one line, naming it.
+shmemsim_program_test(spin_wait_bad_defer PROGRAM spin_wait PES 1 ENV SHMEMSIM_DEFER_SLICES=sometimes
+  EXPECT_STATUS 2 STDERR_LINES 1 EXPECT_STDERR "SHMEMSIM_DEFER_SLICES=sometimes: expected on \\(the default\\), off or check")
 # A store through shmem_ptr into the memory of another PE of the node wakes that PE's waiter at
 # the storing PE's next library call (after its 20000 iterations of busy loop, 24 us).
 shmemsim_program_test(spin_wait_ptr PROGRAM spin_wait PES 2 ARGS ptr RUN_OPTIONS --pes-per-node 2 COMPARE_RUNS
