@@ -7,15 +7,21 @@
 # deliveries recounted from the order of issue and of delivery per pair equal the trace's flags,
 # summary.json and report.json.
 # -DRUN=shmemsim-run -DSHMEMSIM=shmemsim -DAUDIT=shmemsim_trace_audit -DPROG=trace_attrib
-# -DSCENARIO=unordered.json -DOUT=work dir -DTHREADS=n -DMODE=lean|split|private
+# -DSCENARIO=unordered.json -DOUT=work dir -DTHREADS=n -DMODE=lean|split|private [-DEMULATE=ON]
+# EMULATE: the same with shmemsim-run --emulate, requests reordered by the injector (the emulated
+# trace has the same vocabulary; its dates are real time).
 file(REMOVE_RECURSE ${OUT})
+set(backend "")
+if(EMULATE)
+  set(backend --emulate --set emulator.stall_timeout=20s --set emulator.reorder.probability=0.3 --set emulator.jitter=20us)
+endif()
 set(mapping ${MODE})
 set(contexts shared)
 if(MODE STREQUAL "private")
   set(mapping lean)
   set(contexts private)
 endif()
-execute_process(COMMAND ${RUN} --scenario ${SCENARIO} -np 4 --quiet --out ${OUT} --trace ops
+execute_process(COMMAND ${RUN} ${backend} --scenario ${SCENARIO} -np 4 --quiet --out ${OUT} --trace ops
                         --set job.contexts.mapping=${mapping} ${PROG} ${THREADS} ${contexts}
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 300)
 if(NOT rc EQUAL 0 OR NOT out MATCHES "trace_attrib: OK on 4 PEs x ${THREADS} threads, ${contexts} contexts\n")
