@@ -69,8 +69,35 @@ shmemsim_ctx* register_ctx(PeState& pe, TransportCtx* t, long options)
   c->pe      = rt().my_pe();
   c->options = options;
   c->tctx    = t;
+  std::lock_guard lock(pe.ctx_mutex);
   pe.live.insert(c);
   return c;
+}
+
+bool PeState::is_live(shmemsim_ctx* c) const
+{
+  std::lock_guard lock(ctx_mutex);
+  return live.count(c) != 0;
+}
+
+bool PeState::is_destroyed(shmemsim_ctx* c) const
+{
+  std::lock_guard lock(ctx_mutex);
+  return destroyed.count(c) != 0;
+}
+
+void PeState::retire(shmemsim_ctx* c, bool keep)
+{
+  std::lock_guard lock(ctx_mutex);
+  live.erase(c);
+  if (keep)
+    destroyed.insert(c);
+}
+
+std::vector<shmemsim_ctx*> PeState::live_contexts() const
+{
+  std::lock_guard lock(ctx_mutex);
+  return {live.begin(), live.end()};
 }
 
 std::string hex(const void* p)
@@ -144,13 +171,13 @@ TransportCtx* Entry::ctx(shmemsim_ctx* handle) const
   }
   if (handle == nullptr)
     fail("SHMEM_CTX_INVALID is not a usable context (shmem_ctx_create failed?)");
-  if (pe_->live.count(handle) != 0) {
+  if (pe_->is_live(handle)) {
     // SHMEM_CTX_PRIVATE or SHMEM_CTX_SERIALIZED contexts need no internal synchronization.
     if (multiple && (handle->options & 3L) == 0)
       rt().library_lock(handle->tctx);
     return handle->tctx;
   }
-  if (pe_->destroyed.count(handle) != 0)
+  if (pe_->is_destroyed(handle))
     fail("context " + hex(handle) + " was destroyed");
   fail("context " + hex(handle) + " is not a context of this PE");
 }

@@ -6,6 +6,7 @@
 #include "shmem_front/lib/SymmetricHeap.hpp"
 
 #include <cstdint>
+#include <mutex>
 #include <set>
 #include <string>
 #include <vector>
@@ -29,8 +30,19 @@ struct PeState {
   SymmetricHeap heap;
   std::uintptr_t heap_base = 0; ///< address of this PE's symmetric heap (set by shmem_init)
   std::uint64_t barrier_epoch = 0;
+  /// The PE's contexts, live and destroyed (kept, so that a later use is reported as such). Its
+  /// threads create, use and destroy contexts at once (in the emulator, really at the same time):
+  /// every access takes ctx_mutex, through the functions below.
   std::set<shmemsim_ctx*> live;
-  std::set<shmemsim_ctx*> destroyed; ///< kept, so that a later use is reported as such
+  std::set<shmemsim_ctx*> destroyed;
+  mutable std::mutex ctx_mutex;
+
+  bool is_live(shmemsim_ctx* c) const;
+  bool is_destroyed(shmemsim_ctx* c) const;
+  /// `c` leaves the live contexts; `keep`: remembered as destroyed.
+  void retire(shmemsim_ctx* c, bool keep);
+  /// A copy of the live contexts, to walk while other threads change the set.
+  std::vector<shmemsim_ctx*> live_contexts() const;
 
   PeState() = default;
   PeState(const PeState&)            = delete;

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -44,9 +45,17 @@ private:
 };
 
 /// The calling PE's outstanding requests by number (the handle's value), in issue order.
+/// The calling PE's outstanding requests. Its threads issue, test and wait at once (in the emulator,
+/// really at the same time): the map and the counter are read and changed under `mutex` only; a
+/// request is waited for or advanced outside it.
 struct RequestTable {
   std::map<std::uint64_t, std::unique_ptr<Request>> live;
   std::uint64_t next = 1;
+  std::mutex mutex;
+  /// The request of `id`, or null.
+  Request* get(std::uint64_t id);
+  /// The ids of the live requests, in issue order.
+  std::vector<std::uint64_t> ids();
 };
 RequestTable& request_table();
 

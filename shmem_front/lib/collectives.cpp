@@ -61,16 +61,16 @@ void signal(Group& g, int idx, int word, std::uint64_t v = 1)
 /// Wait until the word holds `need`, then take it.
 void await(Group& g, int word, std::uint64_t need)
 {
-  volatile std::uint64_t* w = &g.words[word];
-  wait_for(g.routine, [&] { return *w >= need; });
+  const std::uint64_t* w = &g.words[word];
+  wait_for(g.routine, [&] { return load_updated(w) >= need; });
   __atomic_fetch_sub(&g.words[word], need, __ATOMIC_SEQ_CST);
 }
 
 /// Wait until every bit of `bits` is set (taken later by `take`).
 void await_bits(Group& g, int word, std::uint64_t bits)
 {
-  volatile std::uint64_t* w = &g.words[word];
-  wait_for(g.routine, [&] { return (*w & bits) == bits; });
+  const std::uint64_t* w = &g.words[word];
+  wait_for(g.routine, [&] { return (load_updated(w) & bits) == bits; });
 }
 
 void take(Group& g, int word, std::uint64_t v)

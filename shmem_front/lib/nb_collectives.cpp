@@ -146,14 +146,10 @@ private:
 /// issuing lets the PE's other threads run, and they may complete (erase) requests meanwhile.
 void advance_all(const char* call)
 {
-  auto& live = request_table().live;
-  std::vector<std::uint64_t> ids;
-  for (const auto& [id, r] : live)
-    ids.push_back(id);
-  for (std::uint64_t id : ids)
-    if (auto it = live.find(id); it != live.end())
-      if (auto* c = dynamic_cast<NbCollective*>(it->second.get()))
-        c->advance(call);
+  RequestTable& t = request_table();
+  for (std::uint64_t id : t.ids())
+    if (auto* c = dynamic_cast<NbCollective*>(t.get(id)))
+      c->advance(call);
 }
 
 void NbCollective::put_block(void* base, std::size_t off, const void* from)
@@ -273,7 +269,9 @@ void NbCollective::mismatch(const char* call, const std::string& what)
 
 NbCollective* first_sending()
 {
-  for (auto& [id, r] : request_table().live)
+  RequestTable& t = request_table();
+  std::lock_guard lock(t.mutex);
+  for (auto& [id, r] : t.live)
     if (auto* c = dynamic_cast<NbCollective*>(r.get()); c != nullptr && c->sending())
       return c;
   return nullptr;

@@ -14,13 +14,32 @@ namespace shmemsim::front {
 
 RequestTable& request_table()
 {
+  static std::mutex m;
   static std::map<const PeState*, RequestTable> tables;
+  std::lock_guard lock(m);
   return tables[&pe_state()];
+}
+
+Request* RequestTable::get(std::uint64_t id)
+{
+  std::lock_guard lock(mutex);
+  auto it = live.find(id);
+  return it != live.end() ? it->second.get() : nullptr;
+}
+
+std::vector<std::uint64_t> RequestTable::ids()
+{
+  std::lock_guard lock(mutex);
+  std::vector<std::uint64_t> out;
+  for (const auto& [id, r] : live)
+    out.push_back(id);
+  return out;
 }
 
 void add_request(std::unique_ptr<Request> r, shmemx_request_handle_t* out)
 {
-  RequestTable& t     = request_table();
+  RequestTable& t = request_table();
+  std::lock_guard lock(t.mutex);
   const std::uint64_t id = t.next++;
   t.live.emplace(id, std::move(r));
   *out = reinterpret_cast<shmemx_request_handle_t>(static_cast<std::uintptr_t>(id));
@@ -31,12 +50,14 @@ void finalize_requests(const Entry& e)
   RequestTable& t = request_table();
   std::string names;
   std::size_t leaked = 0;
-  while (!t.live.empty()) {
-    const std::uint64_t id = t.live.begin()->first;
-    Request* r             = t.live.begin()->second.get();
+  for (const std::uint64_t id : t.ids()) {
+    Request* r = t.get(id);
+    if (r == nullptr)
+      continue;
     if (++leaked <= 4)
       names += std::string(leaked > 1 ? ", " : "") + "#" + std::to_string(id) + " " + r->routine();
     r->wait(e.routine());
+    std::lock_guard lock(t.mutex);
     t.live.erase(id);
   }
   if (leaked == 0)
@@ -145,15 +166,17 @@ void amo(const char* name, AmoOp op, T* fetch, T* dest, T value, const T* cond, 
   add_request(std::move(r), request);
 }
 
-/// The request behind a handle; misuse is fatal. Returns null for SHMEMX_REQUEST_NULL.
-std::map<std::uint64_t, std::unique_ptr<Request>>::iterator find(const Entry& e, shmemx_request_handle_t h)
+/// The request behind a handle (its id and the request); misuse is fatal.
+std::pair<std::uint64_t, Request*> find(const Entry& e, shmemx_request_handle_t h)
 {
   RequestTable& t = request_table();
   const std::uint64_t id = id_of(h);
-  auto it = t.live.find(id);
-  if (it != t.live.end())
-    return it;
-  if (id < t.next)
+  std::unique_lock lock(t.mutex);
+  if (auto it = t.live.find(id); it != t.live.end())
+    return {id, it->second.get()};
+  const std::uint64_t next = t.next;
+  lock.unlock();
+  if (id < next)
     e.fail("request #" + std::to_string(id) + " has already completed and was released (by shmemx_wait_request or "
            "a shmemx_test_request that returned 1)");
   e.fail("request " + hex(h) + " is not a request of this PE");
@@ -202,9 +225,11 @@ void shmemx_wait_request(shmemx_request_handle_t request)
   progress_collectives();
   if (request == SHMEMX_REQUEST_NULL)
     return;
-  const std::uint64_t id = find(e, request)->first;
-  request_table().live.at(id)->wait(e.routine());
-  request_table().live.erase(id); // found again: other threads of the PE may have changed the table
+  const auto [id, r] = find(e, request);
+  r->wait(e.routine());
+  RequestTable& t = request_table();
+  std::lock_guard lock(t.mutex);
+  t.live.erase(id);
 }
 
 int shmemx_test_request(shmemx_request_handle_t request)
@@ -213,9 +238,11 @@ int shmemx_test_request(shmemx_request_handle_t request)
   progress_collectives();
   if (request == SHMEMX_REQUEST_NULL)
     return 1;
-  auto it = find(e, request);
-  if (it->second->test()) {
-    request_table().live.erase(it);
+  const auto [id, r] = find(e, request);
+  if (r->test()) {
+    RequestTable& t = request_table();
+    std::lock_guard lock(t.mutex);
+    t.live.erase(id);
     return 1;
   }
   rt().poll_pause(); // a poll that found nothing lets communication progress

@@ -134,7 +134,7 @@ void shmem_finalize(void)
   // Finalize completes every outstanding operation (OpenSHMEM 1.5, 9.1.3), on every context, and
   // seed 003's requests (reporting those never waited for).
   finalize_requests(e);
-  for (shmemsim_ctx* c : e.pe().live)
+  for (shmemsim_ctx* c : e.pe().live_contexts())
     tp().quiet(c->tctx);
   barrier_all_impl(e);
   int& depth = init_depths()[&e.pe()];
@@ -143,9 +143,10 @@ void shmem_finalize(void)
     return;
   }
   // Every PE is here: no collective signal is in flight, every team slot's words are back to 0.
-  for (shmemsim_ctx* c : e.pe().live)
+  for (shmemsim_ctx* c : e.pe().live_contexts()) {
     tp().ctx_destroy(c->tctx);
-  e.pe().live.clear();
+    e.pe().retire(c, false);
+  }
   TeamState& teams = team_state();
   teams.teams.clear(); // teams made by splits (their handles are invalid from now on)
   teams.ctx_team.clear();
@@ -366,8 +367,7 @@ void shmem_ctx_destroy(shmem_ctx_t ctx)
   TransportCtx* t = e.ctx(ctx);
   tp().quiet(t);
   tp().ctx_destroy(t);
-  e.pe().live.erase(ctx);
-  e.pe().destroyed.insert(ctx); // kept, so that later use is reported as use of a destroyed context
+  e.pe().retire(ctx, true); // kept, so that later use is reported as use of a destroyed context
 }
 
 int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t* team)
