@@ -126,7 +126,8 @@ private:
   void respond(Peer& p, MsgType type, const Header& req, const void* payload, std::size_t n);
   void ack(Peer& p, const Header& req);
   /// Trace a request's delivery (out of order if a later request of the pair came first).
-  void trace_delivery(Peer& p, const Header& h, bool ooo);
+  /// Counts a request's delivery (out of order or not) and traces it.
+  void note_delivery(Peer& p, const Header& h);
   void flush_acks(Peer& p);
   void complete(std::uint64_t cookie, std::uint64_t count);
   /// Enqueue one message for `p`, header then payload (the peer's lock held).

@@ -212,4 +212,5 @@ template <class T> const T* need_values(const char* name, const T* values, std::
 
 extern "C" {
 SHMEMSIM_P2P_TYPES(SHMEMSIM_DEFINE_VECTOR_)
+SHMEMSIM_P2P_DEPRECATED_TYPES(SHMEMSIM_DEFINE_VECTOR_)
 } // extern "C"

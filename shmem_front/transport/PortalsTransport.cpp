@@ -130,17 +130,17 @@ void PortalsTransport::set_observer(front::ShmemObserver* obs, std::function<int
   current_thread_ = std::move(current_thread);
 }
 
-void PortalsTransport::note_op(const TransportCtx* ctx, const TransportCtx* c, bool get_side, const char* kind,
-                               std::uint64_t bytes, int target)
+std::uint64_t PortalsTransport::note_op(const TransportCtx* ctx, const TransportCtx* c, bool get_side, const char* kind,
+                                        std::uint64_t bytes, int target)
 {
   if (obs_ == nullptr)
-    return;
+    return 0;
   // The count the operation's completion brings its counter to: the lean mapping counts puts and
   // gets on one CT, the split one on two.
   const bool lean          = mapping_ == CtxMapping::Lean || c->single_ct;
   const std::uint64_t seq  = lean ? c->issued + c->get_issued + 1 : (get_side ? c->get_issued : c->issued) + 1;
   const int ct             = get_side ? c->get_ct.index : c->ct.index;
-  obs_->op_issued(now(), c->pe, current_thread_(), ctx->id, ct, seq, kind, bytes, target);
+  return obs_->op_issued(now(), c->pe, current_thread_(), ctx->id, ct, seq, kind, bytes, target);
 }
 
 void PortalsTransport::note_ctx(const TransportCtx* ctx, front::CtxEvent what)
@@ -385,13 +385,13 @@ void PortalsTransport::put(TransportCtx* ctx, void* dest, const void* src, std::
   std::uint32_t pt;
   std::uint64_t off;
   target_of(dest, n, &pt, &off);
-  note_op(ctx, c, false, blocking ? "put" : c->request_slot ? "put_req" : "put_nbi", n, pe);
+  const std::uint64_t op = note_op(ctx, c, false, blocking ? "put" : c->request_slot ? "put_req" : "put_nbi", n, pe);
   // The issued count goes up before the Portals call (the paper, section 4): a quiet by a
   // sibling thread meanwhile waits for this put too. Puts ask for an operation-completed ACK,
   // counted on the context's CT, as Portals-SHMEM did for every put.
   ++c->issued;
   initiate();
-  check(ni.put(c->md, addr(src), n, AckReq::OcAck, pe, pt, off), "PtlPut");
+  check(ni.put(c->md, addr(src), n, AckReq::OcAck, pe, pt, off, op), "PtlPut");
   const auto& lim = ni.limits();
   if (!lim.total_data_ordering || n > lim.max_waw_ordered_size)
     c->fence_needs_quiet = true;
@@ -408,10 +408,10 @@ void PortalsTransport::get(TransportCtx* ctx, void* dest, const void* src, std::
   std::uint32_t pt;
   std::uint64_t off;
   target_of(src, n, &pt, &off);
-  note_op(ctx, c, true, blocking ? "get" : c->request_slot ? "get_req" : "get_nbi", n, pe);
+  const std::uint64_t op = note_op(ctx, c, true, blocking ? "get" : c->request_slot ? "get_req" : "get_nbi", n, pe);
   ++c->get_issued;
   initiate();
-  check(ni.get(c->get_md, addr(dest), n, pe, pt, off), "PtlGet");
+  check(ni.get(c->get_md, addr(dest), n, pe, pt, off, op), "PtlGet");
   if (blocking)
     wait(c, true, "get");
 }
@@ -430,10 +430,10 @@ void PortalsTransport::amo(TransportCtx* ctx, AmoOp op, AmoType t, void* dest, c
   std::uint32_t pt;
   std::uint64_t off;
   target_of(dest, size, &pt, &off);
-  note_op(ctx, c, false, c->request_slot ? "amo_req" : "amo", size, pe);
+  const std::uint64_t id = note_op(ctx, c, false, c->request_slot ? "amo_req" : "amo", size, pe);
   ++c->issued;
   initiate();
-  check(ni.atomic(c->md, addr(value), size, AckReq::OcAck, pe, pt, off, atomic_op(op), datatype(t)), "PtlAtomic");
+  check(ni.atomic(c->md, addr(value), size, AckReq::OcAck, pe, pt, off, atomic_op(op), datatype(t), id), "PtlAtomic");
   c->fence_needs_quiet = true;
 }
 
@@ -469,18 +469,19 @@ void PortalsTransport::fetch_amo(TransportCtx* ctx, AmoOp op, AmoType t, void* d
   std::uint64_t off;
   target_of(dest, size, &pt, &off);
   const bool floating = t == AmoType::Float || t == AmoType::Double;
-  note_op(ctx, c, true, blocking ? "famo" : c->request_slot ? "famo_req" : "famo_nbi", size, pe);
+  const std::uint64_t id = note_op(ctx, c, true, blocking ? "famo" : c->request_slot ? "famo_req" : "famo_nbi", size, pe);
   ++c->get_issued;
   initiate();
   Status s;
   if (op == AmoOp::Fetch && floating) {
-    s = ni.get(c->get_md, addr(result), size, pe, pt, off); // an aligned element read is atomic
+    s = ni.get(c->get_md, addr(result), size, pe, pt, off, id); // an aligned element read is atomic
   } else if (op == AmoOp::Fetch) {
-    s = ni.fetch_atomic(c->get_md, addr(result), c->md, addr(kZero), size, pe, pt, off, portals::AtomicOp::Bor, datatype(t));
+    s = ni.fetch_atomic(c->get_md, addr(result), c->md, addr(kZero), size, pe, pt, off, portals::AtomicOp::Bor, datatype(t),
+                        id);
   } else if (op == AmoOp::Swap || op == AmoOp::CompareSwap) {
-    s = ni.swap(c->get_md, addr(result), c->md, addr(value), size, pe, pt, off, cond, atomic_op(op), datatype(t));
+    s = ni.swap(c->get_md, addr(result), c->md, addr(value), size, pe, pt, off, cond, atomic_op(op), datatype(t), id);
   } else {
-    s = ni.fetch_atomic(c->get_md, addr(result), c->md, addr(value), size, pe, pt, off, atomic_op(op), datatype(t));
+    s = ni.fetch_atomic(c->get_md, addr(result), c->md, addr(value), size, pe, pt, off, atomic_op(op), datatype(t), id);
   }
   check(s, "a fetching atomic");
   c->fence_needs_quiet = true;

@@ -112,7 +112,7 @@ private:
   /// Spend the host CPU time of one Portals data-movement call on the calling thread.
   void initiate();
   /// Tell the observer about an operation about to be issued on `ctx` (counted on `c`).
-  void note_op(const TransportCtx* ctx, const TransportCtx* c, bool get_side, const char* kind, std::uint64_t bytes, int target);
+  std::uint64_t note_op(const TransportCtx* ctx, const TransportCtx* c, bool get_side, const char* kind, std::uint64_t bytes, int target);
   void note_ctx(const TransportCtx* ctx, front::CtxEvent what);
   sim::Ps now() { return net_.simulation().queue().now(); }
   /// portals::WriteWatcher: into the target PE's signal journal.

@@ -168,7 +168,7 @@ void Nic::submit(Message* m)
   m->trace_id = 0;
 #if SHMEMSIM_OBSERVERS
   if (obs_ != nullptr) [[unlikely]]
-    m->trace_id = obs_->msg_issued(now, to_string(m->kind), m->src_ep, m->dst_ep, m->length);
+    m->trace_id = obs_->msg_issued(now, to_string(m->kind), m->src_ep, m->dst_ep, m->length, m->user_ptr);
 #endif
   q_.schedule<&Nic::cmd_arrive>(now + p_.pcie_latency, this, reinterpret_cast<std::uint64_t>(m));
 }

@@ -90,17 +90,20 @@ public:
   Status le_unlink(LeHandle le);
 
   // Data movement (PtlPut, PtlGet, PtlAtomic, PtlFetchAtomic, PtlSwap). `target` is an endpoint.
+  // `user_ptr` is the caller's tag for the operation, as in Portals: the model hands it to its
+  // observer with the operation's message (a trace ties the message to the SHMEM operation).
   Status put(MdHandle md, std::uint64_t local_offset, std::uint64_t length, AckReq ack, int target, std::uint32_t pt,
-             std::uint64_t remote_offset);
+             std::uint64_t remote_offset, std::uint64_t user_ptr = 0);
   Status get(MdHandle md, std::uint64_t local_offset, std::uint64_t length, int target, std::uint32_t pt,
-             std::uint64_t remote_offset);
+             std::uint64_t remote_offset, std::uint64_t user_ptr = 0);
   Status atomic(MdHandle md, std::uint64_t local_offset, std::uint64_t length, AckReq ack, int target, std::uint32_t pt,
-                std::uint64_t remote_offset, AtomicOp op, Datatype dt);
+                std::uint64_t remote_offset, AtomicOp op, Datatype dt, std::uint64_t user_ptr = 0);
   Status fetch_atomic(MdHandle get_md, std::uint64_t get_offset, MdHandle put_md, std::uint64_t put_offset,
                       std::uint64_t length, int target, std::uint32_t pt, std::uint64_t remote_offset, AtomicOp op,
-                      Datatype dt);
+                      Datatype dt, std::uint64_t user_ptr = 0);
   Status swap(MdHandle get_md, std::uint64_t get_offset, MdHandle put_md, std::uint64_t put_offset, std::uint64_t length,
-              int target, std::uint32_t pt, std::uint64_t remote_offset, const void* operand, AtomicOp op, Datatype dt);
+              int target, std::uint32_t pt, std::uint64_t remote_offset, const void* operand, AtomicOp op, Datatype dt,
+              std::uint64_t user_ptr = 0);
 
   /// Why the last call returned an error (for messages), empty after success.
   const std::string& last_error() const { return last_error_; }
@@ -151,7 +154,7 @@ private:
   /// f(word) for each watched word that [start, start + length) touches.
   template <class F> void for_watched(const std::byte* start, std::uint64_t length, F f) const;
   Op* new_op(nic::OpKind kind, Md& md, int md_index, std::uint64_t local_offset, std::uint64_t length, int target,
-             std::uint32_t pt, std::uint64_t remote_offset);
+             std::uint32_t pt, std::uint64_t remote_offset, std::uint64_t user_ptr);
 
   sim::Simulation& sim_;
   ResourcePool& pool_;
