@@ -97,6 +97,7 @@ struct PeSlot {
   std::uint64_t progress = 0;
   double cpu = 0;
   std::string routine = "-";
+  std::string note; ///< what its wait adds to a deadlock report (heartbeats)
   std::shared_ptr<Session> boot;
 };
 
@@ -370,9 +371,15 @@ void Job::handle(const std::shared_ptr<Session>& s, const std::string& line)
     std::uint64_t progress = 0;
     double cpu             = 0;
     words >> progress >> cpu >> pe.routine;
+    std::string note;
+    std::getline(words >> std::ws, note);
     // Progress: a library call, a message, or computation (CPU time) since the last heartbeat.
     if (progress != pe.progress || cpu > pe.cpu + 0.05)
       last_progress_ = Clock::now();
+    // The note of the PE's wait (EmuTransport::wait_note) holds until the PE progresses: a
+    // heartbeat sent between two of its short waits has none.
+    if (progress != pe.progress || !note.empty())
+      pe.note = note;
     pe.progress = progress;
     pe.cpu      = cpu;
   }
@@ -499,7 +506,8 @@ void Job::arm_watchdog()
         lines.push_back("PE " + std::to_string(r) +
                         (pes_[r].announced       ? " has ended (exit status " + std::to_string(pes_[r].status) + ")"
                          : pes_[r].routine == "-" ? " is blocked in the program's own code (no thread in the library)"
-                                                  : " waits in " + pes_[r].routine));
+                                                  : " waits in " + pes_[r].routine +
+                                                        (pes_[r].note.empty() ? std::string() : ". " + pes_[r].note)));
       end(3, lines);
       return;
     }

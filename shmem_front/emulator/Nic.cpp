@@ -19,6 +19,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <random>
 #include <set>
 #include <stdexcept>
@@ -745,7 +746,14 @@ void Nic::deliver(Peer& p, const Header& h, const char* payload)
     case MsgType::FetchAmo: {
       std::uint64_t result = 0;
       execute_amo(h, &result);
-      if (static_cast<AmoOp>(h.op) != AmoOp::Fetch)
+      if ((h.op & kSignalOp) != 0) { // a collective's signal: an add of value[0] into a uint64 word
+        const auto* word = reinterpret_cast<const std::uint64_t*>(at(h.seg, h.offset, sizeof(std::uint64_t)));
+        timespec ts{};
+        clock_gettime(CLOCK_REALTIME, &ts);
+        const double now = static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9 - cfg_.epoch;
+        journal_.remote(word, now, static_cast<int>(h.src), &result, result + h.value[0]);
+      }
+      if (static_cast<AmoOp>(h.op & ~kSignalOp) != AmoOp::Fetch)
         note_update();
       deliveries_.fetch_add(1, std::memory_order_relaxed);
       if (h.type == MsgType::Amo)
@@ -840,7 +848,7 @@ void Nic::execute_amo(const Header& h, void* result)
   std::byte* d    = at(h.seg, h.offset, front::amo_size(t));
   if (d == nullptr || reinterpret_cast<std::uintptr_t>(d) % front::amo_size(t) != 0)
     bad_message(*peers_[h.src], "an atomic operation out of bounds or misaligned");
-  execute_amo_at(d, static_cast<AmoOp>(h.op), t, h.value, result);
+  execute_amo_at(d, static_cast<AmoOp>(h.op & ~kSignalOp), t, h.value, result);
 }
 
 void Nic::respond(Peer& p, MsgType type, const Header& req, const void* payload, std::size_t n)

@@ -271,11 +271,16 @@ int main(int argc, char** argv)
     die(e.what());
   }
   auto* monitor = new BootClient(cfg.boot_host, cfg.boot_port, cfg.token, cfg.rank, "monitor");
-  nic->every(std::chrono::milliseconds(250), [monitor, nic, runtime] {
+  nic->every(std::chrono::milliseconds(250), [monitor, nic, runtime, transport] {
     const char* r = runtime->routine();
-    char line[256];
-    std::snprintf(line, sizeof line, "HB %llu %.3f %s", static_cast<unsigned long long>(runtime->calls() + nic->progress()),
+    char head[256];
+    std::snprintf(head, sizeof head, "HB %llu %.3f %s", static_cast<unsigned long long>(runtime->calls() + nic->progress()),
                   cpu_seconds(), r != nullptr ? r : "-");
+    // Then what the routine waiting now adds to a report (a pSync word the program overwrote).
+    std::string line = head;
+    const std::string note = transport->wait_note();
+    if (!note.empty())
+      line += " " + note;
     try {
       monitor->send_line(line);
     } catch (...) {

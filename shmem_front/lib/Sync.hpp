@@ -17,14 +17,15 @@ template <class T> T load_updated(const T* p)
 }
 
 /// Block until `done()` holds, waking on every update of this PE's memory; `what`: the symmetric
-/// object waited on (named in deadlock reports), null when the wait is the library's own.
-template <class F> void wait_for(const char* call, F done, const void* what = nullptr)
+/// object waited on (named in deadlock reports), null when the wait is the library's own; `note`
+/// (may be null) adds to the wait's report.
+template <class F> void wait_for(const char* call, F done, const void* what = nullptr, const WaitNote* note = nullptr)
 {
   while (true) {
     const std::uint64_t seen = tp().updates();
     if (done())
       return;
-    tp().wait_for_update_on(seen, call, what);
+    tp().wait_for_update_on(seen, call, what, note);
   }
 }
 

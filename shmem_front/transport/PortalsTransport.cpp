@@ -1,5 +1,6 @@
 #include "shmem_front/transport/PortalsTransport.hpp"
 
+#include "shmem_front/lib/SignalJournal.hpp"
 #include "sim/Assert.hpp"
 
 #include <algorithm>
@@ -50,6 +51,8 @@ struct PortalsTransport::PeNet {
   /// line about requests sharing has been printed.
   std::vector<TransportCtx*> req_slots;
   bool req_noticed = false;
+  /// What the last remote write left in its watched synchronization words (collectives' signals).
+  SignalJournal journal;
 };
 
 namespace {
@@ -434,6 +437,28 @@ void PortalsTransport::amo(TransportCtx* ctx, AmoOp op, AmoType t, void* dest, c
   c->fence_needs_quiet = true;
 }
 
+void PortalsTransport::signal(TransportCtx* ctx, std::uint64_t* word, std::uint64_t value, int pe)
+{
+  std::uint32_t pt;
+  std::uint64_t off;
+  target_of(word, sizeof *word, &pt, &off);
+  const PeMemory& m = memory_.at(static_cast<std::size_t>(pe));
+  std::byte* at     = (pt == 0 ? m.data : m.heap) + off;
+  pes_.at(static_cast<std::size_t>(pe))->ni->watch_word(reinterpret_cast<const std::uint64_t*>(at), this);
+  amo(ctx, AmoOp::Add, AmoType::Uint64, word, &value, pe);
+}
+
+SignalJournal* PortalsTransport::signal_journal()
+{
+  return &me().journal;
+}
+
+void PortalsTransport::watched_write(sim::Ps t, int target, int initiator, const std::uint64_t* word,
+                                     const std::uint64_t* before)
+{
+  pes_.at(static_cast<std::size_t>(target))->journal.remote(word, sim::ps_to_seconds(t), initiator, before, *word);
+}
+
 void PortalsTransport::fetch_amo(TransportCtx* ctx, AmoOp op, AmoType t, void* dest, const void* value, const void* cond,
                                  void* result, int pe, bool blocking)
 {
@@ -507,6 +532,7 @@ struct UpdateWait final : sim::Waitable {
   portals::CtHandle h;
   const void* object = nullptr; ///< the symmetric object waited on (null: the library's own wait)
   const std::function<std::string(const void*)>* namer = nullptr;
+  const WaitNote* note = nullptr; ///< what the waiting routine adds (null: nothing)
   std::string describe_wait() const override
   {
     CtEvent ev;
@@ -518,9 +544,11 @@ struct UpdateWait final : sim::Waitable {
       const std::string name = namer != nullptr && *namer ? (*namer)(object) : std::string();
       of = name.empty() ? std::string("its symmetric memory at ") + addr : name + " (" + addr + ")";
     }
-    return "an update of " + of + " by another PE or thread: CT " + std::to_string(ct) + " of endpoint " +
-           std::to_string(ni) + " reaching " + std::to_string(test) + " (success " + std::to_string(ev.success) +
-           ", failure " + std::to_string(ev.failure) + ")";
+    std::string s = "an update of " + of + " by another PE or thread: CT " + std::to_string(ct) + " of endpoint " +
+                    std::to_string(ni) + " reaching " + std::to_string(test) + " (success " +
+                    std::to_string(ev.success) + ", failure " + std::to_string(ev.failure) + ")";
+    const std::string more = note != nullptr ? note->note() : std::string();
+    return more.empty() ? s : s + ". " + more;
   }
 };
 } // namespace
@@ -530,7 +558,8 @@ void PortalsTransport::wait_for_update(std::uint64_t seen, const char* call)
   wait_for_update_on(seen, call, nullptr);
 }
 
-void PortalsTransport::wait_for_update_on(std::uint64_t seen, const char* /*call*/, const void* object)
+void PortalsTransport::wait_for_update_on(std::uint64_t seen, const char* /*call*/, const void* object,
+                                          const WaitNote* note)
 {
   PeNet& p = me();
   const int thr = obs_ != nullptr ? current_thread_() : 0;
@@ -552,6 +581,7 @@ void PortalsTransport::wait_for_update_on(std::uint64_t seen, const char* /*call
     what.h      = p.target_ct;
     what.object = object;
     what.namer  = &name_address_;
+    what.note   = note;
     self.wait(&what, "PtlCTWait");
     p.ni->ct_unwatch(p.target_ct, &self);
     std::erase(p.update_waiters, &self);

@@ -576,15 +576,49 @@ void Ni::target_resolve(nic::Message& m)
 void Ni::target_atomic(nic::Message& m, std::byte* fetched)
 {
   Op& op = static_cast<Op&>(m);
+  if (watched_.empty()) {
+    apply_atomic(op.op, op.dt, op.target_base, op.request_data(), op.has_compare ? op.compare : nullptr, fetched,
+                 op.length);
+    return;
+  }
+  // The watched words the atomic touches, with what they held before it.
+  struct Before {
+    const std::uint64_t* word;
+    std::uint64_t value;
+  };
+  std::vector<Before> before;
+  for_watched(op.target_base, op.length, [&](const std::uint64_t* w) { before.push_back({w, *w}); });
   apply_atomic(op.op, op.dt, op.target_base, op.request_data(), op.has_compare ? op.compare : nullptr, fetched,
                op.length);
+  for (const Before& b : before)
+    watcher_->watched_write(sim_.queue().now(), id_, op.src_ep, b.word, &b.value);
+}
+
+template <class F> void Ni::for_watched(const std::byte* start, std::uint64_t length, F f) const
+{
+  const auto base = reinterpret_cast<std::uintptr_t>(start);
+  for (auto it = watched_.lower_bound(base >= 7 ? base - 7 : 0); it != watched_.end() && *it < base + length; ++it)
+    f(reinterpret_cast<const std::uint64_t*>(*it));
 }
 
 void Ni::target_complete(nic::Message& m)
 {
   Op& op = static_cast<Op&>(m);
+  // A put's data has landed (atomics were told by target_atomic), before the count wakes anyone.
+  if (!watched_.empty() && op.target_ok && op.kind == nic::OpKind::Put && op.mlength != 0)
+    for_watched(op.target_base, op.mlength, [&](const std::uint64_t* w) {
+      watcher_->watched_write(sim_.queue().now(), id_, op.src_ep, w, nullptr);
+    });
   if (op.target_ok && (op.le_options & LE_EVENT_CT_COMM) != 0)
     count(op.le_ct, true, op.mlength, (op.le_options & LE_EVENT_CT_BYTES) != 0);
+}
+
+void Ni::watch_word(const std::uint64_t* word, WriteWatcher* watcher)
+{
+  SHMEMSIM_ASSERT(reinterpret_cast<std::uintptr_t>(word) % 8 == 0, "a watched word is not 8-byte aligned");
+  SHMEMSIM_ASSERT(watcher_ == nullptr || watcher_ == watcher, "an NI's watched words have one watcher");
+  watcher_ = watcher;
+  watched_.insert(reinterpret_cast<std::uintptr_t>(word));
 }
 
 // ---------------------------------------------------------------- NIC callbacks: initiator side
