@@ -1,7 +1,9 @@
 // The transport seam over the emulator's software NIC (docs/emulator.md): the simulator's Portals
 // mapping (shmem_front/transport/PortalsTransport) with real messages. Per context a counter of
 // completions (the CT: ACKs and REPLYs) and of issued operations, lean (one pair) or split (puts
-// and gets apart); quiet waits for the CT to reach the issued count; small puts (up to
+// and gets apart); quiet and blocking operations wait until the CT equals the issued count, re-read
+// after every wake (the issued-count rule: with threads sharing the context, their own operation
+// is complete then, whoever else issued meanwhile); small puts (up to
 // max_volatile_size) complete at issue; fence is a quiet unless total data ordering holds;
 // contexts beyond max_cts / max_mds are refused or shared as job.contexts.on_exhaustion says.
 #pragma once
@@ -75,9 +77,10 @@ private:
   /// The trace's number of `c`'s CT (`gets`: its get counter in the split mapping).
   int ct_index(const front::TransportCtx* c, bool gets) const;
   void name_counters(const front::TransportCtx* c);
-  /// Trace an operation about to be issued on `ctx` (counted on `c`); returns its id (0: no tracer).
-  std::uint64_t note_op(const front::TransportCtx* ctx, const front::TransportCtx* c, bool get_side, const char* kind,
-                        std::uint64_t bytes, int target);
+  /// Count an operation about to be issued on `ctx` (on `c`'s issued count) and trace it; returns
+  /// its id in the trace (0: no tracer).
+  std::uint64_t issue(const front::TransportCtx* ctx, front::TransportCtx* c, bool get_side, const char* kind,
+                      std::uint64_t bytes, int target);
   void note_ctx(const front::TransportCtx* ctx, front::CtxEvent what);
   /// Whether every operation issued on `c` is complete (never blocks).
   bool reached(const front::TransportCtx* c) const;

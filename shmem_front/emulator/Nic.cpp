@@ -926,7 +926,7 @@ void Nic::bad_message(const Peer& p, const std::string& what)
 
 // ------------------------------------------------------------------ waiting
 
-void Nic::wait_reach(const std::atomic<std::uint64_t>& c, std::uint64_t target)
+void Nic::wait_until(bool (*done)(const void*), const void* arg)
 {
   flush_batches();
   // Spin a little (a round trip on loopback takes some microseconds), then sleep until woken.
@@ -934,12 +934,12 @@ void Nic::wait_reach(const std::atomic<std::uint64_t>& c, std::uint64_t target)
   // that bring the answer run meanwhile, and this thread, still runnable, needs no wake-up (an
   // 8-byte put + quiet at 2 PEs on 2 busy cores: about 120 us without the yield, 25-50 us with it).
   const auto spin_until = std::chrono::steady_clock::now() + std::chrono::microseconds(50);
-  while (c.load(std::memory_order_acquire) < target) {
+  while (!done(arg)) {
     sched_yield();
     if (std::chrono::steady_clock::now() > spin_until) {
       waiters_.fetch_add(1);
       std::unique_lock lock(wait_mutex_);
-      while (c.load(std::memory_order_acquire) < target)
+      while (!done(arg))
         wait_cv_.wait_for(lock, std::chrono::milliseconds(10));
       waiters_.fetch_sub(1);
       return;
@@ -952,7 +952,7 @@ void Nic::wait_update(std::uint64_t seen, std::chrono::microseconds max_wait)
   flush_batches();
   const auto start = std::chrono::steady_clock::now();
   const auto spin  = start + std::min<std::chrono::microseconds>(max_wait, std::chrono::microseconds(20));
-  while (std::chrono::steady_clock::now() < spin) { // yielding, as wait_reach's
+  while (std::chrono::steady_clock::now() < spin) { // yielding, as wait_until's
     if (updates() > seen)
       return;
     sched_yield();

@@ -90,8 +90,14 @@ public:
   /// Updates of this PE's memory by others (and by its own operations on itself).
   std::uint64_t updates() const { return updates_.load(std::memory_order_acquire); }
   void note_update();
-  /// Block until `c` reaches `target`.
-  void wait_reach(const std::atomic<std::uint64_t>& c, std::uint64_t target);
+  /// Block until `done()` holds. It is evaluated again after every completion and update counted
+  /// here (and at least every 10 ms), so it may compare several counters, in the order it needs
+  /// (EmuTransport::wait: a CT, then the issued count). It may only read atomics.
+  template <class Done> void wait_until(const Done& done)
+  {
+    wait_until(+[](const void* d) { return (*static_cast<const Done*>(d))(); }, &done);
+  }
+  void wait_until(bool (*done)(const void*), const void* arg);
   /// Block until updates() exceeds `seen`, or at most `max_wait` (stores by this PE's own threads
   /// are not counted: the caller re-checks its condition either way).
   void wait_update(std::uint64_t seen, std::chrono::microseconds max_wait);

@@ -147,9 +147,10 @@ private:
 void advance_all(const char* call)
 {
   RequestTable& t = request_table();
-  for (std::uint64_t id : t.ids())
-    if (auto* c = dynamic_cast<NbCollective*>(t.get(id)))
-      c->advance(call);
+  for (const auto& [id, r] : t.snapshot())
+    if (auto now = t.find(id))
+      if (auto* c = dynamic_cast<NbCollective*>(now.get()))
+        c->advance(call);
 }
 
 void NbCollective::put_block(void* base, std::size_t off, const void* from)
@@ -267,12 +268,10 @@ void NbCollective::mismatch(const char* call, const std::string& what)
   std::abort();
 }
 
-NbCollective* first_sending()
+std::shared_ptr<NbCollective> first_sending()
 {
-  RequestTable& t = request_table();
-  std::lock_guard lock(t.mutex);
-  for (auto& [id, r] : t.live)
-    if (auto* c = dynamic_cast<NbCollective*>(r.get()); c != nullptr && c->sending())
+  for (auto& [id, r] : request_table().snapshot())
+    if (auto c = std::dynamic_pointer_cast<NbCollective>(r); c != nullptr && c->sending())
       return c;
   return nullptr;
 }
@@ -285,7 +284,7 @@ void NbCollective::wait(const char* call)
     if (state_ == State::Done)
       return;
     // Members wait for the signals that follow my puts: complete those first (never blocks on others).
-    if (NbCollective* c = first_sending()) {
+    if (auto c = first_sending()) {
       c->wait_transport(call);
       continue;
     }

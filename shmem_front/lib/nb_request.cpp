@@ -14,34 +14,49 @@ namespace shmemsim::front {
 
 RequestTable& request_table()
 {
-  static std::mutex m;
+  static std::mutex mutex; // the PEs' first calls may come from several threads
   static std::map<const PeState*, RequestTable> tables;
-  std::lock_guard lock(m);
-  return tables[&pe_state()];
+  const PeState* pe = &pe_state();
+  std::lock_guard lock(mutex);
+  return tables[pe];
 }
 
-Request* RequestTable::get(std::uint64_t id)
+std::uint64_t RequestTable::add(std::shared_ptr<Request> r)
 {
-  std::lock_guard lock(mutex);
-  auto it = live.find(id);
-  return it != live.end() ? it->second.get() : nullptr;
+  std::lock_guard lock(mutex_);
+  const std::uint64_t id = next_++;
+  live_.emplace(id, std::move(r));
+  return id;
 }
 
-std::vector<std::uint64_t> RequestTable::ids()
+std::shared_ptr<Request> RequestTable::find(std::uint64_t id) const
 {
-  std::lock_guard lock(mutex);
-  std::vector<std::uint64_t> out;
-  for (const auto& [id, r] : live)
-    out.push_back(id);
-  return out;
+  std::lock_guard lock(mutex_);
+  auto it = live_.find(id);
+  return it != live_.end() ? it->second : nullptr;
+}
+
+bool RequestTable::erase(std::uint64_t id)
+{
+  std::lock_guard lock(mutex_);
+  return live_.erase(id) != 0;
+}
+
+std::vector<RequestTable::Item> RequestTable::snapshot() const
+{
+  std::lock_guard lock(mutex_);
+  return {live_.begin(), live_.end()};
+}
+
+bool RequestTable::issued(std::uint64_t id) const
+{
+  std::lock_guard lock(mutex_);
+  return id >= 1 && id < next_;
 }
 
 void add_request(std::unique_ptr<Request> r, shmemx_request_handle_t* out)
 {
-  RequestTable& t = request_table();
-  std::lock_guard lock(t.mutex);
-  const std::uint64_t id = t.next++;
-  t.live.emplace(id, std::move(r));
+  const std::uint64_t id = request_table().add(std::move(r));
   *out = reinterpret_cast<shmemx_request_handle_t>(static_cast<std::uintptr_t>(id));
 }
 
@@ -50,15 +65,12 @@ void finalize_requests(const Entry& e)
   RequestTable& t = request_table();
   std::string names;
   std::size_t leaked = 0;
-  for (const std::uint64_t id : t.ids()) {
-    Request* r = t.get(id);
-    if (r == nullptr)
-      continue;
+  for (auto all = t.snapshot(); !all.empty(); all = t.snapshot()) {
+    const auto& [id, r] = all.front();
     if (++leaked <= 4)
       names += std::string(leaked > 1 ? ", " : "") + "#" + std::to_string(id) + " " + r->routine();
     r->wait(e.routine());
-    std::lock_guard lock(t.mutex);
-    t.live.erase(id);
+    t.erase(id);
   }
   if (leaked == 0)
     return;
@@ -166,17 +178,14 @@ void amo(const char* name, AmoOp op, T* fetch, T* dest, T value, const T* cond, 
   add_request(std::move(r), request);
 }
 
-/// The request behind a handle (its id and the request); misuse is fatal.
-std::pair<std::uint64_t, Request*> find(const Entry& e, shmemx_request_handle_t h)
+/// The request behind a handle; misuse is fatal.
+std::shared_ptr<Request> find(const Entry& e, shmemx_request_handle_t h)
 {
-  RequestTable& t = request_table();
+  RequestTable& t        = request_table();
   const std::uint64_t id = id_of(h);
-  std::unique_lock lock(t.mutex);
-  if (auto it = t.live.find(id); it != t.live.end())
-    return {id, it->second.get()};
-  const std::uint64_t next = t.next;
-  lock.unlock();
-  if (id < next)
+  if (auto r = t.find(id))
+    return r;
+  if (t.issued(id))
     e.fail("request #" + std::to_string(id) + " has already completed and was released (by shmemx_wait_request or "
            "a shmemx_test_request that returned 1)");
   e.fail("request " + hex(h) + " is not a request of this PE");
@@ -225,11 +234,8 @@ void shmemx_wait_request(shmemx_request_handle_t request)
   progress_collectives();
   if (request == SHMEMX_REQUEST_NULL)
     return;
-  const auto [id, r] = find(e, request);
-  r->wait(e.routine());
-  RequestTable& t = request_table();
-  std::lock_guard lock(t.mutex);
-  t.live.erase(id);
+  find(e, request)->wait(e.routine());
+  request_table().erase(id_of(request));
 }
 
 int shmemx_test_request(shmemx_request_handle_t request)
@@ -238,11 +244,8 @@ int shmemx_test_request(shmemx_request_handle_t request)
   progress_collectives();
   if (request == SHMEMX_REQUEST_NULL)
     return 1;
-  const auto [id, r] = find(e, request);
-  if (r->test()) {
-    RequestTable& t = request_table();
-    std::lock_guard lock(t.mutex);
-    t.live.erase(id);
+  if (find(e, request)->test()) {
+    request_table().erase(id_of(request));
     return 1;
   }
   rt().poll_pause(); // a poll that found nothing lets communication progress

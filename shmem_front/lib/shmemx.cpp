@@ -91,8 +91,11 @@ int shmemx_ctx_create(int num_ctx, int assertion, shmem_ctx_t ctx[])
     TransportCtx* t = tp().ctx_create(options);
     if (t == nullptr) {
       for (shmemsim_ctx* c : made) {
+        {
+          std::lock_guard lock(e.pe().contexts_mutex);
+          e.pe().live.erase(c);
+        }
         tp().ctx_destroy(c->tctx);
-        e.pe().retire(c, false);
         delete c; // never handed out
       }
       for (int k = 0; k < num_ctx; ++k)
@@ -115,8 +118,10 @@ void shmemx_ctx_destroy(int num_ctx, shmem_ctx_t ctx[])
       e.fail("ctx[" + std::to_string(i) + "] is SHMEM_CTX_DEFAULT, which cannot be destroyed");
     TransportCtx* t = e.ctx(ctx[i]);
     tp().quiet(t);
+    // Kept among the destroyed: later use is reported as use of a destroyed context.
+    if (!e.pe().retire_ctx(ctx[i]))
+      e.fail("ctx[" + std::to_string(i) + "] was destroyed (by another thread, meanwhile)");
     tp().ctx_destroy(t);
-    e.pe().retire(ctx[i], true); // later use is reported as use of a destroyed context
   }
 }
 
