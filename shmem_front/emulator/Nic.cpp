@@ -969,11 +969,10 @@ void Nic::wait_until(bool (*done)(const void*), const void* arg)
     sched_yield();
     if (std::chrono::steady_clock::now() > spin_until) {
       waiters_.fetch_add(1);
+      sleeps_.fetch_add(1, std::memory_order_relaxed); // one sleep, however many wakes it takes
       std::unique_lock lock(wait_mutex_);
-      while (!done(arg)) {
-        sleeps_.fetch_add(1, std::memory_order_relaxed);
+      while (!done(arg))
         wait_cv_.wait_for(lock, std::chrono::milliseconds(10));
-      }
       waiters_.fetch_sub(1);
       return;
     }

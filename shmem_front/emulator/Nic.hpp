@@ -57,7 +57,7 @@ struct NicStats {
   std::uint64_t payload_bytes = 0; ///< payload sent (puts and replies)
   std::uint64_t copied_bytes = 0; ///< payload bytes copied or cleared in this process's memory (not by the kernel)
   std::uint64_t reads = 0;        ///< receive system calls on the connections
-  std::uint64_t sleeps = 0;       ///< times a thread blocked: the progress thread in epoll, a waiting thread
+  std::uint64_t sleeps = 0;       ///< times a thread blocked: the progress thread in epoll, a wait on the condition variable
 };
 
 class Nic {
