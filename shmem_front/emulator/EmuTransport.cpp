@@ -243,6 +243,21 @@ void EmuTransport::get(TransportCtx* ctx, void* dest, const void* src, std::size
 
 void EmuTransport::amo(TransportCtx* ctx, AmoOp op, AmoType t, void* dest, const void* value, int pe)
 {
+  send_amo(ctx, op, t, dest, value, pe, false);
+}
+
+void EmuTransport::signal(TransportCtx* ctx, std::uint64_t* word, std::uint64_t value, int pe)
+{
+  send_amo(ctx, AmoOp::Add, AmoType::Uint64, word, &value, pe, true);
+}
+
+front::SignalJournal* EmuTransport::signal_journal()
+{
+  return &nic_.signal_journal();
+}
+
+void EmuTransport::send_amo(TransportCtx* ctx, AmoOp op, AmoType t, void* dest, const void* value, int pe, bool signal)
+{
   const std::size_t size = front::amo_size(t);
   if (pe == cfg_.rank) {
     std::uint64_t v[2] = {0, 0}, old = 0;
@@ -254,7 +269,7 @@ void EmuTransport::amo(TransportCtx* ctx, AmoOp op, AmoType t, void* dest, const
   TransportCtx* c = ctx->owner;
   Header h        = request(MsgType::Amo, dest, size);
   h.len           = 0;
-  h.op            = static_cast<std::uint8_t>(op);
+  h.op            = static_cast<std::uint8_t>(static_cast<std::uint8_t>(op) | (signal ? kSignalOp : 0));
   h.dtype         = static_cast<std::uint8_t>(t);
   std::memcpy(&h.value[0], value, size);
   h.cookie = reinterpret_cast<std::uint64_t>(&c->ct);
@@ -404,6 +419,27 @@ void EmuTransport::fence(TransportCtx* ctx)
 std::uint64_t EmuTransport::updates()
 {
   return nic_.updates();
+}
+
+void EmuTransport::wait_for_update_on(std::uint64_t seen, const char* call, const void* /*what*/,
+                                      const front::WaitNote* note)
+{
+  // What the waiting routine adds to a report, while it waits (a note is made again at each of
+  // these short waits: it may change as messages land).
+  std::string now = note != nullptr ? note->note() : std::string();
+  {
+    std::lock_guard<std::mutex> g(note_mutex_);
+    wait_note_.swap(now);
+  }
+  wait_for_update(seen, call);
+  std::lock_guard<std::mutex> g(note_mutex_);
+  wait_note_.clear();
+}
+
+std::string EmuTransport::wait_note()
+{
+  std::lock_guard<std::mutex> g(note_mutex_);
+  return wait_note_;
 }
 
 void EmuTransport::wait_for_update(std::uint64_t seen, const char* /*call*/)

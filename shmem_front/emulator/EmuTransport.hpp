@@ -44,6 +44,15 @@ public:
   void fence(front::TransportCtx* ctx) override;
   std::uint64_t updates() override;
   void wait_for_update(std::uint64_t seen, const char* call) override;
+  /// A waiting routine's note (WaitNote) is made at each short wait and kept while it waits, for
+  /// the heartbeats (wait_note).
+  void wait_for_update_on(std::uint64_t seen, const char* call, const void* what,
+                          const front::WaitNote* note = nullptr) override;
+  /// The signal is an AMO marked kSignalOp: the target's NIC records it in its signal journal.
+  void signal(front::TransportCtx* ctx, std::uint64_t* word, std::uint64_t value, int pe) override;
+  front::SignalJournal* signal_journal() override;
+  /// The note of the wait in progress, empty if none (any thread).
+  std::string wait_note();
   /// Requests (seed 003), as the Portals transport keeps them: each open request gets a context of
   /// its own (a CT + issued counter: one CT and one MD of the limits, lean); when they run out, the
   /// request's operations go on the default context (then quiet completes them too), with one
@@ -56,6 +65,9 @@ public:
 
 private:
   Header request(MsgType type, const void* addr, std::size_t n);
+  /// A non-fetching AMO (`signal`: marked as a collective's signal).
+  void send_amo(front::TransportCtx* ctx, front::AmoOp op, front::AmoType t, void* dest, const void* value, int pe,
+                bool signal);
   front::TransportCtx* make_ctx(std::string* limit);
   front::TransportCtx* make_shared_ctx(const std::string& why);
   front::TransportCtx* share_target();
@@ -84,6 +96,8 @@ private:
   std::size_t round_robin_ = 0;
   bool noticed_ = false;
   Tracer* tracer_ = nullptr;
+  std::mutex note_mutex_;
+  std::string wait_note_;
 };
 
 } // namespace shmemsim::emulator

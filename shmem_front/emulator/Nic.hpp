@@ -12,6 +12,7 @@
 #include "shmem_front/emulator/Injector.hpp"
 #include "shmem_front/emulator/Wire.hpp"
 #include "shmem_front/lib/Seams.hpp"
+#include "shmem_front/lib/SignalJournal.hpp"
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -113,6 +114,9 @@ public:
   /// are not counted: the caller re-checks its condition either way).
   void wait_update(std::uint64_t seen, std::chrono::microseconds max_wait);
 
+  /// What the collectives' signals left in this PE's synchronization words (recorded as they execute).
+  front::SignalJournal& signal_journal() { return journal_; }
+
   /// Messages delivered and operations completed here (for the launcher's stall detection).
   std::uint64_t progress() const { return progress_.load(std::memory_order_relaxed); }
   NicStats stats() const;
@@ -145,7 +149,8 @@ private:
   void respond(Peer& p, MsgType type, const Header& req, const void* payload, std::size_t n, Payload how);
   void ack(Peer& p, const Header& req);
   /// Trace a request's delivery (out of order if a later request of the pair came first).
-  void trace_delivery(Peer& p, const Header& h, bool ooo);
+  /// Counts a request's delivery (out of order or not) and traces it.
+  void note_delivery(Peer& p, const Header& h);
   void flush_acks(Peer& p);
   void complete(std::uint64_t cookie, std::uint64_t count);
   /// Enqueue one message for `p`, header then payload (the peer's lock held).
@@ -188,6 +193,7 @@ private:
   std::atomic<int> batched_peers_{0}; ///< peers whose batch is not empty
   std::vector<std::unique_ptr<boost::asio::steady_timer>> tickers_;
   Tracer* tracer_ = nullptr;
+  front::SignalJournal journal_;
 };
 
 } // namespace shmemsim::emulator

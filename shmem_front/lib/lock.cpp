@@ -110,7 +110,7 @@ std::uint32_t self_id()
 /// successor link and grant both arrived before this PE last held the lock).
 void reset_node(const LockWords& w)
 {
-  *static_cast<volatile std::uint32_t*>(w.node) = 0;
+  __atomic_store_n(w.node, 0u, __ATOMIC_RELAXED);
 }
 
 std::uint32_t fetch_op(AmoOp op, std::uint32_t* target, std::uint32_t value, const std::uint32_t* cond, int pe)
@@ -150,8 +150,7 @@ void shmem_set_lock(long* lock)
     return; // the lock was free
   // Link behind the previous tail, then wait for its grant.
   post_or(w.node, self_id(), static_cast<int>(prev) - 1);
-  const volatile std::uint32_t* node = w.node;
-  wait_for(e.routine(), [&] { return (*node & kGrant) != 0; });
+  wait_for(e.routine(), [&] { return (load_updated(w.node) & kGrant) != 0; });
 }
 
 int shmem_test_lock(long* lock)
@@ -184,9 +183,8 @@ void shmem_clear_lock(long* lock)
   const std::uint32_t me = self_id();
   if (fetch_op(AmoOp::CompareSwap, w.tail, 0, &me, 0) != me) {
     // A successor swapped itself into the tail: wait for its link, then hand over.
-    const volatile std::uint32_t* node = w.node;
-    wait_for(e.routine(), [&] { return (*node & kNextMask) != 0; });
-    const std::uint32_t next = *node & kNextMask;
+    wait_for(e.routine(), [&] { return (load_updated(w.node) & kNextMask) != 0; });
+    const std::uint32_t next = load_updated(w.node) & kNextMask;
     post_or(w.node, kGrant, static_cast<int>(next) - 1);
   } // else nobody queued behind: the lock is free again
   release_locally(w, lock); // the PE's other threads may take it now

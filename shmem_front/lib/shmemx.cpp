@@ -166,12 +166,12 @@ void shmemx_sync(int PE_start, int logPE_stride, int PE_size, long* pSync)
   // wait in the slot. No quiet: that is the point of the "loud" barrier.
   const long idx        = (me - PE_start) / stride;
   const long one        = 1;
-  volatile long* slots  = pSync;
+  const long* slots     = pSync;
   int r                 = 0;
   for (long dist = 1; dist < PE_size; dist *= 2, ++r) {
     const int peer = static_cast<int>(PE_start + ((idx + dist) % PE_size) * stride);
     tp().amo(tp().default_ctx(), AmoOp::Add, AmoType::Int64, &pSync[r], &one, peer);
-    wait_for(e.routine(), [&] { return slots[r] >= 1; });
+    wait_for(e.routine(), [&] { return load_updated(&slots[r]) >= 1; });
     __atomic_fetch_sub(&pSync[r], 1L, __ATOMIC_SEQ_CST);
   }
 }
