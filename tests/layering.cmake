@@ -20,6 +20,8 @@ function(forbid dir pattern)
   endforeach()
 endfunction()
 
+# Floor 0: base/ uses nothing of the project (the C++ standard library only); every floor may use it.
+forbid(base "sim/|shmem_front/|scenarios/|traces/|analysis/|simgrid/|nlohmann/|boost/")
 # The routines: the seams only.
 forbid(shmem_front/lib "scenarios/|traces/|shmem_front/runtime/|shmem_front/transport/|sim/nic/|sim/portals_model/|simgrid/")
 # The PE runtime: sim and the seams; never the transport, the models, scenarios or traces.
