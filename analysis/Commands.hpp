@@ -1,4 +1,4 @@
-// The analysis subcommands of `shmemsim`: report, diagram, plot. The `shmemsim` executable only
+// The analysis subcommands of `shmemsim`: report, diagram, plot, figure, compare. The `shmemsim` executable only
 // dispatches to run_command(); everything about these commands lives here.
 #pragma once
 
@@ -8,9 +8,10 @@
 
 namespace shmemsim::analysis {
 
-/// The usage lines of the analysis commands (for `shmemsim --help`).
-const char* usage();
-/// True for "report", "diagram", "plot".
+/// The analysis commands' synopses and one-line summaries (for `shmemsim --help`); each command's
+/// --help gives its options.
+std::string usage();
+/// True for "report", "diagram", "plot", "figure", "compare".
 bool is_command(const std::string& cmd);
 /// Runs one command with its arguments (argv[0] is the first argument after the command name).
 /// Prints results on stdout and one-line errors on stderr; returns the exit status (0 ok, 2 bad
