@@ -1,5 +1,7 @@
 #include "scenarios/Sweep.hpp"
 
+#include "base/CommandLine.hpp"
+
 #include "scenarios/Scenario.hpp"
 #include "scenarios/SweepExecutor.hpp"
 #include "scenarios/SweepPlan.hpp"
@@ -16,24 +18,6 @@ namespace shmemsim::scenarios {
 
 namespace fs = std::filesystem;
 
-const char* sweep_usage()
-{
-  return R"(  sweep SCENARIO.json [--set KEY=VALUE ...] [-j N] [-o DIR] [--export FILE] [--trace LEVEL]
-        [--sim-time-limit T] [--quiet] [PROGRAM [ARGS...]]
-        Run the scenario's sweep: every point of its `sweep` (scenario keys, program arguments,
-        environment variables; cartesian or zipped) x `repeat`, each a normal run (shmemsim run, or
-        shmemsim-run for a PROGRAM or job.program) in DIR/point-NNNN/ (default DIR: sweep-NAME for
-        NAME.json). Writes DIR/results.csv, results.json (one row per run: swept values, status, the
-        program's RESULT figures, summary.json's scalars), points.csv (mean/min/max over repeats) and
-        plots (sweep.plot). One line per finished run on stderr, with an ETA.
-        -j N             N runs at once (default 1)
-        --export FILE    write the runs' shell command lines to FILE (one per line) instead of running them
-        --trace LEVEL, --sim-time-limit T  passed to every run
-  sweep --collect DIR
-        Collect the results of DIR's runs (made elsewhere from --export's lines) as above.
-)";
-}
-
 namespace {
 
 struct SweepArgs {
@@ -44,80 +28,71 @@ struct SweepArgs {
   bool quiet = false;
 };
 
-[[noreturn]] void usage(const std::string& msg)
+/// The command's table, filling `a`.
+base::CommandLine sweep_table(SweepArgs& a)
 {
-  throw ScenarioError("sweep: " + msg + " (see 'shmemsim --help')");
+  base::CommandLine cl("shmemsim", "sweep");
+  cl.synopsis("SCENARIO.json [--set KEY=VALUE ...] [-j N] [-o DIR] [--export FILE] [--trace LEVEL]\n"
+              "        [--sim-time-limit T] [--quiet] [PROGRAM [ARGS...]]\n"
+              "--collect DIR")
+      .summary("Run the scenario's sweep (README, Sweeps): every point x repeat as a normal run, N at a time; "
+               "results.csv, results.json, points.csv and plots in DIR.")
+      .description(R"TXT(Run the scenario's sweep: every point of its `sweep` (scenario keys, program arguments,
+environment variables; cartesian or zipped) x `repeat`, each a normal run (shmemsim run, or
+shmemsim-run for a PROGRAM or job.program) in DIR/point-NNNN/ (default DIR: sweep-NAME for
+NAME.json). Writes DIR/results.csv, results.json (one row per run: swept values, status, the
+program's RESULT figures, summary.json's scalars), points.csv (mean/min/max over repeats) and
+plots (sweep.plot). One line per finished run on stderr, with an ETA.
+--collect DIR collects the results of DIR's runs (made elsewhere from --export's lines) as above.)TXT")
+      .positional("SCENARIO.json", "the scenario with a `sweep` section", a.req.scenario)
+      .rest("PROGRAM [ARGS...]", "the program every run runs with shmemsim-run, and its arguments (options end at PROGRAM)",
+            [&a](const base::Given& g) {
+              a.req.has_program = true;
+              a.req.program     = g.values.front();
+              a.req.args.assign(g.values.begin() + 1, g.values.end());
+            })
+      .option("--set", "KEY=VALUE", "override one scenario key (repeatable)", [&a](const base::Given& g) {
+        if (g.value().find('=') == std::string::npos || g.value().front() == '=')
+          g.fail("--set " + g.value() + ": expected KEY=VALUE, e.g. --set platform.fabric.routing=adaptive");
+        a.req.sets.push_back(g.value());
+      })
+      .option("-j, --jobs", "N", "N runs at once (default 1)", [&a](const base::Given& g) {
+        long long n = 0;
+        if (!base::parse_integer(g.value(), 1, SweepExecutor::kMaxJobs, n))
+          g.fail("-j " + g.value() + ": expected a number of runs at once, 1 to " + std::to_string(SweepExecutor::kMaxJobs));
+        a.jobs = static_cast<int>(n);
+      })
+      .option("-o, --out", "DIR", "where the runs and results go (default sweep-NAME)", a.req.out)
+      .option("--export", "FILE", "write the runs' shell command lines to FILE (one per line) instead of running them",
+              a.export_file)
+      .option("--collect", "DIR", "collect the results of DIR's runs, made elsewhere from --export's lines", a.collect)
+      .option("--trace", "LEVEL", "passed to every run: off, ops or packets", [&a](const base::Given& g) {
+        if (g.value() != "off" && g.value() != "ops" && g.value() != "packets")
+          g.fail("--trace " + g.value() + ": expected off, ops or packets");
+        a.req.trace = g.value();
+      })
+      .option("--sim-time-limit", "T", "passed to every run", a.req.time_limit)
+      .flag("--quiet", "no line on stderr for a run that succeeded", a.quiet);
+  return cl;
 }
 
-SweepArgs parse_sweep_args(int argc, char** argv)
+/// The arguments after "sweep"; false after --help.
+bool parse_sweep_args(int argc, char** argv, SweepArgs& a)
 {
-  SweepArgs a;
-  bool positional_only = false;
-  for (int i = 0; i < argc; ++i) {
-    const std::string arg = argv[i];
-    auto value            = [&](const std::string& opt) -> std::string {
-      if (arg.rfind(opt + "=", 0) == 0)
-        return arg.substr(opt.size() + 1);
-      if (arg.size() > 2 && opt.size() == 2 && arg.rfind(opt, 0) == 0)
-        return arg.substr(2); // -j4
-      if (i + 1 >= argc)
-        usage(opt + " needs a value");
-      return argv[++i];
-    };
-    auto is = [&](const std::string& opt) { return arg == opt || arg.rfind(opt + "=", 0) == 0; };
-    if (positional_only || a.req.has_program || arg.empty() || arg[0] != '-' || arg == "-") {
-      if (a.req.scenario.empty() && a.collect.empty())
-        a.req.scenario = arg;
-      else if (!a.req.has_program)
-        a.req.has_program = true, a.req.program = arg;
-      else
-        a.req.args.push_back(arg);
-    } else if (arg == "--help" || arg == "-h") {
-      std::printf("usage: shmemsim sweep ...\n%s", sweep_usage());
-      std::exit(0);
-    } else if (arg == "--") {
-      positional_only = true;
-    } else if (is("--set")) {
-      const std::string kv = value("--set");
-      if (kv.find('=') == std::string::npos || kv.front() == '=')
-        usage("--set " + kv + ": expected KEY=VALUE, e.g. --set platform.fabric.routing=adaptive");
-      a.req.sets.push_back(kv);
-    } else if (is("-j") || arg.rfind("-j", 0) == 0 || is("--jobs")) {
-      const std::string v = value(arg.rfind("--jobs", 0) == 0 ? "--jobs" : "-j");
-      char* end           = nullptr;
-      const long n        = std::strtol(v.c_str(), &end, 10);
-      if (v.empty() || *end != '\0' || n < 1 || n > SweepExecutor::kMaxJobs)
-        usage("-j " + v + ": expected a number of runs at once, 1 to " + std::to_string(SweepExecutor::kMaxJobs));
-      a.jobs = static_cast<int>(n);
-    } else if (is("-o") || is("--out")) {
-      a.req.out = value(arg.rfind("--out", 0) == 0 ? "--out" : "-o");
-    } else if (is("--export")) {
-      a.export_file = value("--export");
-    } else if (is("--collect")) {
-      a.collect = value("--collect");
-    } else if (is("--trace")) {
-      a.req.trace = value("--trace");
-      if (a.req.trace != "off" && a.req.trace != "ops" && a.req.trace != "packets")
-        usage("--trace " + a.req.trace + ": expected off, ops or packets");
-    } else if (is("--sim-time-limit")) {
-      a.req.time_limit = value("--sim-time-limit");
-    } else if (arg == "--quiet") {
-      a.quiet = true;
-    } else {
-      usage("unknown option '" + arg + "'");
-    }
-  }
+  const base::CommandLine cl = sweep_table(a);
+  if (!cl.parse(argc, argv))
+    return false;
   if (!a.collect.empty() && (!a.req.scenario.empty() || !a.export_file.empty()))
-    usage("--collect DIR takes no scenario and no --export: it reads DIR/sweep.json");
+    cl.fail("--collect DIR takes no scenario and no --export: it reads DIR/sweep.json");
   if (a.collect.empty() && a.req.scenario.empty())
-    usage("missing SCENARIO.json");
+    cl.fail("missing SCENARIO.json");
   if (a.req.out.empty() && a.collect.empty())
     a.req.out = "sweep-" + fs::path(a.req.scenario).stem().string();
   std::error_code ec;
   a.req.bin_dir = fs::read_symlink("/proc/self/exe", ec).parent_path().string();
   if (ec)
     throw ScenarioError("sweep: cannot find the shmemsim executable's directory: " + ec.message());
-  return a;
+  return true;
 }
 
 std::string duration(double s)
@@ -171,9 +146,17 @@ int export_runs(const SweepIndex& x, const std::string& file)
 
 } // namespace
 
+std::string sweep_usage()
+{
+  SweepArgs a;
+  return sweep_table(a).listing();
+}
+
 int sweep_command(int argc, char** argv)
 {
-  const SweepArgs a = parse_sweep_args(argc, argv);
+  SweepArgs a;
+  if (!parse_sweep_args(argc, argv, a))
+    return 0;
   if (!a.collect.empty())
     return finish(SweepIndex::read(a.collect));
   const SweepIndex x = plan_sweep(a.req);
