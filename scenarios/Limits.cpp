@@ -1,5 +1,7 @@
 #include "scenarios/Limits.hpp"
 
+#include "base/CommandLine.hpp"
+
 #include "analysis/Index.hpp"
 #include "analysis/Report.hpp"
 #include "scenarios/Scenario.hpp"
@@ -23,24 +25,6 @@ namespace shmemsim::scenarios {
 using json   = nlohmann::json;
 namespace fs = std::filesystem;
 
-const char* limits_usage()
-{
-  return R"(  limits SCENARIO.json [--cts LIST] [--mds LIST] [--queues LIST] [--policies LIST]
-         [--independent yes,no] [--y FIGURE] [--set KEY=VALUE ...] [-j N] [-o DIR] [--quiet] PROGRAM [ARGS...]
-        Run PROGRAM over NIC limits under each contexts policy (docs/limits.md): a generated sweep of
-        job.contexts.on_exhaustion (LIST default fail,share,round_robin,keep_private) x
-        platform.nic.limits.max_cts (default 3,4,6,10,18; the runtime keeps 2 per PE) [x max_mds]
-        [x platform.nic.injection_queues] [x job.contexts.independent_mds: --independent yes,no runs
-        each point with and without the paper's proposed PTL_MD_INDEPENDENT, side by side] in DIR
-        (default limits-NAME). Prints per point: contexts
-        created/refused/shared, peak CTs/MDs per endpoint against the limit, independent injection
-        queues granted, the time (--y FIGURE, else the program's first RESULT figure with "time" in
-        its name, else its first numeric one, else sim_time_s), thread
-        interference and the hidden share of communication; writes DIR/limits.md, limits.json,
-        limits.svg (time) and limits-shared.svg (contexts shared), and the sweep's own files.
-)";
-}
-
 namespace {
 
 struct LimitsArgs {
@@ -54,29 +38,26 @@ struct LimitsArgs {
   bool quiet       = false;
 };
 
-[[noreturn]] void usage(const std::string& msg)
-{
-  throw ScenarioError("limits: " + msg + " (see 'shmemsim limits --help')");
-}
-
 /// --independent: "yes", "no" or both, as job.contexts.independent_mds values.
-std::vector<json> yes_no_list(const std::string& opt, const std::string& v)
+std::vector<json> yes_no_list(const base::Given& g)
 {
+  const std::string &opt = g.name, &v = g.value();
   std::vector<json> out;
   std::stringstream in(v);
   std::string item;
   while (std::getline(in, item, ',')) {
     if (item != "yes" && item != "no")
-      usage(opt + " " + v + ": '" + item + "' is neither yes nor no (e.g. yes,no for both)");
+      g.fail(opt + " " + v + ": '" + item + "' is neither yes nor no (e.g. yes,no for both)");
     out.push_back(item == "yes");
   }
   if (out.empty())
-    usage(opt + ": expected yes, no or yes,no");
+    g.fail(opt + ": expected yes, no or yes,no");
   return out;
 }
 
-std::vector<json> int_list(const std::string& opt, const std::string& v, int min)
+std::vector<json> int_list(const base::Given& g, int min)
 {
+  const std::string &opt = g.name, &v = g.value();
   std::vector<json> out;
   std::stringstream in(v);
   std::string item;
@@ -84,77 +65,84 @@ std::vector<json> int_list(const std::string& opt, const std::string& v, int min
     char* end    = nullptr;
     const long n = std::strtol(item.c_str(), &end, 10);
     if (item.empty() || *end != '\0' || n < min || n > 1000000)
-      usage(opt + " " + v + ": expected numbers of at least " + std::to_string(min) + " separated by commas, e.g. 3,4,8");
+      g.fail(opt + " " + v + ": expected numbers of at least " + std::to_string(min) + " separated by commas, e.g. 3,4,8");
     out.emplace_back(n);
   }
   if (out.empty())
-    usage(opt + ": expected a list, e.g. 3,4,8");
+    g.fail(opt + ": expected a list, e.g. 3,4,8");
   return out;
 }
 
-std::vector<json> policy_list(const std::string& v)
+std::vector<json> policy_list(const base::Given& g)
 {
+  const std::string& v = g.value();
   std::vector<json> out;
   std::stringstream in(v);
   std::string item;
   while (std::getline(in, item, ',')) {
     if (item != "fail" && item != "share" && item != "round_robin" && item != "keep_private")
-      usage("--policies " + v + ": '" + item + "' is none of fail, share, round_robin, keep_private");
+      g.fail("--policies " + v + ": '" + item + "' is none of fail, share, round_robin, keep_private");
     out.emplace_back(item);
   }
   if (out.empty())
-    usage("--policies: expected a list, e.g. fail,share");
+    g.fail("--policies: expected a list, e.g. fail,share");
   return out;
 }
 
-LimitsArgs parse_limits_args(int argc, char** argv)
+/// The command's table, filling `a`.
+base::CommandLine limits_table(LimitsArgs& a)
 {
-  LimitsArgs a;
-  for (int i = 0; i < argc; ++i) {
-    const std::string arg = argv[i];
-    auto value            = [&]() -> std::string {
-      if (i + 1 >= argc)
-        usage(arg + " needs a value");
-      return argv[++i];
-    };
-    if (!a.program.empty()) {
-      a.args.push_back(arg);
-    } else if (arg.empty() || arg[0] != '-') {
-      (a.scenario.empty() ? a.scenario : a.program) = arg;
-    } else if (arg == "--help" || arg == "-h") {
-      std::printf("usage: shmemsim limits ...\n%s", limits_usage());
-      std::exit(0);
-    } else if (arg == "--cts") {
-      a.cts = int_list(arg, value(), 1);
-    } else if (arg == "--mds") {
-      a.mds = int_list(arg, value(), 1);
-    } else if (arg == "--queues") {
-      a.queues = int_list(arg, value(), 0);
-    } else if (arg == "--policies") {
-      a.policies = policy_list(value());
-    } else if (arg == "--independent") {
-      a.independent = yes_no_list(arg, value());
-    } else if (arg == "--y") {
-      a.y = value();
-    } else if (arg == "--set") {
-      a.sets.push_back(value());
-    } else if (arg == "-j" || arg == "--jobs") {
-      a.jobs = value();
-    } else if (arg == "-o" || arg == "--out") {
-      a.out = value();
-    } else if (arg == "--quiet") {
-      a.quiet = true;
-    } else {
-      usage("unknown option '" + arg + "'");
-    }
-  }
+  base::CommandLine cl("shmemsim", "limits");
+  cl.synopsis("SCENARIO.json [--cts LIST] [--mds LIST] [--queues LIST] [--policies LIST]\n"
+              "         [--independent yes,no] [--y FIGURE] [--set KEY=VALUE ...] [-j N] [-o DIR] [--quiet] PROGRAM [ARGS...]")
+      .summary("Run PROGRAM over NIC limits under each contexts policy (docs/limits.md): a generated sweep and its table.")
+      .description(R"TXT(Run PROGRAM over NIC limits under each contexts policy (docs/limits.md): a generated sweep of
+job.contexts.on_exhaustion (--policies) x platform.nic.limits.max_cts (--cts; the runtime keeps
+2 per PE) [x max_mds] [x platform.nic.injection_queues] [x job.contexts.independent_mds] in DIR.
+Prints per point: contexts created/refused/shared, peak CTs/MDs per endpoint against the limit,
+independent injection queues granted, the time (--y FIGURE, else the program's first RESULT figure
+with "time" in its name, else its first numeric one, else sim_time_s), thread interference and
+the hidden share of communication; writes DIR/limits.md, limits.json, limits.svg (time) and
+limits-shared.svg (contexts shared), and the sweep's own files.)TXT")
+      .positional("SCENARIO.json", "the platform and job", a.scenario)
+      .rest("PROGRAM [ARGS...]", "an OpenSHMEM program built with shmemsim-cc, and its arguments (options end at PROGRAM)",
+            [&a](const base::Given& g) {
+              a.program = g.values.front();
+              a.args.assign(g.values.begin() + 1, g.values.end());
+            })
+      .option("--cts", "LIST", "platform.nic.limits.max_cts values (default 3,4,6,10,18)",
+              [&a](const base::Given& g) { a.cts = int_list(g, 1); })
+      .option("--mds", "LIST", "platform.nic.limits.max_mds values (default: the scenario's)",
+              [&a](const base::Given& g) { a.mds = int_list(g, 1); })
+      .option("--queues", "LIST", "platform.nic.injection_queues values (default: the scenario's)",
+              [&a](const base::Given& g) { a.queues = int_list(g, 0); })
+      .option("--policies", "LIST", "job.contexts.on_exhaustion values (default fail,share,round_robin,keep_private)",
+              [&a](const base::Given& g) { a.policies = policy_list(g); })
+      .option("--independent", "yes,no",
+              "job.contexts.independent_mds values: yes,no runs each point with and without the paper's proposed "
+              "PTL_MD_INDEPENDENT, side by side",
+              [&a](const base::Given& g) { a.independent = yes_no_list(g); })
+      .option("--y", "FIGURE", "the figure of the time column", a.y)
+      .option("--set", "KEY=VALUE", "override one scenario key (repeatable)", [&a](const base::Given& g) { a.sets.push_back(g.value()); })
+      .option("-j, --jobs", "N", "N runs at once (default 1)", a.jobs)
+      .option("-o, --out", "DIR", "where the sweep and the table go (default limits-NAME for NAME.json)", a.out)
+      .flag("--quiet", "no line on stderr for a run that succeeded", a.quiet);
+  return cl;
+}
+
+/// The arguments after "limits"; false after --help.
+bool parse_limits_args(int argc, char** argv, LimitsArgs& a)
+{
+  const base::CommandLine cl = limits_table(a);
+  if (!cl.parse(argc, argv))
+    return false;
   if (a.scenario.empty())
-    usage("missing SCENARIO.json");
+    cl.fail("missing SCENARIO.json");
   if (a.program.empty())
-    usage("missing PROGRAM (an OpenSHMEM program built with shmemsim-cc)");
+    cl.fail("missing PROGRAM (an OpenSHMEM program built with shmemsim-cc)");
   if (a.out.empty())
     a.out = "limits-" + fs::path(a.scenario).stem().string();
-  return a;
+  return true;
 }
 
 /// The scenario with the sweep over the limits instead of its own (a relative preset file made
@@ -370,9 +358,17 @@ int draw_time_plot(const std::string& out, const std::string& figure)
 
 } // namespace
 
+std::string limits_usage()
+{
+  LimitsArgs a;
+  return limits_table(a).listing();
+}
+
 int limits_command(int argc, char** argv)
 {
-  const LimitsArgs a = parse_limits_args(argc, argv);
+  LimitsArgs a;
+  if (!parse_limits_args(argc, argv, a))
+    return 0;
   const json sc      = limits_scenario(a);
   std::error_code ec;
   fs::create_directories(a.out, ec);

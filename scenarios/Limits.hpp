@@ -6,14 +6,16 @@
 // and plots (DIR/limits.svg, limits-shared.svg). docs/limits.md.
 #pragma once
 
+#include <string>
+
 namespace shmemsim::scenarios {
 
-/// The command's usage lines, for `shmemsim --help`.
-const char* limits_usage();
+/// The command's synopsis and summary, for `shmemsim --help` (`shmemsim limits --help`: its options).
+std::string limits_usage();
 
 /// `shmemsim limits ARGS` (`argv`: the arguments after "limits"). Returns the exit status: 0 every
 /// run succeeded, 1 a run failed (the table says which) or a plot could not be drawn. Throws
-/// ScenarioError on bad input.
+/// ScenarioError on bad input, base::UsageError on a bad command line.
 int limits_command(int argc, char** argv);
 
 } // namespace shmemsim::scenarios

@@ -242,7 +242,7 @@ int main(int argc, char** argv)
     if (cmd == "--help" || cmd == "-h" || cmd == "help") {
       std::fputs(kUsage, stdout);
       std::printf("\nsweeps (README, Sweeps):\n%s", shmemsim::scenarios::sweep_usage().c_str());
-      std::printf("%s", shmemsim::scenarios::limits_usage()); // shmemsim limits (docs/limits.md)
+      std::printf("%s", shmemsim::scenarios::limits_usage().c_str()); // shmemsim limits (docs/limits.md)
       std::printf("%s", shmemsim::scenarios::microbench_usage()); // shmemsim microbench (docs/microbench.md)
       std::printf("\nanalysis commands (read a run directory's trace.evt and JSON files):\n%s", shmemsim::analysis::usage().c_str());
       return 0;
