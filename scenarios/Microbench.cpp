@@ -1,5 +1,7 @@
 #include "scenarios/Microbench.hpp"
 
+#include "base/CommandLine.hpp"
+
 #include "scenarios/MicrobenchReport.hpp"
 #include "scenarios/PlotUnits.hpp"
 #include "scenarios/Scenario.hpp"
@@ -22,25 +24,6 @@ namespace shmemsim::scenarios {
 using json   = nlohmann::json;
 namespace fs = std::filesystem;
 
-const char* microbench_usage()
-{
-  return R"(  microbench [--scenario FILE.json] [--set KEY=VALUE ...] [-o DIR] [--sizes MIN..MAX]
-             [--iterations N] [--pes-per-node 1|2] [--quiet]
-        OSU-style microbenchmarks between two PEs, in one run (docs/microbench.md): put, put + quiet
-        and get latency, put bandwidth and message rate against message size (doubling from MIN to
-        MAX, default 8B..1MiB, at most 64MiB), 8-byte fetch-add and add latency, and the one-way
-        latency of a put ping-pong. Every figure is simulated time of the benchmark's own timed
-        loop (computation not simulated: job.compute=none unless --set says otherwise). Builds the
-        shipped program with shmemsim-cc and runs it with shmemsim-run on FILE.json (default: the
-        embedded qdr-16 platform), PE 0 and PE 1 on two nodes (--pes-per-node 2: on one node).
-        Prints the table and writes DIR/microbench.md, microbench.json, latency.svg, bandwidth.svg
-        and rate.svg (log-log against size), and the run's directory DIR/run (default DIR:
-        microbench, or microbench-NAME for NAME.json). --iterations: timed operations per latency
-        figure (default 100); the bandwidth stream of each size is up to that many windows of 64
-        puts, at most 4 MiB beyond the first window.
-)";
-}
-
 namespace {
 
 constexpr std::uint64_t kMaxSize = std::uint64_t{64} << 20;
@@ -54,84 +37,85 @@ struct MicrobenchArgs {
   bool quiet       = false;
 };
 
-[[noreturn]] void usage(const std::string& msg)
-{
-  throw ScenarioError("microbench: " + msg + " (see 'shmemsim microbench --help')");
-}
-
 /// One end of --sizes: a size with a unit, or a number of bytes.
-std::uint64_t size_arg(const std::string& range, const std::string& text)
+std::uint64_t size_arg(const base::Given& g, const std::string& range, const std::string& text)
 {
   try {
     if (!text.empty() && text.find_first_not_of("0123456789") == std::string::npos && text.size() < 19)
       return std::stoull(text);
     return parse_size(text);
   } catch (const std::invalid_argument& e) {
-    usage("--sizes " + range + ": " + e.what());
+    g.fail("--sizes " + range + ": " + e.what());
   }
 }
 
-void parse_sizes(const std::string& v, MicrobenchArgs& a)
+void parse_sizes(const base::Given& g, MicrobenchArgs& a)
 {
+  const std::string& v   = g.value();
   const std::size_t dots = v.find("..");
-  a.min = size_arg(v, v.substr(0, dots));
-  a.max = dots == std::string::npos ? a.min : size_arg(v, v.substr(dots + 2));
+  a.min = size_arg(g, v, v.substr(0, dots));
+  a.max = dots == std::string::npos ? a.min : size_arg(g, v, v.substr(dots + 2));
   if (a.min < 1 || a.max > kMaxSize)
-    usage("--sizes " + v + ": sizes go from 1B to 64MiB");
+    g.fail("--sizes " + v + ": sizes go from 1B to 64MiB");
   if (a.min > a.max)
-    usage("--sizes " + v + ": the first size is larger than the last (e.g. 8B..1MiB)");
+    g.fail("--sizes " + v + ": the first size is larger than the last (e.g. 8B..1MiB)");
 }
 
-long int_arg(const std::string& opt, const std::string& v, long lo, long hi)
+long int_arg(const base::Given& g, long lo, long hi)
 {
-  char* end    = nullptr;
-  const long n = std::strtol(v.c_str(), &end, 10);
-  if (v.empty() || *end != '\0' || n < lo || n > hi)
-    usage(opt + " " + v + ": expected an integer from " + std::to_string(lo) + " to " + std::to_string(hi));
-  return n;
+  long long n = 0;
+  if (!base::parse_integer(g.value(), lo, hi, n))
+    g.fail(g.name + " " + g.value() + ": expected an integer from " + std::to_string(lo) + " to " + std::to_string(hi));
+  return static_cast<long>(n);
 }
 
-MicrobenchArgs parse_microbench_args(int argc, char** argv)
+/// The command's table, filling `a`.
+base::CommandLine microbench_table(MicrobenchArgs& a)
 {
-  MicrobenchArgs a;
-  for (int i = 0; i < argc; ++i) {
-    const std::string arg = argv[i];
-    auto value            = [&]() -> std::string {
-      if (i + 1 >= argc)
-        usage(arg + " needs a value");
-      return argv[++i];
-    };
-    if (arg == "--help" || arg == "-h") {
-      std::printf("usage: shmemsim%s", microbench_usage() + 1);
-      std::exit(0);
-    } else if (arg == "--scenario") {
-      a.scenario = value();
-    } else if (arg == "--set") {
-      const std::string kv = value();
-      if (kv.find('=') == std::string::npos || kv.front() == '=')
-        usage("--set " + kv + ": expected KEY=VALUE, e.g. --set platform.fabric.link_latency=1us");
-      a.sets.push_back(kv);
-    } else if (arg == "-o" || arg == "--out") {
-      a.out = value();
-    } else if (arg == "--sizes") {
-      parse_sizes(value(), a);
-    } else if (arg == "--iterations") {
-      a.iterations = int_arg(arg, value(), 1, 1000000);
-    } else if (arg == "--pes-per-node") {
-      a.pes_per_node = static_cast<int>(int_arg(arg, value(), 1, 2));
-    } else if (arg == "--quiet") {
-      a.quiet = true;
-    } else if (!arg.empty() && arg[0] == '-') {
-      usage("unknown option '" + arg + "'");
-    } else {
-      usage("unexpected argument '" + arg + "' (the scenario is given with --scenario FILE.json)");
-    }
-  }
+  base::CommandLine cl("shmemsim", "microbench");
+  cl.synopsis("[--scenario FILE.json] [--set KEY=VALUE ...] [-o DIR] [--sizes MIN..MAX]\n"
+              "             [--iterations N] [--pes-per-node 1|2] [--quiet]")
+      .summary("OSU-style microbenchmarks between two PEs (docs/microbench.md): latency, bandwidth and message rate "
+               "against message size, AMO latency.")
+      .description(R"TXT(OSU-style microbenchmarks between two PEs, in one run (docs/microbench.md): put, put + quiet
+and get latency, put bandwidth and message rate against message size (doubling from MIN to
+MAX), 8-byte fetch-add and add latency, and the one-way latency of a put ping-pong. Every figure
+is simulated time of the benchmark's own timed loop (computation not simulated: job.compute=none
+unless --set says otherwise). Builds the shipped program with shmemsim-cc and runs it with
+shmemsim-run, PE 0 and PE 1 on two nodes (--pes-per-node 2: on one node). Prints the table and
+writes DIR/microbench.md, microbench.json, latency.svg, bandwidth.svg and rate.svg (log-log
+against size), and the run's directory DIR/run.)TXT")
+      .option("--scenario", "FILE.json", "the platform and job settings (default: the embedded qdr-16 platform)", a.scenario)
+      .option("--set", "KEY=VALUE", "override one scenario key (repeatable)", [&a](const base::Given& g) {
+        if (g.value().find('=') == std::string::npos || g.value().front() == '=')
+          g.fail("--set " + g.value() + ": expected KEY=VALUE, e.g. --set platform.fabric.link_latency=1us");
+        a.sets.push_back(g.value());
+      })
+      .option("-o, --out", "DIR", "where to write (default microbench, or microbench-NAME for --scenario NAME.json)", a.out)
+      .option("--sizes", "MIN..MAX", "message sizes, doubling from MIN while at most MAX (default 8B..1MiB, at most 64MiB)",
+              [&a](const base::Given& g) { parse_sizes(g, a); })
+      .option("--iterations", "N",
+              "timed operations per latency figure (default 100); the bandwidth stream of each size is up to that many "
+              "windows of 64 puts, at most 4 MiB beyond the first window",
+              [&a](const base::Given& g) { a.iterations = int_arg(g, 1, 1000000); })
+      .option("--pes-per-node", "1|2", "1 (default): PE 0 and PE 1 on two nodes; 2: on one node",
+              [&a](const base::Given& g) { a.pes_per_node = static_cast<int>(int_arg(g, 1, 2)); })
+      .flag("--quiet", "no progress line on stderr", a.quiet)
+      .unexpected("the scenario is given with --scenario FILE.json");
+  return cl;
+}
+
+/// The arguments after "microbench"; false after --help.
+bool parse_microbench_args(int argc, char** argv, MicrobenchArgs& a)
+{
+  const base::CommandLine cl = microbench_table(a);
+  if (!cl.parse(argc, argv))
+    return false;
   if (!a.scenario.empty() && !fs::is_regular_file(a.scenario))
-    usage("--scenario " + a.scenario + ": no such file");
+    cl.fail("--scenario " + a.scenario + ": no such file");
   if (a.out.empty())
     a.out = a.scenario.empty() ? "microbench" : "microbench-" + fs::path(a.scenario).stem().string();
-  return a;
+  return true;
 }
 
 /// The directory holding shmemsim's executables (the one this program runs from).
@@ -230,9 +214,17 @@ int step_failed(const char* what, const std::string& dir, int status)
 
 } // namespace
 
+std::string microbench_usage()
+{
+  MicrobenchArgs a;
+  return microbench_table(a).listing();
+}
+
 int microbench_command(int argc, char** argv)
 {
-  const MicrobenchArgs a = parse_microbench_args(argc, argv);
+  MicrobenchArgs a;
+  if (!parse_microbench_args(argc, argv, a))
+    return 0;
   const fs::path bin     = bin_dir();
   const fs::path source  = bin.parent_path() / "share" / "shmemsim" / "microbench" / "shmem_microbench.c";
   if (!fs::exists(source))

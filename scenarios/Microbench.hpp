@@ -6,14 +6,16 @@
 // (DIR/microbench.json) and plots (DIR/latency.svg, bandwidth.svg, rate.svg).
 #pragma once
 
+#include <string>
+
 namespace shmemsim::scenarios {
 
-/// The command's usage lines, for `shmemsim --help`.
-const char* microbench_usage();
+/// The command's synopsis and summary, for `shmemsim --help` (`shmemsim microbench --help`: its options).
+std::string microbench_usage();
 
 /// `shmemsim microbench ARGS` (`argv`: the arguments after "microbench"). Returns the exit status:
 /// 0 done, the run's status when it failed (2 for bad input such as a bad --set). Throws
-/// ScenarioError on bad arguments.
+/// ScenarioError or base::UsageError on bad arguments.
 int microbench_command(int argc, char** argv);
 
 } // namespace shmemsim::scenarios

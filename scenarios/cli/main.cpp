@@ -243,7 +243,7 @@ int main(int argc, char** argv)
       std::fputs(kUsage, stdout);
       std::printf("\nsweeps (README, Sweeps):\n%s", shmemsim::scenarios::sweep_usage().c_str());
       std::printf("%s", shmemsim::scenarios::limits_usage().c_str()); // shmemsim limits (docs/limits.md)
-      std::printf("%s", shmemsim::scenarios::microbench_usage()); // shmemsim microbench (docs/microbench.md)
+      std::printf("%s", shmemsim::scenarios::microbench_usage().c_str()); // shmemsim microbench (docs/microbench.md)
       std::printf("\nanalysis commands (read a run directory's trace.evt and JSON files):\n%s", shmemsim::analysis::usage().c_str());
       return 0;
     }
