@@ -1,5 +1,6 @@
 // shmemsim: run a scenario (a JSON platform + workload) on the simulated network.
 #include "analysis/Commands.hpp"
+#include "base/CommandLine.hpp"
 #include "scenarios/RunBuilder.hpp"
 #include "scenarios/TrafficWorkload.hpp"
 #include "scenarios/Scenario.hpp"
@@ -22,36 +23,9 @@
 #include <vector>
 
 using namespace shmemsim::scenarios;
+namespace base = shmemsim::base;
 
 namespace {
-
-const char* kUsage = R"(usage: shmemsim COMMAND [ARGS]
-
-commands:
-  run SCENARIO.json [--set KEY=VALUE ...] [--out DIR] [--trace LEVEL] [--sim-time-limit T] [--quiet] [--perf]
-        Run the scenario's workload on its simulated cluster and print the results.
-        --set KEY=VALUE  override one key (dotted path; VALUE is JSON if it parses, else a string)
-        --out DIR        write DIR/summary.json (deterministic), DIR/scenario.json (every key) and the
-                         trace (DIR/trace.evt, trace.json for Perfetto, trace.paje; docs/traces.md)
-        --trace LEVEL    trace detail with --out: off, ops (default, or output.trace), packets
-        --sim-time-limit T  stop at simulated time T (e.g. 10ms) with status 4, saying what still runs
-        --quiet          print nothing but errors (no progress line either)
-        --perf           print wall-clock speed (model events and operations per second) on stderr
-  validate SCENARIO.json [--set KEY=VALUE ...]
-        Check the scenario and print its effective values.
-  keys
-        List every scenario key with its default and meaning.
-  presets
-        List the built-in platform presets, one line each: name and description.
-  calibrate -o HOST.json [--quick] [--runs N] [--keep DIR]
-        Time compute kernels natively and counted, fit this machine's per-instruction, per-divide and
-        per-operation-class latency costs, write a scenario of its cores (shmemsim-calibrate; bench/README.md).
-
-On a terminal, a run lasting more than half a second of wall time shows a progress line on stderr.
-
-exit status: 0 ok, 1 a data check failed, 2 bad input, 3 deadlock, 4 simulated-time limit,
-  130/143 interrupted (docs/runs.md)
-)";
 
 [[noreturn]] void usage_error(const std::string& msg)
 {
@@ -69,45 +43,50 @@ struct Args {
   bool perf  = false;
 };
 
-Args parse_args(const std::string& cmd, int argc, char** argv, int first)
+/// `shmemsim run` and `shmemsim validate` (`cmd`): the scenario and --set; run's other options.
+base::CommandLine run_table(const std::string& cmd, Args& a)
 {
-  Args a;
-  for (int i = first; i < argc; ++i) {
-    std::string arg = argv[i];
-    auto value      = [&](const char* opt) -> std::string {
-      const std::string eq = std::string(opt) + "=";
-      if (arg.rfind(eq, 0) == 0)
-        return arg.substr(eq.size());
-      if (i + 1 >= argc)
-        usage_error(std::string(opt) + " needs a value");
-      return argv[++i];
-    };
-    if (arg == "--set" || arg.rfind("--set=", 0) == 0) {
-      std::string kv = value("--set");
-      if (kv.find('=') == std::string::npos || kv.front() == '=')
-        usage_error("--set " + kv + ": expected KEY=VALUE, e.g. --set platform.fabric.routing=adaptive");
-      a.sets.push_back(kv);
-    } else if ((arg == "--out" || arg.rfind("--out=", 0) == 0) && cmd == "run") {
-      a.out = value("--out");
-    } else if ((arg == "--trace" || arg.rfind("--trace=", 0) == 0) && cmd == "run") {
-      a.trace = value("--trace");
-    } else if ((arg == "--sim-time-limit" || arg.rfind("--sim-time-limit=", 0) == 0) && cmd == "run") {
-      a.time_limit = value("--sim-time-limit");
-    } else if (arg == "--quiet" && cmd == "run") {
-      a.quiet = true;
-    } else if (arg == "--perf" && cmd == "run") {
-      a.perf = true;
-    } else if (!arg.empty() && arg[0] == '-' && arg != "-") {
-      usage_error(cmd + ": unknown option '" + arg + "'");
-    } else if (a.scenario.empty()) {
-      a.scenario = arg;
-    } else {
-      usage_error(cmd + ": unexpected argument '" + arg + "' (one scenario file per run)");
-    }
-  }
+  base::CommandLine cl("shmemsim", cmd);
+  const bool run = cmd == "run";
+  cl.synopsis(run ? "SCENARIO.json [--set KEY=VALUE ...] [--out DIR] [--trace LEVEL] [--sim-time-limit T] [--quiet] [--perf]"
+                  : "SCENARIO.json [--set KEY=VALUE ...]")
+      .summary(run ? "Run the scenario's workload on its simulated cluster and print the results."
+                   : "Check the scenario and print its effective values.")
+      .positional("SCENARIO.json", "the platform and the workload (docs/runs.md; `shmemsim keys` lists every key)", a.scenario)
+      .unexpected("one scenario file per run")
+      .option("--set", "KEY=VALUE", "override one key (dotted path; VALUE is JSON if it parses, else a string); repeatable",
+              [&a](const base::Given& g) {
+                if (g.value().find('=') == std::string::npos || g.value().front() == '=')
+                  g.fail("--set " + g.value() + ": expected KEY=VALUE, e.g. --set platform.fabric.routing=adaptive");
+                a.sets.push_back(g.value());
+              });
+  if (run)
+    cl.description("Run the scenario's workload on its simulated cluster and print the results.\n"
+                   "On a terminal, a run lasting more than half a second of wall time shows a progress line on stderr.")
+        .option("--out", "DIR",
+                "write DIR/summary.json (deterministic), DIR/scenario.json (every key) and the trace (DIR/trace.evt, "
+                "trace.json for Perfetto, trace.paje; docs/traces.md)",
+                a.out)
+        .option("--trace", "LEVEL", "trace detail with --out: off, ops (default, or output.trace), packets", a.trace)
+        .option("--sim-time-limit", "T", "stop at simulated time T (e.g. 10ms) with status 4, saying what still runs", a.time_limit)
+        .flag("--quiet", "print nothing but errors (no progress line either)", a.quiet)
+        .flag("--perf", "print wall-clock speed (model events and operations per second) on stderr", a.perf)
+        .epilogue("exit status: 0 ok, 1 a data check failed, 2 bad input, 3 deadlock, 4 simulated-time limit,\n"
+                  "  130/143 interrupted (docs/runs.md)");
+  else
+    cl.description("Check the scenario and print its effective values (every key, as JSON).");
+  return cl;
+}
+
+/// The arguments of run and validate; false after --help.
+bool parse_args(const std::string& cmd, int argc, char** argv, Args& a)
+{
+  const base::CommandLine cl = run_table(cmd, a);
+  if (!cl.parse(argc, argv))
+    return false;
   if (a.scenario.empty())
-    usage_error(cmd + ": missing SCENARIO.json");
-  return a;
+    cl.fail("missing SCENARIO.json");
+  return true;
 }
 
 int cmd_run(const Args& a)
@@ -124,7 +103,7 @@ int cmd_run(const Args& a)
     try {
       settings.time_limit = parse_time(a.time_limit);
     } catch (const std::invalid_argument& e) {
-      usage_error("--sim-time-limit " + a.time_limit + ": " + e.what());
+      throw base::UsageError("run: --sim-time-limit " + a.time_limit + ": " + e.what() + " (see 'shmemsim run --help')");
     }
     settings.time_limit_text = a.time_limit;
   }
@@ -166,41 +145,104 @@ int cmd_run(const Args& a)
 
 } // namespace
 
-// ---- --help on each command, unknown options refused (issue 16)
 namespace {
-/// This command's part of kUsage: its line and the more indented lines after it.
-std::string command_usage(const std::string& cmd)
+/// keys, presets, --version: no arguments at all.
+base::CommandLine no_arguments(const std::string& cmd, const std::string& summary)
 {
-  const std::string text = kUsage;
-  std::size_t from       = text.find("\n  " + cmd + "\n");
-  if (from == std::string::npos)
-    from = text.find("\n  " + cmd + " ");
-  if (from == std::string::npos)
-    return "usage: shmemsim " + cmd + "\n";
-  std::size_t to = text.find('\n', from + 1);
-  while (to != std::string::npos && text.compare(to + 1, 4, "    ") == 0)
-    to = text.find('\n', to + 1);
-  return "usage: shmemsim " + text.substr(from + 3, to == std::string::npos ? std::string::npos : to - from - 2);
+  base::CommandLine cl("shmemsim", cmd);
+  cl.summary(summary).description(summary);
+  return cl;
 }
 
-bool wants_help(int argc, char** argv)
+base::CommandLine keys_table() { return no_arguments("keys", "List every scenario key with its default and meaning."); }
+base::CommandLine presets_table()
 {
-  for (int i = 2; i < argc; ++i)
-    if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0)
-      return true;
-  return false;
+  return no_arguments("presets", "List the built-in platform presets, one line each: name and description.");
 }
 
-/// keys, presets: no arguments at all.
-void no_arguments(const std::string& cmd, int argc, char** argv)
+struct CalibrateArgs {
+  std::string out, runs, keep;
+  bool quick = false;
+};
+
+/// shmemsim calibrate: checked here, then run by the script installed beside this program.
+base::CommandLine calibrate_table(CalibrateArgs& a)
 {
-  if (argc > 2) {
-    const std::string arg = argv[2];
-    usage_error(cmd + ": " + (!arg.empty() && arg[0] == '-' ? "unknown option '" : "unexpected argument '") + arg + "'");
-  }
+  base::CommandLine cl("shmemsim", "calibrate");
+  cl.synopsis("-o HOST.json [--quick] [--runs N] [--keep DIR]")
+      .summary("Time compute kernels natively and counted, fit this machine's per-instruction, per-divide and "
+               "per-operation-class latency costs, write a scenario of its cores (shmemsim-calibrate; bench/README.md).")
+      .description("Times compute kernels natively and counted, fits this machine's platform.latency.* (chain\n"
+                   "latencies per operation class), platform.divide_time and platform.instruction_time, prints the\n"
+                   "table, and writes HOST.json: a scenario of this machine's cores (on the qdr-16 preset's network)\n"
+                   "for shmemsim-run --scenario HOST.json (bench/README.md gives the method).")
+      .option("-o, --output", "FILE", "the scenario to write", a.out)
+      .flag("--quick", "small problem sizes, one native run each (a smoke test: the figures are noisy)", a.quick)
+      .option("--runs", "N", "native runs per kernel, the fastest counts (default 15)", [&a](const base::Given& g) {
+        long long n = 0;
+        if (!base::parse_integer(g.value(), 1, 1000000, n))
+          g.fail("--runs " + g.value() + ": expected a positive integer");
+        a.runs = g.value();
+      })
+      .option("--keep", "DIR", "build and run in DIR and keep it (default: a temporary directory)", a.keep);
+  return cl;
+}
+
+[[noreturn]] void exec_calibrate(const CalibrateArgs& a)
+{
+  std::error_code ec;
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  std::vector<std::string> words{(self.parent_path() / "shmemsim-calibrate").string(), "-o", a.out};
+  if (a.quick)
+    words.push_back("--quick");
+  if (!a.runs.empty())
+    words.insert(words.end(), {"--runs", a.runs});
+  if (!a.keep.empty())
+    words.insert(words.end(), {"--keep", a.keep});
+  std::vector<char*> args;
+  for (std::string& w : words)
+    args.push_back(w.data());
+  args.push_back(nullptr);
+  ::execv(args[0], args.data());
+  std::fprintf(stderr, "shmemsim: calibrate: cannot run %s: %s\n", args[0], std::strerror(errno));
+  std::exit(kExitBadInput);
+}
+
+int calibrate_command(int argc, char** argv)
+{
+  CalibrateArgs a;
+  const base::CommandLine cl = calibrate_table(a);
+  if (!cl.parse(argc, argv))
+    return 0;
+  if (a.out.empty())
+    cl.fail("missing -o FILE (the scenario to write)");
+  exec_calibrate(a);
+}
+
+/// `shmemsim --help`: every command's synopsis and summary; `shmemsim COMMAND --help` gives the rest.
+void print_help()
+{
+  Args a;
+  CalibrateArgs c;
+  std::printf("usage: shmemsim COMMAND [ARGS]\n\n"
+              "commands ('shmemsim COMMAND --help' prints a command's arguments and options):\n%s%s%s%s%s",
+              run_table("run", a).listing().c_str(), run_table("validate", a).listing().c_str(), keys_table().listing().c_str(),
+              presets_table().listing().c_str(), calibrate_table(c).listing().c_str());
+  std::printf("\nsweeps (README, Sweeps):\n%s%s%s", sweep_usage().c_str(), limits_usage().c_str(), microbench_usage().c_str());
+  std::printf("\nanalysis commands (read a run directory's trace.evt and JSON files):\n%s", shmemsim::analysis::usage().c_str());
+  std::fputs(R"TXT(
+options, the same for every command (README, "Command-line conventions"): --opt VALUE or --opt=VALUE;
+  -j N or -jN for one-letter options; -- ends the options; -h or --help prints the command's usage.
+  A mistake is one line on stderr naming the command and the option, and status 2.
+
+On a terminal, a run lasting more than half a second of wall time shows a progress line on stderr.
+
+exit status: 0 ok, 1 a data check failed, 2 bad input, 3 deadlock, 4 simulated-time limit,
+  130/143 interrupted (docs/runs.md)
+)TXT",
+             stdout);
 }
 } // namespace
-// ---- end of --help on each command
 
 namespace {
 /// Ctrl-C, kill: one line and status 128 + signal (130, 143), not SimGrid's silent status 1.
@@ -213,23 +255,6 @@ void on_interrupt(int sig)
 }
 } // namespace
 
-// ---- shmemsim calibrate: the script installed beside this program does the work.
-namespace {
-[[noreturn]] void exec_calibrate(int argc, char** argv)
-{
-  std::error_code ec;
-  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
-  const std::string script         = (self.parent_path() / "shmemsim-calibrate").string();
-  std::vector<char*> args{const_cast<char*>(script.c_str())};
-  for (int i = 2; i < argc; ++i)
-    args.push_back(argv[i]);
-  args.push_back(nullptr);
-  ::execv(script.c_str(), args.data());
-  std::fprintf(stderr, "shmemsim: calibrate: cannot run %s: %s\n", script.c_str(), std::strerror(errno));
-  std::exit(kExitBadInput);
-}
-} // namespace
-// ---- end of shmemsim calibrate
 
 int main(int argc, char** argv)
 {
@@ -240,51 +265,48 @@ int main(int argc, char** argv)
   const std::string cmd = argv[1];
   try {
     if (cmd == "--help" || cmd == "-h" || cmd == "help") {
-      std::fputs(kUsage, stdout);
-      std::printf("\nsweeps (README, Sweeps):\n%s", shmemsim::scenarios::sweep_usage().c_str());
-      std::printf("%s", shmemsim::scenarios::limits_usage().c_str()); // shmemsim limits (docs/limits.md)
-      std::printf("%s", shmemsim::scenarios::microbench_usage().c_str()); // shmemsim microbench (docs/microbench.md)
-      std::printf("\nanalysis commands (read a run directory's trace.evt and JSON files):\n%s", shmemsim::analysis::usage().c_str());
+      if (argc > 2)
+        usage_error(std::string(argv[2]).rfind('-', 0) == 0 ? "unknown option '" + std::string(argv[2]) + "'"
+                                                             : "unexpected argument '" + std::string(argv[2]) + "'");
+      print_help();
       return 0;
     }
     if (cmd == "--version") {
-      no_arguments(cmd, argc, argv);
+      if (argc > 2)
+        usage_error(std::string(argv[2]).rfind('-', 0) == 0 ? "unknown option '" + std::string(argv[2]) + "'"
+                                                             : "unexpected argument '" + std::string(argv[2]) + "'");
       std::puts("shmemsim 0.1.0");
       return 0;
     }
-    if ((cmd == "run" || cmd == "validate" || cmd == "keys" || cmd == "presets") && wants_help(argc, argv)) {
-      std::fputs(command_usage(cmd).c_str(), stdout);
-      return 0;
-    }
     if (cmd == "keys") {
-      no_arguments(cmd, argc, argv);
-      std::fputs(describe_keys().c_str(), stdout);
+      if (keys_table().parse(argc - 2, argv + 2))
+        std::fputs(describe_keys().c_str(), stdout);
       return 0;
     }
     if (cmd == "presets") {
-      no_arguments(cmd, argc, argv);
-      for (const std::string& p : preset_names())
-        std::printf("%-10s %s\n", p.c_str(), preset_description(p).c_str());
+      if (presets_table().parse(argc - 2, argv + 2))
+        for (const std::string& p : preset_names())
+          std::printf("%-10s %s\n", p.c_str(), preset_description(p).c_str());
       return 0;
     }
     if (cmd == "calibrate")
-      exec_calibrate(argc, argv);
+      return calibrate_command(argc - 2, argv + 2);
     if (shmemsim::analysis::is_command(cmd))
       return shmemsim::analysis::run_command(cmd, argc - 2, argv + 2, shmemsim::scenarios::scenario_unit_reader());
-    if (cmd == "run")
-      return cmd_run(parse_args(cmd, argc, argv, 2));
+    if (cmd == "run") {
+      Args a;
+      return parse_args(cmd, argc - 2, argv + 2, a) ? cmd_run(a) : 0;
+    }
     if (cmd == "sweep") // scenarios/Sweep.cpp
       return shmemsim::scenarios::sweep_command(argc - 2, argv + 2);
-    // ---- shmemsim limits (scenarios/Limits.cpp, docs/limits.md): a generated sweep over NIC limits
-    if (cmd == "limits")
+    if (cmd == "limits") // scenarios/Limits.cpp, docs/limits.md: a generated sweep over NIC limits
       return shmemsim::scenarios::limits_command(argc - 2, argv + 2);
-    // ---- end of shmemsim limits
-    // ---- shmemsim microbench (scenarios/Microbench.cpp, docs/microbench.md)
-    if (cmd == "microbench")
+    if (cmd == "microbench") // scenarios/Microbench.cpp, docs/microbench.md
       return shmemsim::scenarios::microbench_command(argc - 2, argv + 2);
-    // ---- end of shmemsim microbench
     if (cmd == "validate") {
-      const Args a      = parse_args(cmd, argc, argv, 2);
+      Args a;
+      if (!parse_args(cmd, argc - 2, argv + 2, a))
+        return 0;
       const Scenario sc = load_scenario(a.scenario, a.sets);
       std::printf("%s\n", sc.resolved.dump(2).c_str());
       return 0;

@@ -22,6 +22,7 @@
 #include <fstream>
 #include <initializer_list>
 #include <sstream>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -41,8 +42,9 @@ const fs::path kBin       = SHMEMSIM_BIN;
 const fs::path kSource    = SHMEMSIM_SOURCE_DIR;
 const fs::path kScenarios = kSource / "scenarios";
 
-/// The hint that command-line usage errors print after their one `shmemsim: ` line.
-const std::string kUsageHint = "(see 'shmemsim --help')";
+/// The hint that command-line usage errors print at the end of their one `shmemsim: ` line: the
+/// help of the command named (`shmemsim run --help`), or `shmemsim --help` without one.
+const std::regex kUsageHint(R"( \(see 'shmemsim( [a-z]+)? --help'\)$)");
 
 // ---------------------------------------------------------------------------------------------
 // Running the tool
@@ -263,7 +265,7 @@ using cli_checks      = CliTest;
 
 /// Bad input: exit status 2 (not a crash), nothing on stdout, and exactly one line on stderr,
 /// starting with "shmemsim: " and containing every one of `needles`. Command-line usage errors
-/// (`usage`) end that line with the hint "(see 'shmemsim --help')".
+/// (`usage`) end that line with the hint "(see 'shmemsim COMMAND --help')".
 void expect_bad_input(const Result& r, std::initializer_list<std::string> needles, bool usage = false)
 {
   ASSERT_TRUE(r.exited) << "crashed: " << r.describe();
@@ -275,7 +277,7 @@ void expect_bad_input(const Result& r, std::initializer_list<std::string> needle
   ASSERT_EQ(lines.size(), 1u) << "expected one line on stderr: " << r.describe();
   const std::string& line = lines[0];
   if (usage) {
-    EXPECT_NE(line.find(kUsageHint), std::string::npos) << line;
+    EXPECT_TRUE(std::regex_search(line, kUsageHint)) << line;
   }
   EXPECT_TRUE(starts_with(line, "shmemsim: ")) << line;
   for (const std::string& n : needles)
@@ -575,11 +577,14 @@ TEST_F(cli_bad_input, BadSetValueNamesTheSetArgument)
 
 TEST_F(cli_bad_input, BadCommandLineOption)
 {
-  expect_bad_input(run({"run", scenario("net/pingpong.json").string(), "--bogus"}), {"--bogus"}, /*usage=*/true);
-  expect_bad_input(run({"run", scenario("net/pingpong.json").string(), "--set"}), {"--set"}, /*usage=*/true);
+  expect_bad_input(run({"run", scenario("net/pingpong.json").string(), "--bogus"}),
+                   {"run: unknown option '--bogus' (see 'shmemsim run --help')"}, /*usage=*/true);
+  expect_bad_input(run({"run", scenario("net/pingpong.json").string(), "--set"}), {"run: --set needs a value"}, /*usage=*/true);
+  expect_bad_input(run({"run", scenario("net/pingpong.json").string(), "--quiet=yes"}), {"run: --quiet takes no value"},
+                   /*usage=*/true);
   expect_bad_input(run({"run", scenario("net/pingpong.json").string(), "--set", "nokeyvalue"}),
                    {"--set", "KEY=VALUE"}, /*usage=*/true);
-  expect_bad_input(run({"frobnicate"}), {"frobnicate"}, /*usage=*/true);
+  expect_bad_input(run({"frobnicate"}), {"frobnicate", "(see 'shmemsim --help')"}, /*usage=*/true);
   expect_bad_input(run({}), {"command"}, /*usage=*/true);
 }
 

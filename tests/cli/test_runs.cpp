@@ -124,7 +124,7 @@ TEST_F(Runs, BadTimeLimitIsOneLineAndStatusTwo)
 {
   const Result t = sh(shmemsim() + " run " + scenario("net/alltoall.json") + " --sim-time-limit 3parsecs");
   EXPECT_EQ(t.status, 2);
-  EXPECT_NE(t.err.find("shmemsim: --sim-time-limit 3parsecs: "), std::string::npos) << t.err;
+  EXPECT_NE(t.err.find("shmemsim: run: --sim-time-limit 3parsecs: "), std::string::npos) << t.err;
   EXPECT_EQ(std::count(t.err.begin(), t.err.end(), '\n'), 1) << t.err;
 }
 
@@ -145,7 +145,8 @@ void expect_one_line_error(const Result& r, const std::string& who, const std::s
 
 TEST_F(Runs, HelpOnEveryCommand)
 {
-  for (const char* cmd : {"run", "validate", "keys", "presets", "sweep", "report", "diagram", "plot", "figure", "compare"}) {
+  for (const char* cmd : {"run", "validate", "keys", "presets", "sweep", "limits", "microbench", "calibrate", "report", "diagram", "plot",
+                          "figure", "compare"}) {
     for (const char* flag : {"--help", "-h"}) {
       const Result r = sh(shmemsim() + " " + cmd + " " + flag);
       EXPECT_EQ(r.status, 0) << cmd << " " << flag << ": " << r.err;
@@ -169,14 +170,40 @@ TEST_F(Runs, HelpOnEveryCommand)
 
 TEST_F(Runs, UnknownOptionsAreOneLineAndStatusTwoEverywhere)
 {
-  for (const char* cmd : {"run", "validate", "keys", "presets", "report", "diagram", "plot", "figure", "compare"})
-    expect_one_line_error(sh(shmemsim() + " " + cmd + " --bogus"), "shmemsim", "--bogus");
+  for (const char* cmd : {"run", "validate", "keys", "presets", "report", "diagram", "plot", "figure", "compare", "sweep", "limits",
+                          "microbench", "calibrate"})
+    expect_one_line_error(sh(shmemsim() + " " + cmd + " --bogus"), "shmemsim",
+                          std::string(cmd) + ": unknown option '--bogus' (see 'shmemsim " + cmd + " --help')");
   expect_one_line_error(sh(shmemsim() + " run " + scenario("net/pingpong.json") + " --bogus"), "shmemsim", "--bogus");
   expect_one_line_error(sh(shmemsim() + " presets extra"), "shmemsim", "extra");
   const Result sweep = sh(shmemsim() + " sweep --bogus");
   EXPECT_EQ(sweep.status, 2) << sweep.err;
   EXPECT_NE(sweep.err.find("--bogus"), std::string::npos) << sweep.err;
   expect_one_line_error(sh(launcher() + " --bogus"), "shmemsim-run", "--bogus");
+}
+
+TEST_F(Runs, EveryCommandTakesTheSameSpellings)
+{
+  // One table per command (base/CommandLine): --opt=VALUE and -jN wherever the option exists, and
+  // the same one-line mistakes, checked here before anything runs.
+  const std::string sc = scenario("net/pingpong.json");
+  expect_one_line_error(sh(shmemsim() + " sweep " + sc + " -j0"), "shmemsim",
+                        "sweep: -j 0: expected a number of runs at once, 1 to ");
+  expect_one_line_error(sh(shmemsim() + " sweep " + sc + " --jobs=x"), "shmemsim", "sweep: -j x: expected a number of runs at once");
+  expect_one_line_error(sh(shmemsim() + " sweep " + sc + " -j"), "shmemsim", "sweep: -j needs a value (see 'shmemsim sweep --help')");
+  expect_one_line_error(sh(shmemsim() + " limits " + sc + " --cts=0"), "shmemsim", "limits: --cts 0: expected numbers of at least 1");
+  expect_one_line_error(sh(shmemsim() + " microbench --iterations=0"), "shmemsim",
+                        "microbench: --iterations 0: expected an integer from 1 to 1000000");
+  expect_one_line_error(sh(shmemsim() + " microbench -o"), "shmemsim", "microbench: -o needs a value");
+  expect_one_line_error(sh(shmemsim() + " report --bins=0 somewhere"), "shmemsim", "report: --bins 0: expected an integer from 1 to 10000");
+  expect_one_line_error(sh(shmemsim() + " run " + sc + " --trace"), "shmemsim", "run: --trace needs a value");
+  expect_one_line_error(sh(shmemsim() + " calibrate --runs=0 -o x.json"), "shmemsim", "calibrate: --runs 0: expected a positive integer");
+  expect_one_line_error(sh(shmemsim() + " calibrate --quick"), "shmemsim", "calibrate: missing -o FILE");
+  // --opt=VALUE reaches the run as --opt VALUE does: the same summary.
+  ASSERT_EQ(sh(shmemsim() + " run " + sc + " --quiet --set=seed=5 --out=eq").status, 0);
+  ASSERT_EQ(sh(shmemsim() + " run " + sc + " --quiet --set seed=5 --out sp").status, 0);
+  EXPECT_EQ(slurp(dir_ / "eq" / "summary.json"), slurp(dir_ / "sp" / "summary.json"));
+  EXPECT_NE(slurp(dir_ / "eq" / "scenario.json").find("\"seed\": 5"), std::string::npos);
 }
 
 TEST_F(Runs, PresetsDescribesEachPreset)
