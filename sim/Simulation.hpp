@@ -6,12 +6,14 @@
 #include "sim/DeferredSlices.hpp"
 #include "sim/EventQueue.hpp"
 #include "sim/HostParams.hpp"
+#include "sim/MapBudget.hpp"
 #include "sim/Rng.hpp"
 #include "sim/Time.hpp"
 
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -26,13 +28,22 @@ class Notifier;
 
 enum class RunStatus { Completed, Deadlock, TimeLimit };
 
+/// Simulation::spawn cannot give a new actor a stack: the process's memory mappings would pass
+/// vm.max_map_count (sim/MapBudget.hpp). what() is one line saying so.
+class NoRoomForStack : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
 /// RNG purposes: each gets its own stream derived from the scenario seed.
 enum class RngPurpose : std::uint64_t { Routing = 1, Jitter = 2, Traffic = 3 };
 
 class Simulation {
 public:
-  /// Only one Simulation may exist in a process (SimGrid's engine is a singleton).
-  Simulation(const HostParams& hosts, std::uint64_t seed);
+  /// Only one Simulation may exist in a process (SimGrid's engine is a singleton). `stack_guards`:
+  /// SimGrid puts a guard page below every actor's stack (an overflow then crashes cleanly), at the
+  /// cost of a second memory mapping per actor (sim/MapBudget.hpp).
+  Simulation(const HostParams& hosts, std::uint64_t seed, bool stack_guards = true);
   ~Simulation();
   Simulation(const Simulation&)            = delete;
   Simulation& operator=(const Simulation&) = delete;
@@ -43,7 +54,8 @@ public:
   int node_count() const { return static_cast<int>(hosts_.size()); }
   simgrid::s4u::Host* host(int node) const { return hosts_.at(static_cast<std::size_t>(node)); }
 
-  /// Start an actor running `code` on `node`. `name` names it in reports ("endpoint 3").
+  /// Start an actor running `code` on `node`. `name` names it in reports ("endpoint 3"). Throws
+  /// NoRoomForStack, before anything else, when its stack would pass the mapping limit.
   void spawn(const std::string& name, int node, std::function<void()> code);
 
   /// The calling actor's notifier (actors started with spawn() have one).
@@ -55,8 +67,12 @@ public:
 
   /// After a Deadlock or TimeLimit: one line per blocked party, saying what it waits for.
   const std::vector<std::string>& blocked() const { return blocked_; }
-  /// Date of the last thing that happened (actor or model event).
+  /// Date of the last thing that happened (actor or model event); after a deadlock, the date it
+  /// began, with or without a time limit.
   Ps end_time() const;
+  /// The calling actor blocks on its Notifier or ends: the last date an actor did something (a
+  /// deadlock that a time limit outlasts began then).
+  void note_actor_stop();
 
   /// Actor helpers: simulated computation on the actor's host, and sleeping.
   void execute(double flops);
@@ -130,12 +146,15 @@ private:
   std::vector<simgrid::s4u::Host*> hosts_;
   EventQueue queue_;
   ActorBook actors_;
+  MapBudget stacks_;
   DeferredSlices slices_;
   double core_speed_;
   std::vector<Notifier*> notifiers_;
   std::vector<Notifier*> by_pid_;
   std::vector<std::string> blocked_;
   bool deadlock_ = false;
+  Ps last_actor_stop_ = 0; ///< note_actor_stop()
+  Ps deadlock_at_     = -1; ///< a deadlock found when the time limit ended the run: when it began
   SwitchHook before_block_ = nullptr;
   SwitchHook after_resume_ = nullptr;
   void* hook_ctx_          = nullptr;

@@ -13,7 +13,9 @@
 #   EXPECT_STDERR_<i>, EXPECT_STDERR_N   regexes stderr must match
 #   REJECT_STDOUT_<i>, REJECT_STDOUT_N   regexes stdout must NOT match
 #   REJECT_STDERR_<i>, REJECT_STDERR_N   regexes stderr must NOT match
-#   STDERR_LINES   if not empty: the exact number of lines on stderr
+#   STDERR_LINES   if not empty: the exact number of lines on stderr, besides the platform line
+#   EXPECT_PLATFORM  if not empty: a regex the platform line must match (its text after
+#                  "shmemsim-run: platform: ")
 #   COMPARE_RUNS   if true: run twice with --out OUT_DIR/run1 and OUT_DIR/run2; stdout,
 #                  summary.json, scenario.json and the trace of the two runs must be byte-identical
 #   OUT_DIR        where stdout/stderr (and --out directories) of the runs are kept
@@ -21,6 +23,10 @@
 # if set, runs shmemsim-run under that command (scripts/memcheck) with wall limits 30 times longer;
 # anything the wrapper prints on stderr then fails the test through the stderr checks, and its
 # error status through the status check.
+# Every simulated run prints one line saying which platform it runs on ("shmemsim-run: platform:
+# ..."), before anything else of the run: the stderr checks (EXPECT/REJECT_STDERR, STDERR_LINES) see
+# stderr without it, so that they keep to what each test is about; EXPECT_PLATFORM checks it, and a
+# run never prints two.
 # CMake regexes have no multi-line mode: `^`/`$` anchor the whole output; use `(^|\n)` for a
 # line start.
 cmake_minimum_required(VERSION 3.25)
@@ -69,6 +75,19 @@ run_once(run1)
 set(out "${run1_out}")
 set(err "${run1_err}")
 set(status "${run1_status}")
+
+# The platform line, apart (see above).
+set(platform "")
+if(err MATCHES "(^|\n)shmemsim-run: platform: ([^\n]*)\n")
+  set(platform "${CMAKE_MATCH_2}")
+  string(REPLACE "shmemsim-run: platform: ${platform}\n" "" err "${err}")
+  if(err MATCHES "(^|\n)shmemsim-run: platform: ")
+    fail("stderr has more than one platform line")
+  endif()
+endif()
+if(NOT "${EXPECT_PLATFORM}" STREQUAL "" AND NOT platform MATCHES "${EXPECT_PLATFORM}")
+  fail("the platform line ('${platform}') does not match the expected regex: ${EXPECT_PLATFORM}")
+endif()
 
 if(NOT "${status}" STREQUAL "${EXPECT_STATUS}")
   fail("exit status: expected ${EXPECT_STATUS}, got ${status}")
