@@ -54,7 +54,8 @@ everything after it belongs to the program.
 
   -np N, -n N             number of PEs (job.pes)
   --pes-per-node K        PEs per node (default: as many as needed to fit the nodes)
-  --scenario FILE.json    platform and job settings (default: the embedded qdr-16 platform)
+  --scenario FILE.json    platform and job settings (a platform naming no preset, or no --scenario:
+                          the embedded qdr-16 platform; one stderr line names the platform of a run)
   --set KEY=VALUE         override a scenario key (repeatable), e.g. --set job.compute=none
   --seed S                random seed (routing, jitter)
   --sim-time-limit T      stop when simulated time reaches T (e.g. 10s, 500ms), exit status 4
@@ -70,6 +71,7 @@ everything after it belongs to the program.
   --hosts FILE            with --emulate: the hosts the PEs run on, one per line (emulator.hosts);
                           -hostfile, --hostfile, -machinefile, --machinefile and -f mean the same there
   --quiet                 no summary line on stderr at the end, no progress line on a terminal
+                          (the platform line, notices and errors stay)
   -h, --help              this text
   --                      end of the options: PROGRAM follows
 
