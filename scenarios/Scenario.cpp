@@ -196,6 +196,7 @@ const std::vector<Key>& schema()
     add_own("description");
     add_own("platform.preset");
     add_keys(k, sim::HostParams::keys(), [](Build& b) -> sim::HostParams& { return b.sc.platform.hosts; });
+    add_keys(k, sim::NoiseParams::keys(), [](Build& b) -> sim::NoiseParams& { return b.sc.platform.noise; });
     add_own("platform.fabric.topology");
     add_keys(k, sim::FabricParams::keys(), [](Build& b) -> sim::FabricParams& { return b.sc.platform.fabric; });
     for (Key& e : k) { // a scalar down/up means "the same for every level"
@@ -1128,6 +1129,11 @@ private:
     if (std::string err = f.check(); !err.empty())
       throw Fail{"platform.fabric", err, {"platform.fabric.levels", "platform.fabric.down", "platform.fabric.up"}};
     check_rates(b.sc.platform);
+    if (const auto& noise = b.sc.platform.noise; noise.enabled && noise.duration >= noise.period)
+      throw Fail{"platform.noise.duration",
+                 "\"" + detail::format_time(noise.duration) + "\" is not shorter than platform.noise.period (\"" +
+                     detail::format_time(noise.period) + "\"): a detour must end before the next one falls",
+                 {"platform.noise.duration", "platform.noise.period"}};
     resolved["platform"]["fabric"]["down"] = f.down;
     resolved["platform"]["fabric"]["up"]   = f.up;
     const auto& hosts = b.sc.platform.hosts;

@@ -8,6 +8,7 @@
 #include "sim/FabricParams.hpp"
 #include "sim/FatTree.hpp"
 #include "sim/HostParams.hpp"
+#include "sim/Noise.hpp"
 #include "sim/Simulation.hpp"
 #include "sim/nic/NicParams.hpp"
 #include "sim/portals_model/Limits.hpp"
@@ -45,6 +46,7 @@ struct PlatformParams {
   std::vector<std::string> keys_given;
   bool progress_core = false; ///< platform.nic.progress_core: one core per node runs the NIC's progress thread
   sim::HostParams hosts;
+  sim::NoiseParams noise; ///< platform.noise.*: operating-system noise of the nodes' threads
   sim::FabricParams fabric;
   nic::NicParams nic;
   portals::Limits limits;

@@ -25,7 +25,10 @@ public:
   bool wants_packets() const { return packets_; }
 
   /// A message was handed to the initiator NIC; returns its trace id (stored in the message).
-  virtual std::uint64_t msg_issued(Ps t, const char* kind, int src_ep, int dst_ep, std::uint64_t bytes) = 0;
+  /// `op` is the tag its initiator gave the operation (Portals' user_ptr: the trace id of the
+  /// SHMEM operation it belongs to), 0 for none.
+  virtual std::uint64_t msg_issued(Ps t, const char* kind, int src_ep, int dst_ep, std::uint64_t bytes,
+                                   std::uint64_t op) = 0;
   /// The NIC takes the message off its command queue and starts injecting it.
   virtual void msg_injected(Ps t, std::uint64_t msg) = 0;
   /// A packet of the message enters link `link` at `t`, after queueing `queued` for it.

@@ -27,8 +27,8 @@ constexpr const char* kContextFactory = "--cfg=contexts/factory:raw";
 #endif
 }
 
-Simulation::Simulation(const HostParams& hp, std::uint64_t seed, bool stack_guards)
-    : seed_(seed), stacks_(stack_guards), slices_(actors_, queue_, hp.core_speed), core_speed_(hp.core_speed)
+Simulation::Simulation(const HostParams& hp, std::uint64_t seed, const NoiseParams& noise, bool stack_guards)
+    : seed_(seed), noise_(noise), stacks_(stack_guards), slices_(actors_, queue_, hp.core_speed), core_speed_(hp.core_speed)
 {
   if (g_alive)
     throw std::logic_error("only one Simulation may exist in a process");
@@ -168,7 +168,58 @@ std::size_t Simulation::self_pid()
   return static_cast<std::size_t>(sg4::this_actor::get_pid());
 }
 
+Detours Simulation::detours_for(std::uint64_t key) const
+{
+  // One stream per thread: the purpose's number with the key above it (never 1..3, the others).
+  return Detours(noise_, Rng::stream(seed_, static_cast<std::uint64_t>(RngPurpose::Noise) | (key << 8)));
+}
+
+std::uint64_t Simulation::actor_detours() const
+{
+  std::uint64_t n = 0;
+  for (const auto& d : detours_by_pid_)
+    if (d)
+      n += d->count();
+  return n;
+}
+
+Ps Simulation::actor_detour_time() const
+{
+  Ps t = 0;
+  for (const auto& d : detours_by_pid_)
+    if (d)
+      t += d->time();
+  return t;
+}
+
+Ps Simulation::detours(Ps busy)
+{
+  if (!noise_.enabled)
+    return 0;
+  const std::size_t pid = self_pid();
+  if (detours_by_pid_.size() <= pid)
+    detours_by_pid_.resize(pid + 1);
+  auto& d = detours_by_pid_[pid];
+  if (!d)
+    d = detours_for(pid);
+  return d->during(busy);
+}
+
+double Simulation::detour_flops(double flops)
+{
+  if (!noise_.enabled || flops <= 0)
+    return 0;
+  // The execution's own time at full speed: the thread's execution clock counts its work.
+  const Ps busy = seconds_to_ps(flops / core_speed_);
+  return ps_to_seconds(detours(busy)) * core_speed_;
+}
+
 void Simulation::execute(double flops)
+{
+  execute_raw(flops + detour_flops(flops));
+}
+
+void Simulation::execute_raw(double flops)
 {
   settle();
   const double clock = sg4::Engine::get_clock();
@@ -182,14 +233,16 @@ void Simulation::execute(double flops)
 void Simulation::execute_slice(double flops)
 {
   const std::size_t pid = self_pid();
+  flops += detour_flops(flops);
   if (slices_.defer(pid, flops))
     return;
-  execute(flops);
+  execute_raw(flops);
   slices_.executed();
 }
 
 void Simulation::sleep_slice(Ps duration)
 {
+  duration += detours(duration);
   if (slices_.defer_sleep(self_pid(), ps_to_seconds(duration)))
     return;
   sleep_for(duration);
@@ -228,7 +281,12 @@ void Simulation::busy_for(Ps duration)
 {
   if (duration <= 0)
     return;
-  execute(ps_to_seconds(duration) * sg4::this_actor::get_host()->get_speed());
+  execute_raw(ps_to_seconds(duration + detours(duration)) * sg4::this_actor::get_host()->get_speed());
+}
+
+void Simulation::spin_for(Ps duration)
+{
+  sleep_for(duration + detours(duration));
 }
 
 void Simulation::yield()

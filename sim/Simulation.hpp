@@ -7,12 +7,14 @@
 #include "sim/EventQueue.hpp"
 #include "sim/HostParams.hpp"
 #include "sim/MapBudget.hpp"
+#include "sim/Noise.hpp"
 #include "sim/Rng.hpp"
 #include "sim/Time.hpp"
 
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -35,15 +37,17 @@ public:
   using std::runtime_error::runtime_error;
 };
 
-/// RNG purposes: each gets its own stream derived from the scenario seed.
-enum class RngPurpose : std::uint64_t { Routing = 1, Jitter = 2, Traffic = 3 };
+/// RNG purposes: each gets its own stream derived from the scenario seed (Noise: one per thread,
+/// see detours_for).
+enum class RngPurpose : std::uint64_t { Routing = 1, Jitter = 2, Traffic = 3, Noise = 4 };
 
 class Simulation {
 public:
-  /// Only one Simulation may exist in a process (SimGrid's engine is a singleton). `stack_guards`:
-  /// SimGrid puts a guard page below every actor's stack (an overflow then crashes cleanly), at the
-  /// cost of a second memory mapping per actor (sim/MapBudget.hpp).
-  Simulation(const HostParams& hosts, std::uint64_t seed, bool stack_guards = true);
+  /// Only one Simulation may exist in a process (SimGrid's engine is a singleton). `noise`: the
+  /// operating-system noise of the nodes' threads (sim/Noise.hpp). `stack_guards`: SimGrid puts a
+  /// guard page below every actor's stack (an overflow then crashes cleanly), at the cost of a
+  /// second memory mapping per actor (sim/MapBudget.hpp).
+  Simulation(const HostParams& hosts, std::uint64_t seed, const NoiseParams& noise = {}, bool stack_guards = true);
   ~Simulation();
   Simulation(const Simulation&)            = delete;
   Simulation& operator=(const Simulation&) = delete;
@@ -51,6 +55,15 @@ public:
   EventQueue& queue() { return queue_; }
   std::uint64_t seed() const { return seed_; }
   Rng rng(RngPurpose p) const { return Rng::stream(seed_, static_cast<std::uint64_t>(p)); }
+  const NoiseParams& noise() const { return noise_; }
+  /// The detours of one thread of the platform, `key` naming it: its own phase, from the seed.
+  /// Actors' threads are keyed by their SimGrid pid (1, 2, ... in spawn order); other threads
+  /// (a NIC's progress thread) use keys from kNoiseKeyOthers on.
+  Detours detours_for(std::uint64_t key) const;
+  static constexpr std::uint64_t kNoiseKeyOthers = std::uint64_t{1} << 40;
+  /// Detours taken so far by every actor (NICs count their own), and the time they took.
+  std::uint64_t actor_detours() const;
+  Ps actor_detour_time() const;
   int node_count() const { return static_cast<int>(hosts_.size()); }
   simgrid::s4u::Host* host(int node) const { return hosts_.at(static_cast<std::size_t>(node)); }
 
@@ -74,7 +87,9 @@ public:
   /// deadlock that a time limit outlasts began then).
   void note_actor_stop();
 
-  /// Actor helpers: simulated computation on the actor's host, and sleeping.
+  /// Actor helpers: simulated computation on the actor's host, and sleeping. Every helper that
+  /// stands for the running thread's own work (execute, execute_slice, sleep_slice, busy_for,
+  /// spin_for) is lengthened by the detours that fall during it (noise()); sleep_for is not.
   void execute(double flops);
   /// A time slice of `flops` of the running thread's computation: executed, or deferred when
   /// nothing else can act before it ends (DeferredSlices). Same dates either way.
@@ -82,6 +97,9 @@ public:
   /// A time slice in which the running thread sleeps `duration` (a spin-wait's poll when
   /// computation is free): slept, or deferred like execute_slice.
   void sleep_slice(Ps duration);
+  /// The running thread is busy for `duration` without occupying a simulated core (a poll, the
+  /// hold of a lock): sleep_for, lengthened by its detours.
+  void spin_for(Ps duration);
   /// Bring SimGrid's clock to the end of the calling actor's deferred time slices, if any: before
   /// anything that reads the clock (the blocking helpers here and in Notifier do it themselves).
   void settle()
@@ -138,10 +156,18 @@ public:
 private:
   void collect_blocked();
   void settle_deferred();
+  /// SimGrid's execution of `flops` on the calling actor's core (no detours added).
+  void execute_raw(double flops);
+  /// The calling actor's detours during `busy` of its execution (0 without noise).
+  Ps detours(Ps busy);
+  /// The same for `flops` of computation, in flops.
+  double detour_flops(double flops);
   /// The calling actor's SimGrid pid.
   static std::size_t self_pid();
 
   std::uint64_t seed_;
+  NoiseParams noise_;
+  std::vector<std::optional<Detours>> detours_by_pid_;
   std::unique_ptr<simgrid::s4u::Engine> engine_;
   std::vector<simgrid::s4u::Host*> hosts_;
   EventQueue queue_;

@@ -127,7 +127,8 @@ void Recorder::link(int id, const std::string& name)
   e.what   = name;
 }
 
-std::uint64_t Recorder::msg_issued(sim::Ps t, const char* kind, int src_ep, int dst_ep, std::uint64_t bytes)
+std::uint64_t Recorder::msg_issued(sim::Ps t, const char* kind, int src_ep, int dst_ep, std::uint64_t bytes,
+                                   std::uint64_t op)
 {
   Event& e = add(Type::Msg, t);
   e.id     = next_msg_++;
@@ -135,11 +136,7 @@ std::uint64_t Recorder::msg_issued(sim::Ps t, const char* kind, int src_ep, int 
   e.dst    = dst_ep;
   e.what   = kind;
   e.bytes  = bytes;
-  const auto s = static_cast<std::size_t>(src_ep);
-  if (s < pending_op_.size()) {
-    e.op           = pending_op_[s];
-    pending_op_[s] = 0; // one operation, one message (put_signal issues two operations)
-  }
+  e.op     = op; // the operation's own id, carried with it through the network model (user_ptr)
   const std::uint64_t id = e.id;
   commit();
   return id;
@@ -194,8 +191,8 @@ void Recorder::limit_hit(sim::Ps t, int ep, const char* what)
   commit();
 }
 
-void Recorder::op_issued(sim::Ps t, int pe, int thr, int ctx, int ct, std::uint64_t seq, const char* kind,
-                         std::uint64_t bytes, int target)
+std::uint64_t Recorder::op_issued(sim::Ps t, int pe, int thr, int ctx, int ct, std::uint64_t seq, const char* kind,
+                                  std::uint64_t bytes, int target)
 {
   Event& e    = add(Type::Op, t, pe, thr);
   e.id        = next_op_++;
@@ -205,11 +202,9 @@ void Recorder::op_issued(sim::Ps t, int pe, int thr, int ctx, int ct, std::uint6
   e.what      = kind;
   e.bytes     = bytes;
   e.target_pe = target;
-  const auto p = static_cast<std::size_t>(pe);
-  if (pending_op_.size() <= p)
-    pending_op_.resize(p + 1, 0);
-  pending_op_[p] = e.id;
+  const std::uint64_t id = e.id;
   commit();
+  return id;
 }
 
 void Recorder::ctx_event(sim::Ps t, int pe, int thr, int ctx, int ct, front::CtxEvent what)

@@ -44,15 +44,16 @@ public:
   std::size_t held() const { return window_.size(); }
   std::size_t peak_held() const { return peak_held_; }
 
-  std::uint64_t msg_issued(sim::Ps t, const char* kind, int src_ep, int dst_ep, std::uint64_t bytes) override;
+  std::uint64_t msg_issued(sim::Ps t, const char* kind, int src_ep, int dst_ep, std::uint64_t bytes,
+                           std::uint64_t op) override;
   void msg_injected(sim::Ps t, std::uint64_t msg) override;
   void packet_hop(sim::Ps t, std::uint64_t msg, int link, sim::Ps queued, std::uint32_t bytes) override;
   void msg_delivered(sim::Ps t, std::uint64_t msg, bool out_of_order, std::uint64_t depth) override;
   void msg_done(sim::Ps t, std::uint64_t msg) override;
   void ct_changed(sim::Ps t, int ep, int ct, std::uint64_t success, std::uint64_t failure) override;
   void limit_hit(sim::Ps t, int ep, const char* what) override;
-  void op_issued(sim::Ps t, int pe, int thr, int ctx, int ct, std::uint64_t seq, const char* kind, std::uint64_t bytes,
-                 int target) override;
+  std::uint64_t op_issued(sim::Ps t, int pe, int thr, int ctx, int ct, std::uint64_t seq, const char* kind,
+                          std::uint64_t bytes, int target) override;
   void ctx_event(sim::Ps t, int pe, int thr, int ctx, int ct, front::CtxEvent what) override;
   void wait_begin(sim::Ps t, int pe, int thr, int ctx, int ct, const char* what, std::uint64_t target) override;
   void wait_end(sim::Ps t, int pe, int thr, std::uint64_t target) override;
@@ -96,7 +97,6 @@ private:
   sim::Ps written_upto_   = 0;     ///< the date of the last event written (dates never decrease)
   std::multiset<sim::Ps> open_;    ///< starts of the intervals under way (interval_open)
   std::function<sim::Ps()> clock_;
-  std::vector<std::uint64_t> pending_op_; ///< per endpoint: the operation its next messages belong to
   std::uint64_t next_msg_ = 1;
   std::uint64_t next_op_  = 1;
 };

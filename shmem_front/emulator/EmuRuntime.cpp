@@ -63,20 +63,39 @@ namespace {
 /// the library (-1: not known yet, e.g. a thread before its first call).
 thread_local int t_depth           = 0;
 thread_local std::int64_t t_left_at = -1;
+thread_local const char* t_routine  = nullptr; ///< the outermost routine the thread is in
 } // namespace
 
 void EmuRuntime::enter(const char* routine)
 {
   calls_.fetch_add(1, std::memory_order_relaxed);
   routine_.store(routine, std::memory_order_relaxed);
-  if (tracer_ != nullptr && t_depth++ == 0 && t_left_at >= 0)
+  if (t_depth++ != 0)
+    return;
+  t_routine = routine;
+  inside_.fetch_add(1, std::memory_order_relaxed);
+  if (tracer_ != nullptr && t_left_at >= 0)
     tracer_->compute(t_left_at);
 }
 
 void EmuRuntime::leave()
 {
-  if (tracer_ != nullptr && --t_depth == 0)
+  if (--t_depth != 0)
+    return;
+  t_routine = nullptr;
+  inside_.fetch_sub(1, std::memory_order_relaxed);
+  if (tracer_ != nullptr)
     t_left_at = tracer_->now_ps();
+}
+
+const char* EmuRuntime::thread_routine()
+{
+  return t_routine;
+}
+
+const char* EmuRuntime::routine() const
+{
+  return inside_.load(std::memory_order_relaxed) > 0 ? routine_.load(std::memory_order_relaxed) : nullptr;
 }
 
 void EmuRuntime::program_starts()

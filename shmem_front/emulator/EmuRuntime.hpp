@@ -47,7 +47,11 @@ public:
   void program_starts();
 
   std::uint64_t calls() const { return calls_.load(std::memory_order_relaxed); }
-  const char* routine() const { return routine_.load(std::memory_order_relaxed); }
+  /// The routine a thread of this PE last entered, if some thread is in the library now; null when
+  /// every thread is in the program's own code (the launcher's deadlock report says which).
+  const char* routine() const;
+  /// The routine the calling thread is in (null: in the program's own code).
+  static const char* thread_routine();
 
 private:
   [[noreturn]] void end_job(int status);
@@ -58,6 +62,7 @@ private:
   std::mutex boot_mutex_;
   std::atomic<std::uint64_t> calls_{0};
   std::atomic<const char*> routine_{nullptr};
+  std::atomic<int> inside_{0}; ///< threads in a library call now
   Tracer* tracer_ = nullptr;
 };
 

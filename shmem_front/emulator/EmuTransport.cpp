@@ -7,8 +7,10 @@
 #include <stdexcept>
 
 namespace shmemsim::front {
-/// A context's counters in the emulator: the CT (completions) and the issued count, twice in the
-/// split mapping.
+/// A context's counters in the emulator: the CT (completions, counted by the NIC's progress
+/// thread) and the issued count (counted by the issuing threads), one pair in the lean mapping
+/// (`ct`, `issued`: puts, gets and AMOs), two in the split mapping (gets and fetching AMOs on
+/// `get_ct`, `get_issued`).
 struct TransportCtx {
   int id              = 0;
   TransportCtx* owner = this; ///< where operations are issued and counted (another context if shared)
@@ -62,14 +64,16 @@ void EmuTransport::name_counters(const TransportCtx* c)
   tracer_->name_counter(&c->get_ct, ct_index(c, true));
 }
 
-std::uint64_t EmuTransport::note_op(const TransportCtx* ctx, const TransportCtx* c, bool get_side, const char* kind,
-                                    std::uint64_t bytes, int target)
+std::uint64_t EmuTransport::issue(const TransportCtx* ctx, TransportCtx* c, bool get_side, const char* kind,
+                                  std::uint64_t bytes, int target)
 {
+  // Counted before its message goes: a sibling thread's wait meanwhile waits for it too, and a CT
+  // never exceeds its issued count (the issued-count rule, wait()). The count it brings its
+  // counter to names it in the trace (lean: puts and gets on one CT).
+  std::atomic<std::uint64_t>& issued = cfg_.split && get_side ? c->get_issued : c->issued;
+  const std::uint64_t seq            = issued.fetch_add(1, std::memory_order_acq_rel) + 1;
   if (tracer_ == nullptr)
     return 0;
-  // The count the operation's completion brings its counter to (lean: puts and gets on one CT).
-  const std::uint64_t puts = c->issued.load(std::memory_order_acquire), gets = c->get_issued.load(std::memory_order_acquire);
-  const std::uint64_t seq  = cfg_.split ? (get_side ? gets : puts) + 1 : puts + gets + 1;
   return tracer_->op(ctx->id, ct_index(c, get_side), seq, kind, bytes, target);
 }
 
@@ -210,9 +214,7 @@ void EmuTransport::put(TransportCtx* ctx, void* dest, const void* src, std::size
   TransportCtx* c = ctx->owner;
   Header h        = request(MsgType::Put, dest, n);
   h.cookie        = reinterpret_cast<std::uint64_t>(&c->ct);
-  const std::uint64_t op = note_op(ctx, c, false, blocking ? "put" : "put_nbi", n, pe);
-  // Counted before it is sent: a sibling thread's quiet meanwhile waits for it too.
-  c->issued.fetch_add(1, std::memory_order_acq_rel);
+  const std::uint64_t op = issue(ctx, c, false, blocking ? "put" : "put_nbi", n, pe);
   nic_.send_request(pe, h, src, n, op, true); // `src` is copied or sent: reusable on return
   if (!cfg_.total_ordering || n > cfg_.max_waw_ordered_size)
     c->fence_needs_quiet.store(true, std::memory_order_relaxed);
@@ -230,14 +232,28 @@ void EmuTransport::get(TransportCtx* ctx, void* dest, const void* src, std::size
   Header h        = request(MsgType::Get, src, n);
   h.cookie        = reinterpret_cast<std::uint64_t>(cfg_.split ? &c->get_ct : &c->ct);
   h.dest          = reinterpret_cast<std::uint64_t>(dest);
-  const std::uint64_t op = note_op(ctx, c, true, blocking ? "get" : "get_nbi", n, pe);
-  c->get_issued.fetch_add(1, std::memory_order_acq_rel);
+  const std::uint64_t op = issue(ctx, c, true, blocking ? "get" : "get_nbi", n, pe);
   nic_.send_request(pe, h, nullptr, 0, op);
   if (blocking)
     wait(c, true, "get");
 }
 
 void EmuTransport::amo(TransportCtx* ctx, AmoOp op, AmoType t, void* dest, const void* value, int pe)
+{
+  send_amo(ctx, op, t, dest, value, pe, false);
+}
+
+void EmuTransport::signal(TransportCtx* ctx, std::uint64_t* word, std::uint64_t value, int pe)
+{
+  send_amo(ctx, AmoOp::Add, AmoType::Uint64, word, &value, pe, true);
+}
+
+front::SignalJournal* EmuTransport::signal_journal()
+{
+  return &nic_.signal_journal();
+}
+
+void EmuTransport::send_amo(TransportCtx* ctx, AmoOp op, AmoType t, void* dest, const void* value, int pe, bool signal)
 {
   const std::size_t size = front::amo_size(t);
   if (pe == cfg_.rank) {
@@ -250,12 +266,11 @@ void EmuTransport::amo(TransportCtx* ctx, AmoOp op, AmoType t, void* dest, const
   TransportCtx* c = ctx->owner;
   Header h        = request(MsgType::Amo, dest, size);
   h.len           = 0;
-  h.op            = static_cast<std::uint8_t>(op);
+  h.op            = static_cast<std::uint8_t>(static_cast<std::uint8_t>(op) | (signal ? kSignalOp : 0));
   h.dtype         = static_cast<std::uint8_t>(t);
   std::memcpy(&h.value[0], value, size);
   h.cookie = reinterpret_cast<std::uint64_t>(&c->ct);
-  const std::uint64_t op_id = note_op(ctx, c, false, "amo", size, pe);
-  c->issued.fetch_add(1, std::memory_order_acq_rel);
+  const std::uint64_t op_id = issue(ctx, c, false, "amo", size, pe);
   nic_.send_request(pe, h, nullptr, 0, op_id, true);
   c->fence_needs_quiet.store(true, std::memory_order_relaxed);
 }
@@ -284,38 +299,66 @@ void EmuTransport::fetch_amo(TransportCtx* ctx, AmoOp op, AmoType t, void* dest,
   h.value[1]      = v[1];
   h.dest          = reinterpret_cast<std::uint64_t>(result);
   h.cookie        = reinterpret_cast<std::uint64_t>(cfg_.split ? &c->get_ct : &c->ct);
-  const std::uint64_t op_id = note_op(ctx, c, true, blocking ? "famo" : "famo_nbi", size, pe);
-  c->get_issued.fetch_add(1, std::memory_order_acq_rel);
+  const std::uint64_t op_id = issue(ctx, c, true, blocking ? "famo" : "famo_nbi", size, pe);
   nic_.send_request(pe, h, nullptr, 0, op_id);
   c->fence_needs_quiet.store(true, std::memory_order_relaxed);
   if (blocking)
     wait(c, true, "amo");
 }
 
+namespace {
+/// The issued-count rule (the contexts paper's Portals mapping; PortalsTransport::wait): a counter
+/// shared by several threads cannot tell whose operation completed, but when the CT equals the
+/// issued count read AFTER it, every operation issued so far -- the waiter's own included -- has
+/// completed. Read in that order: every completion counted at the CT's load belongs to an
+/// operation counted as issued before (issue() counts before the message goes; the message, its
+/// answer and the progress thread's count follow it through the sockets), so CT >= a later
+/// issued count means they are equal. A snapshot of the issued count taken once is not enough:
+/// completions of operations siblings issue later bring the CT to it too, and a fetching call
+/// would return before its own reply (which then lands in a stack frame that is gone).
+/// On success `*reached` is the count waited for.
+bool caught_up(const std::atomic<std::uint64_t>& ct, const std::atomic<std::uint64_t>& issued, std::uint64_t* reached)
+{
+  // Acquire: the progress thread writes a reply's data, then counts it (acq_rel): the data of
+  // every completion counted so far is visible to this thread once the load returns.
+  const std::uint64_t done = ct.load(std::memory_order_acquire);
+  if (done < issued.load(std::memory_order_acquire))
+    return false;
+  *reached = done;
+  return true;
+}
+} // namespace
+
 void EmuTransport::wait(TransportCtx* c, bool gets_only, const char* what)
 {
-  auto reach = [&](const std::atomic<std::uint64_t>& ct, bool gets, std::uint64_t target) {
+  // Until the counter reaches the number of operations issued on the context, re-read after every
+  // wake (caught_up): a blocking operation completes everything pending on its counter, its own
+  // operation included (the contexts paper's mapping, and the interference it measures).
+  auto reach = [&](const std::atomic<std::uint64_t>& ct, const std::atomic<std::uint64_t>& issued, bool gets) {
     if (tracer_ != nullptr)
-      tracer_->wait_begin(c->id, ct_index(c, gets), what != nullptr ? what : "wait", target);
-    nic_.wait_reach(ct, target);
+      tracer_->wait_begin(c->id, ct_index(c, gets), what != nullptr ? what : "wait",
+                          issued.load(std::memory_order_acquire));
+    std::uint64_t reached = 0;
+    if (!caught_up(ct, issued, &reached))
+      nic_.wait_until([&] { return caught_up(ct, issued, &reached); });
     if (tracer_ != nullptr)
-      tracer_->wait_end(target);
+      tracer_->wait_end(reached);
   };
   if (!cfg_.split) {
-    reach(c->ct, false, c->issued.load(std::memory_order_acquire) + c->get_issued.load(std::memory_order_acquire));
+    reach(c->ct, c->issued, false);
     return;
   }
   if (!gets_only)
-    reach(c->ct, false, c->issued.load(std::memory_order_acquire));
-  reach(c->get_ct, true, c->get_issued.load(std::memory_order_acquire));
+    reach(c->ct, c->issued, false);
+  reach(c->get_ct, c->get_issued, true);
 }
 
 bool EmuTransport::reached(const TransportCtx* c) const
 {
-  const std::uint64_t puts = c->issued.load(std::memory_order_acquire), gets = c->get_issued.load(std::memory_order_acquire);
+  std::uint64_t count = 0;
   if (!cfg_.split)
-    return c->ct.load(std::memory_order_acquire) >= puts + gets;
-  return c->ct.load(std::memory_order_acquire) >= puts && c->get_ct.load(std::memory_order_acquire) >= gets;
+    return caught_up(c->ct, c->issued, &count);
+  return caught_up(c->ct, c->issued, &count) && caught_up(c->get_ct, c->get_issued, &count);
 }
 
 front::TransportRequest* EmuTransport::request_open()
@@ -373,6 +416,27 @@ void EmuTransport::fence(TransportCtx* ctx)
 std::uint64_t EmuTransport::updates()
 {
   return nic_.updates();
+}
+
+void EmuTransport::wait_for_update_on(std::uint64_t seen, const char* call, const void* /*what*/,
+                                      const front::WaitNote* note)
+{
+  // What the waiting routine adds to a report, while it waits (a note is made again at each of
+  // these short waits: it may change as messages land).
+  std::string now = note != nullptr ? note->note() : std::string();
+  {
+    std::lock_guard<std::mutex> g(note_mutex_);
+    wait_note_.swap(now);
+  }
+  wait_for_update(seen, call);
+  std::lock_guard<std::mutex> g(note_mutex_);
+  wait_note_.clear();
+}
+
+std::string EmuTransport::wait_note()
+{
+  std::lock_guard<std::mutex> g(note_mutex_);
+  return wait_note_;
 }
 
 void EmuTransport::wait_for_update(std::uint64_t seen, const char* /*call*/)

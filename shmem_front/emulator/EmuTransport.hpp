@@ -1,7 +1,9 @@
 // The transport seam over the emulator's software NIC (docs/emulator.md): the simulator's Portals
 // mapping (shmem_front/transport/PortalsTransport) with real messages. Per context a counter of
 // completions (the CT: ACKs and REPLYs) and of issued operations, lean (one pair) or split (puts
-// and gets apart); quiet waits for the CT to reach the issued count; small puts (up to
+// and gets apart); quiet and blocking operations wait until the CT equals the issued count, re-read
+// after every wake (the issued-count rule: with threads sharing the context, their own operation
+// is complete then, whoever else issued meanwhile); small puts (up to
 // max_volatile_size) complete at issue; fence is a quiet unless total data ordering holds;
 // contexts beyond max_cts / max_mds are refused or shared as job.contexts.on_exhaustion says.
 #pragma once
@@ -42,6 +44,15 @@ public:
   void fence(front::TransportCtx* ctx) override;
   std::uint64_t updates() override;
   void wait_for_update(std::uint64_t seen, const char* call) override;
+  /// A waiting routine's note (WaitNote) is made at each short wait and kept while it waits, for
+  /// the heartbeats (wait_note).
+  void wait_for_update_on(std::uint64_t seen, const char* call, const void* what,
+                          const front::WaitNote* note = nullptr) override;
+  /// The signal is an AMO marked kSignalOp: the target's NIC records it in its signal journal.
+  void signal(front::TransportCtx* ctx, std::uint64_t* word, std::uint64_t value, int pe) override;
+  front::SignalJournal* signal_journal() override;
+  /// The note of the wait in progress, empty if none (any thread).
+  std::string wait_note();
   /// Requests (seed 003), as the Portals transport keeps them: each open request gets a context of
   /// its own (a CT + issued counter: one CT and one MD of the limits, lean); when they run out, the
   /// request's operations go on the default context (then quiet completes them too), with one
@@ -54,6 +65,9 @@ public:
 
 private:
   Header request(MsgType type, const void* addr, std::size_t n);
+  /// A non-fetching AMO (`signal`: marked as a collective's signal).
+  void send_amo(front::TransportCtx* ctx, front::AmoOp op, front::AmoType t, void* dest, const void* value, int pe,
+                bool signal);
   front::TransportCtx* make_ctx(std::string* limit);
   front::TransportCtx* make_shared_ctx(const std::string& why);
   front::TransportCtx* share_target();
@@ -63,9 +77,10 @@ private:
   /// The trace's number of `c`'s CT (`gets`: its get counter in the split mapping).
   int ct_index(const front::TransportCtx* c, bool gets) const;
   void name_counters(const front::TransportCtx* c);
-  /// Trace an operation about to be issued on `ctx` (counted on `c`); returns its id (0: no tracer).
-  std::uint64_t note_op(const front::TransportCtx* ctx, const front::TransportCtx* c, bool get_side, const char* kind,
-                        std::uint64_t bytes, int target);
+  /// Count an operation about to be issued on `ctx` (on `c`'s issued count) and trace it; returns
+  /// its id in the trace (0: no tracer).
+  std::uint64_t issue(const front::TransportCtx* ctx, front::TransportCtx* c, bool get_side, const char* kind,
+                      std::uint64_t bytes, int target);
   void note_ctx(const front::TransportCtx* ctx, front::CtxEvent what);
   /// Whether every operation issued on `c` is complete (never blocks).
   bool reached(const front::TransportCtx* c) const;
@@ -81,6 +96,8 @@ private:
   std::size_t round_robin_ = 0;
   bool noticed_ = false;
   Tracer* tracer_ = nullptr;
+  std::mutex note_mutex_;
+  std::string wait_note_;
 };
 
 } // namespace shmemsim::emulator

@@ -97,6 +97,7 @@ struct PeSlot {
   std::uint64_t progress = 0;
   double cpu = 0;
   std::string routine = "-";
+  std::string note; ///< what its wait adds to a deadlock report (heartbeats)
   std::shared_ptr<Session> boot;
 };
 
@@ -141,7 +142,7 @@ private:
   std::map<std::string, std::string> kv_;
   std::multimap<std::string, std::shared_ptr<Session>> waiting_gets_;
   std::vector<std::shared_ptr<Session>> barrier_;
-  bool done_sent_ = false, ending_ = false;
+  bool done_sent_ = false, ending_ = false, failing_ = false;
   int result_ = 0;
   Clock::time_point start_, last_progress_;
   std::map<std::string, int> nodes_; ///< host -> node number (traces), in order of first appearance
@@ -370,9 +371,15 @@ void Job::handle(const std::shared_ptr<Session>& s, const std::string& line)
     std::uint64_t progress = 0;
     double cpu             = 0;
     words >> progress >> cpu >> pe.routine;
+    std::string note;
+    std::getline(words >> std::ws, note);
     // Progress: a library call, a message, or computation (CPU time) since the last heartbeat.
     if (progress != pe.progress || cpu > pe.cpu + 0.05)
       last_progress_ = Clock::now();
+    // The note of the PE's wait (EmuTransport::wait_note) holds until the PE progresses: a
+    // heartbeat sent between two of its short waits has none.
+    if (progress != pe.progress || !note.empty())
+      pe.note = note;
     pe.progress = progress;
     pe.cpu      = cpu;
   }
@@ -389,8 +396,18 @@ void Job::on_exit_message(int rank, int status, const std::string& stats)
   for (const PeSlot& p : pes_)
     all = all && p.announced;
   if (status != 0 && !all) {
-    end(status, {"PE " + std::to_string(rank) + " exited with status " + std::to_string(status) +
-                 " while other PEs were running: the job ends"});
+    // The others may be ending too (a program that checks its arguments on every PE, PE 0 saying
+    // why): a moment for them to finish, so that no PE's last lines are lost, then the job ends.
+    if (!failing_) {
+      failing_ = true;
+      const std::string line = "PE " + std::to_string(rank) + " exited with status " + std::to_string(status) +
+                               " while other PEs were running: the job ends";
+      auto t = std::make_shared<asio::steady_timer>(io_, std::chrono::seconds(1));
+      t->async_wait([this, t, status, line](const boost::system::error_code&) {
+        if (!ending_ && !done_sent_)
+          end(status, {line});
+      });
+    }
     return;
   }
   maybe_done();
@@ -487,8 +504,10 @@ void Job::arm_watchdog()
       std::vector<std::string> lines = {head};
       for (std::size_t r = 0; r < pes_.size(); ++r)
         lines.push_back("PE " + std::to_string(r) +
-                        (pes_[r].announced ? " has ended (exit status " + std::to_string(pes_[r].status) + ")"
-                                           : " waits in " + pes_[r].routine));
+                        (pes_[r].announced       ? " has ended (exit status " + std::to_string(pes_[r].status) + ")"
+                         : pes_[r].routine == "-" ? " is blocked in the program's own code (no thread in the library)"
+                                                  : " waits in " + pes_[r].routine +
+                                                        (pes_[r].note.empty() ? std::string() : ". " + pes_[r].note)));
       end(3, lines);
       return;
     }

@@ -19,6 +19,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <random>
 #include <set>
 #include <stdexcept>
@@ -97,9 +98,10 @@ struct Nic::Peer {
   // Receive side (progress thread only)
   std::uint64_t ack_cookie = 0, ack_count = 0; ///< ACKs owed, for one counter (ack())
   std::uint64_t ack_seq = 0;                   ///< the last request acknowledged (names it with a tracer)
-  std::uint64_t max_seen = 0, expected = 1;
+  std::uint64_t expected = 1;
   std::map<std::uint64_t, std::pair<Header, std::vector<char>>> stash;
-  // Traced deliveries: every request up to `delivered_low` came, and those of `delivered_above`.
+  // Deliveries: every request up to `delivered_low` came, and those of `delivered_above` (came
+  // while an earlier one had not: out of order).
   std::uint64_t delivered_low = 0;
   std::set<std::uint64_t> delivered_above;
 };
@@ -300,17 +302,21 @@ std::byte* Nic::at(std::uint8_t seg, std::uint64_t off, std::uint64_t n) const
 // ------------------------------------------------------------------ sending
 
 namespace {
-const char* kind_of(MsgType t)
+/// A request's kind in the trace, in the simulated NIC's words (Portals' calls: PtlAtomic,
+/// PtlFetchAtomic, PtlSwap), so that traces and reports of both backends speak alike.
+const char* kind_of(const Header& h)
 {
-  switch (t) {
+  switch (h.type) {
     case MsgType::Put:
       return "put";
     case MsgType::Get:
       return "get";
     case MsgType::Amo:
-      return "amo";
-    case MsgType::FetchAmo:
-      return "fetch_amo";
+      return "atomic";
+    case MsgType::FetchAmo: {
+      const auto op = static_cast<front::AmoOp>(h.op);
+      return op == front::AmoOp::Swap || op == front::AmoOp::CompareSwap ? "swap" : "fetch_atomic";
+    }
     default:
       return "response";
   }
@@ -325,7 +331,7 @@ void Nic::send_request(int pe, Header& h, const void* payload, std::size_t n, st
   h.seq = ++p.next_seq;
   if (tracer_ != nullptr) {
     const bool amo = h.type == MsgType::Amo || h.type == MsgType::FetchAmo;
-    tracer_->msg(Tracer::message_id(cfg_.rank, pe, h.seq), op, pe, kind_of(h.type),
+    tracer_->msg(Tracer::message_id(cfg_.rank, pe, h.seq), op, pe, kind_of(h),
                  amo ? front::amo_size(static_cast<AmoType>(h.dtype)) : h.len);
   }
   if (may_batch && batch_locked(p, h, payload, n))
@@ -669,12 +675,7 @@ void Nic::deliver_ordered(Peer& p, const Header& h, std::vector<char>* payload)
   // `payload` null: a put whose data is already in place (on_header).
   const char* data = payload != nullptr ? payload->data() : nullptr;
   if (!cfg_.total_ordering) {
-    const bool ooo = h.seq < p.max_seen;
-    if (ooo)
-      out_of_order_.fetch_add(1, std::memory_order_relaxed); // a later request of the pair came first
-    p.max_seen = std::max(p.max_seen, h.seq);
-    if (tracer_ != nullptr)
-      trace_delivery(p, h, ooo);
+    note_delivery(p, h);
     deliver(p, h, data);
     return;
   }
@@ -684,31 +685,38 @@ void Nic::deliver_ordered(Peer& p, const Header& h, std::vector<char>* payload)
     p.stash.emplace(h.seq, std::make_pair(h, std::move(*payload)));
     return;
   }
-  if (tracer_ != nullptr)
-    trace_delivery(p, h, false);
+  note_delivery(p, h);
   deliver(p, h, data);
   ++p.expected;
   for (auto it = p.stash.find(p.expected); it != p.stash.end(); it = p.stash.find(p.expected)) {
-    if (tracer_ != nullptr)
-      trace_delivery(p, it->second.first, false);
+    note_delivery(p, it->second.first);
     deliver(p, it->second.first, it->second.second.data());
     p.stash.erase(it);
     ++p.expected;
   }
 }
 
-void Nic::trace_delivery(Peer& p, const Header& h, bool ooo)
+void Nic::note_delivery(Peer& p, const Header& h)
 {
-  // Depth: later-issued requests of the pair delivered before this one.
-  std::uint64_t depth = 0;
-  for (auto it = p.delivered_above.upper_bound(h.seq); it != p.delivered_above.end(); ++it)
-    ++depth;
-  p.delivered_above.insert(h.seq);
+  // Out of order as the simulated NIC counts it: delivered while an earlier-issued request of the
+  // pair is not (it overtook that one). Depth: later-issued requests delivered before this one.
+  const bool ooo = h.seq != p.delivered_low + 1;
+  if (ooo)
+    out_of_order_.fetch_add(1, std::memory_order_relaxed);
+  if (tracer_ != nullptr) {
+    const auto depth = static_cast<std::uint64_t>(
+        std::distance(p.delivered_above.upper_bound(h.seq), p.delivered_above.end()));
+    tracer_->delivered(Tracer::message_id(p.pe, cfg_.rank, h.seq), ooo, depth);
+  }
+  if (ooo) {
+    p.delivered_above.insert(h.seq);
+    return;
+  }
+  ++p.delivered_low;
   while (!p.delivered_above.empty() && *p.delivered_above.begin() == p.delivered_low + 1) {
     ++p.delivered_low;
     p.delivered_above.erase(p.delivered_above.begin());
   }
-  tracer_->delivered(Tracer::message_id(p.pe, cfg_.rank, h.seq), ooo, depth);
 }
 
 void Nic::deliver(Peer& p, const Header& h, const char* payload)
@@ -738,7 +746,14 @@ void Nic::deliver(Peer& p, const Header& h, const char* payload)
     case MsgType::FetchAmo: {
       std::uint64_t result = 0;
       execute_amo(h, &result);
-      if (static_cast<AmoOp>(h.op) != AmoOp::Fetch)
+      if ((h.op & kSignalOp) != 0) { // a collective's signal: an add of value[0] into a uint64 word
+        const auto* word = reinterpret_cast<const std::uint64_t*>(at(h.seg, h.offset, sizeof(std::uint64_t)));
+        timespec ts{};
+        clock_gettime(CLOCK_REALTIME, &ts);
+        const double now = static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9 - cfg_.epoch;
+        journal_.remote(word, now, static_cast<int>(h.src), &result, result + h.value[0]);
+      }
+      if (static_cast<AmoOp>(h.op & ~kSignalOp) != AmoOp::Fetch)
         note_update();
       deliveries_.fetch_add(1, std::memory_order_relaxed);
       if (h.type == MsgType::Amo)
@@ -833,7 +848,7 @@ void Nic::execute_amo(const Header& h, void* result)
   std::byte* d    = at(h.seg, h.offset, front::amo_size(t));
   if (d == nullptr || reinterpret_cast<std::uintptr_t>(d) % front::amo_size(t) != 0)
     bad_message(*peers_[h.src], "an atomic operation out of bounds or misaligned");
-  execute_amo_at(d, static_cast<AmoOp>(h.op), t, h.value, result);
+  execute_amo_at(d, static_cast<AmoOp>(h.op & ~kSignalOp), t, h.value, result);
 }
 
 void Nic::respond(Peer& p, MsgType type, const Header& req, const void* payload, std::size_t n)
@@ -911,7 +926,7 @@ void Nic::bad_message(const Peer& p, const std::string& what)
 
 // ------------------------------------------------------------------ waiting
 
-void Nic::wait_reach(const std::atomic<std::uint64_t>& c, std::uint64_t target)
+void Nic::wait_until(bool (*done)(const void*), const void* arg)
 {
   flush_batches();
   // Spin a little (a round trip on loopback takes some microseconds), then sleep until woken.
@@ -919,12 +934,12 @@ void Nic::wait_reach(const std::atomic<std::uint64_t>& c, std::uint64_t target)
   // that bring the answer run meanwhile, and this thread, still runnable, needs no wake-up (an
   // 8-byte put + quiet at 2 PEs on 2 busy cores: about 120 us without the yield, 25-50 us with it).
   const auto spin_until = std::chrono::steady_clock::now() + std::chrono::microseconds(50);
-  while (c.load(std::memory_order_acquire) < target) {
+  while (!done(arg)) {
     sched_yield();
     if (std::chrono::steady_clock::now() > spin_until) {
       waiters_.fetch_add(1);
       std::unique_lock lock(wait_mutex_);
-      while (c.load(std::memory_order_acquire) < target)
+      while (!done(arg))
         wait_cv_.wait_for(lock, std::chrono::milliseconds(10));
       waiters_.fetch_sub(1);
       return;
@@ -937,7 +952,7 @@ void Nic::wait_update(std::uint64_t seen, std::chrono::microseconds max_wait)
   flush_batches();
   const auto start = std::chrono::steady_clock::now();
   const auto spin  = start + std::min<std::chrono::microseconds>(max_wait, std::chrono::microseconds(20));
-  while (std::chrono::steady_clock::now() < spin) { // yielding, as wait_reach's
+  while (std::chrono::steady_clock::now() < spin) { // yielding, as wait_until's
     if (updates() > seen)
       return;
     sched_yield();

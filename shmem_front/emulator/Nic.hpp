@@ -12,6 +12,7 @@
 #include "shmem_front/emulator/Injector.hpp"
 #include "shmem_front/emulator/Wire.hpp"
 #include "shmem_front/lib/Seams.hpp"
+#include "shmem_front/lib/SignalJournal.hpp"
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -89,11 +90,20 @@ public:
   /// Updates of this PE's memory by others (and by its own operations on itself).
   std::uint64_t updates() const { return updates_.load(std::memory_order_acquire); }
   void note_update();
-  /// Block until `c` reaches `target`.
-  void wait_reach(const std::atomic<std::uint64_t>& c, std::uint64_t target);
+  /// Block until `done()` holds. It is evaluated again after every completion and update counted
+  /// here (and at least every 10 ms), so it may compare several counters, in the order it needs
+  /// (EmuTransport::wait: a CT, then the issued count). It may only read atomics.
+  template <class Done> void wait_until(const Done& done)
+  {
+    wait_until(+[](const void* d) { return (*static_cast<const Done*>(d))(); }, &done);
+  }
+  void wait_until(bool (*done)(const void*), const void* arg);
   /// Block until updates() exceeds `seen`, or at most `max_wait` (stores by this PE's own threads
   /// are not counted: the caller re-checks its condition either way).
   void wait_update(std::uint64_t seen, std::chrono::microseconds max_wait);
+
+  /// What the collectives' signals left in this PE's synchronization words (recorded as they execute).
+  front::SignalJournal& signal_journal() { return journal_; }
 
   /// Messages delivered and operations completed here (for the launcher's stall detection).
   std::uint64_t progress() const { return progress_.load(std::memory_order_relaxed); }
@@ -122,7 +132,8 @@ private:
   void respond(Peer& p, MsgType type, const Header& req, const void* payload, std::size_t n);
   void ack(Peer& p, const Header& req);
   /// Trace a request's delivery (out of order if a later request of the pair came first).
-  void trace_delivery(Peer& p, const Header& h, bool ooo);
+  /// Counts a request's delivery (out of order or not) and traces it.
+  void note_delivery(Peer& p, const Header& h);
   void flush_acks(Peer& p);
   void complete(std::uint64_t cookie, std::uint64_t count);
   /// Enqueue one message for `p`, header then payload (the peer's lock held).
@@ -162,6 +173,7 @@ private:
   std::atomic<int> batched_peers_{0}; ///< peers whose batch is not empty
   std::vector<std::unique_ptr<boost::asio::steady_timer>> tickers_;
   Tracer* tracer_ = nullptr;
+  front::SignalJournal journal_;
 };
 
 } // namespace shmemsim::emulator

@@ -14,7 +14,7 @@ enum class MsgType : std::uint8_t { Put = 1, Get, Amo, FetchAmo, Ack, Reply };
 
 struct Header {
   MsgType type       = MsgType::Put;
-  std::uint8_t op    = 0; ///< front::AmoOp
+  std::uint8_t op    = 0; ///< front::AmoOp, with kSignalOp for a collective's signal
   std::uint8_t dtype = 0; ///< front::AmoType
   std::uint8_t seg   = 0;
   std::uint32_t src  = 0;       ///< the sending PE
@@ -26,6 +26,10 @@ struct Header {
   std::uint64_t value[2] = {0, 0}; ///< AMO operand and comparand (raw bits, 4 or 8 bytes used)
 };
 static_assert(sizeof(Header) == 64, "the wire header is 64 bytes");
+
+/// In an AMO's `op`: the add is a collective's signal into a synchronization word, which the
+/// target records in its signal journal (shmem_front/lib/SignalJournal.hpp) as it executes it.
+inline constexpr std::uint8_t kSignalOp = 0x80;
 
 /// Whether a message of this type carries `len` bytes after its header.
 inline bool has_payload(MsgType t)

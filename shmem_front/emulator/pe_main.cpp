@@ -19,6 +19,7 @@
 #include "shmem_front/loader/ProgramImage.hpp"
 
 #include <dlfcn.h>
+#include <pthread.h>
 #include <signal.h>
 #include <link.h>
 #include <sys/mman.h>
@@ -126,16 +127,39 @@ void finish(int status)
 }
 
 
+/// The program's threads, numbered as the simulator numbers them: 0 the PE's main thread, then
+/// 1, 2, ... in the order they are created (by the program or the libraries it calls once main
+/// runs; the NIC's own threads are not the program's).
+thread_local int t_thread = 0;
+std::atomic<int> g_threads{0};
+
+struct ThreadStart {
+  void* (*fn)(void*);
+  void* arg;
+  int index;
+};
+
+void* start_thread(void* p)
+{
+  const ThreadStart s = *static_cast<ThreadStart*>(p);
+  delete static_cast<ThreadStart*>(p);
+  t_thread = s.index;
+  return s.fn(s.arg);
+}
+
 /// A crash: one line naming the PE, its thread and routine (as the simulator's), then the default
 /// action, so that the launcher sees the signal and ends the job with 128 + signal.
 void on_crash(int sig)
 {
-  const bool main_thread = gettid() == getpid();
-  const char* routine    = g_pe.runtime != nullptr ? g_pe.runtime->routine() : nullptr;
+  const char* routine = EmuRuntime::thread_routine();
+  char who[32];
+  if (t_thread == 0)
+    std::snprintf(who, sizeof who, "main thread");
+  else
+    std::snprintf(who, sizeof who, "thread %d", t_thread);
   char line[256];
-  const int n = std::snprintf(line, sizeof line, "shmemsim-run: PE %d (%s) crashed: %s%s%s\n", g_pe.cfg.rank,
-                              main_thread ? "main thread" : "a thread", shmemsim::front::signal_text(sig), routine != nullptr ? " after " : "",
-                              routine != nullptr ? routine : "");
+  const int n = std::snprintf(line, sizeof line, "shmemsim-run: PE %d (%s) crashed: %s%s%s\n", g_pe.cfg.rank, who,
+                              shmemsim::front::signal_text(sig), routine != nullptr ? " in " : "", routine != nullptr ? routine : "");
   if (n > 0)
     (void)!write(2, line, static_cast<std::size_t>(n));
   signal(sig, SIG_DFL);
@@ -161,6 +185,21 @@ extern "C" __attribute__((visibility("default"), noreturn)) void exit(int status
     finish(status);
   real(status);
   __builtin_unreachable();
+}
+
+// pthread_create (exported: found before libc's) numbers the program's threads for crash reports.
+extern "C" __attribute__((visibility("default"))) int pthread_create(pthread_t* thread, const pthread_attr_t* attr,
+                                                                    void* (*fn)(void*), void* arg)
+{
+  using CreateFn = int (*)(pthread_t*, const pthread_attr_t*, void* (*)(void*), void*);
+  static CreateFn real = reinterpret_cast<CreateFn>(dlsym(RTLD_NEXT, "pthread_create"));
+  if (!g_pe.in_main.load())
+    return real(thread, attr, fn, arg);
+  auto* start = new ThreadStart{fn, arg, g_threads.fetch_add(1) + 1};
+  const int rc = real(thread, attr, start_thread, start);
+  if (rc != 0)
+    delete start;
+  return rc;
 }
 
 int main(int argc, char** argv)
@@ -232,11 +271,16 @@ int main(int argc, char** argv)
     die(e.what());
   }
   auto* monitor = new BootClient(cfg.boot_host, cfg.boot_port, cfg.token, cfg.rank, "monitor");
-  nic->every(std::chrono::milliseconds(250), [monitor, nic, runtime] {
+  nic->every(std::chrono::milliseconds(250), [monitor, nic, runtime, transport] {
     const char* r = runtime->routine();
-    char line[256];
-    std::snprintf(line, sizeof line, "HB %llu %.3f %s", static_cast<unsigned long long>(runtime->calls() + nic->progress()),
+    char head[256];
+    std::snprintf(head, sizeof head, "HB %llu %.3f %s", static_cast<unsigned long long>(runtime->calls() + nic->progress()),
                   cpu_seconds(), r != nullptr ? r : "-");
+    // Then what the routine waiting now adds to a report (a pSync word the program overwrote).
+    std::string line = head;
+    const std::string note = transport->wait_note();
+    if (!note.empty())
+      line += " " + note;
     try {
       monitor->send_line(line);
     } catch (...) {

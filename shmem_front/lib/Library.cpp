@@ -69,8 +69,43 @@ shmemsim_ctx* register_ctx(PeState& pe, TransportCtx* t, long options)
   c->pe      = rt().my_pe();
   c->options = options;
   c->tctx    = t;
+  std::lock_guard lock(pe.contexts_mutex);
   pe.live.insert(c);
   return c;
+}
+
+bool PeState::is_live(shmemsim_ctx* c) const
+{
+  std::lock_guard lock(contexts_mutex);
+  return live.count(c) != 0;
+}
+
+std::vector<shmemsim_ctx*> PeState::borrow_live()
+{
+  std::lock_guard lock(contexts_mutex);
+  std::vector<shmemsim_ctx*> all(live.begin(), live.end());
+  for (shmemsim_ctx* c : all)
+    c->borrowed.fetch_add(1, std::memory_order_acq_rel);
+  return all;
+}
+
+void PeState::give_back(const std::vector<shmemsim_ctx*>& borrowed)
+{
+  for (shmemsim_ctx* c : borrowed)
+    c->borrowed.fetch_sub(1, std::memory_order_acq_rel);
+}
+
+bool PeState::retire_ctx(shmemsim_ctx* c)
+{
+  {
+    std::lock_guard lock(contexts_mutex);
+    if (live.erase(c) == 0)
+      return false;
+    destroyed.insert(c);
+  }
+  while (c->borrowed.load(std::memory_order_acquire) != 0)
+    rt().poll_pause(); // a sibling thread's shmem_clear_lock is quieting it
+  return true;
 }
 
 std::string hex(const void* p)
@@ -144,13 +179,19 @@ TransportCtx* Entry::ctx(shmemsim_ctx* handle) const
   }
   if (handle == nullptr)
     fail("SHMEM_CTX_INVALID is not a usable context (shmem_ctx_create failed?)");
-  if (pe_->live.count(handle) != 0) {
+  bool live = false, destroyed = false;
+  {
+    std::lock_guard lock(pe_->contexts_mutex);
+    live      = pe_->live.count(handle) != 0;
+    destroyed = !live && pe_->destroyed.count(handle) != 0;
+  }
+  if (live) {
     // SHMEM_CTX_PRIVATE or SHMEM_CTX_SERIALIZED contexts need no internal synchronization.
     if (multiple && (handle->options & 3L) == 0)
       rt().library_lock(handle->tctx);
     return handle->tctx;
   }
-  if (pe_->destroyed.count(handle) != 0)
+  if (destroyed)
     fail("context " + hex(handle) + " was destroyed");
   fail("context " + hex(handle) + " is not a context of this PE");
 }

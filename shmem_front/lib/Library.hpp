@@ -5,7 +5,9 @@
 #include "shmem_front/lib/Seams.hpp"
 #include "shmem_front/lib/SymmetricHeap.hpp"
 
+#include <atomic>
 #include <cstdint>
+#include <mutex>
 #include <set>
 #include <string>
 #include <vector>
@@ -15,6 +17,8 @@ struct shmemsim_ctx {
   int pe              = -1;
   long options        = 0;
   shmemsim::front::TransportCtx* tctx = nullptr;
+  /// Threads quieting it although it is not theirs (shmem_clear_lock): its destruction waits for them.
+  std::atomic<int> borrowed{0};
 };
 
 namespace shmemsim::front {
@@ -29,8 +33,21 @@ struct PeState {
   SymmetricHeap heap;
   std::uintptr_t heap_base = 0; ///< address of this PE's symmetric heap (set by shmem_init)
   std::uint64_t barrier_epoch = 0;
+  // The PE's context handles. Under SHMEM_THREAD_MULTIPLE its threads create, use and destroy
+  // them at once (in the emulator they are real threads): `live` and `destroyed` are read and
+  // changed under `contexts_mutex` only, never held across a transport call (in the simulator a
+  // PE's threads are coroutines of one OS thread, and a transport call may switch to another).
+  mutable std::mutex contexts_mutex;
   std::set<shmemsim_ctx*> live;
   std::set<shmemsim_ctx*> destroyed; ///< kept, so that a later use is reported as such
+
+  bool is_live(shmemsim_ctx* c) const;
+  /// The live contexts, each borrowed: retire_ctx waits until `give_back` returns it.
+  std::vector<shmemsim_ctx*> borrow_live();
+  static void give_back(const std::vector<shmemsim_ctx*>& borrowed);
+  /// Moves `c` from the live contexts to the destroyed ones, then waits until no other thread
+  /// has it borrowed: its transport context may go then. False if it was not live.
+  bool retire_ctx(shmemsim_ctx* c);
 
   PeState() = default;
   PeState(const PeState&)            = delete;

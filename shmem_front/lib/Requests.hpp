@@ -11,7 +11,9 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 /// An explicit active set as one PE sees it (each member PE has its own object).
@@ -43,10 +45,29 @@ private:
   const char* routine_;
 };
 
-/// The calling PE's outstanding requests by number (the handle's value), in issue order.
-struct RequestTable {
-  std::map<std::uint64_t, std::unique_ptr<Request>> live;
-  std::uint64_t next = 1;
+/// The calling PE's outstanding requests by number (the handle's value), in issue order. Under
+/// SHMEM_THREAD_MULTIPLE the PE's threads use it at once (in the emulator they are real threads):
+/// every access takes the table's lock, never across a transport call (in the simulator a PE's
+/// threads are coroutines of one OS thread, and a transport call may switch to another), and a
+/// request in use stays alive (shared) if another thread releases it meanwhile.
+class RequestTable {
+public:
+  using Item = std::pair<std::uint64_t, std::shared_ptr<Request>>;
+  /// Register `r`; returns its number.
+  std::uint64_t add(std::shared_ptr<Request> r);
+  /// The request numbered `id`, null if there is none (released, or never issued).
+  std::shared_ptr<Request> find(std::uint64_t id) const;
+  /// Release request `id`; false if it was not in the table.
+  bool erase(std::uint64_t id);
+  /// The outstanding requests, in issue order.
+  std::vector<Item> snapshot() const;
+  /// Whether a request numbered `id` was ever issued.
+  bool issued(std::uint64_t id) const;
+
+private:
+  mutable std::mutex mutex_;
+  std::map<std::uint64_t, std::shared_ptr<Request>> live_;
+  std::uint64_t next_ = 1;
 };
 RequestTable& request_table();
 

@@ -29,6 +29,15 @@ inline std::size_t amo_size(AmoType t)
 struct TransportCtx;
 /// One request's completion object in the transport (seed 003's request handles; opaque).
 struct TransportRequest;
+class SignalJournal;
+
+/// More words for the report of a wait (a deadlock, a time limit), made when the report is; empty
+/// when there is nothing to add. Made by the waiting PE, read from anywhere.
+class WaitNote {
+public:
+  virtual ~WaitNote()              = default;
+  virtual std::string note() const = 0;
+};
 
 /// Transport seam: data movement and completion, on symmetric addresses of the calling PE.
 /// Remote addresses are given as the calling PE's own address of the symmetric object; the
@@ -64,12 +73,24 @@ public:
   /// count exceeds `seen` (the caller re-checks its condition).
   virtual std::uint64_t updates() = 0;
   virtual void wait_for_update(std::uint64_t seen, const char* call) = 0;
-  /// The same, waiting on the symmetric object at `what` (reports name it; null: none in particular).
-  virtual void wait_for_update_on(std::uint64_t seen, const char* call, const void* what)
+  /// The same, waiting on the symmetric object at `what` (reports name it; null: none in particular);
+  /// `note` (may be null) adds to the wait's report.
+  virtual void wait_for_update_on(std::uint64_t seen, const char* call, const void* what, const WaitNote* note = nullptr)
   {
     (void)what;
+    (void)note;
     wait_for_update(seen, call);
   }
+
+  /// A collective's signal: add `value` to the 64-bit synchronization word `word` (the calling PE's
+  /// symmetric address) on `pe`, as amo(Add, Uint64) does. A backend that keeps signal journals
+  /// records it in the target's as it lands (SignalJournal.hpp).
+  virtual void signal(TransportCtx* ctx, std::uint64_t* word, std::uint64_t value, int pe)
+  {
+    amo(ctx, AmoOp::Add, AmoType::Uint64, word, &value, pe);
+  }
+  /// The calling PE's signal journal (null: the backend keeps none).
+  virtual SignalJournal* signal_journal() { return nullptr; }
 
   // Request-scoped completion (seed 003's non-blocking operations with request handles).
   // Contract:

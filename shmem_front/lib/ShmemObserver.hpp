@@ -56,8 +56,10 @@ public:
   virtual ~ShmemObserver() = default;
 
   /// Thread `thr` of PE `pe` issues an operation on context `ctx`, counted on CT `ct` as its
-  /// `seq`-th; the messages issued next by the PE's endpoint belong to it.
-  virtual void op_issued(sim::Ps t, int pe, int thr, int ctx, int ct, std::uint64_t seq, const char* kind,
+  /// `seq`-th. Returns the operation's trace id (0: none), which the transport hands to the
+  /// network with the operation's messages (Portals' user_ptr), so that each message is tied to
+  /// its own operation whichever thread issues what in between.
+  virtual std::uint64_t op_issued(sim::Ps t, int pe, int thr, int ctx, int ct, std::uint64_t seq, const char* kind,
                          std::uint64_t bytes, int target) = 0;
   /// Context `ctx` (0: the default) was created, destroyed, refused or shared.
   virtual void ctx_event(sim::Ps t, int pe, int thr, int ctx, int ct, CtxEvent what) = 0;

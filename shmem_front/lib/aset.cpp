@@ -75,6 +75,7 @@ Group aset_group(const Entry& e, shmemx_aset* a, long* pSync)
   g.words     = reinterpret_cast<std::uint64_t*>(pSync);
   g.any_calls = nullptr;
   g.routine   = e.routine();
+  g.psync     = true;
   return g;
 }
 

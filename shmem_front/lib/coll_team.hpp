@@ -85,6 +85,9 @@ struct Group {
   std::uint64_t* words = nullptr; ///< kWords symmetric words
   std::uint64_t* any_calls = nullptr; ///< bank chooser (null: always bank 0, pSync)
   const char* routine = "";
+  /// The words are the caller's pSync (active-set forms): the program owns them, so signals into
+  /// them are journaled and a wait's report says when the program overwrote one (SignalJournal.hpp).
+  bool psync = false;
 
   int n() const { return static_cast<int>(members->size()); }
   int pe(int idx) const { return (*members)[static_cast<std::size_t>(idx)]; }

@@ -16,6 +16,7 @@
 //   alltoall  one algorithm: pairwise-shifted puts (PE i sends to i+1, i+2, ...), then signals.
 #include "shmem_front/lib/Sync.hpp"
 #include "sim/Assert.hpp"
+#include "shmem_front/lib/SignalJournal.hpp"
 #include "shmem_front/lib/coll_team.hpp"
 
 #include <cstring>
@@ -55,28 +56,75 @@ unsigned lowbit(unsigned v)
 
 void signal(Group& g, int idx, int word, std::uint64_t v = 1)
 {
-  tp().amo(ctx0(), AmoOp::Add, AmoType::Uint64, &g.words[word], &v, g.pe(idx));
+  if (g.psync)
+    tp().signal(ctx0(), &g.words[word], v, g.pe(idx));
+  else
+    tp().amo(ctx0(), AmoOp::Add, AmoType::Uint64, &g.words[word], &v, g.pe(idx));
+}
+
+/// For the report of a wait on a word of the caller's pSync: whether a signal that landed there
+/// was overwritten by the program since (SignalJournal.hpp).
+struct PsyncNote final : WaitNote {
+  SignalJournal* journal = nullptr; ///< the waiting PE's
+  const std::uint64_t* word = nullptr;
+  int index = 0, pe = 0;
+  const char* routine = "";
+  std::string note() const override
+  {
+    SignalJournal::Overwrite o;
+    if (journal == nullptr || !journal->overwritten(word, &o))
+      return {};
+    return SignalJournal::describe(o, "pSync[" + std::to_string(index) + "]", pe, routine);
+  }
+};
+
+/// Wait until `done()`: on a word of the caller's pSync with a note for reports, else plainly.
+template <class F> void wait_word(Group& g, int word, F done)
+{
+  if (!g.psync) {
+    wait_for(g.routine, done);
+    return;
+  }
+  PsyncNote note;
+  note.journal = tp().signal_journal();
+  note.word    = &g.words[word];
+  note.index   = word;
+  note.pe      = rt().my_pe();
+  note.routine = g.routine;
+  wait_for(g.routine, done, &g.words[word], &note);
+}
+
+/// The library changed a word of its own accord (took signals): not the program.
+void own(Group& g, int word)
+{
+  if (!g.psync)
+    return;
+  if (SignalJournal* j = tp().signal_journal())
+    j->own(&g.words[word]);
 }
 
 /// Wait until the word holds `need`, then take it.
 void await(Group& g, int word, std::uint64_t need)
 {
-  volatile std::uint64_t* w = &g.words[word];
-  wait_for(g.routine, [&] { return *w >= need; });
+  const std::uint64_t* w = &g.words[word];
+  wait_word(g, word, [&] { return load_updated(w) >= need; });
   __atomic_fetch_sub(&g.words[word], need, __ATOMIC_SEQ_CST);
+  own(g, word);
 }
 
 /// Wait until every bit of `bits` is set (taken later by `take`).
 void await_bits(Group& g, int word, std::uint64_t bits)
 {
-  volatile std::uint64_t* w = &g.words[word];
-  wait_for(g.routine, [&] { return (*w & bits) == bits; });
+  const std::uint64_t* w = &g.words[word];
+  wait_word(g, word, [&] { return (load_updated(w) & bits) == bits; });
 }
 
 void take(Group& g, int word, std::uint64_t v)
 {
-  if (v != 0)
-    __atomic_fetch_sub(&g.words[word], v, __ATOMIC_SEQ_CST);
+  if (v == 0)
+    return;
+  __atomic_fetch_sub(&g.words[word], v, __ATOMIC_SEQ_CST);
+  own(g, word);
 }
 
 void put(Group& g, void* dest, const void* src, std::size_t n, int idx)
@@ -606,6 +654,7 @@ struct ActiveSet {
     g.words     = reinterpret_cast<std::uint64_t*>(pSync);
     g.any_calls = nullptr;
     g.routine   = e.routine();
+    g.psync     = true;
   }
 };
 

@@ -146,13 +146,10 @@ private:
 /// issuing lets the PE's other threads run, and they may complete (erase) requests meanwhile.
 void advance_all(const char* call)
 {
-  auto& live = request_table().live;
-  std::vector<std::uint64_t> ids;
-  for (const auto& [id, r] : live)
-    ids.push_back(id);
-  for (std::uint64_t id : ids)
-    if (auto it = live.find(id); it != live.end())
-      if (auto* c = dynamic_cast<NbCollective*>(it->second.get()))
+  RequestTable& t = request_table();
+  for (const auto& [id, r] : t.snapshot())
+    if (auto now = t.find(id))
+      if (auto* c = dynamic_cast<NbCollective*>(now.get()))
         c->advance(call);
 }
 
@@ -271,10 +268,10 @@ void NbCollective::mismatch(const char* call, const std::string& what)
   std::abort();
 }
 
-NbCollective* first_sending()
+std::shared_ptr<NbCollective> first_sending()
 {
-  for (auto& [id, r] : request_table().live)
-    if (auto* c = dynamic_cast<NbCollective*>(r.get()); c != nullptr && c->sending())
+  for (auto& [id, r] : request_table().snapshot())
+    if (auto c = std::dynamic_pointer_cast<NbCollective>(r); c != nullptr && c->sending())
       return c;
   return nullptr;
 }
@@ -287,7 +284,7 @@ void NbCollective::wait(const char* call)
     if (state_ == State::Done)
       return;
     // Members wait for the signals that follow my puts: complete those first (never blocks on others).
-    if (NbCollective* c = first_sending()) {
+    if (auto c = first_sending()) {
       c->wait_transport(call);
       continue;
     }

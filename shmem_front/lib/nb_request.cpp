@@ -14,15 +14,49 @@ namespace shmemsim::front {
 
 RequestTable& request_table()
 {
+  static std::mutex mutex; // the PEs' first calls may come from several threads
   static std::map<const PeState*, RequestTable> tables;
-  return tables[&pe_state()];
+  const PeState* pe = &pe_state();
+  std::lock_guard lock(mutex);
+  return tables[pe];
+}
+
+std::uint64_t RequestTable::add(std::shared_ptr<Request> r)
+{
+  std::lock_guard lock(mutex_);
+  const std::uint64_t id = next_++;
+  live_.emplace(id, std::move(r));
+  return id;
+}
+
+std::shared_ptr<Request> RequestTable::find(std::uint64_t id) const
+{
+  std::lock_guard lock(mutex_);
+  auto it = live_.find(id);
+  return it != live_.end() ? it->second : nullptr;
+}
+
+bool RequestTable::erase(std::uint64_t id)
+{
+  std::lock_guard lock(mutex_);
+  return live_.erase(id) != 0;
+}
+
+std::vector<RequestTable::Item> RequestTable::snapshot() const
+{
+  std::lock_guard lock(mutex_);
+  return {live_.begin(), live_.end()};
+}
+
+bool RequestTable::issued(std::uint64_t id) const
+{
+  std::lock_guard lock(mutex_);
+  return id >= 1 && id < next_;
 }
 
 void add_request(std::unique_ptr<Request> r, shmemx_request_handle_t* out)
 {
-  RequestTable& t     = request_table();
-  const std::uint64_t id = t.next++;
-  t.live.emplace(id, std::move(r));
+  const std::uint64_t id = request_table().add(std::move(r));
   *out = reinterpret_cast<shmemx_request_handle_t>(static_cast<std::uintptr_t>(id));
 }
 
@@ -31,13 +65,12 @@ void finalize_requests(const Entry& e)
   RequestTable& t = request_table();
   std::string names;
   std::size_t leaked = 0;
-  while (!t.live.empty()) {
-    const std::uint64_t id = t.live.begin()->first;
-    Request* r             = t.live.begin()->second.get();
+  for (auto all = t.snapshot(); !all.empty(); all = t.snapshot()) {
+    const auto& [id, r] = all.front();
     if (++leaked <= 4)
       names += std::string(leaked > 1 ? ", " : "") + "#" + std::to_string(id) + " " + r->routine();
     r->wait(e.routine());
-    t.live.erase(id);
+    t.erase(id);
   }
   if (leaked == 0)
     return;
@@ -145,15 +178,14 @@ void amo(const char* name, AmoOp op, T* fetch, T* dest, T value, const T* cond, 
   add_request(std::move(r), request);
 }
 
-/// The request behind a handle; misuse is fatal. Returns null for SHMEMX_REQUEST_NULL.
-std::map<std::uint64_t, std::unique_ptr<Request>>::iterator find(const Entry& e, shmemx_request_handle_t h)
+/// The request behind a handle; misuse is fatal.
+std::shared_ptr<Request> find(const Entry& e, shmemx_request_handle_t h)
 {
-  RequestTable& t = request_table();
+  RequestTable& t        = request_table();
   const std::uint64_t id = id_of(h);
-  auto it = t.live.find(id);
-  if (it != t.live.end())
-    return it;
-  if (id < t.next)
+  if (auto r = t.find(id))
+    return r;
+  if (t.issued(id))
     e.fail("request #" + std::to_string(id) + " has already completed and was released (by shmemx_wait_request or "
            "a shmemx_test_request that returned 1)");
   e.fail("request " + hex(h) + " is not a request of this PE");
@@ -202,9 +234,8 @@ void shmemx_wait_request(shmemx_request_handle_t request)
   progress_collectives();
   if (request == SHMEMX_REQUEST_NULL)
     return;
-  const std::uint64_t id = find(e, request)->first;
-  request_table().live.at(id)->wait(e.routine());
-  request_table().live.erase(id); // found again: other threads of the PE may have changed the table
+  find(e, request)->wait(e.routine());
+  request_table().erase(id_of(request));
 }
 
 int shmemx_test_request(shmemx_request_handle_t request)
@@ -213,9 +244,8 @@ int shmemx_test_request(shmemx_request_handle_t request)
   progress_collectives();
   if (request == SHMEMX_REQUEST_NULL)
     return 1;
-  auto it = find(e, request);
-  if (it->second->test()) {
-    request_table().live.erase(it);
+  if (find(e, request)->test()) {
+    request_table().erase(id_of(request));
     return 1;
   }
   rt().poll_pause(); // a poll that found nothing lets communication progress

@@ -18,8 +18,7 @@ template <class T> void wait_until(const char* name, T* ivar, int cmp, T value)
   Entry e(name);
   check_cmp(e, cmp);
   e.check_symmetric(ivar, sizeof(T), "ivar");
-  const volatile T* v = ivar;
-  wait_for(name, [&] { return satisfied<T>(*v, cmp, value); }, ivar);
+  wait_for(name, [&] { return satisfied<T>(load_updated(ivar), cmp, value); }, ivar);
 }
 
 template <class T> int test(const char* name, T* ivar, int cmp, T value)
@@ -27,8 +26,7 @@ template <class T> int test(const char* name, T* ivar, int cmp, T value)
   Entry e(name);
   check_cmp(e, cmp);
   e.check_symmetric(ivar, sizeof(T), "ivar");
-  const volatile T* v = ivar;
-  if (satisfied<T>(*v, cmp, value))
+  if (satisfied<T>(load_updated(ivar), cmp, value))
     return 1;
   rt().poll_pause();
   return 0;

@@ -134,8 +134,10 @@ void shmem_finalize(void)
   // Finalize completes every outstanding operation (OpenSHMEM 1.5, 9.1.3), on every context, and
   // seed 003's requests (reporting those never waited for).
   finalize_requests(e);
-  for (shmemsim_ctx* c : e.pe().live)
+  const std::vector<shmemsim_ctx*> ctxs = e.pe().borrow_live();
+  for (shmemsim_ctx* c : ctxs)
     tp().quiet(c->tctx);
+  PeState::give_back(ctxs);
   barrier_all_impl(e);
   int& depth = init_depths()[&e.pe()];
   if (--depth > 0) {
@@ -143,9 +145,13 @@ void shmem_finalize(void)
     return;
   }
   // Every PE is here: no collective signal is in flight, every team slot's words are back to 0.
-  for (shmemsim_ctx* c : e.pe().live)
+  std::set<shmemsim_ctx*> live;
+  {
+    std::lock_guard lock(e.pe().contexts_mutex);
+    live.swap(e.pe().live);
+  }
+  for (shmemsim_ctx* c : live)
     tp().ctx_destroy(c->tctx);
-  e.pe().live.clear();
   TeamState& teams = team_state();
   teams.teams.clear(); // teams made by splits (their handles are invalid from now on)
   teams.ctx_team.clear();
@@ -365,9 +371,10 @@ void shmem_ctx_destroy(shmem_ctx_t ctx)
     e.fail("SHMEM_CTX_DEFAULT cannot be destroyed");
   TransportCtx* t = e.ctx(ctx);
   tp().quiet(t);
+  // Kept among the destroyed, so that later use is reported as use of a destroyed context.
+  if (!e.pe().retire_ctx(ctx))
+    e.fail("context " + hex(ctx) + " was destroyed (by another thread, meanwhile)");
   tp().ctx_destroy(t);
-  e.pe().live.erase(ctx);
-  e.pe().destroyed.insert(ctx); // kept, so that later use is reported as use of a destroyed context
 }
 
 int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t* team)

@@ -91,8 +91,11 @@ int shmemx_ctx_create(int num_ctx, int assertion, shmem_ctx_t ctx[])
     TransportCtx* t = tp().ctx_create(options);
     if (t == nullptr) {
       for (shmemsim_ctx* c : made) {
+        {
+          std::lock_guard lock(e.pe().contexts_mutex);
+          e.pe().live.erase(c);
+        }
         tp().ctx_destroy(c->tctx);
-        e.pe().live.erase(c);
         delete c; // never handed out
       }
       for (int k = 0; k < num_ctx; ++k)
@@ -115,9 +118,10 @@ void shmemx_ctx_destroy(int num_ctx, shmem_ctx_t ctx[])
       e.fail("ctx[" + std::to_string(i) + "] is SHMEM_CTX_DEFAULT, which cannot be destroyed");
     TransportCtx* t = e.ctx(ctx[i]);
     tp().quiet(t);
+    // Kept among the destroyed: later use is reported as use of a destroyed context.
+    if (!e.pe().retire_ctx(ctx[i]))
+      e.fail("ctx[" + std::to_string(i) + "] was destroyed (by another thread, meanwhile)");
     tp().ctx_destroy(t);
-    e.pe().live.erase(ctx[i]);
-    e.pe().destroyed.insert(ctx[i]); // later use is reported as use of a destroyed context
   }
 }
 
@@ -162,12 +166,12 @@ void shmemx_sync(int PE_start, int logPE_stride, int PE_size, long* pSync)
   // wait in the slot. No quiet: that is the point of the "loud" barrier.
   const long idx        = (me - PE_start) / stride;
   const long one        = 1;
-  volatile long* slots  = pSync;
+  const long* slots     = pSync;
   int r                 = 0;
   for (long dist = 1; dist < PE_size; dist *= 2, ++r) {
     const int peer = static_cast<int>(PE_start + ((idx + dist) % PE_size) * stride);
     tp().amo(tp().default_ctx(), AmoOp::Add, AmoType::Int64, &pSync[r], &one, peer);
-    wait_for(e.routine(), [&] { return slots[r] >= 1; });
+    wait_for(e.routine(), [&] { return load_updated(&slots[r]) >= 1; });
     __atomic_fetch_sub(&pSync[r], 1L, __ATOMIC_SEQ_CST);
   }
 }

@@ -20,7 +20,7 @@ namespace {
 
 /// One wait/test set: ivars, the optional status mask, and one comparison value or a vector.
 template <class T> struct Set {
-  const volatile T* ivars;
+  const T* ivars;
   std::size_t nelems;
   const int* status;
   int cmp;
@@ -28,7 +28,7 @@ template <class T> struct Set {
   const T* values; // null: `value` for every element
 
   bool included(std::size_t i) const { return status == nullptr || status[i] == 0; }
-  bool holds(std::size_t i) const { return satisfied<T>(ivars[i], cmp, values != nullptr ? values[i] : value); }
+  bool holds(std::size_t i) const { return satisfied<T>(load_updated(&ivars[i]), cmp, values != nullptr ? values[i] : value); }
   bool empty() const
   {
     for (std::size_t i = 0; i < nelems; ++i)
@@ -212,4 +212,5 @@ template <class T> const T* need_values(const char* name, const T* values, std::
 
 extern "C" {
 SHMEMSIM_P2P_TYPES(SHMEMSIM_DEFINE_VECTOR_)
+SHMEMSIM_P2P_DEPRECATED_TYPES(SHMEMSIM_DEFINE_VECTOR_)
 } // extern "C"

@@ -66,21 +66,20 @@ uint64_t shmem_signal_fetch(const uint64_t* sig_addr)
   Entry e("shmem_signal_fetch");
   e.check_symmetric(sig_addr, sizeof(std::uint64_t), "sig_addr");
   // Updates land whole (the transport applies an AMO at once): a plain aligned load is atomic.
-  return *static_cast<const volatile std::uint64_t*>(sig_addr);
+  return load_updated(sig_addr);
 }
 
 uint64_t shmem_signal_wait_until(uint64_t* sig_addr, int cmp, uint64_t cmp_value)
 {
   Entry e("shmem_signal_wait_until");
   e.check_symmetric(sig_addr, sizeof(std::uint64_t), "sig_addr");
-  const volatile std::uint64_t* v = sig_addr;
   std::uint64_t seen              = 0;
   check_cmp(e, cmp);
   auto holds = [&](std::uint64_t x) { return satisfied<std::uint64_t>(x, cmp, cmp_value); };
   wait_for(
       e.routine(),
       [&] {
-        seen = *v;
+        seen = load_updated(sig_addr);
         return holds(seen);
       },
       sig_addr);

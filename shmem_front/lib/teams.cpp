@@ -268,7 +268,7 @@ void shmem_team_destroy(shmem_team_t team)
     TeamState& s = team_state();
     for (auto it = s.ctx_team.begin(); it != s.ctx_team.end();)
       if (it->second == team) {
-        if (e.pe().live.count(it->first) != 0) // not destroyed by the program already
+        if (e.pe().is_live(it->first)) // not destroyed by the program already
           contexts.push_back(it->first);
         it = s.ctx_team.erase(it);
       } else {

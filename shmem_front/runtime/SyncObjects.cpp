@@ -214,7 +214,7 @@ void SyncObjects::library_lock(const void* lock)
     mx.owner = me;
   else
     wait_for_mutex(mx, lock, "the library's lock of context", "the library's internal lock");
-  sim_.sleep_for(library_lock_);
+  sim_.spin_for(library_lock_); // a detour while holding the lock lengthens the hold
   release_mutex(mx);
   SHMEMSIM_OBSERVE(obs_, lock(t0, sim_.queue().now() - t0, me->pe->id, me->index));
 }

@@ -1,5 +1,6 @@
 #include "shmem_front/transport/PortalsTransport.hpp"
 
+#include "shmem_front/lib/SignalJournal.hpp"
 #include "sim/Assert.hpp"
 
 #include <algorithm>
@@ -50,6 +51,8 @@ struct PortalsTransport::PeNet {
   /// line about requests sharing has been printed.
   std::vector<TransportCtx*> req_slots;
   bool req_noticed = false;
+  /// What the last remote write left in its watched synchronization words (collectives' signals).
+  SignalJournal journal;
 };
 
 namespace {
@@ -127,17 +130,17 @@ void PortalsTransport::set_observer(front::ShmemObserver* obs, std::function<int
   current_thread_ = std::move(current_thread);
 }
 
-void PortalsTransport::note_op(const TransportCtx* ctx, const TransportCtx* c, bool get_side, const char* kind,
-                               std::uint64_t bytes, int target)
+std::uint64_t PortalsTransport::note_op(const TransportCtx* ctx, const TransportCtx* c, bool get_side, const char* kind,
+                                        std::uint64_t bytes, int target)
 {
   if (obs_ == nullptr)
-    return;
+    return 0;
   // The count the operation's completion brings its counter to: the lean mapping counts puts and
   // gets on one CT, the split one on two.
   const bool lean          = mapping_ == CtxMapping::Lean || c->single_ct;
   const std::uint64_t seq  = lean ? c->issued + c->get_issued + 1 : (get_side ? c->get_issued : c->issued) + 1;
   const int ct             = get_side ? c->get_ct.index : c->ct.index;
-  obs_->op_issued(now(), c->pe, current_thread_(), ctx->id, ct, seq, kind, bytes, target);
+  return obs_->op_issued(now(), c->pe, current_thread_(), ctx->id, ct, seq, kind, bytes, target);
 }
 
 void PortalsTransport::note_ctx(const TransportCtx* ctx, front::CtxEvent what)
@@ -382,13 +385,13 @@ void PortalsTransport::put(TransportCtx* ctx, void* dest, const void* src, std::
   std::uint32_t pt;
   std::uint64_t off;
   target_of(dest, n, &pt, &off);
-  note_op(ctx, c, false, blocking ? "put" : c->request_slot ? "put_req" : "put_nbi", n, pe);
+  const std::uint64_t op = note_op(ctx, c, false, blocking ? "put" : c->request_slot ? "put_req" : "put_nbi", n, pe);
   // The issued count goes up before the Portals call (the paper, section 4): a quiet by a
   // sibling thread meanwhile waits for this put too. Puts ask for an operation-completed ACK,
   // counted on the context's CT, as Portals-SHMEM did for every put.
   ++c->issued;
   initiate();
-  check(ni.put(c->md, addr(src), n, AckReq::OcAck, pe, pt, off), "PtlPut");
+  check(ni.put(c->md, addr(src), n, AckReq::OcAck, pe, pt, off, op), "PtlPut");
   const auto& lim = ni.limits();
   if (!lim.total_data_ordering || n > lim.max_waw_ordered_size)
     c->fence_needs_quiet = true;
@@ -405,10 +408,10 @@ void PortalsTransport::get(TransportCtx* ctx, void* dest, const void* src, std::
   std::uint32_t pt;
   std::uint64_t off;
   target_of(src, n, &pt, &off);
-  note_op(ctx, c, true, blocking ? "get" : c->request_slot ? "get_req" : "get_nbi", n, pe);
+  const std::uint64_t op = note_op(ctx, c, true, blocking ? "get" : c->request_slot ? "get_req" : "get_nbi", n, pe);
   ++c->get_issued;
   initiate();
-  check(ni.get(c->get_md, addr(dest), n, pe, pt, off), "PtlGet");
+  check(ni.get(c->get_md, addr(dest), n, pe, pt, off, op), "PtlGet");
   if (blocking)
     wait(c, true, "get");
 }
@@ -427,11 +430,33 @@ void PortalsTransport::amo(TransportCtx* ctx, AmoOp op, AmoType t, void* dest, c
   std::uint32_t pt;
   std::uint64_t off;
   target_of(dest, size, &pt, &off);
-  note_op(ctx, c, false, c->request_slot ? "amo_req" : "amo", size, pe);
+  const std::uint64_t id = note_op(ctx, c, false, c->request_slot ? "amo_req" : "amo", size, pe);
   ++c->issued;
   initiate();
-  check(ni.atomic(c->md, addr(value), size, AckReq::OcAck, pe, pt, off, atomic_op(op), datatype(t)), "PtlAtomic");
+  check(ni.atomic(c->md, addr(value), size, AckReq::OcAck, pe, pt, off, atomic_op(op), datatype(t), id), "PtlAtomic");
   c->fence_needs_quiet = true;
+}
+
+void PortalsTransport::signal(TransportCtx* ctx, std::uint64_t* word, std::uint64_t value, int pe)
+{
+  std::uint32_t pt;
+  std::uint64_t off;
+  target_of(word, sizeof *word, &pt, &off);
+  const PeMemory& m = memory_.at(static_cast<std::size_t>(pe));
+  std::byte* at     = (pt == 0 ? m.data : m.heap) + off;
+  pes_.at(static_cast<std::size_t>(pe))->ni->watch_word(reinterpret_cast<const std::uint64_t*>(at), this);
+  amo(ctx, AmoOp::Add, AmoType::Uint64, word, &value, pe);
+}
+
+SignalJournal* PortalsTransport::signal_journal()
+{
+  return &me().journal;
+}
+
+void PortalsTransport::watched_write(sim::Ps t, int target, int initiator, const std::uint64_t* word,
+                                     const std::uint64_t* before)
+{
+  pes_.at(static_cast<std::size_t>(target))->journal.remote(word, sim::ps_to_seconds(t), initiator, before, *word);
 }
 
 void PortalsTransport::fetch_amo(TransportCtx* ctx, AmoOp op, AmoType t, void* dest, const void* value, const void* cond,
@@ -444,18 +469,19 @@ void PortalsTransport::fetch_amo(TransportCtx* ctx, AmoOp op, AmoType t, void* d
   std::uint64_t off;
   target_of(dest, size, &pt, &off);
   const bool floating = t == AmoType::Float || t == AmoType::Double;
-  note_op(ctx, c, true, blocking ? "famo" : c->request_slot ? "famo_req" : "famo_nbi", size, pe);
+  const std::uint64_t id = note_op(ctx, c, true, blocking ? "famo" : c->request_slot ? "famo_req" : "famo_nbi", size, pe);
   ++c->get_issued;
   initiate();
   Status s;
   if (op == AmoOp::Fetch && floating) {
-    s = ni.get(c->get_md, addr(result), size, pe, pt, off); // an aligned element read is atomic
+    s = ni.get(c->get_md, addr(result), size, pe, pt, off, id); // an aligned element read is atomic
   } else if (op == AmoOp::Fetch) {
-    s = ni.fetch_atomic(c->get_md, addr(result), c->md, addr(kZero), size, pe, pt, off, portals::AtomicOp::Bor, datatype(t));
+    s = ni.fetch_atomic(c->get_md, addr(result), c->md, addr(kZero), size, pe, pt, off, portals::AtomicOp::Bor, datatype(t),
+                        id);
   } else if (op == AmoOp::Swap || op == AmoOp::CompareSwap) {
-    s = ni.swap(c->get_md, addr(result), c->md, addr(value), size, pe, pt, off, cond, atomic_op(op), datatype(t));
+    s = ni.swap(c->get_md, addr(result), c->md, addr(value), size, pe, pt, off, cond, atomic_op(op), datatype(t), id);
   } else {
-    s = ni.fetch_atomic(c->get_md, addr(result), c->md, addr(value), size, pe, pt, off, atomic_op(op), datatype(t));
+    s = ni.fetch_atomic(c->get_md, addr(result), c->md, addr(value), size, pe, pt, off, atomic_op(op), datatype(t), id);
   }
   check(s, "a fetching atomic");
   c->fence_needs_quiet = true;
@@ -506,6 +532,7 @@ struct UpdateWait final : sim::Waitable {
   portals::CtHandle h;
   const void* object = nullptr; ///< the symmetric object waited on (null: the library's own wait)
   const std::function<std::string(const void*)>* namer = nullptr;
+  const WaitNote* note = nullptr; ///< what the waiting routine adds (null: nothing)
   std::string describe_wait() const override
   {
     CtEvent ev;
@@ -517,9 +544,11 @@ struct UpdateWait final : sim::Waitable {
       const std::string name = namer != nullptr && *namer ? (*namer)(object) : std::string();
       of = name.empty() ? std::string("its symmetric memory at ") + addr : name + " (" + addr + ")";
     }
-    return "an update of " + of + " by another PE or thread: CT " + std::to_string(ct) + " of endpoint " +
-           std::to_string(ni) + " reaching " + std::to_string(test) + " (success " + std::to_string(ev.success) +
-           ", failure " + std::to_string(ev.failure) + ")";
+    std::string s = "an update of " + of + " by another PE or thread: CT " + std::to_string(ct) + " of endpoint " +
+                    std::to_string(ni) + " reaching " + std::to_string(test) + " (success " +
+                    std::to_string(ev.success) + ", failure " + std::to_string(ev.failure) + ")";
+    const std::string more = note != nullptr ? note->note() : std::string();
+    return more.empty() ? s : s + ". " + more;
   }
 };
 } // namespace
@@ -529,7 +558,8 @@ void PortalsTransport::wait_for_update(std::uint64_t seen, const char* call)
   wait_for_update_on(seen, call, nullptr);
 }
 
-void PortalsTransport::wait_for_update_on(std::uint64_t seen, const char* /*call*/, const void* object)
+void PortalsTransport::wait_for_update_on(std::uint64_t seen, const char* /*call*/, const void* object,
+                                          const WaitNote* note)
 {
   PeNet& p = me();
   const int thr = obs_ != nullptr ? current_thread_() : 0;
@@ -551,6 +581,7 @@ void PortalsTransport::wait_for_update_on(std::uint64_t seen, const char* /*call
     what.h      = p.target_ct;
     what.object = object;
     what.namer  = &name_address_;
+    what.note   = note;
     self.wait(&what, "PtlCTWait");
     p.ni->ct_unwatch(p.target_ct, &self);
     std::erase(p.update_waiters, &self);

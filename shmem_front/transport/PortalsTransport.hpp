@@ -25,7 +25,7 @@ enum class CtxMapping { Lean, Split };
 /// context's, SHMEM_CTX_PRIVATE ones get their own while they last, then share the default's.
 enum class OnExhaustion { Fail, Share, RoundRobin, KeepPrivate };
 
-class PortalsTransport final : public Transport {
+class PortalsTransport final : public Transport, private portals::WriteWatcher {
 public:
   /// `current_pe` says which PE is calling. `memory[pe]` is every PE's symmetric memory.
   PortalsTransport(portals::Network& net, std::vector<PeMemory> memory, CtxMapping mapping, OnExhaustion on_exhaustion,
@@ -48,7 +48,11 @@ public:
   void fence(TransportCtx* ctx) override;
   std::uint64_t updates() override;
   void wait_for_update(std::uint64_t seen, const char* call) override;
-  void wait_for_update_on(std::uint64_t seen, const char* call, const void* what) override;
+  void wait_for_update_on(std::uint64_t seen, const char* call, const void* what, const WaitNote* note = nullptr) override;
+  /// The target's NI watches the word (Ni::watch_word) before the atomic add is issued, so the
+  /// add, and any later write into the word, is recorded in the target's journal as it lands.
+  void signal(TransportCtx* ctx, std::uint64_t* word, std::uint64_t value, int pe) override;
+  SignalJournal* signal_journal() override;
   /// Requests (seed 003): each open request gets a request slot of its own, one CT and one MD
   /// (not volatile: the NIC reads a put's source when it injects it) counting the ACKs and
   /// replies of its operations; freed by request_close. When the NIC's CTs or MDs run out, a new
@@ -108,9 +112,12 @@ private:
   /// Spend the host CPU time of one Portals data-movement call on the calling thread.
   void initiate();
   /// Tell the observer about an operation about to be issued on `ctx` (counted on `c`).
-  void note_op(const TransportCtx* ctx, const TransportCtx* c, bool get_side, const char* kind, std::uint64_t bytes, int target);
+  std::uint64_t note_op(const TransportCtx* ctx, const TransportCtx* c, bool get_side, const char* kind, std::uint64_t bytes, int target);
   void note_ctx(const TransportCtx* ctx, front::CtxEvent what);
   sim::Ps now() { return net_.simulation().queue().now(); }
+  /// portals::WriteWatcher: into the target PE's signal journal.
+  void watched_write(sim::Ps t, int target, int initiator, const std::uint64_t* word,
+                     const std::uint64_t* before) override;
 
   portals::Network& net_;
   std::vector<PeMemory> memory_;

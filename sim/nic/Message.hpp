@@ -35,6 +35,8 @@ struct Message {
   bool ack_requested   = false;
   bool ordered         = false; ///< delivered in issue order with earlier ordered messages of the pair
   int queue            = 0;     ///< injection queue on the initiator NIC
+  /// The initiator's tag for the operation (Portals' user_ptr), handed to observers; 0: none.
+  std::uint64_t user_ptr = 0;
 
   /// Request payload source. If `inline_payload`, the data was copied into `request_data` at
   /// issue (a volatile put); otherwise the NIC reads `source` by DMA as it injects the packets.

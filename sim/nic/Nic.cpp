@@ -116,7 +116,7 @@ void NodePort::on_packet_arrival(sim::Packet* p)
 Ps Nic::progress(Ps ready, Ps cost)
 {
   const Ps begin = std::max(ready, rx_busy_);
-  rx_busy_       = begin + cost;
+  rx_busy_       = begin + cost + progress_detours_.during(cost);
   return rx_busy_;
 }
 
@@ -168,7 +168,7 @@ void Nic::submit(Message* m)
   m->trace_id = 0;
 #if SHMEMSIM_OBSERVERS
   if (obs_ != nullptr) [[unlikely]]
-    m->trace_id = obs_->msg_issued(now, to_string(m->kind), m->src_ep, m->dst_ep, m->length);
+    m->trace_id = obs_->msg_issued(now, to_string(m->kind), m->src_ep, m->dst_ep, m->length, m->user_ptr);
 #endif
   q_.schedule<&Nic::cmd_arrive>(now + p_.pcie_latency, this, reinterpret_cast<std::uint64_t>(m));
 }
@@ -381,7 +381,7 @@ void Nic::process_request(NicPacket* p)
       // after earlier writes landed.
       Ps& unit         = threaded() ? rx_busy_ : au_busy_;
       const Ps begin2  = std::max({t, unit, write_landed_max_});
-      unit             = begin2 + p_.atomic_overhead;
+      unit             = begin2 + p_.atomic_overhead + progress_detours_.during(p_.atomic_overhead); // thread only
       atomic_done_max_ = std::max(atomic_done_max_, unit);
       q_.schedule<&Nic::atomic_exec>(unit, this, reinterpret_cast<std::uint64_t>(&m));
       return;

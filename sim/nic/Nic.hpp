@@ -6,6 +6,7 @@
 #include "sim/EventQueue.hpp"
 #include "sim/FatTree.hpp"
 #include "sim/Histogram.hpp"
+#include "sim/Noise.hpp"
 #include "sim/Observer.hpp"
 #include "sim/PairMap.hpp"
 #include "sim/nic/DeliveryHandler.hpp"
@@ -119,6 +120,14 @@ public:
   const NicStats& stats() const { return stats_; }
   /// Report messages to `obs` (null: nobody).
   void set_observer(sim::Observer* obs) { obs_ = obs; }
+  /// The operating-system noise of the progress thread (platform.nic.progress = thread): its
+  /// detours lengthen the work it does. Hardware engines (offload) have none.
+  void set_progress_detours(sim::Detours d)
+  {
+    if (threaded())
+      progress_detours_ = d;
+  }
+  const sim::Detours& progress_detours() const { return progress_detours_; }
 
 private:
   struct NicPacket;
@@ -180,6 +189,7 @@ private:
   int endpoints_          = 0;
   Pcie& pcie_;
   sim::Ps rx_busy_        = 0; ///< receive engine (offload) or progress thread (thread)
+  sim::Detours progress_detours_; ///< the progress thread's operating-system noise
   sim::Ps au_busy_        = 0; ///< atomic unit (offload only)
   sim::Ps write_landed_max_ = 0; ///< when the last write issued so far is visible in memory
   sim::Ps read_done_max_    = 0; ///< when the last read issued so far completes

@@ -45,6 +45,7 @@ Network::Network(sim::Simulation& sim, const sim::FabricParams& fabric, const ni
     const int n = nic_node[i];
     nics_.push_back(std::make_unique<nic::Nic>(static_cast<int>(i), n, nicp, *fabric_, sim.queue(), dir_, latency_,
                                                *pcie_.at(static_cast<std::size_t>(n)), *pairs_));
+    nics_.back()->set_progress_detours(sim.detours_for(sim::Simulation::kNoiseKeyOthers + i));
     dir_.nics.push_back(nics_.back().get());
     pools_.push_back(std::make_unique<ResourcePool>());
   }

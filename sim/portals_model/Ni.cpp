@@ -379,7 +379,7 @@ std::vector<nic::Message*>& op_pool()
 
 
 Ni::Op* Ni::new_op(nic::OpKind kind, Md& md, int md_index, std::uint64_t local_offset, std::uint64_t length, int target,
-                   std::uint32_t pt, std::uint64_t remote_offset)
+                   std::uint32_t pt, std::uint64_t remote_offset, std::uint64_t user_ptr)
 {
   Op* op;
   static std::vector<std::unique_ptr<Op>> all; // every operation ever made (see op_pool)
@@ -398,6 +398,7 @@ Ni::Op* Ni::new_op(nic::OpKind kind, Md& md, int md_index, std::uint64_t local_o
   op->pt            = pt;
   op->remote_offset = remote_offset;
   op->queue         = md.queue;
+  op->user_ptr      = user_ptr;
   op->ordered = limits_.total_data_ordering && (md.desc.options & MD_UNORDERED) == 0 && length <= limits_.max_waw_ordered_size;
   if (kind == nic::OpKind::Get)
     op->get_md = md_index;
@@ -430,12 +431,12 @@ static bool capture_payload(nic::Message& m, const MdDesc& md, const std::byte* 
 }
 
 Status Ni::put(MdHandle h, std::uint64_t local_offset, std::uint64_t length, AckReq ack, int target, std::uint32_t pt,
-               std::uint64_t remote_offset)
+               std::uint64_t remote_offset, std::uint64_t user_ptr)
 {
   Md* md = md_of(h);
   if (Status s = check_common(md, local_offset, length, target, "PtlPut"); s != Status::Ok)
     return s;
-  Op* op            = new_op(nic::OpKind::Put, *md, h.index, local_offset, length, target, pt, remote_offset);
+  Op* op            = new_op(nic::OpKind::Put, *md, h.index, local_offset, length, target, pt, remote_offset, user_ptr);
   op->ack_requested = ack != AckReq::NoAck;
   if (capture_payload(*op, md->desc, address(md->desc, local_offset), length, limits_))
     ++usage_.volatile_puts;
@@ -446,26 +447,26 @@ Status Ni::put(MdHandle h, std::uint64_t local_offset, std::uint64_t length, Ack
 }
 
 Status Ni::get(MdHandle h, std::uint64_t local_offset, std::uint64_t length, int target, std::uint32_t pt,
-               std::uint64_t remote_offset)
+               std::uint64_t remote_offset, std::uint64_t user_ptr)
 {
   Md* md = md_of(h);
   if (Status s = check_common(md, local_offset, length, target, "PtlGet"); s != Status::Ok)
     return s;
-  Op* op         = new_op(nic::OpKind::Get, *md, h.index, local_offset, length, target, pt, remote_offset);
+  Op* op         = new_op(nic::OpKind::Get, *md, h.index, local_offset, length, target, pt, remote_offset, user_ptr);
   op->reply_dest = address(md->desc, local_offset);
   nic_.submit(op);
   return Status::Ok;
 }
 
 Status Ni::atomic(MdHandle h, std::uint64_t local_offset, std::uint64_t length, AckReq ack, int target, std::uint32_t pt,
-                  std::uint64_t remote_offset, AtomicOp aop, Datatype dt)
+                  std::uint64_t remote_offset, AtomicOp aop, Datatype dt, std::uint64_t user_ptr)
 {
   Md* md = md_of(h);
   if (Status s = check_common(md, local_offset, length, target, "PtlAtomic"); s != Status::Ok)
     return s;
   if (const char* why = check_atomic(AtomicCall::Atomic, aop, dt, length, limits_); *why != '\0')
     return fail(Status::ArgInvalid, std::string("PtlAtomic ") + to_string(aop) + " on " + to_string(dt) + ": " + why);
-  Op* op            = new_op(nic::OpKind::Atomic, *md, h.index, local_offset, length, target, pt, remote_offset);
+  Op* op            = new_op(nic::OpKind::Atomic, *md, h.index, local_offset, length, target, pt, remote_offset, user_ptr);
   op->ack_requested = ack != AckReq::NoAck;
   op->op            = aop;
   op->dt            = dt;
@@ -476,7 +477,7 @@ Status Ni::atomic(MdHandle h, std::uint64_t local_offset, std::uint64_t length, 
 
 Status Ni::fetch_atomic(MdHandle get_h, std::uint64_t get_offset, MdHandle put_h, std::uint64_t put_offset,
                         std::uint64_t length, int target, std::uint32_t pt, std::uint64_t remote_offset, AtomicOp aop,
-                        Datatype dt)
+                        Datatype dt, std::uint64_t user_ptr)
 {
   Md* gmd = md_of(get_h);
   Md* pmd = md_of(put_h);
@@ -486,7 +487,8 @@ Status Ni::fetch_atomic(MdHandle get_h, std::uint64_t get_offset, MdHandle put_h
     return s;
   if (const char* why = check_atomic(AtomicCall::FetchAtomic, aop, dt, length, limits_); *why != '\0')
     return fail(Status::ArgInvalid, std::string("PtlFetchAtomic ") + to_string(aop) + " on " + to_string(dt) + ": " + why);
-  Op* op         = new_op(nic::OpKind::FetchAtomic, *pmd, put_h.index, put_offset, length, target, pt, remote_offset);
+  Op* op         = new_op(nic::OpKind::FetchAtomic, *pmd, put_h.index, put_offset, length, target, pt, remote_offset,
+                          user_ptr);
   op->get_md     = get_h.index;
   ++gmd->pending;
   op->reply_dest = address(gmd->desc, get_offset);
@@ -498,7 +500,8 @@ Status Ni::fetch_atomic(MdHandle get_h, std::uint64_t get_offset, MdHandle put_h
 }
 
 Status Ni::swap(MdHandle get_h, std::uint64_t get_offset, MdHandle put_h, std::uint64_t put_offset, std::uint64_t length,
-                int target, std::uint32_t pt, std::uint64_t remote_offset, const void* operand, AtomicOp aop, Datatype dt)
+                int target, std::uint32_t pt, std::uint64_t remote_offset, const void* operand, AtomicOp aop, Datatype dt,
+                std::uint64_t user_ptr)
 {
   Md* gmd = md_of(get_h);
   Md* pmd = md_of(put_h);
@@ -510,7 +513,7 @@ Status Ni::swap(MdHandle get_h, std::uint64_t get_offset, MdHandle put_h, std::u
     return fail(Status::ArgInvalid, std::string("PtlSwap ") + to_string(aop) + " on " + to_string(dt) + ": " + why);
   if (aop != AtomicOp::Swap && operand == nullptr)
     return fail(Status::ArgInvalid, std::string("PtlSwap ") + to_string(aop) + " needs an operand");
-  Op* op         = new_op(nic::OpKind::Swap, *pmd, put_h.index, put_offset, length, target, pt, remote_offset);
+  Op* op         = new_op(nic::OpKind::Swap, *pmd, put_h.index, put_offset, length, target, pt, remote_offset, user_ptr);
   op->get_md     = get_h.index;
   ++gmd->pending;
   op->reply_dest = address(gmd->desc, get_offset);
@@ -573,15 +576,49 @@ void Ni::target_resolve(nic::Message& m)
 void Ni::target_atomic(nic::Message& m, std::byte* fetched)
 {
   Op& op = static_cast<Op&>(m);
+  if (watched_.empty()) {
+    apply_atomic(op.op, op.dt, op.target_base, op.request_data(), op.has_compare ? op.compare : nullptr, fetched,
+                 op.length);
+    return;
+  }
+  // The watched words the atomic touches, with what they held before it.
+  struct Before {
+    const std::uint64_t* word;
+    std::uint64_t value;
+  };
+  std::vector<Before> before;
+  for_watched(op.target_base, op.length, [&](const std::uint64_t* w) { before.push_back({w, *w}); });
   apply_atomic(op.op, op.dt, op.target_base, op.request_data(), op.has_compare ? op.compare : nullptr, fetched,
                op.length);
+  for (const Before& b : before)
+    watcher_->watched_write(sim_.queue().now(), id_, op.src_ep, b.word, &b.value);
+}
+
+template <class F> void Ni::for_watched(const std::byte* start, std::uint64_t length, F f) const
+{
+  const auto base = reinterpret_cast<std::uintptr_t>(start);
+  for (auto it = watched_.lower_bound(base >= 7 ? base - 7 : 0); it != watched_.end() && *it < base + length; ++it)
+    f(reinterpret_cast<const std::uint64_t*>(*it));
 }
 
 void Ni::target_complete(nic::Message& m)
 {
   Op& op = static_cast<Op&>(m);
+  // A put's data has landed (atomics were told by target_atomic), before the count wakes anyone.
+  if (!watched_.empty() && op.target_ok && op.kind == nic::OpKind::Put && op.mlength != 0)
+    for_watched(op.target_base, op.mlength, [&](const std::uint64_t* w) {
+      watcher_->watched_write(sim_.queue().now(), id_, op.src_ep, w, nullptr);
+    });
   if (op.target_ok && (op.le_options & LE_EVENT_CT_COMM) != 0)
     count(op.le_ct, true, op.mlength, (op.le_options & LE_EVENT_CT_BYTES) != 0);
+}
+
+void Ni::watch_word(const std::uint64_t* word, WriteWatcher* watcher)
+{
+  SHMEMSIM_ASSERT(reinterpret_cast<std::uintptr_t>(word) % 8 == 0, "a watched word is not 8-byte aligned");
+  SHMEMSIM_ASSERT(watcher_ == nullptr || watcher_ == watcher, "an NI's watched words have one watcher");
+  watcher_ = watcher;
+  watched_.insert(reinterpret_cast<std::uintptr_t>(word));
 }
 
 // ---------------------------------------------------------------- NIC callbacks: initiator side

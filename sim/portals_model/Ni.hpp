@@ -11,6 +11,7 @@
 #include "sim/portals_model/Types.hpp"
 
 #include <cstdint>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,17 @@ struct NiUsage {
 /// node with platform.nic.per = node, one per NI with pe).
 struct ResourcePool {
   int cts = 0, mds = 0, les = 0;
+};
+
+/// Told of writes into watched target memory (Ni::watch_word).
+class WriteWatcher {
+public:
+  virtual ~WriteWatcher() = default;
+  /// A put or atomic from endpoint `initiator` landed at `t` in the watched 8-byte `word` of
+  /// endpoint `target`'s memory: the word holds the result now; `before` is what it held before an
+  /// atomic (null for a put).
+  virtual void watched_write(sim::Ps t, int target, int initiator, const std::uint64_t* word,
+                             const std::uint64_t* before) = 0;
 };
 
 class Ni final : public nic::DeliveryHandler {
@@ -78,22 +90,30 @@ public:
   Status le_unlink(LeHandle le);
 
   // Data movement (PtlPut, PtlGet, PtlAtomic, PtlFetchAtomic, PtlSwap). `target` is an endpoint.
+  // `user_ptr` is the caller's tag for the operation, as in Portals: the model hands it to its
+  // observer with the operation's message (a trace ties the message to the SHMEM operation).
   Status put(MdHandle md, std::uint64_t local_offset, std::uint64_t length, AckReq ack, int target, std::uint32_t pt,
-             std::uint64_t remote_offset);
+             std::uint64_t remote_offset, std::uint64_t user_ptr = 0);
   Status get(MdHandle md, std::uint64_t local_offset, std::uint64_t length, int target, std::uint32_t pt,
-             std::uint64_t remote_offset);
+             std::uint64_t remote_offset, std::uint64_t user_ptr = 0);
   Status atomic(MdHandle md, std::uint64_t local_offset, std::uint64_t length, AckReq ack, int target, std::uint32_t pt,
-                std::uint64_t remote_offset, AtomicOp op, Datatype dt);
+                std::uint64_t remote_offset, AtomicOp op, Datatype dt, std::uint64_t user_ptr = 0);
   Status fetch_atomic(MdHandle get_md, std::uint64_t get_offset, MdHandle put_md, std::uint64_t put_offset,
                       std::uint64_t length, int target, std::uint32_t pt, std::uint64_t remote_offset, AtomicOp op,
-                      Datatype dt);
+                      Datatype dt, std::uint64_t user_ptr = 0);
   Status swap(MdHandle get_md, std::uint64_t get_offset, MdHandle put_md, std::uint64_t put_offset, std::uint64_t length,
-              int target, std::uint32_t pt, std::uint64_t remote_offset, const void* operand, AtomicOp op, Datatype dt);
+              int target, std::uint32_t pt, std::uint64_t remote_offset, const void* operand, AtomicOp op, Datatype dt,
+              std::uint64_t user_ptr = 0);
 
   /// Why the last call returned an error (for messages), empty after success.
   const std::string& last_error() const { return last_error_; }
   /// Report counting events and limits to `obs` (null: nobody).
   void set_observer(PortalsObserver* obs) { obs_ = obs; }
+
+  /// Watchpoints on this endpoint's memory (an instrument of the simulator, not of Portals):
+  /// every put or atomic that lands in the aligned 8-byte `word` is told to `watcher` after it
+  /// landed. For reports only: watching changes no date.
+  void watch_word(const std::uint64_t* word, WriteWatcher* watcher);
 
   // nic::DeliveryHandler
   void target_resolve(nic::Message& m) override;
@@ -131,8 +151,10 @@ private:
   Md* md_of(MdHandle h);
   void count(CtHandle h, bool ok, std::uint64_t bytes, bool count_bytes);
   Status check_common(Md* md, std::uint64_t local_offset, std::uint64_t length, int target, const char* what);
+  /// f(word) for each watched word that [start, start + length) touches.
+  template <class F> void for_watched(const std::byte* start, std::uint64_t length, F f) const;
   Op* new_op(nic::OpKind kind, Md& md, int md_index, std::uint64_t local_offset, std::uint64_t length, int target,
-             std::uint32_t pt, std::uint64_t remote_offset);
+             std::uint32_t pt, std::uint64_t remote_offset, std::uint64_t user_ptr);
 
   sim::Simulation& sim_;
   ResourcePool& pool_;
@@ -148,6 +170,8 @@ private:
   NiUsage usage_;
   std::string last_error_;
   PortalsObserver* obs_ = nullptr;
+  std::set<std::uintptr_t> watched_; ///< watched words' addresses
+  WriteWatcher* watcher_ = nullptr;
 };
 
 } // namespace shmemsim::portals

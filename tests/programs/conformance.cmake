@@ -5,7 +5,9 @@
 # symmetric memory routines' edge cases (size 0, large alignments, bad alignment).
 # Included at the end of CMakeLists.txt (uses shmemsim_program, shmemsim_program_test, NO_CRASH).
 
-foreach(prog conf_c11_rma conf_c11_amo conf_c11_p2p conf_c11_coll)
+# conf_c11_p2p_returns: the multi-element point-to-point routines' return values in spin loops (the
+# third-party tests' shape), short types included.
+foreach(prog conf_c11_rma conf_c11_amo conf_c11_p2p conf_c11_coll conf_c11_p2p_returns)
   shmemsim_program(${prog} SOURCES ${prog}/${prog}.c FLAGS -std=c11)
   shmemsim_program(${prog}_gnu11 SOURCES ${prog}/${prog}.c FLAGS -std=gnu11)
   foreach(n 1 2 3)

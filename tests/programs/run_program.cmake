@@ -22,7 +22,8 @@
 # The environment variable SHMEMSIM_TEST_WRAPPER (a ;-list, e.g. "valgrind;-q;--error-exitcode=99"),
 # if set, runs shmemsim-run under that command (scripts/memcheck) with wall limits 30 times longer;
 # anything the wrapper prints on stderr then fails the test through the stderr checks, and its
-# error status through the status check.
+# error status through the status check. SHMEMSIM_TEST_REJECT_STDERR (a regex), if set, is one more
+# REJECT_STDERR of every test (scripts/tsan: "ThreadSanitizer").
 # Every simulated run prints one line saying which platform it runs on ("shmemsim-run: platform:
 # ..."), before anything else of the run: the stderr checks (EXPECT/REJECT_STDERR, STDERR_LINES) see
 # stderr without it, so that they keep to what each test is about; EXPECT_PLATFORM checks it, and a
@@ -91,6 +92,14 @@ endif()
 
 if(NOT "${status}" STREQUAL "${EXPECT_STATUS}")
   fail("exit status: expected ${EXPECT_STATUS}, got ${status}")
+endif()
+
+# A sanitizer's reports (scripts/tsan sets SHMEMSIM_TEST_REJECT_STDERR=ThreadSanitizer) fail every
+# test, whatever its expected status: a PE's report may come from a process the job then kills.
+if(DEFINED ENV{SHMEMSIM_TEST_REJECT_STDERR} AND NOT "$ENV{SHMEMSIM_TEST_REJECT_STDERR}" STREQUAL "")
+  set(i ${REJECT_STDERR_N})
+  set(REJECT_STDERR_${i} "$ENV{SHMEMSIM_TEST_REJECT_STDERR}")
+  math(EXPR REJECT_STDERR_N "${REJECT_STDERR_N} + 1")
 endif()
 
 foreach(kind STDOUT STDERR)

@@ -11,6 +11,7 @@ namespace shmemsim::testing {
 
 struct Cluster {
   sim::HostParams hosts;
+  sim::NoiseParams noise; ///< off unless a test turns it on
   sim::FabricParams fabric;
   nic::NicParams nic;
   portals::Limits limits;
@@ -32,7 +33,7 @@ struct Cluster {
 
   void build(std::uint64_t seed = 1)
   {
-    sim = std::make_unique<sim::Simulation>(hosts, seed);
+    sim = std::make_unique<sim::Simulation>(hosts, seed, noise);
     net = std::make_unique<portals::Network>(*sim, fabric, nic, limits, node_of);
   }
   portals::Ni& ni(int ep) { return net->ni(ep); }

@@ -8,6 +8,7 @@
 #include "shmem_front/lib/Library.hpp"
 #include "shmem_front/lib/PeList.hpp"
 #include "shmem_front/lib/Seams.hpp"
+#include "shmem_front/lib/SignalJournal.hpp"
 
 #define SHMEMSIM_PAPER_NAMES
 #include <shmemx.h>
@@ -1165,4 +1166,69 @@ TEST(PeList, ProgressionsInConstantSpaceOtherOrdersListed)
   EXPECT_EQ(one.index_of(42), 0);
   EXPECT_TRUE(PeList::listed({}).empty());
   EXPECT_EQ(PeList::listed({}).index_of(0), -1);
+}
+
+// The signal journal (SignalJournal.hpp) behind the deadlock report of a collective whose pSync
+// signal the program overwrote: a remote write counts as overwritten when the word held something
+// else when the next remote write landed, or holds something else now; the library's own changes
+// are not the program's.
+TEST(SignalJournal, OverwrittenOnlyWhenARemoteWriteWasReplaced)
+{
+  SignalJournal j;
+  std::uint64_t w[3] = {0, 0, 0};
+  SignalJournal::Overwrite o;
+  EXPECT_FALSE(j.overwritten(&w[0], &o)); // never written remotely
+  j.own(&w[0]);                           // untracked words stay untracked
+  EXPECT_FALSE(j.overwritten(&w[0], &o));
+
+  // A signal lands (PE 3 adds 1 at t = 2 us), the program stores SHMEM_SYNC_VALUE over it.
+  std::uint64_t before = w[0];
+  w[0]                 = 1;
+  j.remote(&w[0], 2e-6, 3, &before, 1);
+  EXPECT_FALSE(j.overwritten(&w[0], &o)); // still there
+  w[0] = 0;
+  ASSERT_TRUE(j.overwritten(&w[0], &o));
+  EXPECT_EQ(o.from, 3);
+  EXPECT_EQ(o.left, 1u);
+  EXPECT_EQ(o.by, 0u);
+  EXPECT_DOUBLE_EQ(o.date, 2e-6);
+  EXPECT_EQ(o.seen, -1);
+  EXPECT_EQ(SignalJournal::describe(o, "pSync[19]", 1, "shmem_longlong_max_to_all"),
+            "PE 1's shmem_longlong_max_to_all waits for pSync[19] to change; PE 3 wrote 1 into it at t=2.000 us, but a "
+            "later store of PE 1's own program overwrote that remote write with 0: pSync was changed while another PE "
+            "was already using it (initialise pSync on every PE before any PE calls the collective, e.g. with a "
+            "barrier in between)");
+  // A later signal (PE 0 adds 2 at t = 5 us) does not hide the loss: it found 0, not 1.
+  before = w[0];
+  w[0]   = 2;
+  j.remote(&w[0], 5e-6, 0, &before, 2);
+  ASSERT_TRUE(j.overwritten(&w[0], &o));
+  EXPECT_EQ(o.from, 3);
+  EXPECT_EQ(o.left, 1u);
+  EXPECT_EQ(o.by, 0u);
+  EXPECT_DOUBLE_EQ(o.seen, 5e-6);
+  EXPECT_NE(SignalJournal::describe(o, "pSync[19]", 1, "r").find("with 0 (found at t=5.000 us): "), std::string::npos);
+
+  // Signals adding up, taken by the library: its own changes, not the program's.
+  before = w[1];
+  w[1]   = 4;
+  j.remote(&w[1], 1.5, 0, &before, 4);
+  before = w[1];
+  w[1]   = 5;
+  j.remote(&w[1], 1.6, 2, &before, 5);
+  EXPECT_FALSE(j.overwritten(&w[1], &o));
+  w[1] = 0;
+  j.own(&w[1]);
+  EXPECT_FALSE(j.overwritten(&w[1], &o));
+  before = w[1];
+  w[1]   = 9; // a later remote write is tracked again; a put's (no value before) starts afresh
+  j.remote(&w[1], 2.5, 2, nullptr, 9);
+  w[1] = 5;
+  ASSERT_TRUE(j.overwritten(&w[1], &o));
+  EXPECT_EQ(o.from, 2);
+  EXPECT_EQ(o.by, 5u);
+  j.own(&w[1]); // the library took what it waited for: the loss is history
+  EXPECT_FALSE(j.overwritten(&w[1], &o));
+  EXPECT_EQ(SignalJournal::format_date(2.5), "2.500000000 s");
+  EXPECT_EQ(SignalJournal::format_date(0.0125), "12.500000 ms");
 }

@@ -422,6 +422,58 @@ TEST(Atomics, SwapFamilyThroughTheNetwork)
   EXPECT_EQ(r["final"], 5);
 }
 
+TEST(Watch, WritesIntoAWatchedWordAreToldAfterTheyLand)
+{
+  // Endpoint 5 watches the word at offset 8 of its buffer. Of endpoint 0's operations, the atomic
+  // add into it and the put that covers part of it are told, with the value they left; the put
+  // beside it and the get of it are not.
+  auto r = isolated([] {
+    struct Log final : WriteWatcher {
+      nlohmann::json seen = nlohmann::json::array();
+      sim::Simulation* sim = nullptr;
+      void watched_write(Ps t, int target, int initiator, const std::uint64_t* word, const std::uint64_t* before) override
+      {
+        seen.push_back({{"t", t}, {"now", sim->queue().now()}, {"target", target}, {"from", initiator}, {"value", *word},
+                        {"before", before != nullptr ? nlohmann::json(*before) : nlohmann::json()}});
+      }
+    } log;
+    Cluster c;
+    c.build();
+    log.sim = c.sim.get();
+    Endpoints e(*c.net, 32, 32, MD_EVENT_CT_ACK | MD_EVENT_CT_REPLY);
+    auto* word = reinterpret_cast<std::uint64_t*>(e[5].dst.data() + 8);
+    *word      = 5;
+    c.ni(5).watch_word(word, &log);
+    c.sim->spawn("writer", 0, [&] {
+      CtEvent ev;
+      const std::uint64_t add = 7;
+      std::memcpy(e[0].src.data(), &add, 8);
+      c.ni(0).atomic(e[0].md, 0, 8, AckReq::CtAck, 5, 0, 8, AtomicOp::Sum, Datatype::Uint64);
+      c.ni(0).ct_wait(e[0].md_ct, 1, &ev);
+      std::memset(e[0].src.data(), 0x01, 32);
+      c.ni(0).put(e[0].md, 0, 8, AckReq::CtAck, 5, 0, 0); // [0, 8): beside the word
+      c.ni(0).ct_wait(e[0].md_ct, 2, &ev);
+      c.ni(0).put(e[0].md, 0, 8, AckReq::CtAck, 5, 0, 12); // [12, 20): its upper half
+      c.ni(0).ct_wait(e[0].md_ct, 3, &ev);
+      c.ni(0).get(e[0].md, 16, 8, 5, 0, 8);
+      c.ni(0).ct_wait(e[0].md_ct, 4, &ev);
+    });
+    c.sim->run();
+    return log.seen;
+  });
+  ASSERT_EQ(r.size(), 2u) << r.dump();
+  EXPECT_EQ(r[0]["target"], 5);
+  EXPECT_EQ(r[0]["from"], 0);
+  EXPECT_EQ(r[0]["value"], 12u);
+  EXPECT_EQ(r[0]["before"], 5u);
+  EXPECT_EQ(r[1]["from"], 0);
+  EXPECT_EQ(r[1]["value"], 0x010101010000000cull);
+  EXPECT_TRUE(r[1]["before"].is_null()); // a put: not known
+  EXPECT_GT(r[0]["t"].get<Ps>(), 0);
+  EXPECT_EQ(r[0]["t"], r[0]["now"]);
+  EXPECT_GT(r[1]["t"].get<Ps>(), r[0]["t"].get<Ps>());
+}
+
 TEST(Limits, ExhaustingCtsAndMdsReportsNoSpace)
 {
   auto r = isolated([] {

@@ -357,6 +357,36 @@ TEST(scenario_presets, Qdr16Values)
   EXPECT_EQ(s.platform.limits.max_msg_size, 16u << 20);
   EXPECT_EQ(s.platform.limits.max_pt_index, 64);
   EXPECT_EQ(s.resolved["platform"]["preset"], "qdr-16");
+  // Operating-system noise is on, at the measured Linux timer interrupt (qdr-16.md).
+  EXPECT_TRUE(s.platform.noise.enabled);
+  EXPECT_EQ(s.platform.noise.period, 1'000'000'000);
+  EXPECT_EQ(s.platform.noise.duration, 1'458'000);
+  EXPECT_EQ(s.resolved["platform"]["noise"]["enabled"], true);
+}
+
+TEST(scenario_presets, NoiseIsOffWithoutPresetAndSwitchesOff)
+{
+  // The generic platform is an exact machine; a preset's noise is switched off by one key.
+  EXPECT_FALSE(parse("{}").platform.noise.enabled);
+  const Scenario off = parse(R"({"platform": {"preset": "qdr-16"}})", {"platform.noise.enabled=false"});
+  EXPECT_FALSE(off.platform.noise.enabled);
+  EXPECT_EQ(off.resolved["platform"]["noise"]["enabled"], false);
+  const Scenario on = parse("{}", {"platform.noise.enabled=true", "platform.noise.period=10us",
+                                   "platform.noise.duration=250ns"});
+  EXPECT_TRUE(on.platform.noise.enabled);
+  EXPECT_EQ(on.platform.noise.period, 10'000'000);
+  EXPECT_EQ(on.platform.noise.duration, 250'000);
+}
+
+TEST(scenario_errors, NoiseDetourLongerThanItsPeriodIsRefused)
+{
+  const std::string e =
+      error_of(R"({"platform": {"noise": {"enabled": true, "period": "1us", "duration": "1us"}}})");
+  EXPECT_CONTAINS(e, "net.json: platform.noise.duration: \"1us\" is not shorter than platform.noise.period "
+                     "(\"1us\"): a detour must end before the next one falls");
+  EXPECT_CONTAINS(error_of(R"({"platform": {"noise": {"period": "0ns"}}})"), "platform.noise.period");
+  // Off, the values are not used: nothing to refuse.
+  EXPECT_NO_THROW(parse(R"({"platform": {"noise": {"enabled": false, "period": "1us", "duration": "2us"}}})"));
 }
 
 TEST(scenario_presets, ScenarioOverridesPresetDeeply)
@@ -845,6 +875,7 @@ TEST(scenario_params, EmptyScenarioGivesTheStructDefaults)
 {
   Scenario s = parse("{}");
   expect_defaults_from_struct(sim::HostParams::keys(), s.platform.hosts);
+  expect_defaults_from_struct(sim::NoiseParams::keys(), s.platform.noise);
   expect_defaults_from_struct(sim::FabricParams::keys(), s.platform.fabric);
   expect_defaults_from_struct(nic::NicParams::keys(), s.platform.nic);
   expect_defaults_from_struct(portals::Limits::keys(), s.platform.limits);
@@ -902,6 +933,7 @@ TEST(scenario_params, EveryDeclaredKeyIsListedOnce)
     }
   };
   each(sim::HostParams::keys());
+  each(sim::NoiseParams::keys());
   each(sim::FabricParams::keys());
   each(nic::NicParams::keys());
   each(portals::Limits::keys());

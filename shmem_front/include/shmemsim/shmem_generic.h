@@ -27,6 +27,11 @@
 #define SHMEMSIM_GEN_AMO_BIT_TYPES(G, OP)                                                           \
   G(unsigned int, uint, OP) G(unsigned long, ulong, OP) G(unsigned long long, ulonglong, OP)         \
   G(int32_t, int32, OP) G(int64_t, int64, OP)
+/* The multi-element point-to-point routines (wait_until_all/_any/_some, test_all/_any/_some and
+ * their _vector forms): the standard AMO types and the deprecated short types, which shmemsim
+ * declares for them as for wait_until and test (shmemsim/shmem_p2p.h). */
+#define SHMEMSIM_GEN_P2P_TYPES(G, OP) \
+  SHMEMSIM_GEN_AMO_STD_TYPES(G, OP) G(short, short, OP) G(unsigned short, ushort, OP)
 /* wait_until and test also take the deprecated short types; long is the deprecated untyped
  * routine of the same name (same meaning), listed apart so the C++ overloads can leave it out. */
 #define SHMEMSIM_GEN_P2P_SCALAR_TYPES(G, OP)                                                        \
@@ -52,12 +57,14 @@
 
 #if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L && !defined(__cplusplus)
 
-/* Chosen only for a ctx-first call whose second argument has no routine: a compile-time error. */
+/* Chosen only for a call whose argument types have no routine: a compile-time error naming it.
+ * It returns int so that the error is this one also where the call's value is used (a value-
+ * returning routine such as shmem_test_all in a condition), not "void value not ignored". */
 #if defined(__GNUC__)
-extern void shmemsim_c11_no_routine_for_these_types(shmem_ctx_t, ...)
+extern int shmemsim_c11_no_routine_for_these_types(const volatile void*, ...)
     __attribute__((__error__("OpenSHMEM: no type-generic routine for these argument types")));
 #else
-extern void shmemsim_c11_no_routine_for_these_types(shmem_ctx_t, ...);
+extern int shmemsim_c11_no_routine_for_these_types(const volatile void*, ...);
 #endif
 
 #define SHMEMSIM_C11_ARG0_(a, ...) a
@@ -145,9 +152,11 @@ extern void shmemsim_c11_no_routine_for_these_types(shmem_ctx_t, ...);
   SHMEMSIM_C11_NOCTX_(SHMEMSIM_GEN_DEPX_TYPES, SHMEMSIM_C11_AC_, fetch, SHMEMSIM_C11_NOMATCH_, __VA_ARGS__)
 
 /* ------------------------------------------------------------------ point-to-point synchronization (§9.10) */
-/* long selects the deprecated untyped routine of the same name (the same operation on long). */
+/* long selects the deprecated untyped routine of the same name (the same operation on long).
+ * Each selection has the typed routine's return type: int (test_all), size_t (_any, _some,
+ * test_any, test_some) or void (wait_until_all). */
 #define SHMEMSIM_C11_P2P_(OP, ...) \
-  SHMEMSIM_C11_NOCTX_(SHMEMSIM_GEN_AMO_STD_TYPES, SHMEMSIM_C11_A_, OP, SHMEMSIM_C11_NOMATCH_, __VA_ARGS__)
+  SHMEMSIM_C11_NOCTX_(SHMEMSIM_GEN_P2P_TYPES, SHMEMSIM_C11_A_, OP, SHMEMSIM_C11_NOMATCH_, __VA_ARGS__)
 #define shmem_wait_until(...)                                                                     \
   _Generic(SHMEMSIM_C11_ARG0_(__VA_ARGS__, ~), SHMEMSIM_GEN_P2P_SCALAR_TYPES(SHMEMSIM_C11_A_, wait_until) \
            long* : shmem_wait_until)(__VA_ARGS__)

@@ -10,7 +10,9 @@
   X(int, int) X(long, long) X(long long, longlong) X(unsigned int, uint) X(unsigned long, ulong)        \
   X(unsigned long long, ulonglong) X(int32_t, int32) X(int64_t, int64) X(uint32_t, uint32)              \
   X(uint64_t, uint64) X(size_t, size) X(ptrdiff_t, ptrdiff)
-/* Deprecated in 1.5 for wait_until and test. */
+/* Deprecated in 1.5 for wait_until and test. The multi-element routines (shmem_signal_lock.h)
+ * take them too, as Sandia OpenSHMEM and Cray's implementation do (third-party programs call
+ * shmem_test_all on a short). */
 #define SHMEMSIM_P2P_DEPRECATED_TYPES(X) X(short, short) X(unsigned short, ushort)
 /* Deprecated shmem_TYPENAME_wait (waits while *ivar == cmp_value). */
 #define SHMEMSIM_WAIT_DEPRECATED_TYPES(X) X(short, short) X(int, int) X(long, long) X(long long, longlong)

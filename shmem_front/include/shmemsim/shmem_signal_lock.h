@@ -28,8 +28,10 @@
   R(void, putmem_signal_nbi, put_signal_nbi, 1, SHMEMSIM_SIGNAL_PARAMS_(void))
 
 /* ------------------------------------------------------------------ multi-element p2p (§9.10)
- * For every TYPE/TYPENAME of SHMEMSIM_P2P_TYPES (shmem_p2p.h). status: optional mask (non-zero
- * excludes the element). _any returns an index or SIZE_MAX; _some fills indices, returns a count. */
+ * For every TYPE/TYPENAME of SHMEMSIM_P2P_TYPES and SHMEMSIM_P2P_DEPRECATED_TYPES (shmem_p2p.h).
+ * status: optional mask (non-zero excludes the element). Returns as in the specification:
+ * wait_until_all nothing, test_all non-zero when every element satisfies the comparison, _any an
+ * index or SIZE_MAX, _some the count of indices filled. */
 #define SHMEMSIM_P2P_VECTOR_ROUTINES(R, TYPE, TYPENAME)                                              \
   R(void, TYPENAME##_wait_until_all, wait_until_all, sizeof(TYPE),                                   \
     (TYPE * ivars, size_t nelems, const int* status, int cmp, TYPE cmp_value))                       \
@@ -68,6 +70,7 @@ uint64_t shmem_signal_fetch(const uint64_t* sig_addr);
 uint64_t shmem_signal_wait_until(uint64_t* sig_addr, int cmp, uint64_t cmp_value);
 
 SHMEMSIM_P2P_TYPES(SHMEMSIM_P2P_VECTOR_DECLARE_)
+SHMEMSIM_P2P_DEPRECATED_TYPES(SHMEMSIM_P2P_VECTOR_DECLARE_)
 
 #undef SHMEMSIM_SIGNAL_TYPED_DECLARE_
 #undef SHMEMSIM_SIGNAL_SIZED_DECLARE_
@@ -201,7 +204,7 @@ void shmem_pcontrol(const int level, ...);
   SHMEMSIM_AMO_DEPRECATED_EXTENDED_TYPES(SHMEMSIM_PN_AMO_DEPX_)                                   \
   SHMEMSIM_P2P_TYPES(SHMEMSIM_PN_P2P_) SHMEMSIM_P2P_DEPRECATED_TYPES(SHMEMSIM_PN_P2P_)            \
   SHMEMSIM_WAIT_DEPRECATED_TYPES(SHMEMSIM_PN_WAIT_) SHMEMSIM_P2P_LONG_ROUTINES(SHMEMSIM_PN_PLAIN_) \
-  SHMEMSIM_P2P_TYPES(SHMEMSIM_PN_P2P_VECTOR_)                                                     \
+  SHMEMSIM_P2P_TYPES(SHMEMSIM_PN_P2P_VECTOR_) SHMEMSIM_P2P_DEPRECATED_TYPES(SHMEMSIM_PN_P2P_VECTOR_)   \
   SHMEMSIM_RMA_TYPES(SHMEMSIM_PN_SIGNAL_TYPED_) SHMEMSIM_SIZES(SHMEMSIM_PN_SIGNAL_SIZED_)         \
   SHMEMSIM_SIGNAL_MEM_ROUTINES(SHMEMSIM_PN_WITH_CTX_)                                             \
   SHMEMSIM_PSHMEM_SPEC16_NAMES_(SHMEMSIM_PN_)

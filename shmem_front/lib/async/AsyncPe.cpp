@@ -122,7 +122,10 @@ void* AsyncPe::thread_main(void* arg)
   Thread& me = *static_cast<Thread*>(arg);
   AsyncPe& a = *me.pe;
   a.lock();
-  me.id = a.pt_.self();
+  // pthread_create stored the id before the creator (holding the lock) went on; written again only
+  // where it had not (the join in run_root reads it without the lock).
+  if (const pthread_t self = a.pt_.self(); !(me.id == self))
+    me.id = self;
   if (me.slot < 0)
     --a.starting_;
   a.schedule(me, [&a] { return a.stop_; });
@@ -406,7 +409,7 @@ bool AsyncPe::holds(const Watch& w)
   for (std::size_t i = 0; i < w.n; ++i) {
     if (!w.status.empty() && w.status[i] != 0)
       continue; // masked out, as in shmem_wait_until_any's status
-    const int v = *static_cast<volatile int*>(&w.ivars[i]);
+    const int v = __atomic_load_n(&w.ivars[i], __ATOMIC_ACQUIRE); // the network updates it meanwhile
     if (satisfied(v, w.cmp, w.value))
       return true;
   }

@@ -89,6 +89,11 @@ void AsyncTransport::amo(TransportCtx* ctx, AmoOp op, AmoType t, void* dest, con
   perform([&] { inner_->amo(ctx, op, t, dest, value, pe); });
 }
 
+void AsyncTransport::signal(TransportCtx* ctx, std::uint64_t* word, std::uint64_t value, int pe)
+{
+  perform([&] { inner_->signal(ctx, word, value, pe); });
+}
+
 void AsyncTransport::fetch_amo(TransportCtx* ctx, AmoOp op, AmoType t, void* dest, const void* value,
                                const void* cond, void* result, int pe, bool blocking)
 {

@@ -32,6 +32,12 @@ public:
   void fence(TransportCtx* ctx) override;
   std::uint64_t updates() override { return inner_->updates(); }
   void wait_for_update(std::uint64_t seen, const char* call) override;
+  void wait_for_update_on(std::uint64_t seen, const char* call, const void* what, const WaitNote* note = nullptr) override
+  {
+    inner_->wait_for_update_on(seen, call, what, note); // as wait_for_update: the caller keeps its worker
+  }
+  void signal(TransportCtx* ctx, std::uint64_t* word, std::uint64_t value, int pe) override;
+  SignalJournal* signal_journal() override { return inner_->signal_journal(); }
 
 private:
   /// The calling PE's offload runtime when the caller is one of its workers, else null.

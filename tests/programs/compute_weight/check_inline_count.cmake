@@ -69,13 +69,15 @@ set(FLAGS -O0)
 check(paths_o0 count_paths ${SRC}/compute_weight/count_paths.c 2 1)
 set(FLAGS "")
 
-# compute_weight's modes, with their tests' costs (times are instruction counts, chains, windows).
-set(RUN_OPTIONS --set platform.instruction_time=1ns --set platform.latency.int=1ps --set job.compute_quantum=300ns)
+# compute_weight's modes, with their tests' costs (times are instruction counts, chains, windows) and,
+# as in compute.cmake, without operating-system noise (the program compares identical loops' times).
+set(RUN_OPTIONS --set platform.noise.enabled=false --set platform.instruction_time=1ns --set platform.latency.int=1ps --set job.compute_quantum=300ns)
 check(weight_work compute_weight ${SRC}/compute_weight/compute_weight.c 1 work)
-set(RUN_OPTIONS --set platform.instruction_time=1ps --set platform.latency.int=1ps --set platform.latency.load=1ps
-    --set platform.latency.fp_mul=1ps --set platform.latency.fp_add=100ns --set platform.reorder_window=65536)
+set(RUN_OPTIONS --set platform.noise.enabled=false --set platform.instruction_time=1ps --set platform.latency.int=1ps
+    --set platform.latency.load=1ps --set platform.latency.fp_mul=1ps --set platform.latency.fp_add=100ns --set platform.reorder_window=65536)
 check(weight_window compute_weight ${SRC}/compute_weight/compute_weight.c 1 window)
-set(RUN_OPTIONS --set platform.instruction_time=1ps --set platform.latency.int=1ps --set platform.divide_time=1ns)
+set(RUN_OPTIONS --set platform.noise.enabled=false --set platform.instruction_time=1ps --set platform.latency.int=1ps
+    --set platform.divide_time=1ns)
 check(weight_divide compute_weight ${SRC}/compute_weight/compute_weight.c 1 divide)
 
 # The calibration kernels (their loops are what the inline path is for), sliced every 500 ns.

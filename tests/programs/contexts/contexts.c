@@ -66,7 +66,7 @@ static void use(shmem_ctx_t ctx, int tag)
 {
   shmem_ctx_long_p(ctx, &slots[tag % MAXCTX], tag, right);
   shmem_ctx_long_atomic_add(ctx, &counter, 1, 0);
-  long v = shmem_ctx_long_g(ctx, &slots[tag % MAXCTX], me);
+  long v = shmem_ctx_long_g(ctx, &slots[tag % MAXCTX], right); /* not our own: the left PE puts into it now */
   (void)v;
   shmem_ctx_quiet(ctx);
 }

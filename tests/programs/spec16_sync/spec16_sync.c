@@ -110,6 +110,7 @@ int main(int argc, char** argv)
   shmem_barrier_all();
   pshmem_signal_set(&sig, 7, right);
   CHECK(shmem_signal_wait_until(&sig, SHMEM_CMP_EQ, 7) == 7, "pshmem_signal_set 7");
+  shmem_barrier_all(); /* else the add may land before the neighbour has seen the 7 it waits for */
   pshmem_ctx_signal_add(ctx, &sig, 1, right);
   shmem_ctx_quiet(ctx);
   CHECK(shmem_signal_wait_until(&sig, SHMEM_CMP_EQ, 8) == 8, "pshmem_ctx_signal_add 1");
@@ -131,6 +132,7 @@ int main(int argc, char** argv)
   for (int k = 0; k < 256; ++k)
     bad += batch[k] != (long)left * 1000 + k;
   CHECK(bad == 0, "%d of 256 values put inside a session are wrong", bad);
+  shmem_barrier_all(); /* the neighbour's atomic below changes batch[0], which was just checked */
   shmem_ctx_session_start(SHMEM_CTX_DEFAULT, SHMEM_CTX_SESSION_BATCH, NULL, 0);
   shmem_long_atomic_add(&batch[0], 1, right);
   shmem_ctx_session_stop(SHMEM_CTX_DEFAULT);
