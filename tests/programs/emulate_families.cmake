@@ -288,6 +288,9 @@ shmemsim_emulate_test(sweep_result PES 2 ARGS -n 3 -s 128 ENV SWEEP_TAG=x1 OK no
 shmemsim_emulate_test(conv_heap_1G PROGRAM conv_heap PES 2 ARGS 1048576000 sparse ENV SHMEM_SYMMETRIC_SIZE=1G)
 shmemsim_emulate_test(conv_heap_512m_full PROGRAM conv_heap PES 2 ARGS 536870913 sparse null ENV SHMEM_SYMMETRIC_SIZE=512m
   EXPECT_STDERR "PE 0: shmem_malloc: out of symmetric heap: 536870913 bytes requested")
+# SHMEM_VERSION says what the PEs run on: emulated processes, not a simulated cluster.
+shmemsim_emulate_test(conv_env_version PROGRAM conv_heap PES 2 ARGS 4096 all ENV SHMEM_VERSION=1
+  EXPECT_STDOUT "^shmemsim [0-9.]+: OpenSHMEM 1\\.5 library on emulated processes \\(shmemsim-run --emulate\\), 2 PEs\n")
 # The launcher's conventions with --emulate: -x variables reach every PE; repeated and nested
 # shmem_init / shmem_finalize.
 shmemsim_emulate_test(launch_conv_env PROGRAM launch_conv PES 2 ARGS env LC_A LC_UNSET RUN_OPTIONS -x LC_A=one
