@@ -13,7 +13,10 @@
 #   EXPECT_STDERR_<i>, EXPECT_STDERR_N   regexes stderr must match
 #   REJECT_STDOUT_<i>, REJECT_STDOUT_N   regexes stdout must NOT match
 #   REJECT_STDERR_<i>, REJECT_STDERR_N   regexes stderr must NOT match
-#   STDERR_LINES   if not empty: the exact number of lines on stderr, besides the platform line
+#   STDERR_LINES   if not empty: the exact number of lines on stderr, or a range MIN-MAX, besides
+#                  the platform line
+#   STDERR_EACH_LINE  if not empty: a regex every line of stderr (but the platform line) must match
+#                  whole
 #   EXPECT_PLATFORM  if not empty: a regex the platform line must match (its text after
 #                  "shmemsim-run: platform: ")
 #   COMPARE_RUNS   if true: run twice with --out OUT_DIR/run1 and OUT_DIR/run2; stdout,
@@ -25,9 +28,9 @@
 # error status through the status check. SHMEMSIM_TEST_REJECT_STDERR (a regex), if set, is one more
 # REJECT_STDERR of every test (scripts/tsan: "ThreadSanitizer").
 # Every simulated run prints one line saying which platform it runs on ("shmemsim-run: platform:
-# ..."), before anything else of the run: the stderr checks (EXPECT/REJECT_STDERR, STDERR_LINES) see
-# stderr without it, so that they keep to what each test is about; EXPECT_PLATFORM checks it, and a
-# run never prints two.
+# ..."), before anything else of the run: the stderr checks (EXPECT/REJECT_STDERR, STDERR_LINES,
+# STDERR_EACH_LINE) see stderr without it, so that they keep to what each test is about;
+# EXPECT_PLATFORM checks it, and a run never prints two.
 # CMake regexes have no multi-line mode: `^`/`$` anchor the whole output; use `(^|\n)` for a
 # line start.
 cmake_minimum_required(VERSION 3.25)
@@ -132,9 +135,24 @@ if(NOT "${STDERR_LINES}" STREQUAL "")
   if(NOT err STREQUAL "" AND NOT err MATCHES "\n$")
     math(EXPR nlines "${nlines} + 1")
   endif()
-  if(NOT nlines EQUAL STDERR_LINES)
+  set(lo ${STDERR_LINES})
+  set(hi ${STDERR_LINES})
+  if(STDERR_LINES MATCHES "^([0-9]+)-([0-9]+)$")
+    set(lo ${CMAKE_MATCH_1})
+    set(hi ${CMAKE_MATCH_2})
+  endif()
+  if(nlines LESS lo OR nlines GREATER hi)
     fail("stderr: expected ${STDERR_LINES} line(s), got ${nlines}")
   endif()
+endif()
+if(NOT "${STDERR_EACH_LINE}" STREQUAL "")
+  string(REPLACE ";" "\\;" err_escaped "${err}") # keep a line's semicolons inside its list item
+  string(REGEX MATCHALL "[^\n]+" err_lines "${err_escaped}")
+  foreach(line IN LISTS err_lines)
+    if(NOT line MATCHES "^(${STDERR_EACH_LINE})$")
+      fail("stderr: line does not match ${STDERR_EACH_LINE}: '${line}'")
+    endif()
+  endforeach()
 endif()
 
 if(COMPARE_RUNS)
