@@ -147,7 +147,6 @@ double DeferredSlices::take()
   const double end = until_;
   until_           = -1;
   quiet_           = -1;
-  ++settles_;
   queue_.set_slices_deferred(false);
   return end;
 }

@@ -61,7 +61,6 @@ public:
 
   /// Slices deferred (in Check mode: checked) and settles (sleeps) so far.
   unsigned long deferred_count() const { return deferred_; }
-  unsigned long settle_count() const { return settles_; }
 
 private:
   /// Defer the slice of `amount` (flops, seconds; nothing to defer if not positive) that ends at
@@ -84,7 +83,6 @@ private:
   static constexpr unsigned long kMaxRun = 65536;
   double checked_    = -1; ///< Check mode: the date the executed slice must end at
   unsigned long deferred_ = 0;
-  unsigned long settles_  = 0;
 };
 
 } // namespace shmemsim::sim

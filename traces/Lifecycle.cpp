@@ -82,4 +82,85 @@ void MessageLifecycle::retire(std::map<std::uint64_t, MsgState>::iterator m)
     ops_.erase(o);
 }
 
+void LifecycleWalk::visit(const Event& e)
+{
+  switch (e.type) {
+    case Type::Pe:
+    case Type::Link:
+      break;
+    case Type::Ctx:
+      ctx(e);
+      break;
+    case Type::Op:
+      lifecycle_.issue(e);
+      issued(e);
+      break;
+    case Type::Msg:
+      queued(e, lifecycle_.queue(e));
+      break;
+    case Type::Inj:
+      if (const auto m = lifecycle_.inject(e))
+        injected(e, *m);
+      break;
+    case Type::Hop:
+      hop(e);
+      break;
+    case Type::Dlv:
+      if (const auto d = lifecycle_.deliver(e))
+        delivered(e, *d);
+      break;
+    case Type::Done:
+      if (const auto c = lifecycle_.complete(e))
+        completed(e, *c);
+      break;
+    case Type::Ct:
+      counter(e);
+      break;
+    case Type::Wait:
+      wait_begins(e);
+      break;
+    case Type::Wend:
+      wait_ends(e);
+      break;
+    case Type::Comp:
+      computed(e);
+      break;
+    case Type::Lock:
+      locked(e);
+      break;
+    case Type::Limit:
+      limit(e);
+      break;
+  }
+}
+
+void LifecycleWalk::wait_begins(const Event& e)
+{
+  auto [it, fresh] = open_waits_.try_emplace({e.pe, e.thr}, e);
+  if (fresh) {
+    wait_opened(e, nullptr);
+    return;
+  }
+  const Event replaced = it->second;
+  it->second           = e;
+  wait_opened(e, &replaced);
+}
+
+void LifecycleWalk::wait_ends(const Event& e)
+{
+  auto it = open_waits_.find({e.pe, e.thr});
+  if (it == open_waits_.end())
+    return;
+  const Event begin = it->second;
+  open_waits_.erase(it);
+  wait_closed(begin, e);
+}
+
+void LifecycleWalk::close_open_waits(std::int64_t end)
+{
+  for (const auto& [k, b] : open_waits_)
+    wait_unfinished(b, end);
+  open_waits_.clear();
+}
+
 } // namespace shmemsim::traces

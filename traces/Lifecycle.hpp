@@ -1,8 +1,9 @@
 // What both trace converters (Perfetto, Paje) follow of the operations and messages under way:
 // which operation a message belongs to, each NIC's queued and in-flight messages, each thread's
-// outstanding operations. A converter hands every op/msg/inj/dlv/done event to it and draws what
-// the step reports. Only what is under way is kept: a message is forgotten once delivered and
-// done, its operation once none of its messages is pending.
+// outstanding operations (MessageLifecycle), and the one walk over a trace's events that both
+// converters derive from (LifecycleWalk): it hands every event, with what the lifecycle made of
+// it, to the converter's hook for its type. Only what is under way is kept: a message is
+// forgotten once delivered and done, its operation once none of its messages is pending.
 #pragma once
 
 #include "traces/Trace.hpp"
@@ -86,6 +87,48 @@ private:
   std::map<std::uint64_t, MsgState> msgs_;
   std::map<std::pair<int, int>, long long> outstanding_; ///< by (pe, thr)
   std::map<int, long long> queued_, in_flight_;           ///< by NIC node
+};
+
+/// The walk over a trace's events, in order, that a converter derives from: `visit` steps the
+/// message lifecycle and calls the hook of the event's type; waits are paired here (a thread's
+/// new wait replaces one still open). Every hook does nothing unless overridden.
+class LifecycleWalk {
+public:
+  explicit LifecycleWalk(const Endpoints& endpoints) : lifecycle_(endpoints) {}
+  virtual ~LifecycleWalk() = default;
+
+  /// Takes in the next event of the trace.
+  void visit(const Event& e);
+  /// Hands the waits still open to `wait_unfinished` (by PE, then thread) and forgets them.
+  void close_open_waits(std::int64_t end);
+
+protected:
+  const MessageLifecycle& lifecycle() const { return lifecycle_; }
+
+  virtual void ctx(const Event&) {}
+  /// An operation issued (already counted as outstanding).
+  virtual void issued(const Event&) {}
+  /// A message queued at its NIC; its operation when known.
+  virtual void queued(const Event&, const std::optional<MessageLifecycle::Op>&) {}
+  virtual void injected(const Event&, const MessageLifecycle::Msg&) {}
+  virtual void hop(const Event&) {}
+  virtual void delivered(const Event&, const MessageLifecycle::Delivery&) {}
+  virtual void completed(const Event&, const MessageLifecycle::Completion&) {}
+  virtual void counter(const Event&) {}
+  /// A thread starts waiting (`replaced`: the wait of the same thread it replaces, if any).
+  virtual void wait_opened(const Event&, const Event* /*replaced*/) {}
+  virtual void wait_closed(const Event& /*begin*/, const Event& /*end*/) {}
+  virtual void wait_unfinished(const Event& /*begin*/, std::int64_t /*end*/) {}
+  virtual void computed(const Event&) {}
+  virtual void locked(const Event&) {}
+  virtual void limit(const Event&) {}
+
+private:
+  void wait_begins(const Event& e);
+  void wait_ends(const Event& e);
+
+  MessageLifecycle lifecycle_;
+  std::map<std::pair<int, int>, Event> open_waits_; ///< by (pe, thr)
 };
 
 } // namespace shmemsim::traces

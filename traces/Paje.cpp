@@ -168,54 +168,13 @@ void define_types_and_containers(std::ostream& out, const Containers& c)
 
 /// The timed lines (variables, states, links) of the trace's events, written in order as soon as
 /// no earlier line can come.
-class Timeline {
+class Timeline : public LifecycleWalk {
 public:
-  Timeline(const Containers& c, std::ostream& out) : lifecycle_(c), out_(out) {}
+  Timeline(const Containers& c, std::ostream& out) : LifecycleWalk(c), out_(out) {}
 
   void on(const Event& e)
   {
-    switch (e.type) {
-      case Type::Op:
-        lifecycle_.issue(e);
-        setvar(e.t, "outstanding", thr_alias(e.pe, e.thr), lifecycle_.outstanding(e.pe, e.thr));
-        break;
-      case Type::Msg:
-        on_msg(e);
-        break;
-      case Type::Inj:
-        on_injected(e);
-        break;
-      case Type::Dlv:
-        on_delivered(e);
-        break;
-      case Type::Done:
-        on_done(e);
-        break;
-      case Type::Ct:
-        setvar(e.t, "ct" + std::to_string(e.ct), pe_alias(e.pe), static_cast<long long>(e.success + e.failure));
-        break;
-      case Type::Wait:
-        if (auto it = waits_.find({e.pe, e.thr}); it != waits_.end())
-          wait_begins_.erase(wait_begins_.find(it->second)); // replaced
-        waits_[{e.pe, e.thr}] = e.t;
-        wait_begins_.insert(e.t);
-        break;
-      case Type::Wend:
-        if (auto it = waits_.find({e.pe, e.thr}); it != waits_.end()) {
-          state(it->second, e.t, e.pe, e.thr, "wait");
-          wait_begins_.erase(wait_begins_.find(it->second));
-          waits_.erase(it);
-        }
-        break;
-      case Type::Comp:
-        state(e.t, e.t + e.dur, e.pe, e.thr, "compute");
-        break;
-      case Type::Lock:
-        state(e.t, e.t + e.dur, e.pe, e.thr, "lock");
-        break;
-      default:
-        break;
-    }
+    visit(e);
     // Later events are dated e.t or after; only a wait still open adds a line before (its push).
     std::int64_t watermark = e.t;
     if (!wait_begins_.empty())
@@ -226,9 +185,7 @@ public:
   /// Closes the waits still open at `end` and writes the remaining lines.
   void finish(std::int64_t end)
   {
-    for (const auto& [k, b] : waits_)
-      state(b, end, k.first, k.second, "wait");
-    waits_.clear();
+    close_open_waits(end);
     wait_begins_.clear();
     write_all();
   }
@@ -260,55 +217,74 @@ private:
     add(e, 0, "13 " + sec(e) + " Activity " + thr_alias(pe, thr));
   }
 
-  void on_msg(const Event& e)
+  void issued(const Event& e) override
   {
-    const std::optional<MessageLifecycle::Op> op = lifecycle_.queue(e);
-    const int n = lifecycle_.node(e.src);
-    setvar(e.t, "queued", nic_alias(n), lifecycle_.queued(n));
+    setvar(e.t, "outstanding", thr_alias(e.pe, e.thr), lifecycle().outstanding(e.pe, e.thr));
+  }
+
+  void queued(const Event& e, const std::optional<MessageLifecycle::Op>& op) override
+  {
+    const int n = lifecycle().node(e.src);
+    setvar(e.t, "queued", nic_alias(n), lifecycle().queued(n));
     if (op)
       add(e.t, 1, "15 " + sec(e.t) + " Message 0 " + e.what + ' ' + thr_alias(op->pe, op->thr) + " m" + std::to_string(e.id));
   }
 
-  void on_injected(const Event& e)
+  void injected(const Event& e, const MessageLifecycle::Msg& m) override
   {
-    if (auto m = lifecycle_.inject(e)) {
-      setvar(e.t, "queued", nic_alias(m->node), lifecycle_.queued(m->node));
-      setvar(e.t, "inflight", nic_alias(m->node), lifecycle_.in_flight(m->node));
-    }
+    setvar(e.t, "queued", nic_alias(m.node), lifecycle().queued(m.node));
+    setvar(e.t, "inflight", nic_alias(m.node), lifecycle().in_flight(m.node));
   }
 
-  void on_delivered(const Event& e)
+  void delivered(const Event& e, const MessageLifecycle::Delivery& d) override
   {
-    const auto d = lifecycle_.deliver(e);
-    if (!d)
-      return;
-    const int n = d->msg.node;
-    if (d->msg.injected)
-      setvar(e.t, "inflight", nic_alias(n), lifecycle_.in_flight(n));
+    const int n = d.msg.node;
+    if (d.msg.injected)
+      setvar(e.t, "inflight", nic_alias(n), lifecycle().in_flight(n));
     else
-      setvar(e.t, "queued", nic_alias(n), lifecycle_.queued(n));
-    if (d->op) {
-      add(e.t, 1, "16 " + sec(e.t) + " Message 0 " + d->msg.kind + ' ' + pe_alias(d->msg.dst) + " m" + std::to_string(e.id));
-      add(e.t, 1, "15 " + sec(e.t) + " Ack 0 ack " + pe_alias(d->msg.dst) + " a" + std::to_string(e.id));
+      setvar(e.t, "queued", nic_alias(n), lifecycle().queued(n));
+    if (d.op) {
+      add(e.t, 1, "16 " + sec(e.t) + " Message 0 " + d.msg.kind + ' ' + pe_alias(d.msg.dst) + " m" + std::to_string(e.id));
+      add(e.t, 1, "15 " + sec(e.t) + " Ack 0 ack " + pe_alias(d.msg.dst) + " a" + std::to_string(e.id));
     }
   }
 
-  void on_done(const Event& e)
+  void completed(const Event& e, const MessageLifecycle::Completion& c) override
   {
-    const auto c = lifecycle_.complete(e);
-    if (!c || !c->op)
+    if (!c.op)
       return;
-    add(e.t, 1, "16 " + sec(e.t) + " Ack 0 ack " + thr_alias(c->op->pe, c->op->thr) + " a" + std::to_string(e.id));
-    if (c->op_completed)
-      setvar(e.t, "outstanding", thr_alias(c->op->pe, c->op->thr), lifecycle_.outstanding(c->op->pe, c->op->thr));
+    add(e.t, 1, "16 " + sec(e.t) + " Ack 0 ack " + thr_alias(c.op->pe, c.op->thr) + " a" + std::to_string(e.id));
+    if (c.op_completed)
+      setvar(e.t, "outstanding", thr_alias(c.op->pe, c.op->thr), lifecycle().outstanding(c.op->pe, c.op->thr));
   }
 
-  MessageLifecycle lifecycle_;
+  void counter(const Event& e) override
+  {
+    setvar(e.t, "ct" + std::to_string(e.ct), pe_alias(e.pe), static_cast<long long>(e.success + e.failure));
+  }
+
+  void wait_opened(const Event& e, const Event* replaced) override
+  {
+    if (replaced != nullptr)
+      wait_begins_.erase(wait_begins_.find(replaced->t));
+    wait_begins_.insert(e.t);
+  }
+
+  void wait_closed(const Event& b, const Event& e) override
+  {
+    state(b.t, e.t, e.pe, e.thr, "wait");
+    wait_begins_.erase(wait_begins_.find(b.t));
+  }
+
+  void wait_unfinished(const Event& b, std::int64_t end) override { state(b.t, end, b.pe, b.thr, "wait"); }
+
+  void computed(const Event& e) override { state(e.t, e.t + e.dur, e.pe, e.thr, "compute"); }
+  void locked(const Event& e) override { state(e.t, e.t + e.dur, e.pe, e.thr, "lock"); }
+
   std::ostream& out_;
   std::priority_queue<Line, std::vector<Line>, LineLater> lines_;
   std::size_t seq_ = 0;
   std::multiset<std::int64_t> wait_begins_; ///< of the open waits
-  std::map<std::pair<int, int>, std::int64_t> waits_;    ///< open waits' begin, by (pe, thr)
 };
 
 void destroy_containers(std::ostream& out, const Containers& c, std::int64_t end)

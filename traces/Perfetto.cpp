@@ -150,108 +150,51 @@ void declare_tracks(Writer& w, const Tracks& k)
 }
 
 /// Turns the trace's events, in order, into slices, flows and counters on the tracks.
-class EventWriter {
+class EventWriter : public LifecycleWalk {
 public:
-  EventWriter(Writer& w, const Tracks& tracks) : w_(w), tracks_(tracks), lifecycle_(tracks) {}
-
-  void on(const Event& e)
-  {
-    switch (e.type) {
-      case Type::Pe:
-      case Type::Link:
-        break;
-      case Type::Ctx:
-        w_.instant(e.pe, e.thr < 0 ? 0 : e.thr, e.t, "context " + e.what, kv("ctx", e.ctx) + "," + kv("ct", e.ct));
-        break;
-      case Type::Op:
-        on_op(e);
-        break;
-      case Type::Msg:
-        on_msg(e);
-        break;
-      case Type::Inj:
-        on_injected(e);
-        break;
-      case Type::Hop:
-        on_hop(e);
-        break;
-      case Type::Dlv:
-        on_delivered(e);
-        break;
-      case Type::Done:
-        on_done(e);
-        break;
-      case Type::Ct:
-        w_.counter(e.pe, e.t, "ct " + std::to_string(e.ct), kvu("success", e.success) + "," + kvu("failure", e.failure));
-        break;
-      case Type::Wait:
-        open_waits_[{e.pe, e.thr}] = e;
-        break;
-      case Type::Wend:
-        on_wait_end(e);
-        break;
-      case Type::Comp:
-        w_.slice(e.pe, e.thr, e.t, e.dur, "compute", "compute", "");
-        break;
-      case Type::Lock:
-        w_.slice(e.pe, e.thr, e.t, e.dur, "lock", "library lock", "");
-        break;
-      case Type::Limit:
-        w_.event("\"ph\":\"i\",\"s\":\"p\",\"pid\":" + std::to_string(e.pe) + ",\"tid\":0,\"ts\":" + us(e.t) + ",\"name\":" +
-                 str("limit " + e.what) + ",\"args\":{}");
-        break;
-    }
-  }
-
-  /// Waits still open at the end of the trace, closed at `end`.
-  void close_open_waits(std::int64_t end)
-  {
-    for (const auto& [k, b] : open_waits_)
-      w_.slice(b.pe, b.thr, b.t, end - b.t, "wait", b.what + " (unfinished)",
-               kv("ctx", b.ctx) + "," + kv("ct", b.ct) + "," + kvu("target", b.target));
-  }
+  EventWriter(Writer& w, const Tracks& tracks) : LifecycleWalk(tracks), w_(w), tracks_(tracks) {}
 
 private:
   void outstanding_counter(int pe, int thr, std::int64_t t)
   {
-    w_.counter(pe, t, "outstanding ops, thread " + std::to_string(thr), kv("ops", lifecycle_.outstanding(pe, thr)));
+    w_.counter(pe, t, "outstanding ops, thread " + std::to_string(thr), kv("ops", lifecycle().outstanding(pe, thr)));
   }
   void nic_counters(int node, std::int64_t t)
   {
     w_.counter(kPerfettoNicPid + node, t, "messages",
-               kv("queued", lifecycle_.queued(node)) + "," + kv("in_flight", lifecycle_.in_flight(node)));
+               kv("queued", lifecycle().queued(node)) + "," + kv("in_flight", lifecycle().in_flight(node)));
   }
 
-  void on_op(const Event& e)
+  void ctx(const Event& e) override
   {
-    lifecycle_.issue(e);
+    w_.instant(e.pe, e.thr < 0 ? 0 : e.thr, e.t, "context " + e.what, kv("ctx", e.ctx) + "," + kv("ct", e.ct));
+  }
+
+  void issued(const Event& e) override
+  {
     w_.slice(e.pe, e.thr, e.t, 0, "op", e.what,
              kvu("id", e.id) + "," + kv("ctx", e.ctx) + "," + kv("ct", e.ct) + "," + kvu("seq", e.seq) + "," + kvu("bytes", e.bytes) + "," +
                  kv("target", e.target_pe));
     outstanding_counter(e.pe, e.thr, e.t);
   }
 
-  void on_msg(const Event& e)
+  void queued(const Event& e, const std::optional<MessageLifecycle::Op>& op) override
   {
-    const std::optional<MessageLifecycle::Op> op = lifecycle_.queue(e);
-    const int node = lifecycle_.node(e.src);
+    const int node = lifecycle().node(e.src);
     nic_counters(node, e.t);
     w_.async('b', e.id, false, kPerfettoNicPid + node, e.t, "queued " + e.what);
     if (op)
       w_.flow('s', 2 * e.id, op->pe, op->thr, op->issue, "message");
   }
 
-  void on_injected(const Event& e)
+  void injected(const Event& e, const MessageLifecycle::Msg& m) override
   {
-    const auto m = lifecycle_.inject(e);
-    if (!m)
-      return;
-    nic_counters(m->node, e.t);
-    w_.async('e', e.id, false, kPerfettoNicPid + m->node, e.t, "queued " + m->kind);
-    w_.async('b', e.id, true, kPerfettoNicPid + m->node, e.t, "in flight " + m->kind);
+    nic_counters(m.node, e.t);
+    w_.async('e', e.id, false, kPerfettoNicPid + m.node, e.t, "queued " + m.kind);
+    w_.async('b', e.id, true, kPerfettoNicPid + m.node, e.t, "in flight " + m.kind);
   }
 
-  void on_hop(const Event& e)
+  void hop(const Event& e) override
   {
     link_bytes_[e.link] += e.bytes;
     w_.instant(kPerfettoFabricPid, e.link, e.t, "packet", kvu("msg", e.id) + "," + kv("queued_ps", e.queued) + "," + kvu("bytes", e.bytes));
@@ -260,51 +203,60 @@ private:
                kvu("bytes", link_bytes_[e.link]));
   }
 
-  void on_delivered(const Event& e)
+  void delivered(const Event& e, const MessageLifecycle::Delivery& d) override
   {
-    const auto d = lifecycle_.deliver(e);
-    if (!d)
-      return;
-    const MessageLifecycle::Msg& m = d->msg;
+    const MessageLifecycle::Msg& m = d.msg;
     // never injected: queued until delivered
     w_.async('e', e.id, m.injected, kPerfettoNicPid + m.node, e.t, (m.injected ? "in flight " : "queued ") + m.kind);
     nic_counters(m.node, e.t);
     w_.slice(m.dst, kPerfettoIncomingTid, e.t, 0, "delivery", "deliver " + m.kind,
              kvu("msg", e.id) + "," + kvu("op", m.op) + "," + kv("src", m.src) + "," + kv("ooo", e.ooo ? 1 : 0) + "," + kvu("depth", e.depth));
-    if (d->op) {
+    if (d.op) {
       w_.flow('f', 2 * e.id, m.dst, kPerfettoIncomingTid, e.t, "message");
       w_.flow('s', 2 * e.id + 1, m.dst, kPerfettoIncomingTid, e.t, "ack");
     }
   }
 
-  void on_done(const Event& e)
+  void completed(const Event& e, const MessageLifecycle::Completion& c) override
   {
-    const auto c = lifecycle_.complete(e);
-    if (!c || !c->op)
+    if (!c.op)
       return;
-    const MessageLifecycle::Op& op = *c->op;
-    w_.slice(op.pe, op.thr, e.t, 0, "ack", c->msg.kind == "put" || c->msg.kind == "atomic" ? "ack" : "reply",
-             kvu("msg", e.id) + "," + kvu("op", c->msg.op));
+    const MessageLifecycle::Op& op = *c.op;
+    w_.slice(op.pe, op.thr, e.t, 0, "ack", c.msg.kind == "put" || c.msg.kind == "atomic" ? "ack" : "reply",
+             kvu("msg", e.id) + "," + kvu("op", c.msg.op));
     w_.flow('f', 2 * e.id + 1, op.pe, op.thr, e.t, "ack");
-    if (c->op_completed)
+    if (c.op_completed)
       outstanding_counter(op.pe, op.thr, e.t);
   }
 
-  void on_wait_end(const Event& e)
+  void counter(const Event& e) override
   {
-    auto it = open_waits_.find({e.pe, e.thr});
-    if (it == open_waits_.end())
-      return;
-    const Event& b = it->second;
+    w_.counter(e.pe, e.t, "ct " + std::to_string(e.ct), kvu("success", e.success) + "," + kvu("failure", e.failure));
+  }
+
+  void wait_closed(const Event& b, const Event& e) override
+  {
     w_.slice(e.pe, e.thr, b.t, e.t - b.t, "wait", b.what,
              kv("ctx", b.ctx) + "," + kv("ct", b.ct) + "," + kvu("target", b.target) + "," + kvu("final_target", e.target));
-    open_waits_.erase(it);
+  }
+
+  void wait_unfinished(const Event& b, std::int64_t end) override
+  {
+    w_.slice(b.pe, b.thr, b.t, end - b.t, "wait", b.what + " (unfinished)",
+             kv("ctx", b.ctx) + "," + kv("ct", b.ct) + "," + kvu("target", b.target));
+  }
+
+  void computed(const Event& e) override { w_.slice(e.pe, e.thr, e.t, e.dur, "compute", "compute", ""); }
+  void locked(const Event& e) override { w_.slice(e.pe, e.thr, e.t, e.dur, "lock", "library lock", ""); }
+
+  void limit(const Event& e) override
+  {
+    w_.event("\"ph\":\"i\",\"s\":\"p\",\"pid\":" + std::to_string(e.pe) + ",\"tid\":0,\"ts\":" + us(e.t) + ",\"name\":" +
+             str("limit " + e.what) + ",\"args\":{}");
   }
 
   Writer& w_;
   const Tracks& tracks_;
-  MessageLifecycle lifecycle_;
-  std::map<std::pair<int, int>, Event> open_waits_;      ///< by (pe, thr)
   std::map<int, unsigned long long> link_bytes_;
 };
 
@@ -321,7 +273,7 @@ void write_perfetto(const EventSource& source, std::ostream& out)
   EventWriter events(w, tracks);
   std::int64_t last = 0;
   source([&](const Event& e) {
-    events.on(e);
+    events.visit(e);
     last = e.t;
   });
   events.close_open_waits(last);

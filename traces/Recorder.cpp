@@ -58,7 +58,6 @@ void Recorder::commit()
   // The watermark below guarantees that no event is reported before one already written.
   SHMEMSIM_ASSERT(building_.t >= written_upto_, "trace events arrive no earlier than the reorder window's watermark");
   window_.push(Held{std::move(building_), arrivals_++});
-  peak_held_ = std::max(peak_held_, window_.size());
   if (!clock_)
     return;
   // Every event is reported at its date or later, except the intervals under way (interval_open).

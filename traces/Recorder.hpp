@@ -42,7 +42,6 @@ public:
 
   /// Events held in memory now, and at most during the run (the reorder window).
   std::size_t held() const { return window_.size(); }
-  std::size_t peak_held() const { return peak_held_; }
 
   std::uint64_t msg_issued(sim::Ps t, const char* kind, int src_ep, int dst_ep, std::uint64_t bytes,
                            std::uint64_t op) override;
@@ -93,7 +92,6 @@ private:
   Event building_;                 ///< the event add() returned, until commit()
   bool building_live_ = false;
   std::uint64_t arrivals_ = 0;
-  std::size_t peak_held_  = 0;
   sim::Ps written_upto_   = 0;     ///< the date of the last event written (dates never decrease)
   std::multiset<sim::Ps> open_;    ///< starts of the intervals under way (interval_open)
   std::function<sim::Ps()> clock_;

@@ -63,14 +63,6 @@ void Endpoints::see(const Event& e)
   }
 }
 
-Endpoints collect_endpoints(const Trace& tr)
-{
-  Endpoints ep;
-  for (const Event& e : tr.events)
-    ep.see(e);
-  return ep;
-}
-
 const char* to_string(Level l)
 {
   switch (l) {

@@ -37,7 +37,7 @@ enum class Type : std::uint8_t {
   Wend,  ///< t pe thr target                  that wait ends (target: the final one, re-read)
   Comp,  ///< t pe thr dur                     computation from t, dur long (as the cores ran it)
   Lock,  ///< t pe thr dur                     waiting for and holding the library lock
-  Limit, ///< t pe what                        a resource limit was hit (ct, md, queue)
+  Limit, ///< t pe what                        a resource limit was hit (ct, md, le)
 };
 const char* tag(Type t);
 
@@ -141,7 +141,6 @@ struct Endpoints {
   /// Takes in what event `e` says of the endpoints.
   void see(const Event& e);
 };
-Endpoints collect_endpoints(const Trace& tr);
 
 /// `ps` divided by 10^digits, printed exactly with `digits` decimals (locale-free, so files are
 /// byte-identical across runs): digits 12 gives seconds, 6 microseconds.

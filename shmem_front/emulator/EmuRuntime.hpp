@@ -31,6 +31,7 @@ public:
   void* local_address(const void* addr, int pe) override;
   void poll_pause() override;
   double wtime() override;
+  const char* platform_kind() override { return "emulated processes (shmemsim-run --emulate)"; }
   void startup_barrier() override;
   const char* getenv(const char* name) override;
   front::CollectiveParams collectives() override;

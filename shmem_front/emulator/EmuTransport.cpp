@@ -194,10 +194,13 @@ void EmuTransport::put(TransportCtx* ctx, void* dest, const void* src, std::size
   Header h        = request(MsgType::Put, dest, n);
   h.cookie        = reinterpret_cast<std::uint64_t>(&c->ct);
   const std::uint64_t op = issue(ctx, c, false, blocking ? "put" : c->request_slot ? "put_req" : "put_nbi", n, pe);
-  nic_.send_request(pe, h, src, n, op, true); // `src` is copied or sent: reusable on return
+  // `src` is copied or sent: reusable on return; but a blocking put above max_volatile_size waits
+  // for its ACK below, so what the socket does not take at once is sent from `src` in place.
+  const bool waits = blocking && n > cfg_.max_volatile_size;
+  nic_.send_request(pe, h, src, n, op, true, waits ? Nic::Payload::InPlace : Nic::Payload::Copy);
   if (!cfg_.total_ordering || n > cfg_.max_waw_ordered_size)
     c->fence_needs_quiet.store(true, std::memory_order_relaxed);
-  if (blocking && n > cfg_.max_volatile_size)
+  if (waits)
     wait(c, false, "put");
 }
 

@@ -549,7 +549,16 @@ void Job::tally()
       const auto eq = item.find('=');
       const std::string k = item.substr(0, eq);
       const std::uint64_t v = std::stoull(item.substr(eq + 1));
-      (k == "deliveries" ? r.deliveries : k == "out_of_order" ? r.out_of_order : k == "restored" ? r.restored : r.held) += v;
+      if (k == "deliveries")
+        r.deliveries += v;
+      else if (k == "out_of_order")
+        r.out_of_order += v;
+      else if (k == "restored")
+        r.restored += v;
+      else if (k == "held")
+        r.held += v;
+      else
+        r.work[k] += v;
     }
   }
   r.wall_seconds = std::chrono::duration<double>(Clock::now() - start_).count();

@@ -10,6 +10,7 @@
 #include "shmem_front/emulator/Config.hpp"
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,9 @@ struct LaunchSpec {
 struct LaunchReport {
   double wall_seconds = 0;
   std::uint64_t deliveries = 0, out_of_order = 0, restored = 0, held = 0;
+  /// The NICs' work, summed over the PEs: messages, payload_bytes, copied_bytes, reads, sleeps
+  /// (NicStats).
+  std::map<std::string, std::uint64_t> work;
   std::vector<int> exit_status; ///< by PE, as each announced it (-1: none)
   std::uint64_t epoch_ns = 0;   ///< the traces' time origin (CLOCK_REALTIME)
 };

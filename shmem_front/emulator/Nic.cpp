@@ -187,6 +187,7 @@ void Nic::progress_loop()
       sched_yield();
       continue;
     }
+    sleeps_.fetch_add(1, std::memory_order_relaxed);
     io_.run_one();
     busy = now_ns();
   }
@@ -323,12 +324,15 @@ const char* kind_of(const Header& h)
 }
 } // namespace
 
-void Nic::send_request(int pe, Header& h, const void* payload, std::size_t n, std::uint64_t op, bool may_batch)
+void Nic::send_request(int pe, Header& h, const void* payload, std::size_t n, std::uint64_t op, bool may_batch,
+                       Payload how)
 {
   Peer& p = *peers_[static_cast<std::size_t>(pe)];
   h.src   = static_cast<std::uint32_t>(cfg_.rank);
   std::lock_guard lock(p.mutex);
   h.seq = ++p.next_seq;
+  messages_.fetch_add(1, std::memory_order_relaxed);
+  payload_bytes_.fetch_add(n, std::memory_order_relaxed);
   if (tracer_ != nullptr) {
     const bool amo = h.type == MsgType::Amo || h.type == MsgType::FetchAmo;
     tracer_->msg(Tracer::message_id(cfg_.rank, pe, h.seq), op, pe, kind_of(h),
@@ -336,7 +340,7 @@ void Nic::send_request(int pe, Header& h, const void* payload, std::size_t n, st
   }
   if (may_batch && batch_locked(p, h, payload, n))
     return;
-  send_locked(p, h, payload, n, true);
+  send_locked(p, h, payload, n, true, how);
 }
 
 namespace {
@@ -364,6 +368,7 @@ bool Nic::batch_locked(Peer& p, const Header& h, const void* payload, std::size_
   }
   const std::size_t at = p.batch.size();
   p.batch.resize(at + sizeof h + n);
+  copied(n);
   std::memcpy(p.batch.data() + at, &h, sizeof h);
   if (n > 0)
     std::memcpy(p.batch.data() + at + sizeof h, payload, n);
@@ -391,7 +396,7 @@ void Nic::flush_batch_locked(Peer& p, Conn* via)
     p.batch.clear(); // sent (or its rest queued): the buffer is kept for the next batch
     return;
   }
-  write_locked(c, std::move(p.batch));
+  write_locked(c, Out{std::move(p.batch)});
   p.batch = {};
 }
 
@@ -430,18 +435,25 @@ void Nic::flush_batches()
     }
 }
 
-void Nic::send_locked(Peer& p, const Header& h, const void* payload, std::size_t n, bool request)
+void Nic::send_locked(Peer& p, const Header& h, const void* payload, std::size_t n, bool request, Payload how)
 {
   if (!cfg_.delays()) {
     Conn& c = route_locked(p);
-    if (try_direct_locked(c, h, payload, n))
+    if (try_direct_locked(c, h, payload, n, how))
       return;
     flush_batch_locked(p, &c); // what was batched goes first
-    std::vector<char> bytes(sizeof h + n);
-    std::memcpy(bytes.data(), &h, sizeof h);
-    if (n > 0)
-      std::memcpy(bytes.data() + sizeof h, payload, n);
-    write_locked(c, std::move(bytes));
+    Out out;
+    const bool copy = how == Payload::Copy;
+    out.bytes.resize(sizeof h + (copy ? n : 0));
+    std::memcpy(out.bytes.data(), &h, sizeof h);
+    if (copy && n > 0) {
+      std::memcpy(out.bytes.data() + sizeof h, payload, n);
+      copied(n);
+    } else if (n > 0) {
+      out.in_place     = static_cast<const char*>(payload);
+      out.in_place_len = n;
+    }
+    write_locked(c, std::move(out));
     return;
   }
   const Decision d = p.injector.next(sizeof h + n, request);
@@ -455,6 +467,7 @@ void Nic::send_locked(Peer& p, const Header& h, const void* payload, std::size_t
   item.hold             = d.hold;
   item.deadline         = item.release + cfg_.reorder_hold_ns;
   item.order            = ++p.order;
+  copied(n);
   item.bytes.resize(sizeof h + n);
   std::memcpy(item.bytes.data(), &h, sizeof h);
   if (n > 0)
@@ -465,7 +478,7 @@ void Nic::send_locked(Peer& p, const Header& h, const void* payload, std::size_t
   asio::post(io_, [this, &p] { pump(p); });
 }
 
-bool Nic::try_direct_locked(Conn& c, const Header& h, const void* payload, std::size_t n)
+bool Nic::try_direct_locked(Conn& c, const Header& h, const void* payload, std::size_t n, Payload how)
 {
   // The peer's batch (if any), then this message, in one write.
   Peer& p = *c.peer;
@@ -476,7 +489,7 @@ bool Nic::try_direct_locked(Conn& c, const Header& h, const void* payload, std::
   iov[k++] = {const_cast<Header*>(&h), sizeof h};
   if (n > 0)
     iov[k++] = {const_cast<void*>(payload), n};
-  if (!send_parts_locked(c, iov, k))
+  if (!send_parts_locked(c, iov, k, n > 0 ? how : Payload::Copy))
     return false;
   if (!p.batch.empty()) {
     p.batch.clear();
@@ -485,7 +498,7 @@ bool Nic::try_direct_locked(Conn& c, const Header& h, const void* payload, std::
   return true;
 }
 
-bool Nic::send_parts_locked(Conn& c, const iovec* iov, int count)
+bool Nic::send_parts_locked(Conn& c, const iovec* iov, int count, Payload how)
 {
   if (c.writing || !c.queue.empty())
     return false;
@@ -501,22 +514,29 @@ bool Nic::send_parts_locked(Conn& c, const iovec* iov, int count)
     total += iov[i].iov_len;
   if (skip == total)
     return true;
-  // The socket took part of it: the rest is queued, in order.
-  std::vector<char> rest;
-  rest.reserve(total - skip);
+  // The socket took part of it: the rest is queued, in order (the last buffer's in place if it
+  // stays unchanged until the message completes: a large payload is not copied).
+  const int copies = how == Payload::InPlace ? count - 1 : count;
+  Out rest;
   for (int i = 0; i < count; ++i) {
     const std::size_t from = std::min(skip, iov[i].iov_len);
     skip -= from;
     const char* b = static_cast<const char*>(iov[i].iov_base);
-    rest.insert(rest.end(), b + from, b + iov[i].iov_len);
+    if (i < copies) {
+      rest.bytes.insert(rest.bytes.end(), b + from, b + iov[i].iov_len);
+      copied(iov[i].iov_len - from);
+    } else {
+      rest.in_place     = b + from;
+      rest.in_place_len = iov[i].iov_len - from;
+    }
   }
   write_locked(c, std::move(rest));
   return true;
 }
 
-void Nic::write_locked(Conn& c, std::vector<char>&& bytes)
+void Nic::write_locked(Conn& c, Out&& out)
 {
-  c.queue.push_back(Out{std::move(bytes), 0});
+  c.queue.push_back(std::move(out));
   if (c.writing)
     return;
   c.writing = true;
@@ -528,15 +548,18 @@ void Nic::start_write(Conn& c)
   Peer& p = *c.peer;
   // Everything queued so far goes out in one gathered write (up to 64 messages).
   std::vector<asio::const_buffer> bufs;
+  std::size_t count = 0; // messages
   {
     std::lock_guard lock(p.mutex);
     for (Out& o : c.queue) {
-      bufs.emplace_back(o.bytes.data() + o.done, o.bytes.size() - o.done);
-      if (bufs.size() == 64)
+      if (!o.bytes.empty())
+        bufs.emplace_back(o.bytes.data(), o.bytes.size());
+      if (o.in_place_len > 0)
+        bufs.emplace_back(o.in_place, o.in_place_len);
+      if (++count == 64)
         break;
     }
   }
-  const std::size_t count = bufs.size();
   asio::async_write(c.socket, bufs, [this, &c, &p, count](const boost::system::error_code& ec, std::size_t) {
     if (ec) {
       if (!stopping_)
@@ -574,7 +597,7 @@ void Nic::pump(Peer& p)
     std::vector<char> bytes   = std::move(best->bytes);
     const bool was_held       = best->hold > 0;
     p.delayed.erase(best);
-    write_locked(route_locked(p), std::move(bytes));
+    write_locked(route_locked(p), Out{std::move(bytes)});
     if (was_held)
       continue;
     for (Delayed& d : p.delayed) // held messages issued before it have been overtaken once more
@@ -611,6 +634,7 @@ void Nic::start_reading(Conn& c)
                            [this, &c](const boost::system::error_code& ec, std::size_t n) {
                              if (ec)
                                return; // the peer ended (the launcher reports an early end)
+                             reads_.fetch_add(1, std::memory_order_relaxed);
                              c.in_hi += n;
                              process(c);
                            });
@@ -633,14 +657,19 @@ void Nic::process(Conn& c)
       continue;
     }
     const std::uint64_t len = c.header.len;
-    // A put that may execute now lands in the target memory directly (no payload buffer).
-    std::byte* into = c.header.type == MsgType::Put ? at(c.header.seg, c.header.offset, len) : nullptr;
-    c.direct        = into != nullptr && (!cfg_.total_ordering || c.header.seq == p.expected);
-    if (!c.direct)
+    // A put that may execute now lands in the target memory directly (no payload buffer), and a
+    // reply in the initiator's destination (its operation is pending until the reply is counted).
+    std::byte* into = c.header.type == MsgType::Put ? at(c.header.seg, c.header.offset, len)
+                                                    : reinterpret_cast<std::byte*>(c.header.dest);
+    c.direct = into != nullptr && (c.header.type == MsgType::Reply || !cfg_.total_ordering || c.header.seq == p.expected);
+    if (!c.direct) {
+      copied(len); // cleared
       c.payload.resize(len);
+    }
     char* dst              = c.direct ? reinterpret_cast<char*>(into) : c.payload.data();
     const std::size_t here = static_cast<std::size_t>(std::min<std::uint64_t>(avail, len));
     std::memcpy(dst, data, here);
+    copied(here);
     c.in_lo += sizeof(Header) + here;
     if (here == len) {
       on_message(c);
@@ -648,16 +677,24 @@ void Nic::process(Conn& c)
     }
     // The rest of the payload is still on its way: read it straight into its place.
     flush_acks(p);
-    asio::async_read(c.socket, asio::buffer(dst + here, len - here), [this, &c](const boost::system::error_code& ec, std::size_t) {
-      if (ec)
-        return;
-      on_message(c);
-      process(c);
-    });
+    read_rest(c, dst + here, len - here);
     return;
   }
   flush_acks(p);
   start_reading(c);
+}
+
+void Nic::read_rest(Conn& c, char* dst, std::size_t left)
+{
+  c.socket.async_read_some(asio::buffer(dst, left), [this, &c, dst, left](const boost::system::error_code& ec, std::size_t n) {
+    if (ec)
+      return; // the peer ended (the launcher reports an early end)
+    reads_.fetch_add(1, std::memory_order_relaxed);
+    if (n < left)
+      return read_rest(c, dst + n, left - n);
+    on_message(c);
+    process(c);
+  });
 }
 
 void Nic::on_message(Conn& c)
@@ -665,7 +702,7 @@ void Nic::on_message(Conn& c)
   const Header h = c.header;
   Peer& p        = *c.peer;
   if (h.type == MsgType::Ack || h.type == MsgType::Reply)
-    deliver(p, h, c.payload.data());
+    deliver(p, h, c.direct ? nullptr : c.payload.data());
   else
     deliver_ordered(p, h, c.direct ? nullptr : &c.payload);
 }
@@ -727,8 +764,10 @@ void Nic::deliver(Peer& p, const Header& h, const char* payload)
       std::byte* d = at(h.seg, h.offset, h.len);
       if (d == nullptr)
         bad_message(p, "a put out of bounds");
-      if (payload != nullptr)
+      if (payload != nullptr) {
         std::memcpy(d, payload, h.len);
+        copied(h.len);
+      }
       note_update();
       deliveries_.fetch_add(1, std::memory_order_relaxed);
       ack(p, h);
@@ -739,7 +778,9 @@ void Nic::deliver(Peer& p, const Header& h, const char* payload)
       if (s == nullptr)
         bad_message(p, "a get out of bounds");
       deliveries_.fetch_add(1, std::memory_order_relaxed);
-      respond(p, MsgType::Reply, h, s, h.len);
+      // From the symmetric memory, in place: a large reply is not copied (a get of memory that its
+      // PE changes meanwhile is a race of the program, as with a real NIC's DMA).
+      respond(p, MsgType::Reply, h, s, h.len, Payload::InPlace);
       return;
     }
     case MsgType::Amo:
@@ -759,12 +800,14 @@ void Nic::deliver(Peer& p, const Header& h, const char* payload)
       if (h.type == MsgType::Amo)
         ack(p, h);
       else
-        respond(p, MsgType::Reply, h, &result, front::amo_size(static_cast<AmoType>(h.dtype)));
+        respond(p, MsgType::Reply, h, &result, front::amo_size(static_cast<AmoType>(h.dtype)), Payload::Copy);
       return;
     }
     case MsgType::Reply:
-      if (h.len > 0)
+      if (h.len > 0 && payload != nullptr) {
         std::memcpy(reinterpret_cast<void*>(h.dest), payload, h.len);
+        copied(h.len);
+      }
       if (tracer_ != nullptr)
         tracer_->done(Tracer::message_id(cfg_.rank, p.pe, h.seq));
       complete(h.cookie, 1);
@@ -851,7 +894,7 @@ void Nic::execute_amo(const Header& h, void* result)
   execute_amo_at(d, static_cast<AmoOp>(h.op & ~kSignalOp), t, h.value, result);
 }
 
-void Nic::respond(Peer& p, MsgType type, const Header& req, const void* payload, std::size_t n)
+void Nic::respond(Peer& p, MsgType type, const Header& req, const void* payload, std::size_t n, Payload how)
 {
   Header r;
   r.type   = type;
@@ -860,8 +903,10 @@ void Nic::respond(Peer& p, MsgType type, const Header& req, const void* payload,
   r.dest   = req.dest;
   r.seq    = req.seq; // the request it answers (traces name it)
   r.len    = type == MsgType::Reply ? n : 0;
+  messages_.fetch_add(1, std::memory_order_relaxed);
+  payload_bytes_.fetch_add(r.len, std::memory_order_relaxed);
   std::lock_guard lock(p.mutex);
-  send_locked(p, r, payload, type == MsgType::Reply ? n : 0, false);
+  send_locked(p, r, payload, type == MsgType::Reply ? n : 0, false, how);
 }
 
 void Nic::ack(Peer& p, const Header& req)
@@ -890,8 +935,9 @@ void Nic::flush_acks(Peer& p)
   r.seq    = p.ack_seq;
   r.len    = p.ack_count;
   p.ack_count = 0;
+  messages_.fetch_add(1, std::memory_order_relaxed);
   std::lock_guard lock(p.mutex);
-  send_locked(p, r, nullptr, 0, false);
+  send_locked(p, r, nullptr, 0, false, Payload::Copy);
 }
 
 void Nic::complete(std::uint64_t cookie, std::uint64_t count)
@@ -938,6 +984,7 @@ void Nic::wait_until(bool (*done)(const void*), const void* arg)
     sched_yield();
     if (std::chrono::steady_clock::now() > spin_until) {
       waiters_.fetch_add(1);
+      sleeps_.fetch_add(1, std::memory_order_relaxed); // one sleep, however many wakes it takes
       std::unique_lock lock(wait_mutex_);
       while (!done(arg))
         wait_cv_.wait_for(lock, std::chrono::milliseconds(10));
@@ -958,6 +1005,7 @@ void Nic::wait_update(std::uint64_t seen, std::chrono::microseconds max_wait)
     sched_yield();
   }
   waiters_.fetch_add(1);
+  sleeps_.fetch_add(1, std::memory_order_relaxed);
   {
     std::unique_lock lock(wait_mutex_);
     wait_cv_.wait_until(lock, start + max_wait, [&] { return updates() > seen; });
@@ -967,7 +1015,17 @@ void Nic::wait_update(std::uint64_t seen, std::chrono::microseconds max_wait)
 
 NicStats Nic::stats() const
 {
-  return NicStats{deliveries_.load(), out_of_order_.load(), restored_.load(), held_.load()};
+  NicStats s;
+  s.deliveries    = deliveries_.load();
+  s.out_of_order  = out_of_order_.load();
+  s.restored      = restored_.load();
+  s.held          = held_.load();
+  s.messages      = messages_.load();
+  s.payload_bytes = payload_bytes_.load();
+  s.copied_bytes  = copied_.load();
+  s.reads         = reads_.load();
+  s.sleeps        = sleeps_.load();
+  return s;
 }
 
 } // namespace shmemsim::emulator

@@ -53,6 +53,12 @@ struct NicStats {
   std::uint64_t out_of_order = 0; ///< of those, delivered after a later one of the same pair
   std::uint64_t restored = 0;     ///< held by the receiver to restore a pair's order (total ordering)
   std::uint64_t held = 0;         ///< requests the injector held back for others to overtake
+  // The work it took (summary.json's emulator.work; tests bound them, not times):
+  std::uint64_t messages = 0;     ///< messages sent: requests, ACKs and REPLYs
+  std::uint64_t payload_bytes = 0; ///< payload sent (puts and replies)
+  std::uint64_t copied_bytes = 0; ///< payload bytes copied or cleared in this process's memory (not by the kernel)
+  std::uint64_t reads = 0;        ///< receive system calls on the connections
+  std::uint64_t sleeps = 0;       ///< times a thread blocked: the progress thread in epoll, a wait on the condition variable
 };
 
 class Nic {
@@ -68,12 +74,18 @@ public:
   /// Stop the progress thread (every PE has finished: no message can come).
   void stop();
 
+  /// How a message's payload is sent when the socket cannot take it all at once.
+  enum class Payload {
+    Copy,    ///< the rest is copied (the caller may reuse its buffer on return)
+    InPlace, ///< the rest is sent from where it is: it stays unchanged until the message completes
+  };
   /// Send a request to `pe` (its seq is assigned here), with `n` payload bytes from `payload`;
   /// `op`: the traced operation it belongs to (Tracer::op; 0: none). `may_batch`: nothing waits
   /// for it at once (a put or a non-fetching AMO): when it follows another request to `pe`
   /// closely it is copied into that peer's batch, which goes out in one write (flush_batches(),
   /// or the progress thread, rung once per batch).
-  void send_request(int pe, Header& h, const void* payload, std::size_t n, std::uint64_t op = 0, bool may_batch = false);
+  void send_request(int pe, Header& h, const void* payload, std::size_t n, std::uint64_t op = 0, bool may_batch = false,
+                    Payload how = Payload::Copy);
   /// Send every peer's batch now (before this thread waits).
   void flush_batches();
 
@@ -114,9 +126,12 @@ public:
 private:
   struct Peer;
   struct Conn;
+  /// A message (or the rest of one) queued on a connection: `bytes` (copied), then
+  /// `in_place_len` bytes sent from `in_place` (Payload::InPlace).
   struct Out {
     std::vector<char> bytes;
-    std::size_t done = 0;
+    const char* in_place     = nullptr;
+    std::size_t in_place_len = 0;
   };
 
   void progress_loop();
@@ -125,11 +140,13 @@ private:
   void refuse_later();
   void start_reading(Conn& c);
   void process(Conn& c);
+  /// Read the rest of the current message's payload, `left` bytes, straight into `dst`.
+  void read_rest(Conn& c, char* dst, std::size_t left);
   void on_message(Conn& c);
   void deliver_ordered(Peer& p, const Header& h, std::vector<char>* payload);
   void deliver(Peer& p, const Header& h, const char* payload);
   void execute_amo(const Header& h, void* result);
-  void respond(Peer& p, MsgType type, const Header& req, const void* payload, std::size_t n);
+  void respond(Peer& p, MsgType type, const Header& req, const void* payload, std::size_t n, Payload how);
   void ack(Peer& p, const Header& req);
   /// Trace a request's delivery (out of order if a later request of the pair came first).
   /// Counts a request's delivery (out of order or not) and traces it.
@@ -137,14 +154,15 @@ private:
   void flush_acks(Peer& p);
   void complete(std::uint64_t cookie, std::uint64_t count);
   /// Enqueue one message for `p`, header then payload (the peer's lock held).
-  void send_locked(Peer& p, const Header& h, const void* payload, std::size_t n, bool request);
+  void send_locked(Peer& p, const Header& h, const void* payload, std::size_t n, bool request, Payload how);
   /// The connection (path) the peer's next message takes, as platform.fabric.routing says.
   Conn& route_locked(Peer& p);
-  void write_locked(Conn& c, std::vector<char>&& bytes);
-  bool try_direct_locked(Conn& c, const Header& h, const void* payload, std::size_t n);
+  void write_locked(Conn& c, Out&& out);
+  bool try_direct_locked(Conn& c, const Header& h, const void* payload, std::size_t n, Payload how);
   /// Send `count` buffers in one sendmsg if nothing is queued on the connection (the rest
-  /// queued); false if it is busy or failed: nothing was sent.
-  bool send_parts_locked(Conn& c, const iovec* iov, int count);
+  /// queued: copied, but the last buffer's sent from where it is with Payload::InPlace); false if
+  /// it is busy or failed: nothing was sent.
+  bool send_parts_locked(Conn& c, const iovec* iov, int count, Payload how = Payload::Copy);
   /// Append a request to the peer's batch (the peer's lock held); false if it must go at once.
   bool batch_locked(Peer& p, const Header& h, const void* payload, std::size_t n);
   /// Send the peer's batch, on `via` (null: the path routing picks).
@@ -170,6 +188,8 @@ private:
   std::condition_variable wait_cv_;
 
   std::atomic<std::uint64_t> deliveries_{0}, out_of_order_{0}, restored_{0}, held_{0};
+  std::atomic<std::uint64_t> messages_{0}, payload_bytes_{0}, copied_{0}, reads_{0}, sleeps_{0};
+  void copied(std::size_t n) { copied_.fetch_add(n, std::memory_order_relaxed); }
   std::atomic<int> batched_peers_{0}; ///< peers whose batch is not empty
   std::vector<std::unique_ptr<boost::asio::steady_timer>> tickers_;
   Tracer* tracer_ = nullptr;

@@ -98,7 +98,10 @@ std::string stats_line()
 {
   const NicStats s = g_pe.nic->stats();
   return "deliveries=" + std::to_string(s.deliveries) + " out_of_order=" + std::to_string(s.out_of_order) +
-         " restored=" + std::to_string(s.restored) + " held=" + std::to_string(s.held);
+         " restored=" + std::to_string(s.restored) + " held=" + std::to_string(s.held) +
+         " messages=" + std::to_string(s.messages) + " payload_bytes=" + std::to_string(s.payload_bytes) +
+         " copied_bytes=" + std::to_string(s.copied_bytes) + " reads=" + std::to_string(s.reads) +
+         " sleeps=" + std::to_string(s.sleeps);
 }
 
 /// The PE's part is over with `status`: wait (serving the others' requests) until every PE's is,

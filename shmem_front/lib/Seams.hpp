@@ -155,6 +155,8 @@ public:
   virtual ~Runtime() = default;
 
   // Identity
+  /// What the PEs run on, for start-up text (SHMEM_VERSION, SHMEM_INFO): "a simulated cluster".
+  virtual const char* platform_kind() { return "a simulated cluster"; }
   /// The calling PE's number (-1 when the caller is no PE).
   virtual int my_pe() = 0;
   /// The number of PEs in the job.

@@ -43,8 +43,8 @@ void print_environment_info()
   const bool info = env_set("SHMEM_INFO");
   if (!info && !env_set("SHMEM_VERSION"))
     return;
-  std::printf("%s %s: OpenSHMEM %d.%d library on a simulated cluster, %d PEs\n", SHMEM_VENDOR_STRING, SHMEMSIM_VERSION,
-              SHMEM_MAJOR_VERSION, SHMEM_MINOR_VERSION, rt().n_pes());
+  std::printf("%s %s: OpenSHMEM %d.%d library on %s, %d PEs\n", SHMEM_VENDOR_STRING, SHMEMSIM_VERSION,
+              SHMEM_MAJOR_VERSION, SHMEM_MINOR_VERSION, rt().platform_kind(), rt().n_pes());
   if (info) {
     const std::size_t usable = rt().heap_size() - kReservedHeap;
     const char* size         = rt().getenv("SHMEM_SYMMETRIC_SIZE");

@@ -746,7 +746,7 @@ bool write_emulated_run(const Options& o, const scenarios::Scenario& sc, const e
   s["out_of_order_deliveries"] = report.out_of_order;
   // Every request is executed once at its target: the requests issued are those delivered.
   s["operations"] = {{"issued", report.deliveries}};
-  s["emulator"]   = {{"held_by_injector", report.held}, {"restored_to_order", report.restored}};
+  s["emulator"]   = {{"held_by_injector", report.held}, {"restored_to_order", report.restored}, {"work", report.work}};
   s["exit_status"] = report.exit_status;
   s["status"]      = status;
   s["checks"]      = {{"passed", status == scenarios::kExitOk}, {"failures", nlohmann::json::array()}};

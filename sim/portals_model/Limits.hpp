@@ -12,7 +12,6 @@ struct Limits {
   int max_entries                    = 16384; ///< list entries per NI
   int max_mds                        = 1024;
   int max_cts                        = 1024;
-  int max_eqs                        = 64;    ///< event queues come with a later model issue
   int max_pt_index                   = 63;
   std::uint64_t max_msg_size         = std::uint64_t{1} << 32;
   std::uint64_t max_atomic_size      = 512;
@@ -38,8 +37,6 @@ inline const sim::ParamTable<Limits>& Limits::keys()
               "runtime keeps 1 (its default context's MD; split mapping: 2), so a PE can create max_mds - 1 "
               "contexts (split: (max_mds - 2) / 2); beyond that job.contexts.on_exhaustion decides.",
        .field = field(&Limits::max_mds)},
-      {.path = "platform.nic.limits.max_eqs", .kind = K::Int, .doc = "Event queues per NI.",
-       .field = field(&Limits::max_eqs)},
       {.path = "platform.nic.limits.max_entries", .kind = K::Int, .doc = "List entries per NI.",
        .field = field(&Limits::max_entries)},
       {.path = "platform.nic.limits.max_pt_index", .kind = K::Int, .doc = "Highest portal table index.",

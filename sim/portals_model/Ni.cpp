@@ -306,16 +306,6 @@ Status Ni::pt_alloc(std::uint32_t requested, std::uint32_t* actual)
   return Status::Ok;
 }
 
-Status Ni::pt_free(std::uint32_t pt)
-{
-  if (pt >= pts_.size() || !pts_[pt].used)
-    return fail(Status::ArgInvalid, "not an allocated portal table entry");
-  if (!pts_[pt].list.empty())
-    return fail(Status::InUse, "list entries are still attached");
-  pts_[pt].used = false;
-  return Status::Ok;
-}
-
 Status Ni::le_append(std::uint32_t pt, const LeDesc& d, LeHandle* out)
 {
   if (pt >= pts_.size() || !pts_[pt].used)

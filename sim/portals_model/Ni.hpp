@@ -85,7 +85,6 @@ public:
 
   // Portal table and non-matching list entries (PtlPTAlloc, PtlPTFree, PtlLEAppend, PtlLEUnlink).
   Status pt_alloc(std::uint32_t requested, std::uint32_t* actual);
-  Status pt_free(std::uint32_t pt);
   Status le_append(std::uint32_t pt, const LeDesc& le, LeHandle* handle);
   Status le_unlink(LeHandle le);
 

@@ -36,11 +36,16 @@
 # An emulated run expected to end with a status other than 0 and one line naming what went wrong,
 # as the simulator's test of the same case (CRASH: the run ends with a crash report) (the emulator's last line is only printed by a job that
 # finishes: an error ends it with the PE's own line).
+# EACH_PE LINE: a misuse every PE makes at once. A simulation stops at the first PE that says so; in
+# a real run each may say it before the launcher stops the others: 1 to PES lines, each matching LINE.
 function(shmemsim_emulate_error_test NAME)
-  cmake_parse_arguments(E "CRASH" "PROGRAM;PES;EXPECT_STATUS;STDERR_LINES" "ARGS;RUN_OPTIONS;ENV;EXPECT_STDERR;REJECT_STDOUT" ${ARGN})
+  cmake_parse_arguments(E "CRASH" "PROGRAM;PES;EXPECT_STATUS;STDERR_LINES;EACH_PE" "ARGS;RUN_OPTIONS;ENV;EXPECT_STDERR;REJECT_STDOUT" ${ARGN})
   set(lines "")
   if(DEFINED E_STDERR_LINES)
     set(lines STDERR_LINES ${E_STDERR_LINES})
+  endif()
+  if(DEFINED E_EACH_PE)
+    set(lines STDERR_LINES 1-${E_PES} STDERR_EACH_LINE ${E_EACH_PE})
   endif()
   set(no_crash ${NO_CRASH})
   if(E_CRASH)
@@ -91,8 +96,8 @@ endforeach()
 shmemsim_emulate_test(conf_c11_coll_np3 PROGRAM conf_c11_coll PES 3)
 shmemsim_emulate_test(conf_memory_align1g PROGRAM conf_memory PES 2 ARGS 1073741824
   RUN_OPTIONS --set job.symmetric_heap=3GiB EXPECT_STDOUT "(^|\n)aligned to 1073741824 bytes\n")
-shmemsim_emulate_error_test(conf_memory_badalign PROGRAM conf_memory PES 2 ARGS badalign EXPECT_STATUS 2 STDERR_LINES 1
-  EXPECT_STDERR "^shmemsim-run: PE [01]: shmem_align: alignment 48 is not a power of two\n$")
+shmemsim_emulate_error_test(conf_memory_badalign PROGRAM conf_memory PES 2 ARGS badalign EXPECT_STATUS 2
+  EACH_PE "shmemsim-run: PE [01]: shmem_align: alignment 48 is not a power of two")
 # One PE per host: SHMEM_TEAM_SHARED and shmem_ptr reach the caller only, as in the simulator with
 # one PE per node.
 shmemsim_emulate_test(conf_team_ptr PES 2 EXPECT_STDOUT "(^|\n)PE 0 reaches 1 of 2 PEs")
@@ -102,10 +107,10 @@ foreach(prog spec16_ibrma spec16_sync spec16_cxx)
   shmemsim_emulate_test(${prog} PES 2)
 endforeach()
 shmemsim_emulate_test(spec16_scan PES 4)
-shmemsim_emulate_error_test(spec16_ibrma_badstride PROGRAM spec16_ibrma PES 2 ARGS badstride EXPECT_STATUS 2 STDERR_LINES 1
-  EXPECT_STDERR "^shmemsim-run: PE [01]: shmem_int_ibput: strides dst 1 and sst 2 must be at least bsize 2")
-shmemsim_emulate_error_test(spec16_sync_badmask PROGRAM spec16_sync PES 2 ARGS badmask EXPECT_STATUS 2 STDERR_LINES 1
-  EXPECT_STDERR "^shmemsim-run: PE [01]: shmem_ctx_session_start: config_mask 6 has bits")
+shmemsim_emulate_error_test(spec16_ibrma_badstride PROGRAM spec16_ibrma PES 2 ARGS badstride EXPECT_STATUS 2
+  EACH_PE "shmemsim-run: PE [01]: shmem_int_ibput: strides dst 1 and sst 2 must be at least bsize 2[^\n]*")
+shmemsim_emulate_error_test(spec16_sync_badmask PROGRAM spec16_sync PES 2 ARGS badmask EXPECT_STATUS 2
+  EACH_PE "shmemsim-run: PE [01]: shmem_ctx_session_start: config_mask 6 has bits[^\n]*")
 
 # ------------------------------------------------------------------ tasks and requests from threads
 foreach(design offload contexts)
@@ -188,8 +193,8 @@ foreach(c "bad_sig_op@shmem_long_put_signal: invalid sig_op 7" "bad_cmp@shmem_in
   string(REPLACE "@" ";" parts "${c}")
   list(GET parts 0 what)
   list(GET parts 1 regex)
-  shmemsim_emulate_error_test(sig_error_${what} PROGRAM sig_errors PES 2 ARGS ${what} EXPECT_STATUS 2 STDERR_LINES 1
-    EXPECT_STDERR "^shmemsim-run: PE [01]: ${regex}[^\n]*\n$")
+  shmemsim_emulate_error_test(sig_error_${what} PROGRAM sig_errors PES 2 ARGS ${what} EXPECT_STATUS 2
+    EACH_PE "shmemsim-run: PE [01]: ${regex}[^\n]*")
 endforeach()
 foreach(c "destroy_world@shmem_team_destroy: SHMEM_TEAM_WORLD is a predefined team"
           "bad_root@shmem_long_broadcast: PE_root 2 is not a PE of the team"
@@ -203,20 +208,16 @@ foreach(c "destroy_world@shmem_team_destroy: SHMEM_TEAM_WORLD is a predefined te
   shmemsim_emulate_error_test(coll_error_${what} PROGRAM coll_errors PES 2 ARGS ${what} EXPECT_STATUS 2 STDERR_LINES 1
     EXPECT_STDERR "^shmemsim-run: PE 1: ${regex}[^\n]*\n$")
 endforeach()
-# Both PEs make the same mistake at once: in a real run each may say so before the launcher stops the
-# other (one line per PE that erred), where a simulation stops at the first.
 shmemsim_emulate_error_test(aset_seed_dup PROGRAM aset_seed PES 2 ARGS dup EXPECT_STATUS 2
-  EXPECT_STDERR "^(shmemsim-run: PE [01]: shmemx_create_generic_aset: generic set of 2 PEs: PE 0 appears twice[^\n]*\n)(shmemsim-run: PE [01]: shmemx_create_generic_aset: generic set of 2 PEs: PE 0 appears twice[^\n]*\n)?$")
+  EACH_PE "shmemsim-run: PE [01]: shmemx_create_generic_aset: generic set of 2 PEs: PE 0 appears twice[^\n]*")
 shmemsim_emulate_error_test(nbc_order_busy PROGRAM nbc_order PES 2 ARGS busy EXPECT_STATUS 2
-  EXPECT_STDERR "^(shmemsim-run: PE [01]: shmemx_barrier_aset_req: pSync 0x[0-9a-f]+ is in use by an outstanding non-blocking collective of this PE[^\n]*\n)(shmemsim-run: PE [01]: shmemx_barrier_aset_req: pSync 0x[0-9a-f]+ is in use by an outstanding non-blocking collective of this PE[^\n]*\n)?$")
+  EACH_PE "shmemsim-run: PE [01]: shmemx_barrier_aset_req: pSync 0x[0-9a-f]+ is in use by an outstanding non-blocking collective of this PE[^\n]*")
 shmemsim_emulate_error_test(nbc_order_delete PROGRAM nbc_order PES 2 ARGS delete EXPECT_STATUS 2
-  EXPECT_STDERR "^(shmemsim-run: PE [01]: shmemx_delete_aset: 1 non-blocking collective\\(s\\) on the set have not completed[^\n]*\n)(shmemsim-run: PE [01]: shmemx_delete_aset: 1 non-blocking collective\\(s\\) on the set have not completed[^\n]*\n)?$")
+  EACH_PE "shmemsim-run: PE [01]: shmemx_delete_aset: 1 non-blocking collective\\(s\\) on the set have not completed[^\n]*")
 # The mismatch is found by the first call that sees both collectives: the wait in a simulation, often
-# the start already in a real run, where the other PE's message may have come first; and, as above,
-# each PE may say so before the launcher stops the other.
-set(mismatch_line "shmemsim-run: PE [01]: shmemx_(wait_request|[a-z0-9_]+_aset_req): non-blocking [a-z]+ #[01] on an active set of 2 PEs \\(started by shmemx_[a-z0-9_]+_req, pSync 0x[0-9a-f]+\\): the other members started a different collective as their #[01] on the set \\(non-blocking collectives must be called in the same order on every PE of the set\\)\n")
+# the start already in a real run, where the other PE's message may have come first.
 shmemsim_emulate_error_test(nbc_order_mismatch PROGRAM nbc_order PES 2 ARGS mismatch EXPECT_STATUS 2
-  EXPECT_STDERR "^(${mismatch_line})(${mismatch_line})?$")
+  EACH_PE "shmemsim-run: PE [01]: shmemx_(wait_request|[a-z0-9_]+_aset_req): non-blocking [a-z]+ #[01] on an active set of 2 PEs \\(started by shmemx_[a-z0-9_]+_req, pSync 0x[0-9a-f]+\\): the other members started a different collective as their #[01] on the set \\(non-blocking collectives must be called in the same order on every PE of the set\\)")
 # AsyncSHMEM's misuse (a task that can never run is a deadlock: status 3 after the stall timeout).
 foreach(c "outside@1@shmemx_task: called outside shmemx_worker_init"
           "twice@2@shmemx_satisfy_promise: promise 0x[0-9a-f]+ is already satisfied"
@@ -291,6 +292,9 @@ shmemsim_emulate_test(sweep_result PES 2 ARGS -n 3 -s 128 ENV SWEEP_TAG=x1 OK no
 shmemsim_emulate_test(conv_heap_1G PROGRAM conv_heap PES 2 ARGS 1048576000 sparse ENV SHMEM_SYMMETRIC_SIZE=1G)
 shmemsim_emulate_test(conv_heap_512m_full PROGRAM conv_heap PES 2 ARGS 536870913 sparse null ENV SHMEM_SYMMETRIC_SIZE=512m
   EXPECT_STDERR "PE 0: shmem_malloc: out of symmetric heap: 536870913 bytes requested")
+# SHMEM_VERSION says what the PEs run on: emulated processes, not a simulated cluster.
+shmemsim_emulate_test(conv_env_version PROGRAM conv_heap PES 2 ARGS 4096 all ENV SHMEM_VERSION=1
+  EXPECT_STDOUT "^shmemsim [0-9.]+: OpenSHMEM 1\\.5 library on emulated processes \\(shmemsim-run --emulate\\), 2 PEs\n")
 # The launcher's conventions with --emulate: -x variables reach every PE; repeated and nested
 # shmem_init / shmem_finalize.
 shmemsim_emulate_test(launch_conv_env PROGRAM launch_conv PES 2 ARGS env LC_A LC_UNSET RUN_OPTIONS -x LC_A=one

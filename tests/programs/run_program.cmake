@@ -13,7 +13,8 @@
 #   EXPECT_STDERR_<i>, EXPECT_STDERR_N   regexes stderr must match
 #   REJECT_STDOUT_<i>, REJECT_STDOUT_N   regexes stdout must NOT match
 #   REJECT_STDERR_<i>, REJECT_STDERR_N   regexes stderr must NOT match
-#   STDERR_LINES   if not empty: the exact number of lines on stderr
+#   STDERR_LINES   if not empty: the exact number of lines on stderr, or a range MIN-MAX
+#   STDERR_EACH_LINE  if not empty: a regex every line of stderr must match whole
 #   COMPARE_RUNS   if true: run twice with --out OUT_DIR/run1 and OUT_DIR/run2; stdout,
 #                  summary.json, scenario.json and the trace of the two runs must be byte-identical
 #   OUT_DIR        where stdout/stderr (and --out directories) of the runs are kept
@@ -113,9 +114,24 @@ if(NOT "${STDERR_LINES}" STREQUAL "")
   if(NOT err STREQUAL "" AND NOT err MATCHES "\n$")
     math(EXPR nlines "${nlines} + 1")
   endif()
-  if(NOT nlines EQUAL STDERR_LINES)
+  set(lo ${STDERR_LINES})
+  set(hi ${STDERR_LINES})
+  if(STDERR_LINES MATCHES "^([0-9]+)-([0-9]+)$")
+    set(lo ${CMAKE_MATCH_1})
+    set(hi ${CMAKE_MATCH_2})
+  endif()
+  if(nlines LESS lo OR nlines GREATER hi)
     fail("stderr: expected ${STDERR_LINES} line(s), got ${nlines}")
   endif()
+endif()
+if(NOT "${STDERR_EACH_LINE}" STREQUAL "")
+  string(REPLACE ";" "\\;" err_escaped "${err}") # keep a line's semicolons inside its list item
+  string(REGEX MATCHALL "[^\n]+" err_lines "${err_escaped}")
+  foreach(line IN LISTS err_lines)
+    if(NOT line MATCHES "^(${STDERR_EACH_LINE})$")
+      fail("stderr: line does not match ${STDERR_EACH_LINE}: '${line}'")
+    endif()
+  endforeach()
 endif()
 
 if(COMPARE_RUNS)

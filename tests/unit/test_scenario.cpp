@@ -103,7 +103,6 @@ TEST(scenario_defaults, EmptyObjectGivesDocumentedDefaults)
   const auto& l = s.platform.limits;
   EXPECT_EQ(l.max_cts, def.max_cts);
   EXPECT_EQ(l.max_mds, def.max_mds);
-  EXPECT_EQ(l.max_eqs, def.max_eqs);
   EXPECT_EQ(l.max_entries, def.max_entries);
   EXPECT_EQ(l.max_pt_index, def.max_pt_index);
   EXPECT_EQ(l.max_volatile_size, def.max_volatile_size);
@@ -682,7 +681,7 @@ TEST(scenario_errors, UnknownKeys)
   EXPECT_CONTAINS(e, "net.json: zzzzzz: unknown key; valid keys here: seed, description, platform, job, output, traffic");
   EXPECT_EQ(e.find("did you mean"), std::string::npos);
   EXPECT_CONTAINS(error_of(R"({"platform": {"nic": {"limits": {"max_ct": 4}}}})"),
-                  "platform.nic.limits.max_ct: unknown key; valid keys here: max_cts, max_mds, max_eqs, "
+                  "platform.nic.limits.max_ct: unknown key; valid keys here: max_cts, max_mds, "
                   "max_entries, max_pt_index, max_volatile_size");
 }
 
