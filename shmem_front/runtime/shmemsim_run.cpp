@@ -862,8 +862,8 @@ int run_emulated(const Options& o, const scenarios::Scenario& sc)
   c.npes              = static_cast<int>(scenarios::place_endpoints(sc).size());
   c.heap_bytes        = symmetric_heap_bytes(sc);
   c.boot_host = c.listen_host = sc.emulator.host;
-  c.split                     = sc.job.contexts_split;
-  c.on_exhaustion             = static_cast<emulator::CtxPolicy>(sc.job.contexts_on_exhaustion);
+  c.mapping                   = sc.job.contexts_mapping;
+  c.on_exhaustion             = sc.job.contexts_on_exhaustion;
   c.max_cts                   = sc.platform.limits.max_cts;
   c.max_mds                   = sc.platform.limits.max_mds;
   c.max_volatile_size         = sc.platform.limits.max_volatile_size;
