@@ -39,7 +39,7 @@ struct Platform {
 };
 
 /// What runs on the platform. Implemented by the traffic patterns (scenarios/TrafficWorkload) and
-/// by the OpenSHMEM program launcher (shmem_front/runtime/ProgramWorkload).
+/// by the OpenSHMEM program launcher (shmem_front/launcher/ProgramWorkload).
 class Workload {
 public:
   virtual ~Workload() = default;
