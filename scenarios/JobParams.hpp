@@ -5,6 +5,7 @@
 
 #include "shmem_front/lib/AsyncParams.hpp"
 #include "shmem_front/lib/CollectiveParams.hpp"
+#include "shmem_front/lib/Seams.hpp" // CtxMapping, OnExhaustion
 #include "sim/Params.hpp"
 #include "sim/Time.hpp"
 
@@ -17,9 +18,6 @@ namespace shmemsim::scenarios {
 enum class Placement { Block, Cyclic };
 
 enum class ComputeMode { Counted, Measured, None };
-
-/// job.contexts.on_exhaustion (shmem_front/transport/PortalsTransport.hpp's OnExhaustion).
-enum class CtxOnExhaustion { Fail, Share, RoundRobin, KeepPrivate };
 
 struct JobParams {
   int pes             = 0; ///< endpoints (processes); 0: one per node
@@ -37,8 +35,8 @@ struct JobParams {
   /// Sandia OpenSHMEM's SHMEM_SYMMETRIC_SIZE defaults to 512 MiB (src/shmem_env_defs.h), NVSHMEM's to
   /// 1 GiB (its environment-variable documentation); shmemsim-run reserves it lazily (MAP_NORESERVE).
   std::uint64_t symmetric_heap = 512ull << 20;
-  bool contexts_split   = false; ///< job.contexts.mapping: split (else lean)
-  CtxOnExhaustion contexts_on_exhaustion = CtxOnExhaustion::Fail; ///< job.contexts.on_exhaustion
+  front::CtxMapping contexts_mapping = front::CtxMapping::Lean;                   ///< job.contexts.mapping
+  front::OnExhaustion contexts_on_exhaustion = front::OnExhaustion::Fail; ///< job.contexts.on_exhaustion
   /// job.contexts.independent_mds: a created context's MDs carry the contexts paper's proposed
   /// PTL_MD_INDEPENDENT (an injection queue of their own while the NIC has spare ones).
   bool contexts_independent_mds = true;
@@ -113,7 +111,7 @@ inline const sim::ParamTable<JobParams>& JobParams::keys()
       {.path = "job.contexts.mapping", .kind = K::Enum,
        .doc = "Contexts on Portals: lean (the paper's: one CT + one MD per context) or split (a put and a get "
               "CT/MD pair per context).",
-       .field = mapped(&JobParams::contexts_split, {false, true}), .choices = {"lean", "split"},
+       .field = field(&JobParams::contexts_mapping), .choices = {"lean", "split"},
        .noun = "context mapping"},
       {.path = "job.contexts.independent_mds", .kind = K::Bool,
        .doc = "Whether a created context's MDs carry PTL_MD_INDEPENDENT, the contexts paper's proposed MD option "

@@ -99,7 +99,7 @@ void Run::build_platform()
   // The models size their tables from the scenario: memory can run out here (e.g. millions of
   // injection queues or portal table entries per NIC). Say which keys size them.
   try {
-    platform_.sim = std::make_unique<sim::Simulation>(hosts, sc_.seed, sc_.platform.noise);
+    platform_.sim = std::make_unique<sim::Simulation>(hosts, sc_.seed, sc_.platform.noise, settings_.stack_guards);
     platform_.net = std::make_unique<portals::Network>(*platform_.sim, sc_.platform.fabric, sc_.platform.nic,
                                                        sc_.platform.limits, platform_.node_of);
   } catch (const std::bad_alloc&) {
@@ -331,6 +331,7 @@ nlohmann::json Run::platform_summary()
               {"entries_peak_per_endpoint", peak.les_peak}};
   s["endpoints"] = net.endpoints();
   s["nodes"]     = net.nodes();
+  s["platform"]  = platform_record(sc_.platform);
   return s;
 }
 

@@ -39,7 +39,7 @@ struct Platform {
 };
 
 /// What runs on the platform. Implemented by the traffic patterns (scenarios/TrafficWorkload) and
-/// by the OpenSHMEM program launcher (shmem_front/runtime/ProgramWorkload).
+/// by the OpenSHMEM program launcher (shmem_front/launcher/ProgramWorkload).
 class Workload {
 public:
   virtual ~Workload() = default;
@@ -72,6 +72,9 @@ struct RunSettings {
   /// wall time on, ended with a final line. The CLIs set it unless --quiet. Wall-clock time only
   /// decides whether to print; the simulation does not depend on it.
   bool progress = false;
+  /// Guard pages below the actors' stacks (sim::Simulation): off only when the run would not fit
+  /// vm.max_map_count with them (shmemsim-run plans it: sim/MapBudget.hpp).
+  bool stack_guards = true;
 };
 
 struct RunOutcome {

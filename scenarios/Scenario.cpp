@@ -866,7 +866,10 @@ std::size_t invalid_utf8(const std::string& s)
 
 class Loader {
 public:
-  Loader(std::string source, std::filesystem::path base_dir) : source_(std::move(source)), base_dir_(std::move(base_dir)) {}
+  Loader(std::string source, std::filesystem::path base_dir, std::string default_preset)
+      : source_(std::move(source)), base_dir_(std::move(base_dir)), default_preset_(std::move(default_preset))
+  {
+  }
 
   Scenario load(const std::string& text, const std::vector<std::string>& sets)
   {
@@ -883,7 +886,13 @@ public:
           merged["job"]["threads"].is_number())
         merged["job"]["threads"] = json{{"per_pe", merged["job"]["threads"]}};
       check_keys(merged, Scope::Root, "", "");
-      return build(merged);
+      Scenario sc                  = build(merged);
+      sc.platform.preset_by_default = preset_by_default_;
+      if (doc.contains("platform") && doc["platform"].is_object())
+        leaf_paths(doc["platform"], "", sc.platform.keys_given);
+      std::erase(sc.platform.keys_given, std::string("preset"));
+      std::sort(sc.platform.keys_given.begin(), sc.platform.keys_given.end());
+      return sc;
     } catch (const Fail& f) {
       throw ScenarioError(origin(f) + ": " + f.path + ": " + f.problem);
     }
@@ -968,15 +977,34 @@ private:
     sets_.push_back({arg, shown});
   }
 
-  /// Reads and merges platform.preset; returns the merged document.
+  /// The dotted paths of `obj`'s leaves (arrays are leaves: fabric.down).
+  static void leaf_paths(const json& obj, const std::string& prefix, std::vector<std::string>& out)
+  {
+    for (auto it = obj.begin(); it != obj.end(); ++it) {
+      if (it->is_object())
+        leaf_paths(*it, prefix + it.key() + ".", out);
+      else
+        out.push_back(prefix + it.key());
+    }
+  }
+
+  /// Reads and merges platform.preset (or the default preset when no input names one); returns
+  /// the merged document.
   json resolve_preset(const json& doc)
   {
     const json* p = find_at(doc, "platform.preset");
-    if (!p)
-      return doc;
-    if (!p->is_string())
-      throw Fail{"platform.preset", "expected a string (a preset name or a path to a .json file), got " + show(*p)};
-    std::string name = p->get<std::string>();
+    std::string name;
+    if (p == nullptr) {
+      // The tool's default platform, unless `platform` is not an object (check_keys says so).
+      if (default_preset_.empty() || (doc.contains("platform") && !doc["platform"].is_object()))
+        return doc;
+      name               = default_preset_;
+      preset_by_default_ = true;
+    } else {
+      if (!p->is_string())
+        throw Fail{"platform.preset", "expected a string (a preset name or a path to a .json file), got " + show(*p)};
+      name = p->get<std::string>();
+    }
     if (name.empty())
       return doc;
     std::string text;
@@ -995,7 +1023,7 @@ private:
         names.push_back("a path to a .json file");
         throw Fail{"platform.preset", show(*p) + " is not a preset; choose " + join_or(names)};
       }
-      preset_source_ = "preset " + name;
+      preset_source_ = "preset " + name + (preset_by_default_ ? " (the default platform)" : "");
       text           = builtin;
     }
     preset_ = parse_json(text, preset_source_);
@@ -1017,7 +1045,8 @@ private:
     if (preset_["platform"].contains("preset"))
       perr("platform.preset", "a preset cannot name another preset; remove this key");
     json merged        = doc;
-    merged["platform"] = deep_merge(preset_["platform"], doc["platform"]);
+    merged["platform"] = deep_merge(preset_["platform"], doc.contains("platform") ? doc["platform"] : json::object());
+    merged["platform"]["preset"] = name; // resolved names it: the file reruns on it with any tool
     return merged;
   }
 
@@ -1234,6 +1263,8 @@ private:
 
   std::string source_;
   std::filesystem::path base_dir_;
+  std::string default_preset_;
+  bool preset_by_default_ = false;
   json scenario_;
   json preset_;
   std::string preset_source_;
@@ -1251,18 +1282,42 @@ std::string pad(std::string s, std::size_t w)
 
 } // namespace
 
-Scenario load_scenario(const std::string& path, const std::vector<std::string>& sets)
+Scenario load_scenario(const std::string& path, const std::vector<std::string>& sets, const std::string& default_preset)
 {
   std::string text, err;
   if (!read_file(path, text, err))
     throw ScenarioError(path + ": cannot read scenario file: " + err);
-  return parse_scenario(text, path, sets);
+  return parse_scenario(text, path, sets, default_preset);
 }
 
-Scenario parse_scenario(const std::string& text, const std::string& source, const std::vector<std::string>& sets)
+Scenario parse_scenario(const std::string& text, const std::string& source, const std::vector<std::string>& sets,
+                        const std::string& default_preset)
 {
-  Loader l(source, std::filesystem::path(source).parent_path());
+  Loader l(source, std::filesystem::path(source).parent_path(), default_preset);
   return l.load(text, sets);
+}
+
+std::string describe_platform(const PlatformParams& p)
+{
+  std::string keys;
+  for (const std::string& k : p.keys_given)
+    keys += (keys.empty() ? "" : ", ") + k;
+  const std::size_t n = p.keys_given.size();
+  std::string s;
+  if (p.preset.empty())
+    s = "custom (no preset; " + (n == 0 ? std::string("every key at its default") : "keys given: " + keys) + ")";
+  else
+    s = p.preset + (n == 0 ? std::string() : " with " + std::to_string(n) + " of its keys set (" + keys + ")");
+  const int nodes = p.hosts.nodes, cores = p.hosts.cores_per_node;
+  return s + "; " + std::to_string(nodes) + (nodes == 1 ? " node x " : " nodes x ") + std::to_string(cores) +
+         (cores == 1 ? " core" : " cores");
+}
+
+nlohmann::json platform_record(const PlatformParams& p)
+{
+  return {{"preset", p.preset.empty() ? std::string("custom") : p.preset},
+          {"by_default", p.preset_by_default},
+          {"keys_given", p.keys_given}};
 }
 
 std::vector<std::string> preset_names()

@@ -32,8 +32,18 @@ public:
   using std::runtime_error::runtime_error;
 };
 
+/// The platform of a program run whose scenario names no `platform.preset` (shmemsim-run, with or
+/// without --scenario; shmemsim sweep checks a program's points with it; docs/runs.md). Traffic
+/// scenarios (`shmemsim run`, `validate`) have no default preset: their keys' own defaults apply.
+inline constexpr const char* kProgramPreset = "qdr-16";
+
 struct PlatformParams {
-  std::string preset; ///< empty if none
+  std::string preset; ///< the preset the platform starts from (a name or a .json path); empty if none
+  /// No input named a preset: `preset` is the loader's default (load_scenario's default_preset).
+  bool preset_by_default = false;
+  /// The platform keys the scenario file and --set arguments give (dotted, below `platform.`, sorted;
+  /// `preset` left out): what differs from the preset, or everything given when there is none.
+  std::vector<std::string> keys_given;
   bool progress_core = false; ///< platform.nic.progress_core: one core per node runs the NIC's progress thread
   sim::HostParams hosts;
   sim::NoiseParams noise; ///< platform.noise.*: operating-system noise of the nodes' threads
@@ -59,10 +69,21 @@ struct Scenario {
 };
 
 /// Load `path`, apply `sets` ("dotted.path=VALUE"; VALUE parsed as JSON if it parses, else a
-/// string), resolve presets, validate everything. Throws ScenarioError.
-Scenario load_scenario(const std::string& path, const std::vector<std::string>& sets);
+/// string), resolve presets, validate everything. Throws ScenarioError. `default_preset` (a
+/// preset's name, e.g. kProgramPreset) is the platform's base when neither the file nor `sets` name
+/// `platform.preset`; empty: none (`"preset": ""` always means none).
+Scenario load_scenario(const std::string& path, const std::vector<std::string>& sets,
+                       const std::string& default_preset = "");
 /// Same from JSON text; `source` names it in messages.
-Scenario parse_scenario(const std::string& text, const std::string& source, const std::vector<std::string>& sets);
+Scenario parse_scenario(const std::string& text, const std::string& source, const std::vector<std::string>& sets,
+                        const std::string& default_preset = "");
+
+/// The platform a run is on, in words, for its one stderr line: "qdr-16", "qdr-16 with 2 of its keys
+/// set (fabric.jitter, nodes)", "custom (no preset; keys given: nodes)", "custom (no preset; every
+/// key at its default)"; then its size ("16 nodes x 12 cores").
+std::string describe_platform(const PlatformParams& p);
+/// The same for summary.json: {"preset": name or "custom", "by_default": bool, "keys_given": [...]}.
+nlohmann::json platform_record(const PlatformParams& p);
 
 /// The kind of a scenario key in the key tables (which fixes its unit: Time, Size, Bandwidth...);
 /// a traffic key as "traffic.KEY" or "traffic.N.KEY". nullopt when there is no such key.

@@ -132,7 +132,7 @@ std::string first_error_line(const std::string& run_dir)
   std::ifstream in(fs::path(run_dir) / "stderr.txt");
   std::string line;
   while (std::getline(in, line))
-    if (line.find_first_not_of(" \t\r") != std::string::npos)
+    if (line.find_first_not_of(" \t\r") != std::string::npos && !line.starts_with("shmemsim-run: platform: "))
       return line.size() > 300 ? line.substr(0, 297) + "..." : line;
   return "";
 }

@@ -29,7 +29,8 @@ private:
   int jobs_;
 };
 
-/// The first non-empty line of a run's stderr.txt (its error line), else "".
+/// The first non-empty line of a run's stderr.txt (its error line), else "" (shmemsim-run's platform
+/// line, which every simulated run prints first, is not an error).
 std::string first_error_line(const std::string& run_dir);
 
 } // namespace shmemsim::scenarios

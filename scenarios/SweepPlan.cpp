@@ -155,20 +155,21 @@ public:
   }
 
 private:
-  /// The scenario as given; a program's scenario is checked without its traffic, as shmemsim-run does.
+  /// The scenario as given; a program's scenario is checked without its traffic, and on the default
+  /// platform when it names none, as shmemsim-run does.
   static Scenario load_base(const SweepRequest& req)
   {
     std::vector<std::string> sets = req.sets;
     if (req.has_program)
       sets.push_back("traffic=[]");
     try {
-      return load_scenario(req.scenario, sets);
+      return load_scenario(req.scenario, sets, req.has_program ? kProgramPreset : "");
     } catch (const ScenarioError&) {
       if (req.has_program)
         throw;
       sets.push_back("traffic=[]");
       try {
-        Scenario sc = load_scenario(req.scenario, sets);
+        Scenario sc = load_scenario(req.scenario, sets, kProgramPreset);
         if (!sc.job.program.empty())
           return sc;
       } catch (const ScenarioError&) {
@@ -225,7 +226,7 @@ private:
     if (const auto it = checked_.find(sets); it != checked_.end())
       return it->second;
     try {
-      const Scenario sc = load_scenario(req_.scenario, sets);
+      const Scenario sc = load_scenario(req_.scenario, sets, program_mode_ ? kProgramPreset : "");
       return checked_[sets] = Checked{sc.seed, sc.job.program, sc.job.args};
     } catch (const ScenarioError& e) {
       std::string desc;

@@ -26,6 +26,8 @@ public:
   void timed(std::size_t pid, double earliest_end, bool computing);
   void resumed(std::size_t pid);
 
+  /// No actor runs or is inside an activity: each one left waits on its Notifier (or none is left).
+  bool all_waiting() const { return running_ == 0 && timed_.empty(); }
   /// `pid` runs and every other actor waits or is inside an activity.
   bool alone(std::size_t pid) const { return running_ == 1 && pid < states_.size() && states_[pid].what == What::Running; }
   /// Executions in progress (of actors other than a running one: they are inside them).

@@ -51,6 +51,8 @@ public:
 
   std::uint64_t events_processed() const { return processed_; }
   std::size_t pending() const { return count_; }
+  /// Nothing is scheduled: no event, no deferred wake.
+  bool idle() const { return count_ == 0 && deferred_.empty(); }
   Ps last_event_time() const { return now_; }
 
   /// Allow or forbid look-ahead (for tests comparing both; on by default).

@@ -28,6 +28,7 @@ void Notifier::wait(const Waitable* on, const char* call)
   signaled_ = false;
   actor_    = simgrid::s4u::Actor::self();
   sim_.actors().waits(pid_);
+  sim_.note_actor_stop();
   {
     Simulation::SwitchGuard sw(sim_);
     // Woken by a resume only once suspended: notify() resumes only a waiting() actor, from maestro

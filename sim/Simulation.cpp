@@ -27,8 +27,8 @@ constexpr const char* kContextFactory = "--cfg=contexts/factory:raw";
 #endif
 }
 
-Simulation::Simulation(const HostParams& hp, std::uint64_t seed, const NoiseParams& noise)
-    : seed_(seed), noise_(noise), slices_(actors_, queue_, hp.core_speed), core_speed_(hp.core_speed)
+Simulation::Simulation(const HostParams& hp, std::uint64_t seed, const NoiseParams& noise, bool stack_guards)
+    : seed_(seed), noise_(noise), stacks_(stack_guards), slices_(actors_, queue_, hp.core_speed), core_speed_(hp.core_speed)
 {
   if (g_alive)
     throw std::logic_error("only one Simulation may exist in a process");
@@ -36,6 +36,8 @@ Simulation::Simulation(const HostParams& hp, std::uint64_t seed, const NoisePara
   // SimGrid's own chatter stays off: every message users see comes from shmemsim.
   std::vector<std::string> args = {"shmemsim", "--log=root.thres:critical", "--log=ker_engine.app:file:/dev/null", "--log=ker_engine.add:no",
                                    kContextFactory, "--cfg=contexts/nthreads:1"};
+  if (!stack_guards)
+    args.emplace_back("--cfg=contexts/guard-size:0");
   std::vector<char*> argv;
   for (auto& a : args)
     argv.push_back(a.data());
@@ -75,6 +77,9 @@ Simulation::~Simulation()
 
 void Simulation::spawn(const std::string& name, int node, std::function<void()> code)
 {
+  if (!stacks_.take_stack())
+    throw NoRoomForStack("no room for " + name + "'s stack: the process's memory mappings would pass vm.max_map_count (" +
+                         std::to_string(stacks_.limit()) + ")");
   settle();
   actors_.expect_start(); // runnable from now on, though it runs later
   sg4::Actor::create(name, host(node), [this, name, code = std::move(code)] {
@@ -91,6 +96,7 @@ void Simulation::spawn(const std::string& name, int node, std::function<void()> 
       {
         if (std::uncaught_exceptions() == 0)
           sim.settle(); // an actor ends at the end of its computation
+        sim.note_actor_stop();
         sim.by_pid_[pid] = nullptr;
         sim.actors_.ended(pid);
       }
@@ -115,6 +121,11 @@ void Simulation::collect_blocked()
       blocked_.push_back(n->describe());
 }
 
+void Simulation::note_actor_stop()
+{
+  last_actor_stop_ = std::max(last_actor_stop_, seconds_to_ps(sg4::Engine::get_clock()));
+}
+
 RunStatus Simulation::run(Ps time_limit)
 {
   queue_.set_time_limit(time_limit);
@@ -131,6 +142,14 @@ RunStatus Simulation::run(Ps time_limit)
     return RunStatus::Deadlock;
   if (engine_->get_actor_count() > 0) {
     collect_blocked();
+    // SimGrid runs the clock on to the limit when nothing is left to do before it, and reports no
+    // deadlock: when every actor left waits on its Notifier and no event or wake is scheduled,
+    // nothing could ever wake them. A deadlock, then, that began when the last actor stopped.
+    if (actors_.all_waiting() && queue_.idle()) {
+      deadlock_    = true;
+      deadlock_at_ = std::max(last_actor_stop_, queue_.last_event_time());
+      return RunStatus::Deadlock;
+    }
     return RunStatus::TimeLimit;
   }
   queue_.drain();
@@ -139,6 +158,8 @@ RunStatus Simulation::run(Ps time_limit)
 
 Ps Simulation::end_time() const
 {
+  if (deadlock_at_ >= 0)
+    return deadlock_at_;
   return std::max(seconds_to_ps(sg4::Engine::get_clock()), queue_.last_event_time());
 }
 

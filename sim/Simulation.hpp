@@ -6,6 +6,7 @@
 #include "sim/DeferredSlices.hpp"
 #include "sim/EventQueue.hpp"
 #include "sim/HostParams.hpp"
+#include "sim/MapBudget.hpp"
 #include "sim/Noise.hpp"
 #include "sim/Rng.hpp"
 #include "sim/Time.hpp"
@@ -14,6 +15,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -28,6 +30,13 @@ class Notifier;
 
 enum class RunStatus { Completed, Deadlock, TimeLimit };
 
+/// Simulation::spawn cannot give a new actor a stack: the process's memory mappings would pass
+/// vm.max_map_count (sim/MapBudget.hpp). what() is one line saying so.
+class NoRoomForStack : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
 /// RNG purposes: each gets its own stream derived from the scenario seed (Noise: one per thread,
 /// see detours_for).
 enum class RngPurpose : std::uint64_t { Routing = 1, Jitter = 2, Traffic = 3, Noise = 4 };
@@ -35,8 +44,10 @@ enum class RngPurpose : std::uint64_t { Routing = 1, Jitter = 2, Traffic = 3, No
 class Simulation {
 public:
   /// Only one Simulation may exist in a process (SimGrid's engine is a singleton). `noise`: the
-  /// operating-system noise of the nodes' threads (sim/Noise.hpp).
-  Simulation(const HostParams& hosts, std::uint64_t seed, const NoiseParams& noise = {});
+  /// operating-system noise of the nodes' threads (sim/Noise.hpp). `stack_guards`: SimGrid puts a
+  /// guard page below every actor's stack (an overflow then crashes cleanly), at the cost of a
+  /// second memory mapping per actor (sim/MapBudget.hpp).
+  Simulation(const HostParams& hosts, std::uint64_t seed, const NoiseParams& noise = {}, bool stack_guards = true);
   ~Simulation();
   Simulation(const Simulation&)            = delete;
   Simulation& operator=(const Simulation&) = delete;
@@ -56,7 +67,8 @@ public:
   int node_count() const { return static_cast<int>(hosts_.size()); }
   simgrid::s4u::Host* host(int node) const { return hosts_.at(static_cast<std::size_t>(node)); }
 
-  /// Start an actor running `code` on `node`. `name` names it in reports ("endpoint 3").
+  /// Start an actor running `code` on `node`. `name` names it in reports ("endpoint 3"). Throws
+  /// NoRoomForStack, before anything else, when its stack would pass the mapping limit.
   void spawn(const std::string& name, int node, std::function<void()> code);
 
   /// The calling actor's notifier (actors started with spawn() have one).
@@ -68,8 +80,12 @@ public:
 
   /// After a Deadlock or TimeLimit: one line per blocked party, saying what it waits for.
   const std::vector<std::string>& blocked() const { return blocked_; }
-  /// Date of the last thing that happened (actor or model event).
+  /// Date of the last thing that happened (actor or model event); after a deadlock, the date it
+  /// began, with or without a time limit.
   Ps end_time() const;
+  /// The calling actor blocks on its Notifier or ends: the last date an actor did something (a
+  /// deadlock that a time limit outlasts began then).
+  void note_actor_stop();
 
   /// Actor helpers: simulated computation on the actor's host, and sleeping. Every helper that
   /// stands for the running thread's own work (execute, execute_slice, sleep_slice, busy_for,
@@ -156,12 +172,15 @@ private:
   std::vector<simgrid::s4u::Host*> hosts_;
   EventQueue queue_;
   ActorBook actors_;
+  MapBudget stacks_;
   DeferredSlices slices_;
   double core_speed_;
   std::vector<Notifier*> notifiers_;
   std::vector<Notifier*> by_pid_;
   std::vector<std::string> blocked_;
   bool deadlock_ = false;
+  Ps last_actor_stop_ = 0; ///< note_actor_stop()
+  Ps deadlock_at_     = -1; ///< a deadlock found when the time limit ended the run: when it began
   SwitchHook before_block_ = nullptr;
   SwitchHook after_resume_ = nullptr;
   void* hook_ctx_          = nullptr;

@@ -119,6 +119,7 @@ int cmd_run(const Args& a)
   if (!a.quiet) {
     std::printf("shmemsim: %s: %d endpoints on %d nodes, seed %llu\n", sc.source.c_str(), r.summary["endpoints"].get<int>(),
                 r.summary["nodes"].get<int>(), static_cast<unsigned long long>(sc.seed));
+    std::printf("  %-26s %s\n", "platform", describe_platform(sc.platform).c_str());
     std::fputs(format_summary(r.summary).c_str(), stdout);
   }
   for (const std::string& e : r.errors)

@@ -38,7 +38,7 @@ std::string Config::serialize() const
   std::ostringstream o;
   o.precision(17);
   o << "npes=" << npes << " rank=" << rank << " epoch=" << epoch << " heap=" << heap_bytes << " boot_host=" << boot_host
-    << " boot_port=" << boot_port << " token=" << token << " listen_host=" << listen_host << " advertise=" << (advertise.empty() ? listen_host : advertise) << " split=" << split
+    << " boot_port=" << boot_port << " token=" << token << " listen_host=" << listen_host << " advertise=" << (advertise.empty() ? listen_host : advertise) << " mapping=" << static_cast<int>(mapping)
     << " on_exhaustion=" << static_cast<int>(on_exhaustion) << " max_cts=" << max_cts << " max_mds=" << max_mds
     << " max_volatile=" << max_volatile_size << " max_waw=" << max_waw_ordered_size << " ordering=" << total_ordering << " collectives=" << collectives[0] << "," << collectives[1] << ","
     << collectives[2] << "," << collectives[3]
@@ -77,8 +77,8 @@ Config Config::parse(const std::string& text)
     c.token                = get("token");
     c.listen_host          = get("listen_host");
     c.advertise            = get("advertise");
-    c.split                = get("split") == "1";
-    c.on_exhaustion        = static_cast<CtxPolicy>(std::stoi(get("on_exhaustion")));
+    c.mapping              = static_cast<front::CtxMapping>(std::stoi(get("mapping")));
+    c.on_exhaustion        = static_cast<front::OnExhaustion>(std::stoi(get("on_exhaustion")));
     c.max_cts              = std::stoi(get("max_cts"));
     c.max_mds              = std::stoi(get("max_mds"));
     c.max_volatile_size    = std::stoull(get("max_volatile"));

@@ -5,13 +5,12 @@
 // scenario, passes it in one environment variable, and the PE process reads it back.
 #pragma once
 
+#include "shmem_front/lib/Seams.hpp" // CtxMapping, OnExhaustion
+
 #include <cstdint>
 #include <string>
 
 namespace shmemsim::emulator {
-
-/// job.contexts.on_exhaustion, as shmem_front/transport/PortalsTransport.hpp's OnExhaustion.
-enum class CtxPolicy { Fail, Share, RoundRobin, KeepPrivate };
 
 struct Config {
   // The job
@@ -31,8 +30,8 @@ struct Config {
   std::string advertise;                 ///< the address the others connect to (empty: listen_host)
 
   // Offload semantics (the Portals mapping's keys)
-  bool split = false; ///< job.contexts.mapping split (else lean)
-  CtxPolicy on_exhaustion = CtxPolicy::Fail;
+  front::CtxMapping mapping = front::CtxMapping::Lean;            ///< job.contexts.mapping
+  front::OnExhaustion on_exhaustion = front::OnExhaustion::Fail; ///< job.contexts.on_exhaustion
   int max_cts = 1024;
   int max_mds = 1024;
   std::uint64_t max_volatile_size = 64;

@@ -6,38 +6,41 @@
 #include <cstring>
 #include <stdexcept>
 
-namespace shmemsim::front {
-/// A context's counters in the emulator: the CT (completions, counted by the NIC's progress
-/// thread) and the issued count (counted by the issuing threads), one pair in the lean mapping
-/// (`ct`, `issued`: puts, gets and AMOs), two in the split mapping (gets and fetching AMOs on
-/// `get_ct`, `get_issued`).
-struct TransportCtx {
-  int id              = 0;
-  TransportCtx* owner = this; ///< where operations are issued and counted (another context if shared)
-  std::atomic<std::uint64_t> ct{0}, get_ct{0}, issued{0}, get_issued{0};
-  std::atomic<bool> fence_needs_quiet{false};
-  int sharers    = 0;
-  bool destroyed = false;
-};
-} // namespace shmemsim::front
-
 namespace shmemsim::emulator {
 
 using front::AmoOp;
 using front::AmoType;
+using front::CtxMapping;
 using front::TransportCtx;
+
+/// A context's or request slot's counters in the emulator: the CT (completions, counted by the
+/// NIC's progress thread) and the issued count (counted by the issuing threads), one pair for a
+/// lean context or a request slot (`ct`, `issued`: puts, gets and AMOs), two for a split context
+/// (gets and fetching AMOs on `get_ct`, `get_issued`).
+struct EmuTransport::Ctrs final : front::Counters {
+  int id            = 0;     ///< the number of the context (or slot) they were acquired for (traces)
+  bool split        = false; ///< two pairs (a context in the split mapping)
+  bool request_slot = false; ///< a request slot's (ops "put_req", ...)
+  std::atomic<std::uint64_t> ct{0}, get_ct{0}, issued{0}, get_issued{0};
+  std::atomic<bool> fence_needs_quiet{false};
+};
+
+EmuTransport::Ctrs* EmuTransport::ctrs(const TransportCtx* ctx)
+{
+  return static_cast<Ctrs*>(ctx->counters);
+}
 
 EmuTransport::EmuTransport(const Config& cfg, Nic& nic, std::function<void(const std::string&)> fatal)
     : cfg_(cfg), nic_(nic), fatal_(std::move(fatal))
 {
   cts_used_ = 1; // the target counter of this PE's memory (updates), as the Portals mapping keeps
   std::string limit;
-  TransportCtx* d = make_ctx(&limit);
+  front::Counters* d = acquire(front::CounterUse::Context, 0, &limit);
   if (d == nullptr)
     throw std::runtime_error("PE " + std::to_string(cfg.rank) + " cannot bind its default context: " + limit +
                              " (raise platform.nic.limits.max_cts / max_mds)");
-  def_ = std::move(ctxs_.back());
-  ctxs_.pop_back();
+  front::CounterSource& source = *this; // a private base: converted here, where it is accessible
+  table_ = std::make_unique<front::ContextTable>(cfg.rank, cfg.on_exhaustion, source, d);
 }
 
 EmuTransport::~EmuTransport() = default;
@@ -48,15 +51,15 @@ void EmuTransport::set_tracer(Tracer* t)
 {
   tracer_ = t;
   if (t != nullptr)
-    name_counters(def_.get());
+    name_counters(ctrs(table_->default_ctx()));
 }
 
-int EmuTransport::ct_index(const TransportCtx* c, bool gets) const
+int EmuTransport::ct_index(const Ctrs* c, bool gets) const
 {
-  return cfg_.split ? 2 * c->id + (gets ? 2 : 1) : c->id + 1;
+  return cfg_.mapping == CtxMapping::Split ? 2 * c->id + (gets && c->split ? 2 : 1) : c->id + 1;
 }
 
-void EmuTransport::name_counters(const TransportCtx* c)
+void EmuTransport::name_counters(const Ctrs* c)
 {
   if (tracer_ == nullptr)
     return;
@@ -64,29 +67,27 @@ void EmuTransport::name_counters(const TransportCtx* c)
   tracer_->name_counter(&c->get_ct, ct_index(c, true));
 }
 
-std::uint64_t EmuTransport::issue(const TransportCtx* ctx, TransportCtx* c, bool get_side, const char* kind,
+std::uint64_t EmuTransport::issue(const TransportCtx* ctx, Ctrs* c, bool get_side, const char* kind,
                                   std::uint64_t bytes, int target)
 {
   // Counted before its message goes: a sibling thread's wait meanwhile waits for it too, and a CT
   // never exceeds its issued count (the issued-count rule, wait()). The count it brings its
   // counter to names it in the trace (lean: puts and gets on one CT).
-  std::atomic<std::uint64_t>& issued = cfg_.split && get_side ? c->get_issued : c->issued;
+  std::atomic<std::uint64_t>& issued = c->split && get_side ? c->get_issued : c->issued;
   const std::uint64_t seq            = issued.fetch_add(1, std::memory_order_acq_rel) + 1;
   if (tracer_ == nullptr)
     return 0;
   return tracer_->op(ctx->id, ct_index(c, get_side), seq, kind, bytes, target);
 }
 
-void EmuTransport::note_ctx(const TransportCtx* ctx, front::CtxEvent what)
-{
-  if (tracer_ != nullptr)
-    tracer_->ctx(ctx->id, ct_index(ctx->owner, false), what);
-}
+// ------------------------------------------------------------------ counters (the ContextTable's)
 
-TransportCtx* EmuTransport::make_ctx(std::string* limit)
+front::Counters* EmuTransport::acquire(front::CounterUse use, int id, std::string* limit)
 {
-  // Resources as the Portals mapping takes them: lean one CT + one MD, split two of each.
-  const int need = cfg_.split ? 2 : 1;
+  // Resources as the Portals mapping takes them: a lean context or a request slot one CT + one
+  // MD, a split context two of each.
+  const bool split = use == front::CounterUse::Context && cfg_.mapping == CtxMapping::Split;
+  const int need   = split ? 2 : 1;
   if (cts_used_ + need > cfg_.max_cts) {
     *limit = "max_cts (" + std::to_string(cfg_.max_cts) + ") reached";
     return nullptr;
@@ -97,98 +98,76 @@ TransportCtx* EmuTransport::make_ctx(std::string* limit)
   }
   cts_used_ += need;
   mds_used_ += need;
-  ctxs_.push_back(std::make_unique<TransportCtx>());
-  return ctxs_.back().get();
+  auto c          = std::make_unique<Ctrs>();
+  c->id           = id;
+  c->split        = split;
+  c->request_slot = use == front::CounterUse::Request;
+  name_counters(c.get());
+  ctrs_.push_back(std::move(c));
+  return ctrs_.back().get();
 }
+
+void EmuTransport::release(front::Counters* k)
+{
+  auto* c        = static_cast<Ctrs*>(k);
+  const int need = c->split ? 2 : 1;
+  cts_used_ -= need;
+  mds_used_ -= need;
+  std::erase_if(ctrs_, [c](const std::unique_ptr<Ctrs>& x) { return x.get() == c; });
+}
+
+void EmuTransport::ctx_event(int id, const front::Counters* c, front::CtxEvent what)
+{
+  if (tracer_ != nullptr)
+    tracer_->ctx(id, c != nullptr ? ct_index(static_cast<const Ctrs*>(c), false) : -1, what);
+}
+
+void EmuTransport::notice(const std::string& line)
+{
+  std::fprintf(stderr, "shmemsim-run: %s\n", line.c_str());
+}
+
+// ------------------------------------------------------------------ contexts and requests
 
 TransportCtx* EmuTransport::default_ctx()
 {
-  return def_.get();
+  return table_->default_ctx();
 }
 
 TransportCtx* EmuTransport::ctx_create(long options)
 {
-  std::lock_guard lock(mutex_);
-  constexpr long kPrivate = 1L << 1; // SHMEM_CTX_PRIVATE (shmem.h)
-  if (cfg_.on_exhaustion == CtxPolicy::KeepPrivate && (options & kPrivate) == 0)
-    return make_shared_ctx("not SHMEM_CTX_PRIVATE (contexts.on_exhaustion keep_private)");
-  std::string limit;
-  if (TransportCtx* c = make_ctx(&limit)) {
-    c->id = next_id_++;
-    name_counters(c);
-    note_ctx(c, front::CtxEvent::Create);
-    return c;
-  }
-  if (cfg_.on_exhaustion != CtxPolicy::Fail)
-    return make_shared_ctx(limit);
-  notice_once("a context was refused (SHMEM_CTX_INVALID): " + limit);
-  if (tracer_ != nullptr)
-    tracer_->ctx(-1, -1, front::CtxEvent::Refuse);
-  return nullptr;
-}
-
-TransportCtx* EmuTransport::share_target()
-{
-  if (cfg_.on_exhaustion != CtxPolicy::RoundRobin)
-    return def_.get();
-  std::vector<TransportCtx*> pool;
-  for (const auto& x : ctxs_)
-    if (x->owner == x.get() && !x->destroyed)
-      pool.push_back(x.get());
-  if (pool.empty())
-    return def_.get();
-  return pool[round_robin_++ % pool.size()];
-}
-
-TransportCtx* EmuTransport::make_shared_ctx(const std::string& why)
-{
-  auto shared   = std::make_unique<TransportCtx>();
-  shared->owner = share_target();
-  shared->id    = next_id_++;
-  ++shared->owner->sharers;
-  const bool on_default = shared->owner == def_.get();
-  notice_once("context " + std::to_string(shared->id) + " shares " +
-              (on_default ? std::string("the default context's") : "context " + std::to_string(shared->owner->id) + "'s") +
-              " resources: " + why);
-  ctxs_.push_back(std::move(shared));
-  note_ctx(ctxs_.back().get(), front::CtxEvent::Share);
-  return ctxs_.back().get();
-}
-
-void EmuTransport::notice_once(const std::string& line)
-{
-  if (noticed_)
-    return;
-  noticed_ = true;
-  std::fprintf(stderr, "shmemsim-run: PE %d: %s\n", cfg_.rank, line.c_str());
-}
-
-void EmuTransport::release(TransportCtx* c)
-{
-  const int need = cfg_.split ? 2 : 1;
-  cts_used_ -= need;
-  mds_used_ -= need;
-  std::erase_if(ctxs_, [c](const std::unique_ptr<TransportCtx>& x) { return x.get() == c; });
+  return table_->create(options);
 }
 
 void EmuTransport::ctx_destroy(TransportCtx* c)
 {
   quiet(c); // a context's operations complete before it goes (OpenSHMEM 1.5, shmem_ctx_destroy)
-  std::lock_guard lock(mutex_);
-  note_ctx(c, front::CtxEvent::Destroy);
-  if (c->owner != c) {
-    TransportCtx* o = c->owner;
-    --o->sharers;
-    std::erase_if(ctxs_, [c](const std::unique_ptr<TransportCtx>& x) { return x.get() == c; });
-    if (o->destroyed && o->sharers == 0)
-      release(o);
-    return;
-  }
-  if (c->sharers > 0) {
-    c->destroyed = true;
-    return;
-  }
-  release(c);
+  table_->destroy(c);
+}
+
+front::TransportRequest* EmuTransport::request_open()
+{
+  return table_->open_request();
+}
+
+TransportCtx* EmuTransport::request_ctx(front::TransportRequest* r)
+{
+  return r->slot;
+}
+
+bool EmuTransport::request_test(front::TransportRequest* r)
+{
+  return reached(ctrs(r->slot));
+}
+
+void EmuTransport::request_wait(front::TransportRequest* r, const char* call)
+{
+  wait(ctrs(r->slot), false, call);
+}
+
+void EmuTransport::request_close(front::TransportRequest* r)
+{
+  table_->close_request(r);
 }
 
 // ------------------------------------------------------------------ operations
@@ -211,10 +190,10 @@ void EmuTransport::put(TransportCtx* ctx, void* dest, const void* src, std::size
     nic_.note_update();
     return;
   }
-  TransportCtx* c = ctx->owner;
+  Ctrs* c = ctrs(ctx);
   Header h        = request(MsgType::Put, dest, n);
   h.cookie        = reinterpret_cast<std::uint64_t>(&c->ct);
-  const std::uint64_t op = issue(ctx, c, false, blocking ? "put" : "put_nbi", n, pe);
+  const std::uint64_t op = issue(ctx, c, false, blocking ? "put" : c->request_slot ? "put_req" : "put_nbi", n, pe);
   // `src` is copied or sent: reusable on return; but a blocking put above max_volatile_size waits
   // for its ACK below, so what the socket does not take at once is sent from `src` in place.
   const bool waits = blocking && n > cfg_.max_volatile_size;
@@ -231,11 +210,11 @@ void EmuTransport::get(TransportCtx* ctx, void* dest, const void* src, std::size
     std::memmove(dest, src, n);
     return;
   }
-  TransportCtx* c = ctx->owner;
+  Ctrs* c = ctrs(ctx);
   Header h        = request(MsgType::Get, src, n);
-  h.cookie        = reinterpret_cast<std::uint64_t>(cfg_.split ? &c->get_ct : &c->ct);
+  h.cookie        = reinterpret_cast<std::uint64_t>(c->split ? &c->get_ct : &c->ct);
   h.dest          = reinterpret_cast<std::uint64_t>(dest);
-  const std::uint64_t op = issue(ctx, c, true, blocking ? "get" : "get_nbi", n, pe);
+  const std::uint64_t op = issue(ctx, c, true, blocking ? "get" : c->request_slot ? "get_req" : "get_nbi", n, pe);
   nic_.send_request(pe, h, nullptr, 0, op);
   if (blocking)
     wait(c, true, "get");
@@ -266,14 +245,14 @@ void EmuTransport::send_amo(TransportCtx* ctx, AmoOp op, AmoType t, void* dest, 
     nic_.note_update();
     return;
   }
-  TransportCtx* c = ctx->owner;
+  Ctrs* c = ctrs(ctx);
   Header h        = request(MsgType::Amo, dest, size);
   h.len           = 0;
   h.op            = static_cast<std::uint8_t>(static_cast<std::uint8_t>(op) | (signal ? kSignalOp : 0));
   h.dtype         = static_cast<std::uint8_t>(t);
   std::memcpy(&h.value[0], value, size);
   h.cookie = reinterpret_cast<std::uint64_t>(&c->ct);
-  const std::uint64_t op_id = issue(ctx, c, false, "amo", size, pe);
+  const std::uint64_t op_id = issue(ctx, c, false, c->request_slot ? "amo_req" : "amo", size, pe);
   nic_.send_request(pe, h, nullptr, 0, op_id, true);
   c->fence_needs_quiet.store(true, std::memory_order_relaxed);
 }
@@ -293,7 +272,7 @@ void EmuTransport::fetch_amo(TransportCtx* ctx, AmoOp op, AmoType t, void* dest,
       nic_.note_update();
     return;
   }
-  TransportCtx* c = ctx->owner;
+  Ctrs* c = ctrs(ctx);
   Header h        = request(MsgType::FetchAmo, dest, size);
   h.len           = 0;
   h.op            = static_cast<std::uint8_t>(op);
@@ -301,8 +280,8 @@ void EmuTransport::fetch_amo(TransportCtx* ctx, AmoOp op, AmoType t, void* dest,
   h.value[0]      = v[0];
   h.value[1]      = v[1];
   h.dest          = reinterpret_cast<std::uint64_t>(result);
-  h.cookie        = reinterpret_cast<std::uint64_t>(cfg_.split ? &c->get_ct : &c->ct);
-  const std::uint64_t op_id = issue(ctx, c, true, blocking ? "famo" : "famo_nbi", size, pe);
+  h.cookie        = reinterpret_cast<std::uint64_t>(c->split ? &c->get_ct : &c->ct);
+  const std::uint64_t op_id = issue(ctx, c, true, blocking ? "famo" : c->request_slot ? "famo_req" : "famo_nbi", size, pe);
   nic_.send_request(pe, h, nullptr, 0, op_id);
   c->fence_needs_quiet.store(true, std::memory_order_relaxed);
   if (blocking)
@@ -332,7 +311,7 @@ bool caught_up(const std::atomic<std::uint64_t>& ct, const std::atomic<std::uint
 }
 } // namespace
 
-void EmuTransport::wait(TransportCtx* c, bool gets_only, const char* what)
+void EmuTransport::wait(Ctrs* c, bool gets_only, const char* what)
 {
   // Until the counter reaches the number of operations issued on the context, re-read after every
   // wake (caught_up): a blocking operation completes everything pending on its counter, its own
@@ -347,7 +326,7 @@ void EmuTransport::wait(TransportCtx* c, bool gets_only, const char* what)
     if (tracer_ != nullptr)
       tracer_->wait_end(reached);
   };
-  if (!cfg_.split) {
+  if (!c->split) {
     reach(c->ct, c->issued, false);
     return;
   }
@@ -356,54 +335,17 @@ void EmuTransport::wait(TransportCtx* c, bool gets_only, const char* what)
   reach(c->get_ct, c->get_issued, true);
 }
 
-bool EmuTransport::reached(const TransportCtx* c) const
+bool EmuTransport::reached(const Ctrs* c) const
 {
   std::uint64_t count = 0;
-  if (!cfg_.split)
+  if (!c->split)
     return caught_up(c->ct, c->issued, &count);
   return caught_up(c->ct, c->issued, &count) && caught_up(c->get_ct, c->get_issued, &count);
 }
 
-front::TransportRequest* EmuTransport::request_open()
-{
-  std::lock_guard lock(mutex_);
-  std::string limit;
-  TransportCtx* c = make_ctx(&limit);
-  if (c == nullptr) {
-    notice_once("a request's operations go on the default context (quiet completes them too): " + limit);
-    c = def_.get();
-  } else {
-    c->id = next_id_++;
-    name_counters(c);
-  }
-  return reinterpret_cast<front::TransportRequest*>(c);
-}
-
-TransportCtx* EmuTransport::request_ctx(front::TransportRequest* r)
-{
-  return reinterpret_cast<TransportCtx*>(r);
-}
-
-bool EmuTransport::request_test(front::TransportRequest* r)
-{
-  return reached(reinterpret_cast<TransportCtx*>(r));
-}
-
-void EmuTransport::request_wait(front::TransportRequest* r, const char* call)
-{
-  wait(reinterpret_cast<TransportCtx*>(r), false, call);
-}
-
-void EmuTransport::request_close(front::TransportRequest* r)
-{
-  TransportCtx* c = reinterpret_cast<TransportCtx*>(r);
-  if (c != def_.get())
-    ctx_destroy(c);
-}
-
 void EmuTransport::quiet(TransportCtx* ctx)
 {
-  TransportCtx* c = ctx->owner;
+  Ctrs* c = ctrs(ctx);
   wait(c, false, "quiet");
   c->fence_needs_quiet.store(false, std::memory_order_relaxed);
 }
@@ -412,7 +354,7 @@ void EmuTransport::fence(TransportCtx* ctx)
 {
   // Total data ordering (the receiver executes each pair's requests in issue order): nothing to
   // do for puts up to max_waw_ordered_size. Otherwise a quiet, as the Portals mapping must.
-  if (ctx->owner->fence_needs_quiet.load(std::memory_order_relaxed))
+  if (ctrs(ctx)->fence_needs_quiet.load(std::memory_order_relaxed))
     quiet(ctx);
 }
 

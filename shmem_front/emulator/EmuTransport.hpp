@@ -4,13 +4,16 @@
 // and gets apart); quiet and blocking operations wait until the CT equals the issued count, re-read
 // after every wake (the issued-count rule: with threads sharing the context, their own operation
 // is complete then, whoever else issued meanwhile); small puts (up to
-// max_volatile_size) complete at issue; fence is a quiet unless total data ordering holds;
-// contexts beyond max_cts / max_mds are refused or shared as job.contexts.on_exhaustion says.
+// max_volatile_size) complete at issue; fence is a quiet unless total data ordering holds.
+// Which counters a context or a request uses, and what happens beyond max_cts / max_mds
+// (job.contexts.on_exhaustion), is the ContextTable's (shmem_front/lib/ContextTable.hpp), as in
+// the simulator: this transport acquires and releases counters for it.
 #pragma once
 
 #include "shmem_front/emulator/Config.hpp"
 #include "shmem_front/emulator/Nic.hpp"
 #include "shmem_front/emulator/Tracer.hpp"
+#include "shmem_front/lib/ContextTable.hpp"
 #include "shmem_front/lib/Seams.hpp"
 
 #include <functional>
@@ -21,15 +24,15 @@
 
 namespace shmemsim::emulator {
 
-class EmuTransport final : public front::Transport {
+class EmuTransport final : public front::Transport, private front::CounterSource {
 public:
   /// Throws std::runtime_error if the limits cannot hold the default context.
   EmuTransport(const Config& cfg, Nic& nic, std::function<void(const std::string&)> fatal);
   ~EmuTransport() override;
 
   /// Record operations, contexts and waits (null: none). CT numbers in the trace: 0 this PE's
-  /// memory (updates), then per context with counters of its own (id k) 2k+1 (and 2k+2 for its
-  /// gets in the split mapping).
+  /// memory (updates), then per context or request slot with counters of its own (id k) k+1, or
+  /// in the split mapping 2k+1 (and 2k+2 for a context's gets).
   void set_tracer(Tracer* t);
 
   front::TransportCtx* ctx_create(long options) override;
@@ -53,10 +56,10 @@ public:
   front::SignalJournal* signal_journal() override;
   /// The note of the wait in progress, empty if none (any thread).
   std::string wait_note();
-  /// Requests (seed 003), as the Portals transport keeps them: each open request gets a context of
-  /// its own (a CT + issued counter: one CT and one MD of the limits, lean); when they run out, the
-  /// request's operations go on the default context (then quiet completes them too), with one
-  /// notice line per PE. request_test reads the counter without blocking.
+  /// Requests (seed 003), as the Portals transport keeps them: a request slot is a CT + issued
+  /// counter (one CT and one MD of the limits, puts and gets counted together whatever the
+  /// mapping); the ContextTable gives one to each open request while they last, then shares them.
+  /// request_test reads the counter without blocking.
   front::TransportRequest* request_open() override;
   front::TransportCtx* request_ctx(front::TransportRequest* r) override;
   bool request_test(front::TransportRequest* r) override;
@@ -64,37 +67,35 @@ public:
   void request_close(front::TransportRequest* r) override;
 
 private:
+  struct Ctrs;
+  static Ctrs* ctrs(const front::TransportCtx* ctx);
+  // CounterSource (called by the table, under its lock)
+  front::Counters* acquire(front::CounterUse use, int id, std::string* limit) override;
+  void release(front::Counters* c) override;
+  void ctx_event(int id, const front::Counters* c, front::CtxEvent what) override;
+  void notice(const std::string& line) override;
+
   Header request(MsgType type, const void* addr, std::size_t n);
   /// A non-fetching AMO (`signal`: marked as a collective's signal).
   void send_amo(front::TransportCtx* ctx, front::AmoOp op, front::AmoType t, void* dest, const void* value, int pe,
                 bool signal);
-  front::TransportCtx* make_ctx(std::string* limit);
-  front::TransportCtx* make_shared_ctx(const std::string& why);
-  front::TransportCtx* share_target();
-  void release(front::TransportCtx* c);
-  void notice_once(const std::string& line);
-  void wait(front::TransportCtx* c, bool gets_only, const char* what);
+  void wait(Ctrs* c, bool gets_only, const char* what);
   /// The trace's number of `c`'s CT (`gets`: its get counter in the split mapping).
-  int ct_index(const front::TransportCtx* c, bool gets) const;
-  void name_counters(const front::TransportCtx* c);
+  int ct_index(const Ctrs* c, bool gets) const;
+  void name_counters(const Ctrs* c);
   /// Count an operation about to be issued on `ctx` (on `c`'s issued count) and trace it; returns
   /// its id in the trace (0: no tracer).
-  std::uint64_t issue(const front::TransportCtx* ctx, front::TransportCtx* c, bool get_side, const char* kind,
-                      std::uint64_t bytes, int target);
-  void note_ctx(const front::TransportCtx* ctx, front::CtxEvent what);
+  std::uint64_t issue(const front::TransportCtx* ctx, Ctrs* c, bool get_side, const char* kind, std::uint64_t bytes,
+                      int target);
   /// Whether every operation issued on `c` is complete (never blocks).
-  bool reached(const front::TransportCtx* c) const;
+  bool reached(const Ctrs* c) const;
 
   Config cfg_;
   Nic& nic_;
   std::function<void(const std::string&)> fatal_;
-  std::mutex mutex_; ///< context creation and destruction
-  std::unique_ptr<front::TransportCtx> def_;
-  std::vector<std::unique_ptr<front::TransportCtx>> ctxs_;
+  std::vector<std::unique_ptr<Ctrs>> ctrs_; ///< the counters acquired (the default context's first)
   int cts_used_ = 0, mds_used_ = 0;
-  int next_id_ = 1;
-  std::size_t round_robin_ = 0;
-  bool noticed_ = false;
+  std::unique_ptr<front::ContextTable> table_;
   Tracer* tracer_ = nullptr;
   std::mutex note_mutex_;
   std::string wait_note_;

@@ -2,6 +2,7 @@
 
 #include "shmem_front/lib/async/AsyncSummary.hpp"
 
+#include "shmem_front/lib/ContextTable.hpp"
 #include "shmem_front/lib/Seams.hpp"
 #include "sim/portals_model/Network.hpp"
 
@@ -35,20 +36,6 @@ RuntimeParams runtime_params(const scenarios::Scenario& sc, const scenarios::Pla
   rp.async           = sc.job.async;
   return rp;
 }
-OnExhaustion on_exhaustion(scenarios::CtxOnExhaustion p)
-{
-  switch (p) {
-    case scenarios::CtxOnExhaustion::Share:
-      return OnExhaustion::Share;
-    case scenarios::CtxOnExhaustion::RoundRobin:
-      return OnExhaustion::RoundRobin;
-    case scenarios::CtxOnExhaustion::KeepPrivate:
-      return OnExhaustion::KeepPrivate;
-    case scenarios::CtxOnExhaustion::Fail:
-      break;
-  }
-  return OnExhaustion::Fail;
-}
 } // namespace
 
 void ProgramWorkload::describe(traces::Recorder& recorder)
@@ -65,8 +52,7 @@ void ProgramWorkload::setup(scenarios::Platform& platform, traces::Recorder* rec
   runtime_ = std::make_unique<PeRuntime>(*platform.sim, runtime_params(sc_, platform), program_.pes, program_.counter);
   PeRuntime& runtime = *runtime_;
   transport_ = std::make_unique<PortalsTransport>(
-      *platform.net, std::move(memory), sc_.job.contexts_split ? CtxMapping::Split : CtxMapping::Lean,
-      on_exhaustion(sc_.job.contexts_on_exhaustion), [&runtime] { return runtime.my_pe(); },
+      *platform.net, std::move(memory), sc_.job.contexts_mapping, sc_.job.contexts_on_exhaustion, [&runtime] { return runtime.my_pe(); },
       [&runtime](const std::string& m) { runtime.fatal(m); });
   PortalsTransport& transport = *transport_;
   transport.set_notice([](const std::string& line) { std::fprintf(stderr, "shmemsim-run: %s\n", line.c_str()); });
@@ -150,17 +136,17 @@ void ProgramWorkload::summarize(nlohmann::json& summary)
 {
   summary["pes"]      = program_.pes.size();
   // Counted as the report counts the trace's ctx events: created (own resources), refused, shared.
-  const PortalsTransport& t = *transport_;
-  summary["contexts"] = {{"created", t.contexts_created()},
-                         {"refused", t.contexts_refused()},
-                         {"shared", t.contexts_shared_default() + t.contexts_shared_created()},
-                         {"shared_default", t.contexts_shared_default()},
-                         {"shared_created", t.contexts_shared_created()}};
-  // Seed 003's requests: each holds a CT + an MD of its own while outstanding (PortalsTransport).
-  summary["requests"] = {{"opened", t.requests_opened()},
-                         {"own_counter", t.requests_own()},
-                         {"shared_counter", t.requests_shared()},
-                         {"counters_peak_per_pe", t.request_slots_peak()}};
+  const ContextCounts t = transport_->context_counts();
+  summary["contexts"] = {{"created", t.created},
+                         {"refused", t.refused},
+                         {"shared", t.shared_default + t.shared_created},
+                         {"shared_default", t.shared_default},
+                         {"shared_created", t.shared_created}};
+  // Seed 003's requests: each holds a CT + an MD of its own while outstanding (ContextTable).
+  summary["requests"] = {{"opened", t.requests_opened},
+                         {"own_counter", t.requests_own},
+                         {"shared_counter", t.requests_shared},
+                         {"counters_peak_per_pe", t.request_slots_peak}};
   summarize_async(summary);
   nlohmann::json exits = nlohmann::json::array();
   for (const PeProcess& p : program_.pes)

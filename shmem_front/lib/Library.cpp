@@ -1,5 +1,6 @@
 #include "shmem_front/lib/Library.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -70,8 +71,15 @@ shmemsim_ctx* register_ctx(PeState& pe, TransportCtx* t, long options)
   c->options = options;
   c->tctx    = t;
   std::lock_guard lock(pe.contexts_mutex);
+  c->seq = ++pe.contexts_made;
   pe.live.insert(c);
   return c;
+}
+
+std::vector<shmemsim_ctx*> in_creation_order(std::vector<shmemsim_ctx*> ctxs)
+{
+  std::sort(ctxs.begin(), ctxs.end(), [](const shmemsim_ctx* a, const shmemsim_ctx* b) { return a->seq < b->seq; });
+  return ctxs;
 }
 
 bool PeState::is_live(shmemsim_ctx* c) const
@@ -83,7 +91,7 @@ bool PeState::is_live(shmemsim_ctx* c) const
 std::vector<shmemsim_ctx*> PeState::borrow_live()
 {
   std::lock_guard lock(contexts_mutex);
-  std::vector<shmemsim_ctx*> all(live.begin(), live.end());
+  std::vector<shmemsim_ctx*> all = in_creation_order({live.begin(), live.end()});
   for (shmemsim_ctx* c : all)
     c->borrowed.fetch_add(1, std::memory_order_acq_rel);
   return all;

@@ -17,6 +17,10 @@ struct shmemsim_ctx {
   int pe              = -1;
   long options        = 0;
   shmemsim::front::TransportCtx* tctx = nullptr;
+  /// Its place among the PE's contexts in creation order (1: the first). Routines that visit every
+  /// context (shmem_clear_lock, shmem_finalize) go in this order, never in the order of addresses,
+  /// which depends on the heap's layout (a run would change with any change of allocations).
+  std::uint64_t seq = 0;
   /// Threads quieting it although it is not theirs (shmem_clear_lock): its destruction waits for them.
   std::atomic<int> borrowed{0};
 };
@@ -40,9 +44,10 @@ struct PeState {
   mutable std::mutex contexts_mutex;
   std::set<shmemsim_ctx*> live;
   std::set<shmemsim_ctx*> destroyed; ///< kept, so that a later use is reported as such
+  std::uint64_t contexts_made = 0;   ///< numbers them (shmemsim_ctx::seq)
 
   bool is_live(shmemsim_ctx* c) const;
-  /// The live contexts, each borrowed: retire_ctx waits until `give_back` returns it.
+  /// The live contexts in creation order, each borrowed: retire_ctx waits until `give_back` returns it.
   std::vector<shmemsim_ctx*> borrow_live();
   static void give_back(const std::vector<shmemsim_ctx*>& borrowed);
   /// Moves `c` from the live contexts to the destroyed ones, then waits until no other thread
@@ -86,6 +91,8 @@ private:
 
 /// A new context handle of the calling PE over transport context `t`.
 shmemsim_ctx* register_ctx(PeState& pe, TransportCtx* t, long options);
+/// `ctxs` in creation order (shmemsim_ctx::seq).
+std::vector<shmemsim_ctx*> in_creation_order(std::vector<shmemsim_ctx*> ctxs);
 
 Runtime& rt();
 Transport& tp();

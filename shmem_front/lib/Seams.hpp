@@ -25,9 +25,22 @@ inline std::size_t amo_size(AmoType t)
   return t == AmoType::Int32 || t == AmoType::Uint32 || t == AmoType::Float ? 4 : 8;
 }
 
-/// One communication context's resources in the transport (opaque to the routines).
+/// How a context takes the NIC's counters (job.contexts.mapping): Lean (the contexts paper's: one
+/// CT and one MD, puts and gets counted together) or Split (a put CT + MD and a get CT + MD).
+enum class CtxMapping { Lean, Split };
+
+/// What ctx_create does when the NIC's CTs or MDs run out (job.contexts.on_exhaustion; the
+/// ContextTable applies it): Fail: refuse (SHMEM_CTX_INVALID); Share: share the default context's
+/// counters; RoundRobin: share those of the PE's created contexts that own counters, in turn (the
+/// default context's if there is none); KeepPrivate: contexts created without SHMEM_CTX_PRIVATE
+/// always share the default context's, SHMEM_CTX_PRIVATE ones get their own while they last, then
+/// share the default's.
+enum class OnExhaustion { Fail, Share, RoundRobin, KeepPrivate };
+
+/// One communication context as the routines hold it (opaque to them; ContextTable.hpp defines
+/// it: its number in traces and the transport's counters it issues on).
 struct TransportCtx;
-/// One request's completion object in the transport (seed 003's request handles; opaque).
+/// One request's completion object (seed 003's request handles; opaque; ContextTable.hpp).
 struct TransportRequest;
 class SignalJournal;
 

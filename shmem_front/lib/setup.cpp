@@ -150,7 +150,7 @@ void shmem_finalize(void)
     std::lock_guard lock(e.pe().contexts_mutex);
     live.swap(e.pe().live);
   }
-  for (shmemsim_ctx* c : live)
+  for (shmemsim_ctx* c : in_creation_order({live.begin(), live.end()}))
     tp().ctx_destroy(c->tctx);
   TeamState& teams = team_state();
   teams.teams.clear(); // teams made by splits (their handles are invalid from now on)

@@ -277,8 +277,8 @@ void shmem_team_destroy(shmem_team_t team)
     s.used_slots &= ~(1u << t->slot);
     s.teams.erase(t);
   }
-  // Contexts made from the team go with it (quiet, then destroy).
-  for (shmem_ctx_t c : contexts)
+  // Contexts made from the team go with it (quiet, then destroy), in the order they were made.
+  for (shmem_ctx_t c : in_creation_order(contexts))
     shmem_ctx_destroy(c);
 }
 

@@ -4,6 +4,7 @@
 
 #include <simgrid/s4u/Actor.hpp>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <type_traits>
@@ -220,16 +221,26 @@ int PeRuntime::thread_create(unsigned long* tid, void* (*fn)(void*), void* arg)
   leave();
   // Creating an actor is a simcall: other actors may run before this one continues.
   sim::Simulation::SwitchGuard sw(sim_);
-  sim_.spawn("PE " + std::to_string(pe.id) + " thread " + std::to_string(index), pe.node,
-             [this, &pe, index, fn, arg] {
-               SimThread* t = threads_.adopt(pe, index);
-               accounting_.start_thread(*t);
-               restore_state(this); // this PE's getopt variables, streams
-               process_.start_thread(pe);
-               t->retval = fn(arg);
-               accounting_.charge(pe, threads_.current());
-               threads_.finish(*t);
-             });
+  try {
+    sim_.spawn("PE " + std::to_string(pe.id) + " thread " + std::to_string(index), pe.node,
+               [this, &pe, index, fn, arg] {
+                 SimThread* t = threads_.adopt(pe, index);
+                 accounting_.start_thread(*t);
+                 restore_state(this); // this PE's getopt variables, streams
+                 process_.start_thread(pe);
+                 t->retval = fn(arg);
+                 accounting_.charge(pe, threads_.current());
+                 threads_.finish(*t);
+               });
+  } catch (const sim::NoRoomForStack& e) {
+    // What a system out of resources for a thread answers (POSIX: EAGAIN); said once per run.
+    --pe.threads;
+    static bool said = false;
+    if (!said)
+      std::fprintf(stderr, "shmemsim-run: PE %d: pthread_create returns EAGAIN: %s\n", pe.id, e.what());
+    said = true;
+    return EAGAIN;
+  }
   return 0;
 }
 

@@ -14,6 +14,7 @@
 #include "shmem_front/runtime/LibcVars.hpp"
 #include "shmem_front/runtime/PeRuntime.hpp"
 #include "shmem_front/transport/PortalsTransport.hpp"
+#include "sim/MapBudget.hpp"
 #include "sim/Simulation.hpp"
 #include "sim/portals_model/Network.hpp"
 #include "traces/Merge.hpp"
@@ -53,7 +54,8 @@ everything after it belongs to the program.
 
   -np N, -n N             number of PEs (job.pes)
   --pes-per-node K        PEs per node (default: as many as needed to fit the nodes)
-  --scenario FILE.json    platform and job settings (default: the embedded qdr-16 platform)
+  --scenario FILE.json    platform and job settings (a platform naming no preset, or no --scenario:
+                          the embedded qdr-16 platform; one stderr line names the platform of a run)
   --set KEY=VALUE         override a scenario key (repeatable), e.g. --set job.compute=none
   --seed S                random seed (routing, jitter)
   --sim-time-limit T      stop when simulated time reaches T (e.g. 10s, 500ms), exit status 4
@@ -69,6 +71,7 @@ everything after it belongs to the program.
   --hosts FILE            with --emulate: the hosts the PEs run on, one per line (emulator.hosts);
                           -hostfile, --hostfile, -machinefile, --machinefile and -f mean the same there
   --quiet                 no summary line on stderr at the end, no progress line on a terminal
+                          (the platform line, notices and errors stay)
   -h, --help              this text
   --                      end of the options: PROGRAM follows
 
@@ -542,11 +545,28 @@ void notice_unused_traffic(const std::string& scenario_file)
                  scenario_file.c_str(), doc["traffic"].size(), doc["traffic"].size() == 1 ? "" : "s");
 }
 
+/// The one line that says which platform the run is on, and who chose it.
+void platform_notice(const Options& o, const scenarios::Scenario& sc)
+{
+  const scenarios::PlatformParams& p = sc.platform;
+  const bool by_set = std::any_of(o.sets.begin(), o.sets.end(), [](const std::string& s) { return s.starts_with("platform.preset="); });
+  std::string origin;
+  if (p.preset_by_default)
+    origin = o.scenario.empty() ? " (the embedded default: no --scenario)"
+                                : " (the embedded default: " + o.scenario + " names no platform.preset)";
+  else if (!p.preset.empty())
+    origin = by_set ? " (--set platform.preset)" : " (from " + o.scenario + ")";
+  std::string text = scenarios::describe_platform(p);
+  if (!origin.empty()) // after the preset's name
+    text.insert(p.preset.size(), origin);
+  std::fprintf(stderr, "shmemsim-run: platform: %s\n", text.c_str());
+}
+
 scenarios::Scenario launch_scenario(const Options& o)
 {
   auto load = [&](const std::vector<std::string>& s) {
-    return o.scenario.empty() ? scenarios::parse_scenario(R"({"platform": {"preset": "qdr-16"}})", "embedded default", s)
-                              : scenarios::load_scenario(o.scenario, s);
+    return o.scenario.empty() ? scenarios::parse_scenario("{}", "embedded default", s, scenarios::kProgramPreset)
+                              : scenarios::load_scenario(o.scenario, s, scenarios::kProgramPreset);
   };
   std::vector<std::string> sets = o.sets;
   if (o.seed >= 0)
@@ -566,9 +586,6 @@ scenarios::Scenario launch_scenario(const Options& o)
   scenarios::Scenario sc = load(sets);
   if (!o.scenario.empty())
     notice_unused_traffic(o.scenario);
-  if (o.scenario.empty() && !o.emulate)
-    std::fprintf(stderr, "shmemsim-run: no --scenario: using the embedded default platform (qdr-16: %d nodes, %d cores each)\n",
-                 sc.platform.hosts.nodes, sc.platform.hosts.cores_per_node);
   sc.job.program = o.program;
   sc.job.args    = o.args;
   apply_job_env(sc, o);
@@ -639,10 +656,31 @@ Pthreads interposed_pthreads(void* ih)
   return p;
 }
 
+/// After the second PE is loaded (its copy and heap cost what every other PE's will): whether the
+/// run fits the system's limit of memory mappings, and with or without guard pages below the
+/// actors' stacks. One line and status 2 when it cannot fit; one notice line when the guard pages
+/// are left out. Returns whether they stay.
+bool plan_stacks(int npes, long before_second, long after_second)
+{
+  const long limit = sim::max_map_count();
+  if (limit < 0 || before_second < 0 || after_second < 0)
+    return true;
+  const sim::MapPlan plan =
+      sim::plan_mappings(limit, after_second, npes, 2, after_second - before_second, sim::kSpareMappings);
+  if (!plan.fits) // thrown, not exited: the copies' temporary directory goes
+    throw scenarios::ScenarioError(sim::map_limit_advice(plan, limit, npes));
+  if (!plan.guards)
+    std::fprintf(stderr,
+                 "shmemsim-run: %d PEs: no guard page below each thread's stack, to stay within vm.max_map_count (%ld): "
+                 "a stack overflow is not caught (sudo sysctl -w vm.max_map_count=%ld keeps them)\n",
+                 npes, limit, (plan.need_guarded + 999) / 1000 * 1000);
+  return plan.guards;
+}
+
 /// Load the interposition library (first, so the program copies bind to this instance), then one
-/// private copy of the program and one symmetric heap per PE.
+/// private copy of the program and one symmetric heap per PE. `stack_guards`: plan_stacks's answer.
 LoadedProgram load_program(const Options& o, const scenarios::Scenario& sc, const std::vector<int>& node_of,
-                           std::uint64_t heap_bytes)
+                           std::uint64_t heap_bytes, bool& stack_guards)
 {
   const fs::path program = fs::absolute(o.program);
   if (!fs::exists(program))
@@ -669,13 +707,19 @@ LoadedProgram load_program(const Options& o, const scenarios::Scenario& sc, cons
   const TemporaryDirectory tmpdir; // load errors throw through here
   loader::MemoryCopies memory(program.string(), npes);
   loaded.pes.resize(static_cast<std::size_t>(npes));
+  stack_guards = true;
+  long before_second = -1;
   for (int pe = 0; pe < npes; ++pe) {
+    if (pe == 1)
+      before_second = sim::mappings_in_use();
     const Copy c = load_copy(program, tmpdir.path(), pe, memory);
     void* heap   = loader::map_symmetric_heap(heap_bytes);
     if (heap == MAP_FAILED)
       throw scenarios::ScenarioError("cannot map a symmetric heap of " + std::to_string(heap_bytes) + " bytes for PE " +
                                      std::to_string(pe) + ": " + std::strerror(errno) +
                                      " (lower job.symmetric_heap or SHMEM_SYMMETRIC_SIZE)");
+    if (pe == 1)
+      stack_guards = plan_stacks(npes, before_second, sim::mappings_in_use());
     PeProcess& p = loaded.pes[static_cast<std::size_t>(pe)];
     p.id         = pe;
     p.node       = node_of[static_cast<std::size_t>(pe)];
@@ -739,6 +783,7 @@ bool write_emulated_run(const Options& o, const scenarios::Scenario& sc, const e
   std::set<std::string> hosts(spec.pe_hosts.begin(), spec.pe_hosts.end());
   nlohmann::json& s = r.summary;
   s["mode"]         = "emulated";
+  s["platform"]     = scenarios::platform_record(sc.platform); // its NIC limits and routing apply
   s["pes"] = s["endpoints"] = spec.job.npes;
   s["nodes"]                = std::max<std::size_t>(1, hosts.size());
   s["wall_time_s"]          = report.wall_seconds;
@@ -817,8 +862,8 @@ int run_emulated(const Options& o, const scenarios::Scenario& sc)
   c.npes              = static_cast<int>(scenarios::place_endpoints(sc).size());
   c.heap_bytes        = symmetric_heap_bytes(sc);
   c.boot_host = c.listen_host = sc.emulator.host;
-  c.split                     = sc.job.contexts_split;
-  c.on_exhaustion             = static_cast<emulator::CtxPolicy>(sc.job.contexts_on_exhaustion);
+  c.mapping                   = sc.job.contexts_mapping;
+  c.on_exhaustion             = sc.job.contexts_on_exhaustion;
   c.max_cts                   = sc.platform.limits.max_cts;
   c.max_mds                   = sc.platform.limits.max_mds;
   c.max_volatile_size         = sc.platform.limits.max_volatile_size;
@@ -898,8 +943,9 @@ int run(const Options& o)
     usage_error(std::to_string(npes) + " PEs x a symmetric heap of " + std::to_string(heap_bytes) +
                 " bytes need more address space than the simulator can reserve (64 TiB, counting alignment): "
                 "lower SHMEM_SYMMETRIC_SIZE or job.symmetric_heap");
+  LoadedProgram program = load_program(o, sc, node_of, heap_bytes, settings.stack_guards);
+  platform_notice(o, sc);
   placement_notice(sc, node_of);
-  LoadedProgram program = load_program(o, sc, node_of, heap_bytes);
 
   std::unique_ptr<traces::Recorder> recorder;
   if (trace_level != traces::Level::Off)

@@ -1,5 +1,6 @@
 #include "shmem_front/transport/PortalsTransport.hpp"
 
+#include "shmem_front/lib/ContextTable.hpp"
 #include "shmem_front/lib/SignalJournal.hpp"
 #include "sim/Assert.hpp"
 
@@ -15,45 +16,61 @@ using portals::AckReq;
 using portals::CtEvent;
 using portals::Status;
 
-struct TransportCtx {
-  int pe           = 0;
-  int id           = 0; ///< numbers the PE's contexts for traces (0: the default one)
-  TransportCtx* owner = this; ///< where operations are issued and counted (the default one if shared)
+/// A context's or request slot's counters on the Portals model: one CT and one MD (lean, request
+/// slots) or a put and a get pair (split), and the operations issued on each.
+struct PortalsTransport::Ctrs final : Counters {
+  int pe = 0;
+  int id = 0; ///< the number of the context (or slot) they were acquired for (traces)
   portals::CtHandle ct, get_ct;
   portals::MdHandle md, get_md;
   std::uint64_t issued = 0, get_issued = 0;
   bool fence_needs_quiet = false;
-  int sharers = 0;      ///< contexts issuing on this one's resources
-  bool destroyed = false; ///< destroyed while shared: its resources live on for its sharers
-  bool single_ct = false; ///< puts and gets counted on one CT whatever the mapping (request slots)
-  bool request_slot = false; ///< a request slot (never a context)
-  int req_users = 0;      ///< open requests issuing on it
+  bool single_ct    = false; ///< puts and gets counted on one CT whatever the mapping (request slots)
+  bool request_slot = false; ///< a request slot's (ops "put_req", ...)
 };
 
-struct TransportRequest {
-  TransportCtx* slot = nullptr; ///< where its operations are issued and counted
-};
-
-struct PortalsTransport::PeNet {
+/// One PE: its NI, its target counter, and the counters its ContextTable acquired.
+struct PortalsTransport::PeNet final : CounterSource {
+  PortalsTransport* t = nullptr;
   portals::Ni* ni = nullptr;
   portals::CtHandle target_ct;
-  std::unique_ptr<TransportCtx> def;
-  std::vector<std::unique_ptr<TransportCtx>> ctxs;
-  int next_ctx_id = 1;
-  std::size_t round_robin = 0; ///< next created context to share (OnExhaustion::RoundRobin)
-  bool noticed = false;        ///< its one notice line printed
+  std::unique_ptr<Ctrs> def;
+  std::vector<std::unique_ptr<Ctrs>> ctrs;
+  std::unique_ptr<ContextTable> table;
   /// Stores its own threads may have made to its symmetric memory (note_local_stores), counted
   /// with the target CT as updates.
   std::uint64_t local_stores = 0;
   /// Its threads blocked in wait_for_update.
   std::vector<sim::Notifier*> update_waiters;
-  /// Its request slots in the order they were made (oldest first), and whether the one notice
-  /// line about requests sharing has been printed.
-  std::vector<TransportCtx*> req_slots;
-  bool req_noticed = false;
   /// What the last remote write left in its watched synchronization words (collectives' signals).
   SignalJournal journal;
+
+  // CounterSource
+  Counters* acquire(CounterUse use, int id, std::string* limit) override
+  {
+    Ctrs* c = use == CounterUse::Request ? t->make_request_slot(*this, limit) : t->make_ctx(*this, t->independent_mds_, limit);
+    if (c != nullptr)
+      c->id = id;
+    return c;
+  }
+  void release(Counters* c) override { t->release(*this, static_cast<Ctrs*>(c)); }
+  void ctx_event(int id, const Counters* c, CtxEvent what) override
+  {
+    if (t->obs_ != nullptr)
+      t->obs_->ctx_event(t->now(), ni->id(), t->current_thread_(), id, c != nullptr ? static_cast<const Ctrs*>(c)->ct.index : -1,
+                         what);
+  }
+  void notice(const std::string& line) override
+  {
+    if (t->notice_)
+      t->notice_(line);
+  }
 };
+
+PortalsTransport::Ctrs* PortalsTransport::ctrs(const TransportCtx* ctx)
+{
+  return static_cast<Ctrs*>(ctx->counters);
+}
 
 namespace {
 const std::uint64_t kZero[4] = {0, 0, 0, 0};
@@ -130,7 +147,7 @@ void PortalsTransport::set_observer(front::ShmemObserver* obs, std::function<int
   current_thread_ = std::move(current_thread);
 }
 
-std::uint64_t PortalsTransport::note_op(const TransportCtx* ctx, const TransportCtx* c, bool get_side, const char* kind,
+std::uint64_t PortalsTransport::note_op(const TransportCtx* ctx, const Ctrs* c, bool get_side, const char* kind,
                                         std::uint64_t bytes, int target)
 {
   if (obs_ == nullptr)
@@ -143,15 +160,9 @@ std::uint64_t PortalsTransport::note_op(const TransportCtx* ctx, const Transport
   return obs_->op_issued(now(), c->pe, current_thread_(), ctx->id, ct, seq, kind, bytes, target);
 }
 
-void PortalsTransport::note_ctx(const TransportCtx* ctx, front::CtxEvent what)
+PortalsTransport::Ctrs* PortalsTransport::make_ctx(PeNet& p, bool independent, std::string* limit)
 {
-  if (obs_ != nullptr)
-    obs_->ctx_event(now(), ctx->pe, current_thread_(), ctx->id, ctx->owner->ct.index, what);
-}
-
-TransportCtx* PortalsTransport::make_ctx(PeNet& p, long /*options*/, bool independent, std::string* limit)
-{
-  auto c   = std::make_unique<TransportCtx>();
+  auto c   = std::make_unique<Ctrs>();
   c->pe    = p.ni->id();
   auto& ni = *p.ni;
   // Created contexts ask for injection resources of their own (the contexts paper's proposed
@@ -196,8 +207,8 @@ TransportCtx* PortalsTransport::make_ctx(PeNet& p, long /*options*/, bool indepe
                    &c->get_md) != Status::Ok)
       return no_md();
   }
-  TransportCtx* raw = c.get();
-  p.ctxs.push_back(std::move(c));
+  Ctrs* raw = c.get();
+  p.ctrs.push_back(std::move(c));
   return raw;
 }
 
@@ -205,6 +216,7 @@ void PortalsTransport::setup()
 {
   for (int pe = 0; pe < net_.endpoints(); ++pe) {
     auto p          = std::make_unique<PeNet>();
+    p->t            = this;
     p->ni           = &net_.ni(pe);
     auto& ni        = *p->ni;
     const PeMemory& m = memory_.at(static_cast<std::size_t>(pe));
@@ -216,115 +228,51 @@ void PortalsTransport::setup()
         ni.le_append(1, portals::LeDesc{m.heap, m.heap_size, opts, p->target_ct}, &le) != Status::Ok)
       throw std::runtime_error("PE " + std::to_string(pe) + " cannot set up its symmetric memory in the Portals model: " +
                                ni.last_error() + " (raise platform.nic.limits)");
-    TransportCtx* d = make_ctx(*p, 0, false);
+    Ctrs* d = make_ctx(*p, false);
     if (d == nullptr)
       throw std::runtime_error("PE " + std::to_string(pe) + " cannot bind its default context: " + ni.last_error() +
                                " (raise platform.nic.limits.max_cts / max_mds)");
-    // The default context lives apart from the created ones.
-    p->def = std::move(p->ctxs.back());
-    p->ctxs.pop_back();
+    // The default context's counters live apart from the others.
+    p->def = std::move(p->ctrs.back());
+    p->ctrs.pop_back();
+    p->table = std::make_unique<ContextTable>(pe, on_exhaustion_, *p, p->def.get());
     pes_.push_back(std::move(p));
   }
 }
 
 TransportCtx* PortalsTransport::default_ctx()
 {
-  return me().def.get();
+  return me().table->default_ctx();
 }
 
 TransportCtx* PortalsTransport::ctx_create(long options)
 {
-  PeNet& p = me();
-  constexpr long kPrivate = 1L << 1; // SHMEM_CTX_PRIVATE (shmem.h)
-  if (on_exhaustion_ == OnExhaustion::KeepPrivate && (options & kPrivate) == 0)
-    return make_shared_ctx(p, "not SHMEM_CTX_PRIVATE (contexts.on_exhaustion keep_private)");
-  std::string limit;
-  TransportCtx* c = make_ctx(p, options, independent_mds_, &limit);
-  if (c != nullptr) {
-    ++created_;
-    c->id = p.next_ctx_id++;
-    note_ctx(c, front::CtxEvent::Create);
-    return c;
-  }
-  if (on_exhaustion_ != OnExhaustion::Fail)
-    return make_shared_ctx(p, limit);
-  ++refused_;
-  notice_once(p, "a context was refused (SHMEM_CTX_INVALID): " + limit);
-  if (obs_ != nullptr)
-    obs_->ctx_event(now(), p.ni->id(), current_thread_(), -1, -1, front::CtxEvent::Refuse);
-  return nullptr;
-}
-
-TransportCtx* PortalsTransport::share_target(PeNet& p)
-{
-  if (on_exhaustion_ != OnExhaustion::RoundRobin)
-    return p.def.get();
-  // The pool: the PE's created contexts that own resources and live, in creation order.
-  std::vector<TransportCtx*> pool;
-  for (const auto& x : p.ctxs)
-    if (x->owner == x.get() && !x->destroyed && !x->request_slot)
-      pool.push_back(x.get());
-  if (pool.empty())
-    return p.def.get();
-  return pool[p.round_robin++ % pool.size()];
-}
-
-TransportCtx* PortalsTransport::make_shared_ctx(PeNet& p, const std::string& why)
-{
-  auto shared   = std::make_unique<TransportCtx>();
-  shared->pe    = p.ni->id();
-  shared->owner = share_target(p);
-  shared->id    = p.next_ctx_id++;
-  ++shared->owner->sharers;
-  const bool on_default = shared->owner == p.def.get();
-  ++(on_default ? shared_default_ : shared_created_);
-  notice_once(p, "context " + std::to_string(shared->id) + " shares " +
-                     (on_default ? std::string("the default context's") : "context " + std::to_string(shared->owner->id) + "'s") +
-                     " resources: " + why);
-  note_ctx(shared.get(), front::CtxEvent::Share);
-  TransportCtx* raw = shared.get();
-  p.ctxs.push_back(std::move(shared));
-  return raw;
-}
-
-void PortalsTransport::notice_once(PeNet& p, const std::string& line)
-{
-  if (p.noticed || !notice_)
-    return;
-  p.noticed = true;
-  notice_("PE " + std::to_string(p.ni->id()) + ": " + line);
-}
-
-void PortalsTransport::release(PeNet& p, TransportCtx* c)
-{
-  SHMEMSIM_ASSERT(c->owner == c && c->sharers == 0, "releasing a context's resources while others share them");
-  auto& ni = *p.ni;
-  ni.md_release(c->md);
-  if (mapping_ == CtxMapping::Split) {
-    ni.md_release(c->get_md);
-    ni.ct_free(c->get_ct);
-  }
-  ni.ct_free(c->ct);
-  std::erase_if(p.ctxs, [c](const std::unique_ptr<TransportCtx>& x) { return x.get() == c; });
+  return me().table->create(options);
 }
 
 void PortalsTransport::ctx_destroy(TransportCtx* c)
 {
-  PeNet& p = me();
-  note_ctx(c, front::CtxEvent::Destroy);
-  if (c->owner != c) {
-    TransportCtx* o = c->owner;
-    --o->sharers;
-    std::erase_if(p.ctxs, [c](const std::unique_ptr<TransportCtx>& x) { return x.get() == c; });
-    if (o->destroyed && o->sharers == 0)
-      release(p, o);
-    return;
+  me().table->destroy(c);
+}
+
+void PortalsTransport::release(PeNet& p, Ctrs* c)
+{
+  auto& ni = *p.ni;
+  ni.md_release(c->md);
+  if (mapping_ == CtxMapping::Split && !c->single_ct) {
+    ni.md_release(c->get_md);
+    ni.ct_free(c->get_ct);
   }
-  if (c->sharers > 0) {
-    c->destroyed = true; // its sharers still issue on its resources: freed with the last of them
-    return;
-  }
-  release(p, c);
+  ni.ct_free(c->ct);
+  std::erase_if(p.ctrs, [c](const std::unique_ptr<Ctrs>& x) { return x.get() == c; });
+}
+
+ContextCounts PortalsTransport::context_counts() const
+{
+  ContextCounts all;
+  for (const auto& p : pes_)
+    all.add(p->table->counts());
+  return all;
 }
 
 void PortalsTransport::target_of(const void* a, std::size_t n, std::uint32_t* pt, std::uint64_t* offset)
@@ -344,7 +292,7 @@ void PortalsTransport::target_of(const void* a, std::size_t n, std::uint32_t* pt
   fatal_("address " + std::to_string(addr(a)) + " is not symmetric");
 }
 
-void PortalsTransport::wait(TransportCtx* c, bool gets_only, const char* what)
+void PortalsTransport::wait(Ctrs* c, bool gets_only, const char* what)
 {
   // Wait until the counter reaches the number of operations issued on the context, re-read after
   // every wake: other threads may issue on a shared context meanwhile, and the counter cannot
@@ -380,7 +328,7 @@ void PortalsTransport::wait(TransportCtx* c, bool gets_only, const char* what)
 
 void PortalsTransport::put(TransportCtx* ctx, void* dest, const void* src, std::size_t n, int pe, bool blocking)
 {
-  TransportCtx* c = ctx->owner;
+  Ctrs* c = ctrs(ctx);
   auto& ni        = *me().ni;
   std::uint32_t pt;
   std::uint64_t off;
@@ -403,7 +351,7 @@ void PortalsTransport::put(TransportCtx* ctx, void* dest, const void* src, std::
 
 void PortalsTransport::get(TransportCtx* ctx, void* dest, const void* src, std::size_t n, int pe, bool blocking)
 {
-  TransportCtx* c = ctx->owner;
+  Ctrs* c = ctrs(ctx);
   auto& ni        = *me().ni;
   std::uint32_t pt;
   std::uint64_t off;
@@ -422,10 +370,10 @@ void PortalsTransport::amo(TransportCtx* ctx, AmoOp op, AmoType t, void* dest, c
   if (op == AmoOp::Set) {
     // An aligned put of one element is atomic. On a request slot it must not wait: the caller
     // keeps `value` alive until the request completes (the MD is not volatile).
-    put(ctx, dest, value, size, pe, !ctx->owner->request_slot);
+    put(ctx, dest, value, size, pe, !ctrs(ctx)->request_slot);
     return;
   }
-  TransportCtx* c = ctx->owner;
+  Ctrs* c = ctrs(ctx);
   auto& ni        = *me().ni;
   std::uint32_t pt;
   std::uint64_t off;
@@ -463,7 +411,7 @@ void PortalsTransport::fetch_amo(TransportCtx* ctx, AmoOp op, AmoType t, void* d
                                  void* result, int pe, bool blocking)
 {
   const std::size_t size = amo_size(t);
-  TransportCtx* c        = ctx->owner;
+  Ctrs* c                = ctrs(ctx);
   auto& ni               = *me().ni;
   std::uint32_t pt;
   std::uint64_t off;
@@ -502,7 +450,7 @@ void PortalsTransport::quiet(TransportCtx* ctx)
 
 void PortalsTransport::quiet_as(TransportCtx* ctx, const char* what)
 {
-  TransportCtx* c = ctx->owner;
+  Ctrs* c = ctrs(ctx);
   wait(c, false, what);
   c->fence_needs_quiet = false;
 }
@@ -511,7 +459,7 @@ void PortalsTransport::fence(TransportCtx* ctx)
 {
   // With total data ordering, puts up to max_waw_ordered_size already arrive in order: nothing to
   // do. Otherwise order by completing everything (a quiet), as the Portals mapping must.
-  if (ctx->owner->fence_needs_quiet)
+  if (ctrs(ctx)->fence_needs_quiet)
     quiet_as(ctx, "fence");
 }
 
@@ -591,10 +539,10 @@ void PortalsTransport::wait_for_update_on(std::uint64_t seen, const char* /*call
 
 // ---------------------------------------------------------------- requests (seed 003)
 
-TransportCtx* PortalsTransport::make_request_slot(PeNet& p, std::string* limit)
+PortalsTransport::Ctrs* PortalsTransport::make_request_slot(PeNet& p, std::string* limit)
 {
   auto& ni = *p.ni;
-  auto c   = std::make_unique<TransportCtx>();
+  auto c   = std::make_unique<Ctrs>();
   c->pe    = ni.id();
   if (ni.ct_alloc(&c->ct) != Status::Ok) {
     *limit = "max_cts (" + std::to_string(ni.limits().max_cts) + ") reached";
@@ -612,38 +560,14 @@ TransportCtx* PortalsTransport::make_request_slot(PeNet& p, std::string* limit)
   c->get_md       = c->md;
   c->single_ct    = true;
   c->request_slot = true;
-  c->id           = p.next_ctx_id++; // numbered with the contexts in traces (ops "put_req", ...)
-  TransportCtx* raw = c.get();
-  p.ctxs.push_back(std::move(c));
-  p.req_slots.push_back(raw);
-  req_slots_peak_ = std::max(req_slots_peak_, static_cast<int>(p.req_slots.size()));
+  Ctrs* raw       = c.get();
+  p.ctrs.push_back(std::move(c));
   return raw;
 }
 
 TransportRequest* PortalsTransport::request_open()
 {
-  PeNet& p = me();
-  auto* r  = new TransportRequest;
-  ++req_opened_;
-  std::string limit;
-  r->slot = make_request_slot(p, &limit);
-  if (r->slot != nullptr) {
-    ++req_own_;
-  } else {
-    // Out of CTs or MDs: share the oldest open request's slot (its operations started first, so
-    // waiting for them too costs least), else the default context's resources.
-    ++req_shared_;
-    r->slot = p.req_slots.empty() ? p.def.get() : p.req_slots.front();
-    if (!p.req_noticed && notice_) {
-      p.req_noticed = true;
-      notice_("PE " + std::to_string(p.ni->id()) + ": a request shares " +
-              (r->slot == p.def.get() ? std::string("the default context's completion counter")
-                                      : "the completion counter of an earlier request") +
-              ": " + limit);
-    }
-  }
-  ++r->slot->req_users;
-  return r;
+  return me().table->open_request();
 }
 
 TransportCtx* PortalsTransport::request_ctx(TransportRequest* r)
@@ -651,7 +575,7 @@ TransportCtx* PortalsTransport::request_ctx(TransportRequest* r)
   return r->slot;
 }
 
-bool PortalsTransport::complete(TransportCtx* c)
+bool PortalsTransport::complete(const Ctrs* c)
 {
   auto& ni = *me().ni;
   CtEvent ev;
@@ -668,28 +592,20 @@ bool PortalsTransport::complete(TransportCtx* c)
 
 bool PortalsTransport::request_test(TransportRequest* r)
 {
-  return complete(r->slot);
+  return complete(ctrs(r->slot));
 }
 
 void PortalsTransport::request_wait(TransportRequest* r, const char* call)
 {
-  if (!complete(r->slot))
-    wait(r->slot, false, call);
+  if (!complete(ctrs(r->slot)))
+    wait(ctrs(r->slot), false, call);
 }
 
 void PortalsTransport::request_close(TransportRequest* r)
 {
-  PeNet& p        = me();
-  TransportCtx* s = r->slot;
-  SHMEMSIM_ASSERT(complete(s) || s->req_users > 1 || !s->request_slot, "a request closed before it completed");
-  delete r;
-  if (--s->req_users > 0 || !s->request_slot)
-    return;
-  std::erase(p.req_slots, s);
-  auto& ni = *p.ni;
-  ni.md_release(s->md);
-  ni.ct_free(s->ct);
-  std::erase_if(p.ctxs, [s](const std::unique_ptr<TransportCtx>& x) { return x.get() == s; });
+  const TransportCtx* s = r->slot;
+  SHMEMSIM_ASSERT(complete(ctrs(s)) || s->req_users > 1 || !s->request_slot, "a request closed before it completed");
+  me().table->close_request(r);
 }
 
 void PortalsTransport::note_local_stores(int pe)

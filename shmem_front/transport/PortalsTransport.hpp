@@ -2,7 +2,9 @@
 // "Contexts on the Portals model"). Per PE: portal table entries for static data (PT 0) and the
 // symmetric heap (PT 1), counted by one target CT (which wait_until waits on). Per context,
 // `lean` (the paper's): one CT, one MD over the whole address space and one issued-operation
-// counter; `split`: a put CT+MD and a get CT+MD with their own counters.
+// counter; `split`: a put CT+MD and a get CT+MD with their own counters. Which counters a context
+// or a request uses, and what happens when they run out, is each PE's ContextTable's
+// (shmem_front/lib/ContextTable.hpp): this transport acquires and releases them for it.
 #pragma once
 
 #include "shmem_front/lib/PeMemory.hpp"
@@ -17,13 +19,7 @@
 
 namespace shmemsim::front {
 
-enum class CtxMapping { Lean, Split };
-/// What ctx_create does when the NIC's CTs or MDs run out (job.contexts.on_exhaustion):
-/// Fail: refuse (SHMEM_CTX_INVALID); Share: share the default context's resources; RoundRobin:
-/// share those of the PE's created contexts that own resources, in turn (the default context's if
-/// there is none); KeepPrivate: contexts created without SHMEM_CTX_PRIVATE always share the default
-/// context's, SHMEM_CTX_PRIVATE ones get their own while they last, then share the default's.
-enum class OnExhaustion { Fail, Share, RoundRobin, KeepPrivate };
+struct ContextCounts;
 
 class PortalsTransport final : public Transport, private portals::WriteWatcher {
 public:
@@ -53,11 +49,9 @@ public:
   /// add, and any later write into the word, is recorded in the target's journal as it lands.
   void signal(TransportCtx* ctx, std::uint64_t* word, std::uint64_t value, int pe) override;
   SignalJournal* signal_journal() override;
-  /// Requests (seed 003): each open request gets a request slot of its own, one CT and one MD
-  /// (not volatile: the NIC reads a put's source when it injects it) counting the ACKs and
-  /// replies of its operations; freed by request_close. When the NIC's CTs or MDs run out, a new
-  /// request shares the slot of the PE's oldest open request (or, with none open, the default
-  /// context's resources: then quiet completes it too), with one notice line per PE.
+  /// Requests (seed 003): a request slot is one CT and one MD (not volatile: the NIC reads a put's
+  /// source when it injects it) counting the ACKs and replies of its operations; the ContextTable
+  /// gives one to each open request while they last, then shares them.
   TransportRequest* request_open() override;
   TransportCtx* request_ctx(TransportRequest* r) override;
   bool request_test(TransportRequest* r) override;
@@ -71,19 +65,11 @@ public:
   /// thread of the calling PE is calling (0: its main thread).
   void set_observer(front::ShmemObserver* obs, std::function<int()> current_thread);
 
-  /// Contexts created and refused so far (for reports).
-  std::uint64_t contexts_created() const { return created_; }
-  std::uint64_t contexts_refused() const { return refused_; }
-  /// Contexts created over another context's resources: the default context's, a created one's.
-  std::uint64_t contexts_shared_default() const { return shared_default_; }
-  std::uint64_t contexts_shared_created() const { return shared_created_; }
-  /// Requests opened, those that got a slot (CT + MD) of their own, those that shared one, and the
-  /// most slots one PE held at once (the request mechanism's cost in NIC resources).
-  std::uint64_t requests_opened() const { return req_opened_; }
-  std::uint64_t requests_own() const { return req_own_; }
-  std::uint64_t requests_shared() const { return req_shared_; }
-  int request_slots_peak() const { return req_slots_peak_; }
-  /// `notice` gets one line per PE, the first time a context of the PE is refused or shared.
+  /// What the PEs' context tables did (contexts created, refused, shared; requests with a slot of
+  /// their own or a shared one, the most slots one PE held at once), for reports. After setup().
+  ContextCounts context_counts() const;
+  /// `notice` gets the context tables' notice lines (one per PE the first time a context is
+  /// refused or shared, one the first time a request shares a slot).
   void set_notice(std::function<void(const std::string&)> notice) { notice_ = std::move(notice); }
   /// Whether created contexts' MDs carry PTL_MD_INDEPENDENT (job.contexts.independent_mds; default yes).
   void set_independent_mds(bool on) { independent_mds_ = on; }
@@ -91,29 +77,26 @@ public:
   void set_address_namer(std::function<std::string(const void*)> namer) { name_address_ = std::move(namer); }
 
 private:
+  struct Ctrs;
   struct PeNet;
   PeNet& me();
+  static Ctrs* ctrs(const TransportCtx* ctx);
   /// Portal index and offset of the calling PE's symmetric address `addr` (n bytes).
   void target_of(const void* addr, std::size_t n, std::uint32_t* pt, std::uint64_t* offset);
-  /// Null when a limit stops it; `limit` then names it ("max_cts (4) reached").
-  TransportCtx* make_ctx(PeNet& p, long options, bool independent, std::string* limit = nullptr);
-  /// The context a new shared one issues on (policy RoundRobin: created ones in turn).
-  TransportCtx* share_target(PeNet& p);
-  TransportCtx* make_shared_ctx(PeNet& p, const std::string& why);
-  void release(PeNet& p, TransportCtx* c);
-  void notice_once(PeNet& p, const std::string& line);
+  /// A context's counters; null when a limit stops it: `limit` then names it ("max_cts (4) reached").
+  Ctrs* make_ctx(PeNet& p, bool independent, std::string* limit = nullptr);
+  void release(PeNet& p, Ctrs* c);
   void check(portals::Status s, const char* what);
   /// A request slot: one CT + one non-volatile MD; null when a limit stops it (`limit` says which).
-  TransportCtx* make_request_slot(PeNet& p, std::string* limit);
+  Ctrs* make_request_slot(PeNet& p, std::string* limit);
   /// Whether every operation issued on `c` is complete (never blocks).
-  bool complete(TransportCtx* c);
-  void wait(TransportCtx* c, bool gets_only, const char* what);
+  bool complete(const Ctrs* c);
+  void wait(Ctrs* c, bool gets_only, const char* what);
   void quiet_as(TransportCtx* ctx, const char* what);
   /// Spend the host CPU time of one Portals data-movement call on the calling thread.
   void initiate();
   /// Tell the observer about an operation about to be issued on `ctx` (counted on `c`).
-  std::uint64_t note_op(const TransportCtx* ctx, const TransportCtx* c, bool get_side, const char* kind, std::uint64_t bytes, int target);
-  void note_ctx(const TransportCtx* ctx, front::CtxEvent what);
+  std::uint64_t note_op(const TransportCtx* ctx, const Ctrs* c, bool get_side, const char* kind, std::uint64_t bytes, int target);
   sim::Ps now() { return net_.simulation().queue().now(); }
   /// portals::WriteWatcher: into the target PE's signal journal.
   void watched_write(sim::Ps t, int target, int initiator, const std::uint64_t* word,
@@ -126,11 +109,6 @@ private:
   std::function<int()> current_pe_;
   std::function<void(const std::string&)> fatal_;
   std::vector<std::unique_ptr<PeNet>> pes_;
-  std::uint64_t created_ = 0;
-  std::uint64_t refused_ = 0;
-  std::uint64_t shared_default_ = 0, shared_created_ = 0;
-  std::uint64_t req_opened_ = 0, req_own_ = 0, req_shared_ = 0;
-  int req_slots_peak_ = 0;
   std::function<void(const std::string&)> notice_;
   std::function<std::string(const void*)> name_address_;
   bool independent_mds_ = true;

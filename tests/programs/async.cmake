@@ -72,4 +72,4 @@ add_test(NAME prog_async_report
   COMMAND ${CMAKE_COMMAND} -DRUN=${PROJECT_BINARY_DIR}/bin/shmemsim-run -DSHMEMSIM=$<TARGET_FILE:shmemsim>
           -DPROG=${CMAKE_CURRENT_BINARY_DIR}/bin/async_isort -DSCENARIO=${SHMEMSIM_PROG_SCENARIO}
           -DOUT=${CMAKE_CURRENT_BINARY_DIR}/out/async_report -P ${CMAKE_CURRENT_SOURCE_DIR}/async_report/check.cmake)
-set_tests_properties(prog_async_report PROPERTIES LABELS programs)
+set_tests_properties(prog_async_report PROPERTIES LABELS programs TIMEOUT 300)

@@ -75,7 +75,7 @@ add_test(NAME prog_conv_link
   COMMAND ${CMAKE_COMMAND} -DCC=${PROJECT_BINARY_DIR}/bin/shmemsim-cc -DRUN=${PROJECT_BINARY_DIR}/bin/shmemsim-run
           -DSRC=${CMAKE_CURRENT_SOURCE_DIR}/conv_link -DWORK=${CMAKE_CURRENT_BINARY_DIR}/conv_link
           -P ${CMAKE_CURRENT_SOURCE_DIR}/conv_link/check.cmake)
-set_tests_properties(prog_conv_mpp_install prog_conv_link PROPERTIES LABELS programs)
+set_tests_properties(prog_conv_mpp_install prog_conv_link PROPERTIES LABELS programs TIMEOUT 300)
 
 # ------------------------------------------------------------------ shmem_global_exit names the PE and the status
 shmemsim_program_test(conv_global_exit PROGRAM global_exit PES 3 EXPECT_STATUS 7 STDERR_LINES 1

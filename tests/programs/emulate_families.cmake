@@ -118,14 +118,17 @@ foreach(design offload contexts)
     RUN_OPTIONS --set job.async.runtime=${design} --set job.async.workers=3)
 endforeach()
 shmemsim_emulate_test(nb_threads PES 3)
-# Few counters: every request still completes with its data. (The notice differs today: the
-# emulator puts a request past max_cts on the default context, where the Portals mapping shares the
-# oldest open request's counter first, "a request shares the completion counter of an earlier
-# request": reported for EmuTransport::request_open; the data check holds either way.)
+# Few counters: every request still completes with its data; a request past max_cts shares the
+# oldest open request's slot, as in the simulator (one ContextTable: the same notice line).
 shmemsim_emulate_test(nb_threads_few_counters PROGRAM nb_threads PES 3 RUN_OPTIONS --set platform.nic.limits.max_cts=6
-  EXPECT_STDERR "(^|\n)shmemsim-run: PE 0: a request[^\n]*: max_cts \\(6\\) reached\n")
+  EXPECT_STDERR "(^|\n)shmemsim-run: PE 0: a request shares the completion counter of an earlier request: max_cts \\(6\\) reached\n")
 shmemsim_emulate_test(nb_rma_no_counters PROGRAM nb_rma PES 2 ARGS many RUN_OPTIONS --set platform.nic.limits.max_cts=8
-  EXPECT_STDERR "(^|\n)shmemsim-run: PE 0: a request[^\n]*: max_cts \\(8\\) reached\n")
+  EXPECT_STDERR "(^|\n)shmemsim-run: PE 0: a request shares the completion counter of an earlier request: max_cts \\(8\\) reached\n")
+# No counter left for requests (the runtime keeps 2): they count on the default context's.
+shmemsim_emulate_test(nb_rma_semantics_no_counters PROGRAM nb_rma PES 2 ARGS semantics
+  RUN_OPTIONS --set platform.nic.limits.max_cts=2
+  EXPECT_STDOUT "(^|\n)nb_rma: request put: request complete right after quiet: yes\n"
+  EXPECT_STDERR "(^|\n)shmemsim-run: PE 0: a request shares the default context's completion counter: max_cts \\(2\\) reached\n")
 
 # A request never waited for is completed by shmem_finalize, with one line; shmemx_abort ends every PE.
 shmemsim_emulate_test(nb_rma_leak PROGRAM nb_rma PES 2 ARGS leak

@@ -85,9 +85,10 @@ shmemsim_program_test(launch_conv_unknown PROGRAM launch_conv PES 2 ARGS nodes R
   EXPECT_STDERR "^shmemsim-run: unknown option '--frobnicate' \\(see 'shmemsim-run --help'\\)\n$" REJECT_STDOUT "launch_conv")
 # `--` ends the launcher's options; what follows the program is the program's (even -np, -x).
 add_test(NAME prog_launch_conv_double_dash
-  COMMAND ${PROJECT_BINARY_DIR}/bin/oshrun --quiet --scenario ${SHMEMSIM_PROG_SCENARIO} -np 2 -- ${CMAKE_CURRENT_BINARY_DIR}/bin/launch_conv env -np -x)
-set_tests_properties(prog_launch_conv_double_dash PROPERTIES LABELS programs
-  PASS_REGULAR_EXPRESSION "launch_conv: PE 1 -x=\\(unset\\)\nlaunch_conv: OK on 2 PEs\n")
+  COMMAND ${CMAKE_COMMAND} -DEXPECT_STATUS=0 "-DEXPECT_STDOUT=launch_conv: PE 1 -x=\\(unset\\)\nlaunch_conv: OK on 2 PEs\n"
+          -P ${CMAKE_CURRENT_SOURCE_DIR}/run_command.cmake --
+          ${PROJECT_BINARY_DIR}/bin/oshrun --quiet --scenario ${SHMEMSIM_PROG_SCENARIO} -np 2 -- ${CMAKE_CURRENT_BINARY_DIR}/bin/launch_conv env -np -x)
+set_tests_properties(prog_launch_conv_double_dash PROPERTIES LABELS programs TIMEOUT 180)
 
 # ------------------------------------------------------------------ repeated shmem_init / shmem_finalize
 # A test driver's init/finalize around each case: 16 rounds, each leaving a heap block, a context and

@@ -9,4 +9,4 @@ endforeach()
 add_test(NAME prog_interrupt
   COMMAND ${CMAKE_COMMAND} -DRUN=${SHMEMSIM_PROG_RUN} -DPROG=${CMAKE_CURRENT_BINARY_DIR}/bin/spin_wait
           -DWORK=${CMAKE_CURRENT_BINARY_DIR} -P ${CMAKE_CURRENT_SOURCE_DIR}/interrupt/check.cmake)
-set_tests_properties(prog_interrupt PROPERTIES LABELS programs)
+set_tests_properties(prog_interrupt PROPERTIES LABELS programs TIMEOUT 120)

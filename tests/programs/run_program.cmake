@@ -13,8 +13,12 @@
 #   EXPECT_STDERR_<i>, EXPECT_STDERR_N   regexes stderr must match
 #   REJECT_STDOUT_<i>, REJECT_STDOUT_N   regexes stdout must NOT match
 #   REJECT_STDERR_<i>, REJECT_STDERR_N   regexes stderr must NOT match
-#   STDERR_LINES   if not empty: the exact number of lines on stderr, or a range MIN-MAX
-#   STDERR_EACH_LINE  if not empty: a regex every line of stderr must match whole
+#   STDERR_LINES   if not empty: the exact number of lines on stderr, or a range MIN-MAX, besides
+#                  the platform line
+#   STDERR_EACH_LINE  if not empty: a regex every line of stderr (but the platform line) must match
+#                  whole
+#   EXPECT_PLATFORM  if not empty: a regex the platform line must match (its text after
+#                  "shmemsim-run: platform: ")
 #   COMPARE_RUNS   if true: run twice with --out OUT_DIR/run1 and OUT_DIR/run2; stdout,
 #                  summary.json, scenario.json and the trace of the two runs must be byte-identical
 #   OUT_DIR        where stdout/stderr (and --out directories) of the runs are kept
@@ -23,6 +27,10 @@
 # anything the wrapper prints on stderr then fails the test through the stderr checks, and its
 # error status through the status check. SHMEMSIM_TEST_REJECT_STDERR (a regex), if set, is one more
 # REJECT_STDERR of every test (scripts/tsan: "ThreadSanitizer").
+# Every simulated run prints one line saying which platform it runs on ("shmemsim-run: platform:
+# ..."), before anything else of the run: the stderr checks (EXPECT/REJECT_STDERR, STDERR_LINES,
+# STDERR_EACH_LINE) see stderr without it, so that they keep to what each test is about;
+# EXPECT_PLATFORM checks it, and a run never prints two.
 # CMake regexes have no multi-line mode: `^`/`$` anchor the whole output; use `(^|\n)` for a
 # line start.
 cmake_minimum_required(VERSION 3.25)
@@ -71,6 +79,19 @@ run_once(run1)
 set(out "${run1_out}")
 set(err "${run1_err}")
 set(status "${run1_status}")
+
+# The platform line, apart (see above).
+set(platform "")
+if(err MATCHES "(^|\n)shmemsim-run: platform: ([^\n]*)\n")
+  set(platform "${CMAKE_MATCH_2}")
+  string(REPLACE "shmemsim-run: platform: ${platform}\n" "" err "${err}")
+  if(err MATCHES "(^|\n)shmemsim-run: platform: ")
+    fail("stderr has more than one platform line")
+  endif()
+endif()
+if(NOT "${EXPECT_PLATFORM}" STREQUAL "" AND NOT platform MATCHES "${EXPECT_PLATFORM}")
+  fail("the platform line ('${platform}') does not match the expected regex: ${EXPECT_PLATFORM}")
+endif()
 
 if(NOT "${status}" STREQUAL "${EXPECT_STATUS}")
   fail("exit status: expected ${EXPECT_STATUS}, got ${status}")

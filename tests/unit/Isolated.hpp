@@ -1,7 +1,10 @@
 // Run a simulation in a child process (SimGrid's engine is one per process, so every simulated
-// test case gets a fresh process whatever runner calls it). The child returns JSON.
+// test case gets a fresh process whatever runner calls it). The child returns JSON. A gtest check
+// that fails inside the child (EXPECT_*/ASSERT_* in `body`) fails the test in the parent too: the
+// child's failures are its own process's, so it says so in what it returns.
 #pragma once
 
+#include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include <functional>
@@ -12,6 +15,19 @@
 
 namespace shmemsim::testing {
 
+/// Failed checks recorded so far in the running test (in this process).
+inline int failed_checks()
+{
+  const ::testing::TestInfo* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  if (info == nullptr)
+    return 0;
+  const ::testing::TestResult* r = info->result();
+  int failed                     = 0;
+  for (int i = 0; i < r->total_part_count(); ++i)
+    failed += r->GetTestPartResult(i).failed() ? 1 : 0;
+  return failed;
+}
+
 inline nlohmann::json isolated(const std::function<nlohmann::json()>& body)
 {
   int fds[2];
@@ -21,11 +37,14 @@ inline nlohmann::json isolated(const std::function<nlohmann::json()>& body)
   if (pid == 0) {
     close(fds[0]);
     std::string out;
+    const int failed_before = failed_checks();
     try {
       out = body().dump();
     } catch (const std::exception& e) {
       out = nlohmann::json{{"exception", e.what()}}.dump();
     }
+    if (const int failed = failed_checks() - failed_before; failed > 0)
+      out = nlohmann::json{{"exception", std::to_string(failed) + " check(s) failed in the simulation child (printed above)"}}.dump();
     std::size_t done = 0;
     while (done < out.size()) {
       const ssize_t w = write(fds[1], out.data() + done, out.size() - done);

@@ -28,8 +28,8 @@ Config sample()
   c.heap_bytes = 1ull << 29;
   c.token = std::string(64, 'a');
   c.listen_host = "127.0.0.3";
-  c.split = true;
-  c.on_exhaustion = CtxPolicy::RoundRobin;
+  c.mapping = shmemsim::front::CtxMapping::Split;
+  c.on_exhaustion = shmemsim::front::OnExhaustion::RoundRobin;
   c.max_cts = 7;
   c.collectives[3] = 2;
   c.latency_ns = 1500;
@@ -59,7 +59,8 @@ TEST(emulator_config, RoundTripsEveryField)
   const Config d = Config::parse(c.serialize());
   EXPECT_EQ(d.serialize(), c.serialize());
   EXPECT_EQ(d.rank, 3);
-  EXPECT_EQ(d.on_exhaustion, CtxPolicy::RoundRobin);
+  EXPECT_EQ(d.on_exhaustion, shmemsim::front::OnExhaustion::RoundRobin);
+  EXPECT_EQ(d.mapping, shmemsim::front::CtxMapping::Split);
   EXPECT_EQ(d.collectives[3], 2);
   EXPECT_DOUBLE_EQ(d.epoch, 1700000000.25);
   EXPECT_EQ(d.advertise, "127.0.0.3"); // defaults to where it listens

@@ -4,6 +4,7 @@
 #include "Isolated.hpp"
 
 #include "shmem_front/lib/SymmetricHeap.hpp"
+#include "shmem_front/lib/ContextTable.hpp"
 #include "shmem_front/transport/PortalsTransport.hpp"
 #include "sim/Simulation.hpp"
 #include "sim/portals_model/Network.hpp"
@@ -138,10 +139,11 @@ nlohmann::json transport_run(CtxMapping mapping, int max_cts, OnExhaustion exhau
   r["counter"]     = counter;
   r["not_on_pe0"]  = pes[0].data[16] == std::byte{0};
   r["fatal"]       = fatal;
-  r["refused"]     = tp.contexts_refused();
-  r["created"]     = tp.contexts_created();
-  r["shared_default"] = tp.contexts_shared_default();
-  r["shared_created"] = tp.contexts_shared_created();
+  const ContextCounts n = tp.context_counts();
+  r["refused"]        = n.refused;
+  r["created"]        = n.created;
+  r["shared_default"] = n.shared_default;
+  r["shared_created"] = n.shared_created;
   return r;
 }
 } // namespace

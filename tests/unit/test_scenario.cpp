@@ -521,6 +521,69 @@ TEST(scenario_set, PresetBeforeResolution)
   EXPECT_EQ(s.platform.limits.max_cts, 3);
 }
 
+// A program run's default platform (shmemsim-run): a scenario that names no preset starts from it,
+// its platform keys overriding the preset's; "" names none; a named preset wins; without a default
+// (shmemsim run) nothing changes.
+TEST(scenario_presets, DefaultPresetWhenNoneIsNamed)
+{
+  const Scenario none = parse_scenario(R"({"job": {"compute": "none"}})", "p.json", {}, kProgramPreset);
+  const Scenario named = parse_scenario(R"({"platform": {"preset": "qdr-16"}})", "p.json", {});
+  EXPECT_EQ(none.platform.preset, "qdr-16");
+  EXPECT_TRUE(none.platform.preset_by_default);
+  EXPECT_TRUE(none.platform.keys_given.empty());
+  EXPECT_EQ(none.resolved["platform"], named.resolved["platform"]); // the same platform, every key
+  EXPECT_FALSE(named.platform.preset_by_default);
+  EXPECT_EQ(describe_platform(none.platform), "qdr-16; 16 nodes x 12 cores");
+  EXPECT_EQ(platform_record(none.platform),
+            nlohmann::json({{"preset", "qdr-16"}, {"by_default", true}, {"keys_given", nlohmann::json::array()}}));
+
+  const Scenario keys = parse_scenario(R"({"platform": {"nodes": 4, "fabric": {"jitter": "1ns", "down": [4]}}})", "p.json",
+                                       {"platform.nic.initiate_overhead=1us"}, kProgramPreset);
+  EXPECT_EQ(keys.platform.preset, "qdr-16");
+  EXPECT_TRUE(keys.platform.preset_by_default);
+  EXPECT_EQ(keys.platform.hosts.nodes, 4);
+  EXPECT_EQ(keys.platform.hosts.cores_per_node, 12); // the preset's
+  EXPECT_EQ(keys.platform.keys_given,
+            (std::vector<std::string>{"fabric.down", "fabric.jitter", "nic.initiate_overhead", "nodes"}));
+  EXPECT_EQ(describe_platform(keys.platform),
+            "qdr-16 with 4 of its keys set (fabric.down, fabric.jitter, nic.initiate_overhead, nodes); 4 nodes x 12 cores");
+
+  const Scenario custom = parse_scenario(R"({"platform": {"preset": "", "nodes": 3}})", "p.json", {}, kProgramPreset);
+  EXPECT_EQ(custom.platform.preset, "");
+  EXPECT_FALSE(custom.platform.preset_by_default);
+  EXPECT_EQ(custom.platform.hosts.nodes, 3);
+  EXPECT_EQ(describe_platform(custom.platform).substr(0, 34), "custom (no preset; keys given: nod");
+  EXPECT_EQ(platform_record(custom.platform)["preset"], "custom");
+
+  const Scenario traffic = parse_scenario(R"({"job": {"compute": "none"}})", "p.json", {});
+  EXPECT_EQ(traffic.platform.preset, "");
+  EXPECT_FALSE(traffic.platform.preset_by_default);
+  const Scenario empty = parse("{}");
+  EXPECT_EQ(traffic.resolved["platform"], empty.resolved["platform"]);
+
+  const Scenario by_set = parse_scenario("{}", "p.json", {"platform.preset=qdr-16"}, kProgramPreset);
+  EXPECT_FALSE(by_set.platform.preset_by_default);
+  EXPECT_EQ(by_set.resolved["platform"], named.resolved["platform"]);
+}
+
+TEST(scenario_presets, DefaultPresetKeysAreValidatedAndNamed)
+{
+  // A bad key given beside the default preset is named with its source, as beside a named one.
+  try {
+    parse_scenario(R"({"platform": {"nodes": "many"}})", "p.json", {}, kProgramPreset);
+    ADD_FAILURE() << "no error";
+  } catch (const ScenarioError& e) {
+    EXPECT_CONTAINS(e.what(), "p.json: platform.nodes");
+  }
+  // `platform` that is not an object is refused, not replaced by the preset.
+  try {
+    parse_scenario(R"({"platform": 5})", "p.json", {}, kProgramPreset);
+    ADD_FAILURE() << "no error";
+  } catch (const ScenarioError& e) {
+    EXPECT_CONTAINS(e.what(), "p.json: platform: expected an object");
+  }
+}
+
 TEST(scenario_set, IndexesIntoTrafficArrays)
 {
   Scenario s = parse(R"({"traffic": [{}, {"pattern": "alltoall"}]})", {"traffic.1.size=1KiB"});
