@@ -1,6 +1,7 @@
 // shmemsim-run: run an unmodified OpenSHMEM program (built with shmemsim-cc) on a simulated
 // cluster. Each PE runs `main` of its own private copy of the program in a SimGrid actor.
 #include "shmem_front/lib/SignalText.hpp"
+#include "base/CommandLine.hpp"
 #include "scenarios/RunBuilder.hpp"
 #include "scenarios/Scenario.hpp"
 #include "shmem_front/emulator/Launcher.hpp"
@@ -47,56 +48,6 @@ using namespace shmemsim::front;
 
 namespace {
 
-const char* kUsage = R"(usage: shmemsim-run [OPTIONS] PROGRAM [ARGS...]
-
-Run an OpenSHMEM program built with shmemsim-cc on a simulated cluster. Options stop at PROGRAM:
-everything after it belongs to the program.
-
-  -np N, -n N             number of PEs (job.pes)
-  --pes-per-node K        PEs per node (default: as many as needed to fit the nodes)
-  --scenario FILE.json    platform and job settings (a platform naming no preset, or no --scenario:
-                          the embedded qdr-16 platform; one stderr line names the platform of a run)
-  --set KEY=VALUE         override a scenario key (repeatable), e.g. --set job.compute=none
-  --seed S                random seed (routing, jitter)
-  --sim-time-limit T      stop when simulated time reaches T (e.g. 10s, 500ms), exit status 4
-  --wall-time-limit SECS  stop after SECS seconds of real time (default 3600), exit status 4
-  --out DIR               write DIR/summary.json (deterministic), DIR/scenario.json and the trace
-                          (DIR/trace.evt, trace.json for Perfetto, trace.paje; docs/traces.md)
-  --trace LEVEL           trace detail with --out: off, ops (default, or output.trace), packets
-  --tag-output            prefix every line a PE prints with "[PE n] "
-  --emulate               run the PEs as real processes on this machine over TCP instead of simulating
-                          them (docs/emulator.md): real threads, OpenMP and clocks; the emulator.* keys
-                          inject delay and reordering; with --out the PEs' traces (real time, level ops)
-                          are merged into DIR/trace.evt; --tag-output is not supported
-  --hosts FILE            with --emulate: the hosts the PEs run on, one per line (emulator.hosts);
-                          -hostfile, --hostfile, -machinefile, --machinefile and -f mean the same there
-  --quiet                 no summary line on stderr at the end, no progress line on a terminal
-                          (the platform line, notices and errors stay)
-  -h, --help              this text
-  --                      end of the options: PROGRAM follows
-
-other launchers' options (Open MPI, MPICH, SOS oshrun), for suites' run scripts:
-  -N K, --npernode K, -npernode K, -ppn K
-                          the same as --pes-per-node K
-  --map-by ppr:K:node     the same as --pes-per-node K; --map-by node: PEs placed round-robin over
-                          the nodes (job.placement=cyclic); --map-by slot|core: in blocks (the default)
-  -x VAR=VALUE, -genv VAR VALUE, -env VAR VALUE
-                          set VAR for the PEs (each PE starts from a copy of the launcher's
-                          environment; -x VAR alone passes the launcher's value, which they see)
-  ignored, with one notice line on stderr: --oversubscribe, --bind-to X, --report-bindings,
-  --map-by (other values), -hostfile/--hostfile/--machinefile/-f FILE, --mca KEY VALUE, -v
-
-environment (OpenSHMEM 1.5; the deprecated SMA_ names work too, the SHMEM_ name wins):
-  SHMEM_SYMMETRIC_SIZE    symmetric heap per PE (default job.symmetric_heap, 512 MiB): a number with
-                          an optional k, m, g or t suffix in either case (2^10..2^40), e.g. 512m, 1G
-  SHMEM_VERSION           any value: PE 0 prints the library version at start-up
-  SHMEM_INFO              any value: PE 0 prints the version and these variables with their values
-  SHMEM_DEBUG             any value: debugging messages on stderr
-
-exit status: the PEs' (the first non-zero one), 2 bad input or misuse of the OpenSHMEM API,
-3 deadlock, 4 a time limit was reached, 128+signal if a PE crashed, 130/143 interrupted (docs/runs.md)
-)";
-
 [[noreturn]] void usage_error(const std::string& msg)
 {
   std::fprintf(stderr, "shmemsim-run: %s (see 'shmemsim-run --help')\n", msg.c_str());
@@ -126,13 +77,11 @@ struct Options {
   std::vector<std::pair<std::string, std::string>> ignored;
 };
 
-int parse_int(const std::string& opt, const std::string& v, int min)
+int parse_int(const base::Given& g, int min)
 {
-  char* end   = nullptr;
-  errno       = 0;
-  const long x = std::strtol(v.c_str(), &end, 10);
-  if (v.empty() || *end != '\0' || errno != 0 || x < min || x > (1 << 24))
-    usage_error(opt + " " + v + ": expected an integer >= " + std::to_string(min));
+  long long x = 0;
+  if (!base::parse_integer(g.value(), min, 1 << 24, x))
+    g.fail(g.name + " " + g.value() + ": expected an integer >= " + std::to_string(min));
   return static_cast<int>(x);
 }
 
@@ -152,14 +101,15 @@ constexpr const char* kWhyHostFile = "the nodes are the simulated platform's (--
 /// seam, which reads it too), so the variable is set here, before anything reads it: the
 /// launcher's own settings (SHMEM_SYMMETRIC_SIZE, OMP_NUM_THREADS, ...) follow it as well.
 /// -x VAR alone exports the launcher's value: the PEs see it already.
-void set_pe_variable(Options& o, const std::string& opt, const std::string& var, const char* value)
+void set_pe_variable(Options& o, const base::Given& g, const std::string& var, const char* value)
 {
+  const std::string& opt = g.name;
   const bool valid = !var.empty() && var.find('=') == std::string::npos &&
                      std::all_of(var.begin(), var.end(), [](char c) { return c == '_' || std::isalnum(static_cast<unsigned char>(c)); }) &&
                      !std::isdigit(static_cast<unsigned char>(var.front()));
   if (!valid)
-    usage_error(opt + " " + var + (value != nullptr ? std::string("=") + value : "") +
-                ": expected an environment variable name (letters, digits, _)");
+    g.fail(opt + " " + var + (value != nullptr ? std::string("=") + value : "") +
+           ": expected an environment variable name (letters, digits, _)");
   if (value != nullptr)
     setenv(var.c_str(), value, 1);
   if (const char* now = std::getenv(var.c_str()))
@@ -218,111 +168,137 @@ void ignored_notice(const std::vector<std::pair<std::string, std::string>>& igno
   std::fprintf(stderr, "%s\n", line.c_str());
 }
 
+/// --map-by HOW: ppr:K:node is --pes-per-node K; node, slot and core choose job.placement; other
+/// values are ignored with a notice.
+void map_by(Options& o, const base::Given& g)
+{
+  const std::string& v  = g.value();
+  const std::string how = lower(v.substr(0, v.find(':')));
+  if (how == "ppr") {
+    // ppr:K:node (K PEs per node), possibly with modifiers after another ':'.
+    const std::size_t a1 = v.find(':'), a2 = v.find(':', a1 + 1);
+    const std::string k  = v.substr(a1 + 1, a2 == std::string::npos ? std::string::npos : a2 - a1 - 1);
+    const std::string unit = a2 == std::string::npos ? "" : lower(v.substr(a2 + 1, v.find(':', a2 + 1) - a2 - 1));
+    if (unit == "node") {
+      if (k.empty() || k.size() > 7 || !std::all_of(k.begin(), k.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }) ||
+          std::stoi(k) < 1)
+        g.fail(g.name + " " + v + ": expected ppr:K:node with an integer K >= 1");
+      o.ppn = std::stoi(k);
+    } else
+      o.ignored.push_back({g.name + " " + v, kWhyMapBy});
+  } else if (how == "node") {
+    o.sets.push_back("job.placement=cyclic");
+  } else if (how == "slot" || how == "core") {
+    o.sets.push_back("job.placement=block");
+  } else {
+    o.ignored.push_back({g.name + " " + v, kWhyMapBy});
+  }
+}
+
+/// The launcher's options: its own, then other launchers' that suites' run scripts pass.
+base::CommandLine launcher_table(Options& o)
+{
+  using base::Given;
+  base::CommandLine cl("shmemsim-run", "");
+  cl.synopsis("[OPTIONS] PROGRAM [ARGS...]")
+      .description("Run an OpenSHMEM program built with shmemsim-cc on a simulated cluster. Options stop at PROGRAM:\n"
+                   "everything after it belongs to the program (-- ends the options too).")
+      .rest("PROGRAM [ARGS...]", "", [&o](const Given& g) {
+        o.program = g.values.front();
+        o.args.assign(g.values.begin() + 1, g.values.end());
+      })
+      .option("-np, -n, --np", "N", "number of PEs (job.pes)", [&o](const Given& g) { o.np = parse_int(g, 1); })
+      .option("--pes-per-node", "K", "PEs per node (default: as many as needed to fit the nodes)",
+              [&o](const Given& g) { o.ppn = parse_int(g, 1); })
+      .option("--scenario", "FILE.json",
+              "platform and job settings (a platform naming no preset, or no --scenario: the embedded qdr-16 "
+              "platform; one stderr line names the platform of a run)",
+              o.scenario)
+      .option("--set", "KEY=VALUE", "override a scenario key (repeatable), e.g. --set job.compute=none", [&o](const Given& g) {
+        if (g.value().find('=') == std::string::npos || g.value().front() == '=')
+          g.fail("--set " + g.value() + ": expected KEY=VALUE");
+        o.sets.push_back(g.value());
+      })
+      .option("--seed", "S", "random seed (routing, jitter)", [&o](const Given& g) { o.seed = parse_int(g, 0); })
+      .option("--sim-time-limit", "T", "stop when simulated time reaches T (e.g. 10s, 500ms), exit status 4", o.sim_time_limit)
+      .option("--wall-time-limit", "SECS", "stop after SECS seconds of real time (default 3600), exit status 4",
+              [&o](const Given& g) { o.wall_limit = parse_int(g, 0); })
+      .option("--out", "DIR",
+              "write DIR/summary.json (deterministic), DIR/scenario.json and the trace (DIR/trace.evt, trace.json for "
+              "Perfetto, trace.paje; docs/traces.md)",
+              o.out)
+      .option("--trace", "LEVEL", "trace detail with --out: off, ops (default, or output.trace), packets", o.trace)
+      .flag("--tag-output", "prefix every line a PE prints with \"[PE n] \"", o.tag)
+      .flag("--emulate",
+            "run the PEs as real processes on this machine over TCP instead of simulating them (docs/emulator.md): "
+            "real threads, OpenMP and clocks; the emulator.* keys inject delay and reordering; with --out the PEs' "
+            "traces (real time, level ops) are merged into DIR/trace.evt; --tag-output is not supported",
+            o.emulate)
+      .option("--hosts", "FILE",
+              "with --emulate: the hosts the PEs run on, one per line (emulator.hosts); -hostfile, --hostfile, "
+              "-machinefile, --machinefile and -f mean the same there",
+              o.hosts)
+      .flag("--quiet", "no summary line on stderr at the end, no progress line on a terminal (the platform line, notices "
+            "and errors stay)",
+            o.quiet)
+      .section("other launchers' options (Open MPI, MPICH, SOS oshrun), for suites' run scripts:")
+      .option("-N, --npernode, -npernode, -ppn, --ppn", "K", "the same as --pes-per-node K",
+              [&o](const Given& g) { o.ppn = parse_int(g, 1); })
+      .option("--map-by, -map-by", "HOW",
+              "ppr:K:node: the same as --pes-per-node K; node: PEs placed round-robin over the nodes "
+              "(job.placement=cyclic); slot or core: in blocks (the default); other values are ignored",
+              [&o](const Given& g) { map_by(o, g); })
+      .option("-x", "VAR=VALUE",
+              "set VAR for the PEs (each PE starts from a copy of the launcher's environment; -x VAR alone passes "
+              "the launcher's value, which they see)",
+              [&o](const Given& g) {
+                const std::string& v = g.value();
+                const std::size_t eq = v.find('=');
+                set_pe_variable(o, g, v.substr(0, eq), eq == std::string::npos ? nullptr : v.c_str() + eq + 1);
+              })
+      .option("-genv, -env", std::vector<std::string>{"VAR", "VALUE"}, "the same as -x VAR=VALUE",
+              [&o](const Given& g) { set_pe_variable(o, g, g.values[0], g.values[1].c_str()); })
+      .section("ignored, with one notice line on stderr:")
+      .flag("--oversubscribe, -oversubscribe", "PEs may always outnumber a simulated node's cores",
+            [&o](const Given& g) { o.ignored.push_back({g.name, "PEs may always outnumber a simulated node's cores"}); })
+      .option("--bind-to, -bind-to", "X", kWhyBinding, [&o](const Given& g) { o.ignored.push_back({g.name + " " + g.value(), kWhyBinding}); })
+      .flag("--report-bindings, -report-bindings", kWhyBinding, [&o](const Given& g) { o.ignored.push_back({g.name, kWhyBinding}); })
+      .option("-hostfile, --hostfile, -machinefile, --machinefile, -f", "FILE",
+              std::string(kWhyHostFile) + "; with --emulate, the same as --hosts FILE", [&o](const Given& g) {
+                o.host_file = g.value(); // ignored in a simulation; the emulator's hosts with --emulate (parse)
+                o.ignored.push_back({g.name + " " + o.host_file, kWhyHostFile});
+              })
+      .option("--mca, -mca, --gmca, -gmca", std::vector<std::string>{"KEY", "VALUE"}, "no Open MPI components here",
+              [&o](const Given& g) { o.ignored.push_back({g.name + " " + g.values[0] + " " + g.values[1], "no Open MPI components here"}); })
+      .flag("-v, --verbose", "no verbose mode; --out DIR records the run",
+            [&o](const Given& g) { o.ignored.push_back({g.name, "no verbose mode; --out DIR records the run"}); })
+      .epilogue(R"TXT(environment (OpenSHMEM 1.5; the deprecated SMA_ names work too, the SHMEM_ name wins):
+  SHMEM_SYMMETRIC_SIZE    symmetric heap per PE (default job.symmetric_heap, 512 MiB): a number with
+                          an optional k, m, g or t suffix in either case (2^10..2^40), e.g. 512m, 1G
+  SHMEM_VERSION           any value: PE 0 prints the library version at start-up
+  SHMEM_INFO              any value: PE 0 prints the version and these variables with their values
+  SHMEM_DEBUG             any value: debugging messages on stderr
+
+exit status: the PEs' (the first non-zero one), 2 bad input or misuse of the OpenSHMEM API,
+3 deadlock, 4 a time limit was reached, 128+signal if a PE crashed, 130/143 interrupted (docs/runs.md))TXT");
+  return cl;
+}
+
 Options parse(int argc, char** argv)
 {
   Options o;
-  int i = 1;
-  for (; i < argc; ++i) {
-    const std::string a = argv[i];
-    auto value          = [&]() -> std::string {
-      if (i + 1 >= argc)
-        usage_error(a + " needs a value");
-      return argv[++i];
-    };
-    if (a == "-h" || a == "--help") {
-      std::fputs(kUsage, stdout);
-      std::exit(0);
-    } else if (a == "-np" || a == "-n" || a == "--np") {
-      o.np = parse_int(a, value(), 1);
-    } else if (a == "--pes-per-node") {
-      o.ppn = parse_int(a, value(), 1);
-    } else if (a == "--scenario") {
-      o.scenario = value();
-    } else if (a == "--set") {
-      std::string kv = value();
-      if (kv.find('=') == std::string::npos || kv.front() == '=')
-        usage_error("--set " + kv + ": expected KEY=VALUE");
-      o.sets.push_back(kv);
-    } else if (a == "--seed") {
-      o.seed = parse_int(a, value(), 0);
-    } else if (a == "--sim-time-limit") {
-      o.sim_time_limit = value();
-    } else if (a == "--wall-time-limit") {
-      o.wall_limit = parse_int(a, value(), 0);
-    } else if (a == "--out") {
-      o.out = value();
-    } else if (a == "--trace") {
-      o.trace = value();
-    } else if (a == "--quiet") {
-      o.quiet = true;
-    } else if (a == "--tag-output") {
-      o.tag = true;
-    } else if (a == "--emulate") {
-      o.emulate = true;
-    } else if (a == "--") {
-      ++i;
-      break;
-    } else if (a == "-N" || a == "--npernode" || a == "-npernode" || a == "-ppn" || a == "--ppn") {
-      o.ppn = parse_int(a, value(), 1);
-    } else if (a == "--map-by" || a == "-map-by") {
-      const std::string v = value();
-      const std::string how = lower(v.substr(0, v.find(':')));
-      if (how == "ppr") {
-        // ppr:K:node (K PEs per node), possibly with modifiers after another ':'.
-        const std::size_t a1 = v.find(':'), a2 = v.find(':', a1 + 1);
-        const std::string k  = v.substr(a1 + 1, a2 == std::string::npos ? std::string::npos : a2 - a1 - 1);
-        const std::string unit = a2 == std::string::npos ? "" : lower(v.substr(a2 + 1, v.find(':', a2 + 1) - a2 - 1));
-        if (unit == "node") {
-          if (k.empty() || k.size() > 7 || !std::all_of(k.begin(), k.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }) ||
-              std::stoi(k) < 1)
-            usage_error(a + " " + v + ": expected ppr:K:node with an integer K >= 1");
-          o.ppn = std::stoi(k);
-        } else
-          o.ignored.push_back({a + " " + v, kWhyMapBy});
-      } else if (how == "node") {
-        o.sets.push_back("job.placement=cyclic");
-      } else if (how == "slot" || how == "core") {
-        o.sets.push_back("job.placement=block");
-      } else {
-        o.ignored.push_back({a + " " + v, kWhyMapBy});
-      }
-    } else if (a == "-x") {
-      const std::string v = value();
-      const std::size_t eq = v.find('=');
-      set_pe_variable(o, a, v.substr(0, eq), eq == std::string::npos ? nullptr : v.c_str() + eq + 1);
-    } else if (a == "-genv" || a == "-env") {
-      const std::string var = value();
-      const std::string val = value();
-      set_pe_variable(o, a, var, val.c_str());
-    } else if (a == "--oversubscribe" || a == "-oversubscribe") {
-      o.ignored.push_back({a, "PEs may always outnumber a simulated node's cores"});
-    } else if (a == "--bind-to" || a == "-bind-to") {
-      o.ignored.push_back({a + " " + value(), kWhyBinding});
-    } else if (a == "--report-bindings" || a == "-report-bindings") {
-      o.ignored.push_back({a, kWhyBinding});
-    } else if (a == "--hosts") {
-      o.hosts = value();
-    } else if (a == "-hostfile" || a == "--hostfile" || a == "-machinefile" || a == "--machinefile" || a == "-f") {
-      o.host_file = value(); // ignored in a simulation; the emulator's hosts with --emulate (below)
-      o.ignored.push_back({a + " " + o.host_file, kWhyHostFile});
-    } else if (a == "--mca" || a == "-mca" || a == "--gmca" || a == "-gmca") {
-      const std::string key = value();
-      o.ignored.push_back({a + " " + key + " " + value(), "no Open MPI components here"});
-    } else if (a == "-v" || a == "--verbose") {
-      o.ignored.push_back({a, "no verbose mode; --out DIR records the run"});
-    } else if (!a.empty() && a[0] == '-') {
-      usage_error("unknown option '" + a + "'");
-    } else {
-      break;
-    }
+  try {
+    const base::CommandLine cl = launcher_table(o);
+    if (!cl.parse(argc - 1, argv + 1))
+      std::exit(0); // --help
+    if (o.program.empty())
+      cl.fail("missing PROGRAM");
+    if (!o.hosts.empty() && !o.emulate)
+      cl.fail("--hosts " + o.hosts + ": needs --emulate (a simulation's nodes are the platform's)");
+  } catch (const base::UsageError& e) {
+    std::fprintf(stderr, "shmemsim-run: %s\n", e.what());
+    std::exit(2);
   }
-  if (i >= argc)
-    usage_error("missing PROGRAM");
-  if (!o.hosts.empty() && !o.emulate)
-    usage_error("--hosts " + o.hosts + ": needs --emulate (a simulation's nodes are the platform's)");
-  o.program = argv[i++];
-  for (; i < argc; ++i)
-    o.args.emplace_back(argv[i]);
   if (o.emulate && !o.host_file.empty()) { // the emulator's hosts, not ignored
     if (o.hosts.empty())
       o.hosts = o.host_file;
