@@ -365,23 +365,23 @@ void count_contexts_and_limits(const Index& ix, ResourcesReport& res)
   for (const traces::Event& e : ix.trace->events) {
     if (e.type == traces::Type::Ctx) {
       Pe& p = pes[e.pe];
-      traces::CtxEvent what{};
-      if (!traces::parse_ctx_event(e.what, &what))
+      CtxEvent what{};
+      if (!parse_ctx_event(e.what, &what))
         continue;
       switch (what) {
-        case traces::CtxEvent::Create:
+        case CtxEvent::Create:
           ++p.r.created;
           p.live.insert(e.ctx);
           p.r.peak_in_use = std::max<std::uint64_t>(p.r.peak_in_use, p.live.size());
           break;
-        case traces::CtxEvent::Destroy:
+        case CtxEvent::Destroy:
           ++p.r.destroyed;
           p.live.erase(e.ctx);
           break;
-        case traces::CtxEvent::Refuse:
+        case CtxEvent::Refuse:
           ++p.r.refused;
           break;
-        case traces::CtxEvent::Share:
+        case CtxEvent::Share:
           ++p.r.shared;
           break;
       }

@@ -4,8 +4,8 @@
 // platform.nic.limits.* keys keep their meaning in emulation.
 #pragma once
 
-#include "sim/Params.hpp"
-#include "sim/Time.hpp"
+#include "base/Params.hpp"
+#include "base/Time.hpp"
 
 #include <cstdint>
 #include <string>
@@ -15,22 +15,22 @@ namespace shmemsim::scenarios {
 
 struct EmulatorParams {
   /// Injected one-way delay of every message (0: none; loopback TCP itself takes some microseconds).
-  sim::Ps latency = 0;
+  Ps latency = 0;
   /// Injected serialization delay: size / bandwidth; "none" (the default): no such delay. A string:
   /// bandwidth keys refuse 0, and "none" must survive the resolved scenario.
   std::string bandwidth = "none";
   /// Uniform random extra delay in [0, jitter], seeded (seed): it reorders messages too.
-  sim::Ps jitter = 0;
+  Ps jitter = 0;
   /// Probability that a request is held back until later requests of the same pair overtake it.
   double reorder_probability = 0;
   /// A held request waits for 1..max_depth later ones (uniform), at most max_hold.
   int reorder_max_depth = 4;
   /// 200 us: several loopback round trips (about 10-30 us each measured here), so that a held
   /// request is usually overtaken before its deadline when the program keeps issuing.
-  sim::Ps reorder_max_hold = 200'000'000;
+  Ps reorder_max_hold = 200'000'000;
   /// No PE made a library call, received a message or used CPU time for this long: a deadlock
   /// (exit status 3). 60 s: longer than any start-up or collective of the test programs by far.
-  sim::Ps stall_timeout = 60 * sim::kPsPerSecond;
+  Ps stall_timeout = 60 * kPsPerSecond;
   /// Print every injected decision on stderr (one line each), to compare runs.
   bool log_decisions = false;
   /// The address the bootstrap service and the PEs listen on (loopback by default).
@@ -46,15 +46,15 @@ struct EmulatorParams {
   /// TCP connections per pair of PEs, used as paths as platform.fabric.routing says.
   int paths = 1;
 
-  static const sim::ParamTable<EmulatorParams>& keys();
+  static const ParamTable<EmulatorParams>& keys();
 };
 
-inline const sim::ParamTable<EmulatorParams>& EmulatorParams::keys()
+inline const ParamTable<EmulatorParams>& EmulatorParams::keys()
 {
-  using K = sim::ParamKind;
-  using sim::field;
-  using sim::mapped;
-  static const sim::ParamTable<EmulatorParams> table = {
+  using K = ParamKind;
+  using shmemsim::field;
+  using shmemsim::mapped;
+  static const ParamTable<EmulatorParams> table = {
       {.path = "emulator.latency", .kind = K::Time,
        .doc = "Emulation: delay injected into every message between PEs, above TCP (0: none).",
        .field = field(&EmulatorParams::latency)},

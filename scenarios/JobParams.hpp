@@ -1,13 +1,13 @@
 // Job parameters (job.* keys): endpoints and their placement, the program, compute accounting,
 // the symmetric heap, contexts, threads and collective algorithms; and their declared keys
-// (sim/Params.hpp). The PE runtime (shmem_front/runtime) consumes them.
+// (base/Params.hpp). The PE runtime (shmem_front/runtime) consumes them.
 #pragma once
 
 #include "shmem_front/lib/AsyncParams.hpp"
 #include "shmem_front/lib/CollectiveParams.hpp"
 #include "shmem_front/lib/Seams.hpp" // CtxMapping, OnExhaustion
-#include "sim/Params.hpp"
-#include "sim/Time.hpp"
+#include "base/Params.hpp"
+#include "base/Time.hpp"
 
 #include <cstdint>
 #include <string>
@@ -30,7 +30,7 @@ struct JobParams {
   double compute_scale  = 1.0;
   /// job.compute_quantum: simulated compute after which a thread that calls nothing is charged and
   /// yields (time slicing).
-  sim::Ps compute_quantum = 2'000'000;
+  Ps compute_quantum = 2'000'000;
   /// Usable symmetric heap per PE (job.symmetric_heap). The default follows common implementations:
   /// Sandia OpenSHMEM's SHMEM_SYMMETRIC_SIZE defaults to 512 MiB (src/shmem_env_defs.h), NVSHMEM's to
   /// 1 GiB (its environment-variable documentation); shmemsim-run reserves it lazily (MAP_NORESERVE).
@@ -42,7 +42,7 @@ struct JobParams {
   bool contexts_independent_mds = true;
   /// job.threads.library_lock: hold time of the library's internal lock, paid by operations on
   /// shared contexts under SHMEM_THREAD_MULTIPLE (0: no cost).
-  sim::Ps library_lock = 100'000;
+  Ps library_lock = 100'000;
   /// job.threads.per_pe: default OpenMP team size (OMP_NUM_THREADS wins); 0: the node's program
   /// cores divided among its PEs.
   int threads_per_pe = 0;
@@ -52,15 +52,15 @@ struct JobParams {
   front::AsyncParams async;
 
   /// The job.* keys but job.collectives.* (CollectiveParams::keys()) and job.async.* (AsyncParams::keys()).
-  static const sim::ParamTable<JobParams>& keys();
+  static const ParamTable<JobParams>& keys();
 };
 
-inline const sim::ParamTable<JobParams>& JobParams::keys()
+inline const ParamTable<JobParams>& JobParams::keys()
 {
-  using K = sim::ParamKind;
-  using sim::field;
-  using sim::mapped;
-  static const sim::ParamTable<JobParams> table = {
+  using K = ParamKind;
+  using shmemsim::field;
+  using shmemsim::mapped;
+  static const ParamTable<JobParams> table = {
       {.path = "job.pes", .kind = K::Int, .doc = "Endpoints (processes); 0: platform.nodes x job.pes_per_node.",
        .field = field(&JobParams::pes)},
       {.path = "job.pes_per_node", .kind = K::Int, .doc = "Endpoints per node.", .field = field(&JobParams::pes_per_node),

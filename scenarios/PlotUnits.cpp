@@ -12,15 +12,15 @@ using analysis::Quantity;
 using analysis::UnitValue;
 
 /// `text` read as a value of `kind` in base units; nullopt when it is not one.
-std::optional<UnitValue> parse_as(sim::ParamKind kind, const std::string& text)
+std::optional<UnitValue> parse_as(ParamKind kind, const std::string& text)
 {
   try {
     switch (kind) {
-      case sim::ParamKind::Time:
+      case ParamKind::Time:
         return UnitValue{Quantity::Time, static_cast<double>(parse_time(text)) * 1e-12};
-      case sim::ParamKind::Size:
+      case ParamKind::Size:
         return UnitValue{Quantity::Size, static_cast<double>(parse_size(text))};
-      case sim::ParamKind::Bandwidth:
+      case ParamKind::Bandwidth:
         return UnitValue{Quantity::Bandwidth, static_cast<double>(parse_bandwidth(text)) / 8};
       default:
         return std::nullopt;
@@ -33,16 +33,16 @@ std::optional<UnitValue> parse_as(sim::ParamKind kind, const std::string& text)
 std::optional<UnitValue> read(const std::string& key, const nlohmann::json& value)
 {
   const std::string path = key.rfind("scenario.", 0) == 0 ? key.substr(9) : key;
-  const std::optional<sim::ParamKind> kind = key_kind(path);
-  const bool united = kind && (*kind == sim::ParamKind::Time || *kind == sim::ParamKind::Size || *kind == sim::ParamKind::Bandwidth);
-  if (kind == sim::ParamKind::Size && value.is_number()) // a size may be a bare number of bytes; times and bandwidths need units
+  const std::optional<ParamKind> kind = key_kind(path);
+  const bool united = kind && (*kind == ParamKind::Time || *kind == ParamKind::Size || *kind == ParamKind::Bandwidth);
+  if (kind == ParamKind::Size && value.is_number()) // a size may be a bare number of bytes; times and bandwidths need units
     return UnitValue{Quantity::Size, value.get<double>()};
   if (!value.is_string())
     return std::nullopt;
   const std::string text = value.get<std::string>();
   if (united)
     return parse_as(*kind, text);
-  for (sim::ParamKind k : {sim::ParamKind::Bandwidth, sim::ParamKind::Time, sim::ParamKind::Size})
+  for (ParamKind k : {ParamKind::Bandwidth, ParamKind::Time, ParamKind::Size})
     if (std::optional<UnitValue> u = parse_as(k, text))
       return u;
   return std::nullopt;

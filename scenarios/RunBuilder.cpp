@@ -25,11 +25,11 @@ namespace {
 nlohmann::json histogram_json(const sim::Histogram& h)
 {
   return {{"count", h.count()},
-          {"mean_s", h.mean() / static_cast<double>(sim::kPsPerSecond)},
-          {"min_s", sim::ps_to_seconds(h.min())},
-          {"p50_s", sim::ps_to_seconds(h.quantile(0.5))},
-          {"p99_s", sim::ps_to_seconds(h.quantile(0.99))},
-          {"max_s", sim::ps_to_seconds(h.max())}};
+          {"mean_s", h.mean() / static_cast<double>(kPsPerSecond)},
+          {"min_s", ps_to_seconds(h.min())},
+          {"p50_s", ps_to_seconds(h.quantile(0.5))},
+          {"p99_s", ps_to_seconds(h.quantile(0.99))},
+          {"max_s", ps_to_seconds(h.max())}};
 }
 
 int endpoint_count(const Scenario& sc)
@@ -208,7 +208,7 @@ private:
   {
     const double wall   = std::chrono::duration<double>(Clock::now() - start_).count();
     const double events = static_cast<double>(sim_.queue().events_processed());
-    const double sim_s  = sim::ps_to_seconds(sim_.end_time());
+    const double sim_s  = ps_to_seconds(sim_.end_time());
     char line[256];
     std::snprintf(line, sizeof line, "%s: %s %.9g s simulated, %.3f M model events/s, %zu of %zu actors finished%s",
                   program_invocation_short_name, final ? "run ended:" : "running:", sim_s, wall > 0 ? events / wall / 1e6 : 0.0,
@@ -261,7 +261,7 @@ void Run::report_stop(sim::RunStatus status, RunOutcome& out)
 {
   sim::Simulation& sim = *platform_.sim;
   char when[64];
-  std::snprintf(when, sizeof when, "%.9f", sim::ps_to_seconds(sim.end_time()));
+  std::snprintf(when, sizeof when, "%.9f", ps_to_seconds(sim.end_time()));
   std::vector<std::string> extra;
   workload_.explain_stop(status, extra);
   if (status == sim::RunStatus::Deadlock) {
@@ -288,10 +288,10 @@ nlohmann::json Run::platform_summary()
 {
   sim::Simulation& sim = *platform_.sim;
   portals::Network& net = *platform_.net;
-  const sim::Ps end           = sim.end_time();
+  const Ps end           = sim.end_time();
   const nic::NicStats t       = net.totals();
   const sim::FabricStats& fs  = net.fabric().stats();
-  const double sim_s          = sim::ps_to_seconds(end);
+  const double sim_s          = ps_to_seconds(end);
 
   nlohmann::json s;
   s["sim_time_s"]              = sim_s;
@@ -311,7 +311,7 @@ nlohmann::json Run::platform_summary()
                  {"wire_bytes", fs.wire_bytes},
                  {"hops", fs.hops},
                  {"reordered_packets", fs.reordered_packets},
-                 {"mean_queueing_per_hop_s", fs.hops > 0 ? sim::ps_to_seconds(fs.queueing_total) / static_cast<double>(fs.hops) : 0.0}};
+                 {"mean_queueing_per_hop_s", fs.hops > 0 ? ps_to_seconds(fs.queueing_total) / static_cast<double>(fs.hops) : 0.0}};
   portals::NiUsage peak;
   for (int ep = 0; ep < net.endpoints(); ++ep) {
     const auto& u = net.ni(ep).usage();
@@ -321,7 +321,7 @@ nlohmann::json Run::platform_summary()
     peak.volatile_puts += u.volatile_puts;
     peak.dma_puts += u.dma_puts;
   }
-  s["nic"] = {{"injection_queue_wait_s", sim::ps_to_seconds(t.queue_wait)},
+  s["nic"] = {{"injection_queue_wait_s", ps_to_seconds(t.queue_wait)},
               {"independent_queues", t.independent_queues},
               {"packets_held_for_ordering", t.held_packets},
               {"volatile_puts", peak.volatile_puts},

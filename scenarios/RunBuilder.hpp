@@ -64,7 +64,7 @@ public:
 
 /// How to run, beyond the scenario.
 struct RunSettings {
-  sim::Ps time_limit = 0;            ///< simulated-time limit (0: none)
+  Ps time_limit = 0;            ///< simulated-time limit (0: none)
   std::string time_limit_text;       ///< as the user wrote it, for the report
   traces::Recorder* recorder = nullptr;
   /// A status line on stderr while the run lasts (simulated time, model events/s, actors

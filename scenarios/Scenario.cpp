@@ -29,7 +29,7 @@ const char* time_forms();
 const char* bandwidth_forms();
 const char* size_forms();
 const char* speed_forms();
-std::string format_time(sim::Ps t);
+std::string format_time(Ps t);
 std::string format_bandwidth(std::uint64_t bps);
 std::string format_size(std::uint64_t bytes);
 std::string format_speed(double flops);
@@ -59,12 +59,12 @@ std::string env_entry_error(const std::string& entry)
 using json = nlohmann::json;
 
 // ---------------------------------------------------------------------------------------------
-// The schema: the models' declared keys (sim/Params.hpp tables), bound to where their structs live
+// The schema: the models' declared keys (base/Params.hpp tables), bound to where their structs live
 // in a Scenario, plus the scenario's own keys.
 // ---------------------------------------------------------------------------------------------
 
-using Kind  = sim::ParamKind;
-using Value = sim::ParamValue;
+using Kind  = ParamKind;
+using Value = ParamValue;
 
 enum class Scope { Root, Traffic };
 
@@ -85,7 +85,7 @@ struct Key {
   std::string help = {};
   std::int64_t min       = 0;
   std::int64_t max       = INT_MAX;
-  sim::Ps tmax           = sim::kMaxParamTime;
+  Ps tmax           = kMaxParamTime;
   std::uint64_t size_min = 0;
   std::uint64_t size_max = std::numeric_limits<std::uint64_t>::max();
   std::vector<std::string> choices = {};
@@ -95,7 +95,7 @@ struct Key {
 };
 
 /// A declared key as a schema entry (setters bound by the caller).
-Key entry(Scope scope, const sim::ParamKey& pk)
+Key entry(Scope scope, const ParamKey& pk)
 {
   Key k{.scope = scope, .path = pk.path, .kind = pk.kind};
   if (scope == Scope::Traffic)
@@ -118,7 +118,7 @@ Key entry(Scope scope, const sim::ParamKey& pk)
 
 /// Appends the keys of `table`, whose struct is `where(build)`.
 template <class Where>
-void add_keys(std::vector<Key>& out, const std::vector<sim::ParamKey>& table, Where where)
+void add_keys(std::vector<Key>& out, const std::vector<ParamKey>& table, Where where)
 {
   for (const auto& pk : table) {
     Key k  = entry(Scope::Root, pk);
@@ -138,19 +138,19 @@ std::string preset_help()
 }
 
 /// A scenario-level key stored by `get`/`set` on the Scenario.
-sim::ParamField on_scenario(std::function<Value(const Scenario&)> get, std::function<void(Scenario&, const Value&)> set)
+ParamField on_scenario(std::function<Value(const Scenario&)> get, std::function<void(Scenario&, const Value&)> set)
 {
-  return sim::accessor<Scenario>(std::move(get), std::move(set));
+  return shmemsim::accessor<Scenario>(std::move(get), std::move(set));
 }
 
 /// The scenario's own keys (not a model's), in the order they are listed among the others.
-const sim::ParamTable<Scenario>& scenario_keys()
+const ParamTable<Scenario>& scenario_keys()
 {
-  static const sim::ParamTable<Scenario> table = [] {
-    using sim::field;
+  static const ParamTable<Scenario> table = [] {
+    using shmemsim::field;
     const auto none_get = [](const Scenario&) { return Value{}; };
     const auto none_set = [](Scenario&, const Value&) {};
-    sim::ParamTable<Scenario> t = {
+    ParamTable<Scenario> t = {
         {.path = "seed", .kind = Kind::UInt, .doc = "Seed of every random stream (routing, jitter, traffic).",
          .field = field(&Scenario::seed)},
         {.path = "description", .kind = Kind::Str, .doc = "Free text, ignored.", .field = on_scenario(none_get, none_set)},
@@ -167,7 +167,7 @@ const sim::ParamTable<Scenario>& scenario_keys()
         {.path = "output.trace", .kind = Kind::Enum,
          .doc = "Detail of the trace recorded with --out DIR (docs/traces.md): off, ops (operations, messages, "
                 "counters, waits, computation), packets (also every packet's hop and queueing). --trace overrides it.",
-         .field = sim::mapped(&Scenario::output_trace, {std::string("off"), std::string("ops"), std::string("packets")}),
+         .field = shmemsim::mapped(&Scenario::output_trace, {std::string("off"), std::string("ops"), std::string("packets")}),
          .choices = {"off", "ops", "packets"}, .noun = "trace level"},
         {.path = "repeat", .kind = Kind::Int,
          .doc = "shmemsim sweep: runs per point; repeat r > 0 gets a seed derived from seed and r (README, Sweeps). "
@@ -1214,7 +1214,7 @@ private:
                  {"platform.fabric.mtu", "platform.fabric.header_size"}};
     const u128 packets = (u128{mx} + f.mtu - 1) / f.mtu;
     auto check = [&](const char* path, std::uint64_t bps, u128 bytes, const char* where) {
-      const u128 limit_s = static_cast<u128>(sim::kMaxParamTime / sim::kPsPerSecond);
+      const u128 limit_s = static_cast<u128>(kMaxParamTime / kPsPerSecond);
       const u128 need    = (bytes * 8 + limit_s - 1) / limit_s; // bit/s
       if (u128{bps} >= need)
         return;
@@ -1228,7 +1228,7 @@ private:
       throw Fail{path,
                  "\"" + detail::format_bandwidth(bps) + "\" is too low: a message of platform.nic.limits.max_msg_size (" +
                      detail::format_size(mx) + ") would take " + took + " s " + where + "; expected " + needed +
-                     " (at most " + detail::format_time(sim::kMaxParamTime) + " per message), or a smaller max_msg_size",
+                     " (at most " + detail::format_time(kMaxParamTime) + " per message), or a smaller max_msg_size",
                  {path, "platform.nic.limits.max_msg_size"}};
     };
     check("platform.fabric.link_bandwidth", f.link_bandwidth, u128{mx} + packets * f.header_size,
@@ -1336,7 +1336,7 @@ std::string preset_description(const std::string& name)
   return "";
 }
 
-std::optional<sim::ParamKind> key_kind(const std::string& path)
+std::optional<ParamKind> key_kind(const std::string& path)
 {
   if (const Key* k = find_key(Scope::Root, path); k && !k->traffic_list && !k->opaque)
     return k->kind;
@@ -1376,7 +1376,7 @@ std::string describe_keys()
         return "time, " + detail::format_time(k.min) + " to " + detail::format_time(k.tmax);
       case Kind::Bandwidth:
         return "bandwidth; it must move a message of platform.nic.limits.max_msg_size within " +
-               detail::format_time(sim::kMaxParamTime);
+               detail::format_time(kMaxParamTime);
       case Kind::Size:
         if (k.size_max != std::numeric_limits<std::uint64_t>::max())
           return "size, " + std::to_string(k.size_min) + "B to " + std::to_string(k.size_max) + "B";

@@ -1,7 +1,7 @@
 #include "scenarios/SweepExecutor.hpp"
 
 #include "scenarios/Scenario.hpp"
-#include "sim/Assert.hpp"
+#include "base/Assert.hpp"
 
 #include <fcntl.h>
 #include <signal.h>

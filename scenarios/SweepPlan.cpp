@@ -1,7 +1,7 @@
 #include "scenarios/SweepPlan.hpp"
 
 #include "scenarios/Scenario.hpp"
-#include "sim/Assert.hpp"
+#include "base/Assert.hpp"
 
 #include <algorithm>
 #include <filesystem>

@@ -3,7 +3,7 @@
 #include "scenarios/Scenario.hpp"
 #include "scenarios/SweepExecutor.hpp"
 #include "scenarios/SweepPlan.hpp"
-#include "sim/Assert.hpp"
+#include "base/Assert.hpp"
 
 #include <algorithm>
 #include <cctype>

@@ -1,7 +1,7 @@
 #include "scenarios/SweepSpec.hpp"
 
 #include "scenarios/Scenario.hpp"
-#include "sim/Assert.hpp"
+#include "base/Assert.hpp"
 
 #include <algorithm>
 #include <cctype>

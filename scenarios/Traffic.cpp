@@ -198,7 +198,7 @@ void TrafficPattern::start()
   }
 }
 
-void TrafficPattern::note_time(sim::Ps start, sim::Ps end)
+void TrafficPattern::note_time(Ps start, Ps end)
 {
   if (!started_any_ || start < result_.start)
     result_.start = start;
@@ -230,7 +230,7 @@ void TrafficPattern::run_endpoint(int ep)
   Endpoint& e   = *eps_[static_cast<std::size_t>(ep)];
   auto& ni      = net_.ni(ep);
   auto& sim     = net_.simulation();
-  const sim::Ps t0 = sim.queue().now();
+  const Ps t0 = sim.queue().now();
   std::uint64_t issued = 0;
   portals::CtEvent ev;
   auto pause = [&] {
@@ -252,7 +252,7 @@ void TrafficPattern::run_endpoint(int ep)
             ni.ct_wait(e.le_ct, i + 1, &ev); // the pong arrived
         }
         if (is_root)
-          result_.half_rtt_s = sim::ps_to_seconds(sim.queue().now() - t0) / (2.0 * static_cast<double>(p_.iterations));
+          result_.half_rtt_s = ps_to_seconds(sim.queue().now() - t0) / (2.0 * static_cast<double>(p_.iterations));
         break;
       }
       case Pattern::Stream:

@@ -17,8 +17,8 @@ namespace shmemsim::scenarios {
 struct TrafficResult {
   std::uint64_t operations = 0; ///< operations issued
   std::uint64_t bytes      = 0; ///< payload bytes requested
-  sim::Ps start            = 0; ///< first issue
-  sim::Ps end              = 0; ///< last completion seen by an issuing endpoint
+  Ps start            = 0; ///< first issue
+  Ps end              = 0; ///< last completion seen by an issuing endpoint
   double half_rtt_s        = 0; ///< pingpong: mean one-way time (half a round trip)
   bool verified            = false;
   std::vector<std::string> failures;
@@ -48,7 +48,7 @@ private:
   void fail_setup(int ep, const char* call, portals::Status s);
   std::uint64_t slots_per_source() const;
   std::uint64_t dst_offset(int source, std::uint64_t iteration) const;
-  void note_time(sim::Ps start, sim::Ps end);
+  void note_time(Ps start, Ps end);
 
   portals::Network& net_;
   TrafficParams p_;

@@ -1,10 +1,10 @@
 // One built-in Portals-level traffic pattern (the `traffic` key: an object or an array of them,
 // all running concurrently; scenarios/Traffic.hpp runs them) and its declared keys
-// (sim/Params.hpp), relative to one pattern.
+// (base/Params.hpp), relative to one pattern.
 #pragma once
 
-#include "sim/Params.hpp"
-#include "sim/Time.hpp"
+#include "base/Params.hpp"
+#include "base/Time.hpp"
 #include "sim/portals_model/Types.hpp"
 
 #include <cstdint>
@@ -34,22 +34,22 @@ struct TrafficParams {
   int root                 = 0;   ///< pingpong/stream source, incast/fetch_add target
   int peer                 = -1;  ///< pingpong/stream partner; -1: the last endpoint
   bool pairs               = false; ///< stream: endpoint e < n/2 streams to e + n/2
-  sim::Ps gap              = 0;   ///< idle time between two issues of one endpoint
+  Ps gap              = 0;   ///< idle time between two issues of one endpoint
   bool volatile_md         = true; ///< source MD marked PTL_MD_VOLATILE
   bool independent_md      = false; ///< source MD marked PTL_MD_INDEPENDENT
   bool verify              = true;  ///< check the data that landed at the end
 
   /// The keys of one pattern: traffic.<key>, or traffic[i].<key> in an array.
-  static const sim::ParamTable<TrafficParams>& keys();
+  static const ParamTable<TrafficParams>& keys();
 };
 
-inline const sim::ParamTable<TrafficParams>& TrafficParams::keys()
+inline const ParamTable<TrafficParams>& TrafficParams::keys()
 {
-  using K = sim::ParamKind;
-  using sim::field;
-  using sim::mapped;
+  using K = ParamKind;
+  using shmemsim::field;
+  using shmemsim::mapped;
   using portals::AckReq;
-  static const sim::ParamTable<TrafficParams> table = {
+  static const ParamTable<TrafficParams> table = {
       {.path = "traffic.pattern", .kind = K::Enum,
        .doc = "pingpong/stream: root <-> peer; alltoall: every endpoint to every other; incast: all to root; "
               "fetch_add: all fetch-add on root; random: uniformly random targets.",

@@ -46,7 +46,7 @@ void TrafficWorkload::summarize(nlohmann::json& summary)
   for (const auto& pattern : patterns_) {
     const TrafficPattern& p = *pattern;
     const TrafficResult& r  = p.result();
-    const double span       = sim::ps_to_seconds(r.end - r.start);
+    const double span       = ps_to_seconds(r.end - r.start);
     nlohmann::json j = {{"pattern", to_string(p.params().pattern)},
                         {"operations", r.operations},
                         {"bytes", r.bytes},

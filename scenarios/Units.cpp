@@ -38,7 +38,7 @@ const char* speed_forms()
   return "use a number with f, Kf, Mf, Gf or Tf (flop/s), e.g. \"13.32Gf\"";
 }
 
-std::string format_time(sim::Ps t);
+std::string format_time(Ps t);
 std::string format_bandwidth(std::uint64_t bps);
 std::string format_size(std::uint64_t bytes);
 std::string format_speed(double flops);
@@ -279,7 +279,7 @@ std::string decimal_with_unit(std::uint64_t value, const std::pair<std::uint64_t
 
 } // namespace
 
-sim::Ps parse_time(const std::string& s)
+Ps parse_time(const std::string& s)
 {
   auto sp = split(s);
   if (!sp)
@@ -295,10 +295,10 @@ sim::Ps parse_time(const std::string& s)
   if (sp->number.neg && sp->number.mant != 0)
     throw std::invalid_argument(quoted(s) + " is negative; a time must be >= 0, e.g. \"1.3us\"");
   bool exact = true;
-  auto v     = scale(sp->number, *mult, static_cast<u128>(std::numeric_limits<sim::Ps>::max()), exact);
+  auto v     = scale(sp->number, *mult, static_cast<u128>(std::numeric_limits<Ps>::max()), exact);
   if (!v)
     throw std::invalid_argument(quoted(s) + " is too large for a time; at most about 106 days (2^63 ps)");
-  return static_cast<sim::Ps>(*v);
+  return static_cast<Ps>(*v);
 }
 
 std::uint64_t parse_bandwidth(const std::string& s)
@@ -455,7 +455,7 @@ double parse_speed(const std::string& s)
 
 namespace detail {
 
-std::string format_time(sim::Ps t)
+std::string format_time(Ps t)
 {
   static const std::pair<std::uint64_t, std::string_view> units[] = {
       {1'000'000'000'000, "s"}, {1'000'000'000, "ms"}, {1'000'000, "us"}, {1'000, "ns"}, {1, "ps"}};

@@ -1,6 +1,6 @@
 #include "sim/ActorBook.hpp"
 
-#include "sim/Assert.hpp"
+#include "base/Assert.hpp"
 
 namespace shmemsim::sim {
 

@@ -1,7 +1,7 @@
 #include "sim/DeferredSlices.hpp"
 
 #include "sim/ActorBook.hpp"
-#include "sim/Assert.hpp"
+#include "base/Assert.hpp"
 #include "sim/EventQueue.hpp"
 
 #include <simgrid/kernel/Timer.hpp>

@@ -1,6 +1,6 @@
 #include "sim/EventQueue.hpp"
 
-#include "sim/Assert.hpp"
+#include "base/Assert.hpp"
 
 #include "sim/Notifier.hpp"
 

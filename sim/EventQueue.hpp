@@ -12,7 +12,7 @@
 // without look-ahead (tested).
 #pragma once
 
-#include "sim/Time.hpp"
+#include "base/Time.hpp"
 
 #include <cstdint>
 #include <vector>
@@ -76,7 +76,7 @@ public:
   void drain();
 
   /// Latest date of an event: 4e18 ps (4e6 s, about 46 days of simulated time). Any single delay
-  /// a scenario gives is at most 1e6 s (sim/Params.hpp), and one step of a model adds a few of
+  /// a scenario gives is at most 1e6 s (base/Params.hpp), and one step of a model adds a few of
   /// them to the date of the event it runs in, so dates computed from events up to the horizon
   /// stay below 2^63 ps (about 9.2e6 s). An event past it is not scheduled, the run stops there
   /// (Simulation::run) and reports it (past_horizon()).

@@ -1,8 +1,8 @@
-// Fabric parameters (platform.fabric.* keys) and their declared keys (sim/Params.hpp).
+// Fabric parameters (platform.fabric.* keys) and their declared keys (base/Params.hpp).
 #pragma once
 
-#include "sim/Params.hpp"
-#include "sim/Time.hpp"
+#include "base/Params.hpp"
+#include "base/Time.hpp"
 
 #include <cstdint>
 #include <string>

@@ -1,6 +1,6 @@
 #include "sim/FatTree.hpp"
 
-#include "sim/Assert.hpp"
+#include "base/Assert.hpp"
 
 #include <algorithm>
 

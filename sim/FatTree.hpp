@@ -19,7 +19,7 @@
 #include "sim/Observer.hpp"
 #include "sim/PairMap.hpp"
 #include "sim/Rng.hpp"
-#include "sim/Time.hpp"
+#include "base/Time.hpp"
 
 #include <cstdint>
 #include <string>

@@ -2,7 +2,7 @@
 // (about 1.6 %) of the true value. Memory is fixed whatever the number of samples.
 #pragma once
 
-#include "sim/Time.hpp"
+#include "base/Time.hpp"
 
 #include <algorithm>
 #include <array>

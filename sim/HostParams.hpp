@@ -1,9 +1,9 @@
 // Host parameters (platform.nodes, platform.cores_per_node, platform.core_speed,
 // platform.instruction_time, platform.divide_time, platform.latency.*) and their
-// declared keys (sim/Params.hpp).
+// declared keys (base/Params.hpp).
 #pragma once
 
-#include "sim/Params.hpp"
+#include "base/Params.hpp"
 
 namespace shmemsim::sim {
 

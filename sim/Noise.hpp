@@ -7,9 +7,9 @@
 // and their source: docs/model.md, "Operating-system noise", and scenarios/presets/qdr-16.md.
 #pragma once
 
-#include "sim/Params.hpp"
+#include "base/Params.hpp"
 #include "sim/Rng.hpp"
-#include "sim/Time.hpp"
+#include "base/Time.hpp"
 
 #include <cstdint>
 

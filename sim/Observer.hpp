@@ -10,8 +10,8 @@
 // will leave a busy port at `start`), endpoints/PEs, threads and contexts as plain integers.
 #pragma once
 
-#include "sim/Observe.hpp"
-#include "sim/Time.hpp"
+#include "base/Observe.hpp"
+#include "base/Time.hpp"
 
 #include <cstdint>
 

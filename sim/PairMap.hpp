@@ -9,7 +9,7 @@
 // insertion or erasure.
 #pragma once
 
-#include "sim/Assert.hpp"
+#include "base/Assert.hpp"
 
 #include <cstddef>
 #include <cstdint>

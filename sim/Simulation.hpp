@@ -9,7 +9,7 @@
 #include "sim/MapBudget.hpp"
 #include "sim/Noise.hpp"
 #include "sim/Rng.hpp"
-#include "sim/Time.hpp"
+#include "base/Time.hpp"
 
 #include <cstdint>
 #include <functional>

@@ -1,42 +1,113 @@
-# The arrows that link lists cannot see: every target has the source root on its include path, so
-# a header of a layer a target does not link would still compile. Fails naming each file that
-# includes a header its directory may not depend on. Run as `cmake -DROOT=<source dir> -P`.
+# The arrows between floors, checked on what each file really includes: its own #include lines and,
+# transitively, those of every project header they reach (a header of the floor below that
+# includes one of a floor above leaks it upwards). Fails naming each file, the forbidden header and
+# the chain of includes that reaches it. Run as `cmake -DROOT=<source dir> -P`.
+#
+# An include names a project file when the path exists under ROOT ("sim/Time.hpp", or relative to
+# the including file's directory); anything else (the standard library, SimGrid, Boost, nlohmann)
+# is an external header, checked by its spelling only ("simgrid/", "boost/", "nlohmann/").
+cmake_minimum_required(VERSION 3.20)
+
+# The project includes of `rel` (a path under ROOT), resolved to paths under ROOT; externals as
+# written. Cached: every header is read once.
+function(direct_includes rel out)
+  get_property(known GLOBAL PROPERTY "inc:${rel}" SET)
+  if(known)
+    get_property(res GLOBAL PROPERTY "inc:${rel}")
+    set(${out} "${res}" PARENT_SCOPE)
+    return()
+  endif()
+  file(STRINGS ${ROOT}/${rel} lines REGEX "^[ \t]*#[ \t]*include[ \t]*[\"<]")
+  get_filename_component(here ${rel} DIRECTORY)
+  set(res "")
+  foreach(line ${lines})
+    string(REGEX REPLACE "^[ \t]*#[ \t]*include[ \t]*[\"<]([^\">]+)[\">].*" "\\1" inc "${line}")
+    if(EXISTS ${ROOT}/${inc} AND NOT IS_DIRECTORY ${ROOT}/${inc})
+      list(APPEND res "${inc}")
+    elseif(here AND EXISTS ${ROOT}/${here}/${inc} AND NOT IS_DIRECTORY ${ROOT}/${here}/${inc})
+      get_filename_component(abs ${ROOT}/${here}/${inc} ABSOLUTE)
+      file(RELATIVE_PATH r ${ROOT} ${abs})
+      list(APPEND res "${r}")
+    else()
+      list(APPEND res "ext:${inc}")
+    endif()
+  endforeach()
+  set_property(GLOBAL PROPERTY "inc:${rel}" "${res}")
+  set(${out} "${res}" PARENT_SCOPE)
+endfunction()
+
 set(failures 0)
-# ARGV2 (optional): includes allowed although `pattern` matches them.
+# forbid(dir pattern [allow [skip [only]]]): no file of `dir` (its own files, not its
+# subdirectories) may reach, directly or through other project headers, a header whose path (or
+# external spelling) matches `pattern`, unless the path matches `allow`. `skip` and `only`
+# (regexes on the file's path) leave some files out of the rule or limit it to some.
 function(forbid dir pattern)
   set(allow "${ARGV2}")
-  file(GLOB files ${ROOT}/${dir}/*.hpp ${ROOT}/${dir}/*.cpp ${ROOT}/${dir}/*.h ${ROOT}/${dir}/*.c)
+  set(skip "${ARGV3}")
+  set(only "${ARGV4}")
+  file(GLOB files RELATIVE ${ROOT} ${ROOT}/${dir}/*.hpp ${ROOT}/${dir}/*.cpp ${ROOT}/${dir}/*.h ${ROOT}/${dir}/*.c)
   foreach(f ${files})
-    if(f MATCHES "/shmemsim_run\\.cpp$") # the launcher: the composition root
+    if((skip AND f MATCHES "${skip}") OR (only AND NOT f MATCHES "${only}"))
       continue()
     endif()
-    file(STRINGS ${f} bad REGEX "^#include [\"<](${pattern})")
-    foreach(line ${bad})
-      if(allow AND line MATCHES "^#include [\"<](${allow})[\">]")
-        continue()
-      endif()
-      message(SEND_ERROR "${f}: ${line} (${dir} may not depend on it)")
-    endforeach()
+    # Breadth-first over the headers `f` reaches; `via:<h>` remembers who included h first.
+    set(queue ${f})
+    set(seen ${f})
+    set(reported "")
+    while(queue)
+      list(POP_FRONT queue cur)
+      direct_includes(${cur} incs)
+      foreach(inc ${incs})
+        if(inc IN_LIST seen)
+          continue()
+        endif()
+        list(APPEND seen ${inc})
+        set(via_${inc} ${cur})
+        string(REGEX REPLACE "^ext:" "" name "${inc}")
+        if(name MATCHES "^(${pattern})" AND NOT (allow AND name MATCHES "^(${allow})$"))
+          set(chain "${name}")
+          set(up ${cur})
+          while(NOT up STREQUAL f)
+            set(chain "${up} -> ${chain}")
+            set(up ${via_${up}})
+          endwhile()
+          message(SEND_ERROR "${f} includes ${chain} (${dir} may not depend on it)")
+          continue()
+        endif()
+        if(NOT inc MATCHES "^ext:")
+          list(APPEND queue ${inc})
+        endif()
+      endforeach()
+    endwhile()
   endforeach()
 endfunction()
 
 # Floor 0: base/ uses nothing of the project (the C++ standard library only); every floor may use it.
 forbid(base "sim/|shmem_front/|scenarios/|traces/|analysis/|simgrid/|nlohmann/|boost/")
-# The routines: the seams only.
-forbid(shmem_front/lib "scenarios/|traces/|shmem_front/runtime/|shmem_front/transport/|sim/nic/|sim/portals_model/|simgrid/")
-# The PE runtime: sim and the seams; never the transport, the models, scenarios or traces.
-forbid(shmem_front/runtime "scenarios/|traces/|shmem_front/transport/|sim/nic/|sim/portals_model/")
-# The Portals transport: the Portals model and the seams; never the runtime, scenarios or traces.
-forbid(shmem_front/transport "scenarios/|traces/|shmem_front/runtime/")
 # The models, bottom up: each knows only the layers below it (and publishes through its own
 # observer interface: sim/Observer.hpp, sim/portals_model/PortalsObserver.hpp).
-forbid(sim "sim/nic/|sim/portals_model/|shmem_front/|scenarios/|traces/|analysis/")
-forbid(sim/nic "sim/portals_model/|shmem_front/|scenarios/|traces/|analysis/")
-forbid(sim/portals_model "shmem_front/|scenarios/|traces/|analysis/")
+forbid(sim "sim/nic/|sim/portals_model/|shmem_front/|scenarios/|traces/|analysis/|nlohmann/")
+forbid(sim/nic "sim/portals_model/|shmem_front/|scenarios/|traces/|analysis/|nlohmann/")
+forbid(sim/portals_model "shmem_front/|scenarios/|traces/|analysis/|nlohmann/")
+# The routines: the seams only.
+forbid(shmem_front/lib "scenarios/|traces/|analysis/|shmem_front/runtime/|shmem_front/transport/|shmem_front/emulator/|sim/|simgrid/|boost/")
+forbid(shmem_front/lib/async "scenarios/|traces/|analysis/|shmem_front/runtime/|shmem_front/transport/|shmem_front/emulator/|sim/|simgrid/|boost/")
+# The PE runtime: sim and the seams; never the transport, the models, scenarios or traces.
+forbid(shmem_front/runtime "scenarios/|traces/|analysis/|shmem_front/transport/|shmem_front/emulator/|sim/nic/|sim/portals_model/"
+       "" "/shmemsim_run\\.cpp$") # the launcher (a composition root) until run/ takes it
+# The Portals transport: the Portals model and the seams; never the runtime, scenarios or traces.
+forbid(shmem_front/transport "scenarios/|traces/|analysis/|shmem_front/runtime/|shmem_front/emulator/")
 # The program loader: libc only (both PE hosts, the simulator's and the emulator's, link it).
-forbid(shmem_front/loader "simgrid/|sim/|scenarios/|traces/|analysis/|shmem_front/" "shmem_front/loader/.*")
+forbid(shmem_front/loader "simgrid/|sim/|scenarios/|traces/|analysis/|shmem_front/|base/" "shmem_front/loader/.*")
 # The emulator: the seams, Boost and the trace format (traces/Trace.hpp: its PEs write trace
 # events); never SimGrid, the models, scenarios, the rest of traces or the simulator's runtime and
 # transport.
 forbid(shmem_front/emulator "simgrid/|sim/|scenarios/|traces/|analysis/|shmem_front/runtime/|shmem_front/transport/"
        "traces/Trace\\.hpp")
+# The trace format, its reader and writers know no simulator and no front end (analysis and the
+# emulator link them alone); the recorder (Recorder.*) implements the observer interfaces.
+forbid(traces "sim/|shmem_front/|scenarios/|analysis/|simgrid/" "" "^traces/Recorder\\.")
+forbid(traces "sim/nic/|shmem_front/runtime/|shmem_front/transport/|shmem_front/emulator/|scenarios/|analysis/|simgrid/"
+       "sim/(Observer|portals_model/PortalsObserver)\\.hpp|shmem_front/lib/ShmemObserver\\.hpp" "" "^traces/Recorder\\.")
+# The analysis reads run directories: the trace format, never the simulator or the front end.
+forbid(analysis "sim/|shmem_front/|simgrid/|traces/Recorder")

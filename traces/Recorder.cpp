@@ -3,7 +3,7 @@
 #include "traces/Paje.hpp"
 #include "traces/Perfetto.hpp"
 
-#include "sim/Assert.hpp"
+#include "base/Assert.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -33,7 +33,7 @@ void Recorder::meta(const std::string& key, const std::string& value)
   meta_[key] = value;
 }
 
-Event& Recorder::add(Type type, sim::Ps t)
+Event& Recorder::add(Type type, Ps t)
 {
   SHMEMSIM_ASSERT(!building_live_ && !finished_, "one trace event at a time, before finish()");
   building_      = Event{};
@@ -43,7 +43,7 @@ Event& Recorder::add(Type type, sim::Ps t)
   return building_;
 }
 
-Event& Recorder::add(Type type, sim::Ps t, int pe, int thr)
+Event& Recorder::add(Type type, Ps t, int pe, int thr)
 {
   Event& e = add(type, t);
   e.pe     = pe;
@@ -61,7 +61,7 @@ void Recorder::commit()
   if (!clock_)
     return;
   // Every event is reported at its date or later, except the intervals under way (interval_open).
-  sim::Ps watermark = clock_();
+  Ps watermark = clock_();
   if (!open_.empty())
     watermark = std::min(watermark, *open_.begin());
   flush(watermark);
@@ -79,7 +79,7 @@ void Recorder::write_head()
   head_.shrink_to_fit();
 }
 
-void Recorder::flush(sim::Ps upto)
+void Recorder::flush(Ps upto)
 {
   if (window_.empty() || window_.top().e.t > upto)
     return;
@@ -94,12 +94,12 @@ void Recorder::flush(sim::Ps upto)
     throw std::runtime_error("cannot write " + part());
 }
 
-void Recorder::interval_open(sim::Ps t)
+void Recorder::interval_open(Ps t)
 {
   open_.insert(t);
 }
 
-void Recorder::interval_closed(sim::Ps t)
+void Recorder::interval_closed(Ps t)
 {
   auto it = open_.find(t);
   SHMEMSIM_ASSERT(it != open_.end(), "an interval closes after it opened");
@@ -126,7 +126,7 @@ void Recorder::link(int id, const std::string& name)
   e.what   = name;
 }
 
-std::uint64_t Recorder::msg_issued(sim::Ps t, const char* kind, int src_ep, int dst_ep, std::uint64_t bytes,
+std::uint64_t Recorder::msg_issued(Ps t, const char* kind, int src_ep, int dst_ep, std::uint64_t bytes,
                                    std::uint64_t op)
 {
   Event& e = add(Type::Msg, t);
@@ -141,13 +141,13 @@ std::uint64_t Recorder::msg_issued(sim::Ps t, const char* kind, int src_ep, int 
   return id;
 }
 
-void Recorder::msg_injected(sim::Ps t, std::uint64_t msg)
+void Recorder::msg_injected(Ps t, std::uint64_t msg)
 {
   add(Type::Inj, t).id = msg;
   commit();
 }
 
-void Recorder::packet_hop(sim::Ps t, std::uint64_t msg, int link, sim::Ps queued, std::uint32_t bytes)
+void Recorder::packet_hop(Ps t, std::uint64_t msg, int link, Ps queued, std::uint32_t bytes)
 {
   Event& e = add(Type::Hop, t);
   e.id     = msg;
@@ -157,7 +157,7 @@ void Recorder::packet_hop(sim::Ps t, std::uint64_t msg, int link, sim::Ps queued
   commit();
 }
 
-void Recorder::msg_delivered(sim::Ps t, std::uint64_t msg, bool out_of_order, std::uint64_t depth)
+void Recorder::msg_delivered(Ps t, std::uint64_t msg, bool out_of_order, std::uint64_t depth)
 {
   Event& e = add(Type::Dlv, t);
   e.id     = msg;
@@ -166,13 +166,13 @@ void Recorder::msg_delivered(sim::Ps t, std::uint64_t msg, bool out_of_order, st
   commit();
 }
 
-void Recorder::msg_done(sim::Ps t, std::uint64_t msg)
+void Recorder::msg_done(Ps t, std::uint64_t msg)
 {
   add(Type::Done, t).id = msg;
   commit();
 }
 
-void Recorder::ct_changed(sim::Ps t, int ep, int ct, std::uint64_t success, std::uint64_t failure)
+void Recorder::ct_changed(Ps t, int ep, int ct, std::uint64_t success, std::uint64_t failure)
 {
   Event& e  = add(Type::Ct, t);
   e.pe      = ep;
@@ -182,7 +182,7 @@ void Recorder::ct_changed(sim::Ps t, int ep, int ct, std::uint64_t success, std:
   commit();
 }
 
-void Recorder::limit_hit(sim::Ps t, int ep, const char* what)
+void Recorder::limit_hit(Ps t, int ep, const char* what)
 {
   Event& e = add(Type::Limit, t);
   e.pe     = ep;
@@ -190,7 +190,7 @@ void Recorder::limit_hit(sim::Ps t, int ep, const char* what)
   commit();
 }
 
-std::uint64_t Recorder::op_issued(sim::Ps t, int pe, int thr, int ctx, int ct, std::uint64_t seq, const char* kind,
+std::uint64_t Recorder::op_issued(Ps t, int pe, int thr, int ctx, int ct, std::uint64_t seq, const char* kind,
                                   std::uint64_t bytes, int target)
 {
   Event& e    = add(Type::Op, t, pe, thr);
@@ -206,16 +206,16 @@ std::uint64_t Recorder::op_issued(sim::Ps t, int pe, int thr, int ctx, int ct, s
   return id;
 }
 
-void Recorder::ctx_event(sim::Ps t, int pe, int thr, int ctx, int ct, front::CtxEvent what)
+void Recorder::ctx_event(Ps t, int pe, int thr, int ctx, int ct, CtxEvent what)
 {
   Event& e = add(Type::Ctx, t, pe, thr);
   e.ctx    = ctx;
   e.ct     = ct;
-  e.what   = front::to_string(what);
+  e.what   = to_string(what);
   commit();
 }
 
-void Recorder::wait_begin(sim::Ps t, int pe, int thr, int ctx, int ct, const char* what, std::uint64_t target)
+void Recorder::wait_begin(Ps t, int pe, int thr, int ctx, int ct, const char* what, std::uint64_t target)
 {
   Event& e = add(Type::Wait, t, pe, thr);
   e.ctx    = ctx;
@@ -225,19 +225,19 @@ void Recorder::wait_begin(sim::Ps t, int pe, int thr, int ctx, int ct, const cha
   commit();
 }
 
-void Recorder::wait_end(sim::Ps t, int pe, int thr, std::uint64_t target)
+void Recorder::wait_end(Ps t, int pe, int thr, std::uint64_t target)
 {
   add(Type::Wend, t, pe, thr).target = target;
   commit();
 }
 
-void Recorder::compute(sim::Ps t, sim::Ps dur, int pe, int thr)
+void Recorder::compute(Ps t, Ps dur, int pe, int thr)
 {
   add(Type::Comp, t, pe, thr).dur = dur;
   commit();
 }
 
-void Recorder::lock(sim::Ps t, sim::Ps dur, int pe, int thr)
+void Recorder::lock(Ps t, Ps dur, int pe, int thr)
 {
   add(Type::Lock, t, pe, thr).dur = dur;
   commit();
@@ -249,7 +249,7 @@ std::string Recorder::finish()
     SHMEMSIM_ASSERT(!building_live_, "no event is half built at the end");
     finished_ = true;
     write_head();
-    flush(std::numeric_limits<sim::Ps>::max());
+    flush(std::numeric_limits<Ps>::max());
     out_.close();
     if (!out_)
       throw std::runtime_error("cannot write " + part());

@@ -32,7 +32,7 @@ public:
   void link(int id, const std::string& name);
   /// The simulated time now: events dated up to min(now, the earliest open interval) are final
   /// and written out. Without a clock every event stays in memory until finish().
-  void set_clock(std::function<sim::Ps()> now) { clock_ = std::move(now); }
+  void set_clock(std::function<Ps()> now) { clock_ = std::move(now); }
 
   /// Writes the events still held and closes DIR/trace.evt; returns its path.
   std::string finish();
@@ -43,23 +43,23 @@ public:
   /// Events held in memory now, and at most during the run (the reorder window).
   std::size_t held() const { return window_.size(); }
 
-  std::uint64_t msg_issued(sim::Ps t, const char* kind, int src_ep, int dst_ep, std::uint64_t bytes,
+  std::uint64_t msg_issued(Ps t, const char* kind, int src_ep, int dst_ep, std::uint64_t bytes,
                            std::uint64_t op) override;
-  void msg_injected(sim::Ps t, std::uint64_t msg) override;
-  void packet_hop(sim::Ps t, std::uint64_t msg, int link, sim::Ps queued, std::uint32_t bytes) override;
-  void msg_delivered(sim::Ps t, std::uint64_t msg, bool out_of_order, std::uint64_t depth) override;
-  void msg_done(sim::Ps t, std::uint64_t msg) override;
-  void ct_changed(sim::Ps t, int ep, int ct, std::uint64_t success, std::uint64_t failure) override;
-  void limit_hit(sim::Ps t, int ep, const char* what) override;
-  std::uint64_t op_issued(sim::Ps t, int pe, int thr, int ctx, int ct, std::uint64_t seq, const char* kind,
+  void msg_injected(Ps t, std::uint64_t msg) override;
+  void packet_hop(Ps t, std::uint64_t msg, int link, Ps queued, std::uint32_t bytes) override;
+  void msg_delivered(Ps t, std::uint64_t msg, bool out_of_order, std::uint64_t depth) override;
+  void msg_done(Ps t, std::uint64_t msg) override;
+  void ct_changed(Ps t, int ep, int ct, std::uint64_t success, std::uint64_t failure) override;
+  void limit_hit(Ps t, int ep, const char* what) override;
+  std::uint64_t op_issued(Ps t, int pe, int thr, int ctx, int ct, std::uint64_t seq, const char* kind,
                           std::uint64_t bytes, int target) override;
-  void ctx_event(sim::Ps t, int pe, int thr, int ctx, int ct, front::CtxEvent what) override;
-  void wait_begin(sim::Ps t, int pe, int thr, int ctx, int ct, const char* what, std::uint64_t target) override;
-  void wait_end(sim::Ps t, int pe, int thr, std::uint64_t target) override;
-  void compute(sim::Ps t, sim::Ps dur, int pe, int thr) override;
-  void lock(sim::Ps t, sim::Ps dur, int pe, int thr) override;
-  void interval_open(sim::Ps t) override;
-  void interval_closed(sim::Ps t) override;
+  void ctx_event(Ps t, int pe, int thr, int ctx, int ct, CtxEvent what) override;
+  void wait_begin(Ps t, int pe, int thr, int ctx, int ct, const char* what, std::uint64_t target) override;
+  void wait_end(Ps t, int pe, int thr, std::uint64_t target) override;
+  void compute(Ps t, Ps dur, int pe, int thr) override;
+  void lock(Ps t, Ps dur, int pe, int thr) override;
+  void interval_open(Ps t) override;
+  void interval_closed(Ps t) override;
 
 private:
   /// An event waiting in the reorder window; `seq` is its arrival rank (ties keep report order).
@@ -71,13 +71,13 @@ private:
     bool operator()(const Held& a, const Held& b) const { return a.e.t != b.e.t ? a.e.t > b.e.t : a.seq > b.seq; }
   };
 
-  Event& add(Type type, sim::Ps t);
+  Event& add(Type type, Ps t);
   /// An event of thread `thr` of PE `pe`.
-  Event& add(Type type, sim::Ps t, int pe, int thr);
+  Event& add(Type type, Ps t, int pe, int thr);
   /// Moves the event built by add() into the window and writes what is final.
   void commit();
   /// Writes the window's events dated up to `upto`, in (date, arrival) order.
-  void flush(sim::Ps upto);
+  void flush(Ps upto);
   void write_head();
   std::string part() const { return path_ + ".part"; }
 
@@ -92,9 +92,9 @@ private:
   Event building_;                 ///< the event add() returned, until commit()
   bool building_live_ = false;
   std::uint64_t arrivals_ = 0;
-  sim::Ps written_upto_   = 0;     ///< the date of the last event written (dates never decrease)
-  std::multiset<sim::Ps> open_;    ///< starts of the intervals under way (interval_open)
-  std::function<sim::Ps()> clock_;
+  Ps written_upto_   = 0;     ///< the date of the last event written (dates never decrease)
+  std::multiset<Ps> open_;    ///< starts of the intervals under way (interval_open)
+  std::function<Ps()> clock_;
   std::uint64_t next_msg_ = 1;
   std::uint64_t next_op_  = 1;
 };

@@ -3,7 +3,7 @@
 // it links neither the simulator nor SimGrid, so `analysis` can use it alone.
 #pragma once
 
-#include "shmem_front/lib/ShmemObserver.hpp" // the words of `ctx` events (header-only: links nothing)
+#include "base/CtxEvent.hpp" // the words of `ctx` events
 
 #include <cstdint>
 #include <functional>
@@ -41,9 +41,7 @@ enum class Type : std::uint8_t {
 };
 const char* tag(Type t);
 
-/// What a `ctx` event says happened to the context: its `what` is the word of a CtxEvent.
-using front::CtxEvent;
-using front::parse_ctx_event;
+// A `ctx` event's `what` is the word of a CtxEvent (base/CtxEvent.hpp: to_string, parse_ctx_event).
 
 /// One event. Which fields a type uses is listed above (and in docs/traces.md); the others stay
 /// at their defaults. Dates and durations are integer picoseconds of simulated time.

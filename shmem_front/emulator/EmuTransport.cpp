@@ -116,7 +116,7 @@ void EmuTransport::release(front::Counters* k)
   std::erase_if(ctrs_, [c](const std::unique_ptr<Ctrs>& x) { return x.get() == c; });
 }
 
-void EmuTransport::ctx_event(int id, const front::Counters* c, front::CtxEvent what)
+void EmuTransport::ctx_event(int id, const front::Counters* c, CtxEvent what)
 {
   if (tracer_ != nullptr)
     tracer_->ctx(id, c != nullptr ? ct_index(static_cast<const Ctrs*>(c), false) : -1, what);

@@ -72,7 +72,7 @@ private:
   // CounterSource (called by the table, under its lock)
   front::Counters* acquire(front::CounterUse use, int id, std::string* limit) override;
   void release(front::Counters* c) override;
-  void ctx_event(int id, const front::Counters* c, front::CtxEvent what) override;
+  void ctx_event(int id, const front::Counters* c, CtxEvent what) override;
   void notice(const std::string& line) override;
 
   Header request(MsgType type, const void* addr, std::size_t n);

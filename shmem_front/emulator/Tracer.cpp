@@ -128,13 +128,13 @@ void Tracer::ct(int ct, std::uint64_t success)
   write(e);
 }
 
-void Tracer::ctx(int ctx, int ct, front::CtxEvent what)
+void Tracer::ctx(int ctx, int ct, CtxEvent what)
 {
   traces::Event e = event(traces::Type::Ctx);
   e.thr           = thread();
   e.ctx           = ctx;
   e.ct            = ct;
-  e.what          = front::to_string(what);
+  e.what          = to_string(what);
   write(e);
 }
 

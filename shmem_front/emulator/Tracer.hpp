@@ -41,7 +41,7 @@ public:
   void done(std::uint64_t id);
   /// A counter changed: `ct` of this PE now counts `success`.
   void ct(int ct, std::uint64_t success);
-  void ctx(int ctx, int ct, front::CtxEvent what);
+  void ctx(int ctx, int ct, CtxEvent what);
   void wait_begin(int ctx, int ct, const char* what, std::uint64_t target);
   void wait_end(std::uint64_t target);
   /// The calling thread computed (ran the program's own code, outside the library) from `begin`

@@ -1,11 +1,11 @@
 // AsyncSHMEM's settings (job.async.* keys, seed 001): how many workers each PE's work-stealing
 // runtime has and which of the seed's two runtime designs runs the SHMEM calls of its tasks.
-// Plain data (sim/Params.hpp), parsed by the scenario layer and handed to the routines through
+// Plain data (base/Params.hpp), parsed by the scenario layer and handed to the routines through
 // Runtime::async_params() (Seams.hpp); SHMEM_ASYNC_WORKERS and SHMEM_ASYNC_RUNTIME in a PE's
 // environment override them (docs/extensions-async.md).
 #pragma once
 
-#include "sim/Params.hpp"
+#include "base/Params.hpp"
 
 namespace shmemsim::front {
 
@@ -20,14 +20,14 @@ struct AsyncParams {
   AsyncDesign design = AsyncDesign::Offload;
 
   /// The job.async.* keys.
-  static const sim::ParamTable<AsyncParams>& keys();
+  static const ParamTable<AsyncParams>& keys();
 };
 
-inline const sim::ParamTable<AsyncParams>& AsyncParams::keys()
+inline const ParamTable<AsyncParams>& AsyncParams::keys()
 {
-  using K = sim::ParamKind;
-  using sim::field;
-  static const sim::ParamTable<AsyncParams> table = {
+  using K = ParamKind;
+  using shmemsim::field;
+  static const ParamTable<AsyncParams> table = {
       {.path = "job.async.workers", .kind = K::Int,
        .doc = "AsyncSHMEM (shmemx_worker_init): workers per PE, i.e. threads running tasks at a time, the PE's "
               "main thread starting as worker 0 (SHMEM_ASYNC_WORKERS in the environment wins); 0: the node's "

@@ -1,9 +1,9 @@
 // Collective algorithms (job.collectives.* keys): one enum per collective, its choices declared
 // once, parsed once by the scenario layer and handed to the routines through Runtime::collectives()
-// (Seams.hpp). Plain data (sim/Params.hpp): the routines never read scenarios.
+// (Seams.hpp). Plain data (base/Params.hpp): the routines never read scenarios.
 #pragma once
 
-#include "sim/Params.hpp"
+#include "base/Params.hpp"
 
 #include <string>
 #include <vector>
@@ -26,14 +26,14 @@ struct CollectiveParams {
   ReduceAlgorithm reduce       = ReduceAlgorithm::RecursiveDoubling;
 
   /// The job.collectives.* keys; each key's choices are its enum's names, in enumerator order.
-  static const sim::ParamTable<CollectiveParams>& keys();
+  static const ParamTable<CollectiveParams>& keys();
 };
 
-inline const sim::ParamTable<CollectiveParams>& CollectiveParams::keys()
+inline const ParamTable<CollectiveParams>& CollectiveParams::keys()
 {
-  using K = sim::ParamKind;
-  using sim::field;
-  static const sim::ParamTable<CollectiveParams> table = {
+  using K = ParamKind;
+  using shmemsim::field;
+  static const ParamTable<CollectiveParams> table = {
       {.path = "job.collectives.barrier", .kind = K::Enum,
        .doc = "Team/active-set barriers and syncs: dissemination (log2 p rounds) or tree (binomial gather and "
               "release).",

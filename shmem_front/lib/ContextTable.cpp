@@ -1,6 +1,6 @@
 #include "shmem_front/lib/ContextTable.hpp"
 
-#include "sim/Assert.hpp"
+#include "base/Assert.hpp"
 
 #include <algorithm>
 

@@ -5,7 +5,7 @@
 // generic sets) is an explicit list.
 #pragma once
 
-#include "sim/Assert.hpp"
+#include "base/Assert.hpp"
 
 #include <cstddef>
 #include <string>

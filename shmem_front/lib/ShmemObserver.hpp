@@ -2,54 +2,17 @@
 // made and released, waits on counters (published by a transport), computation and the library's
 // lock (published by a PE runtime). Declared by the front end, beside the seams, so that the layers
 // below (sim/Observer.hpp: fabric and NICs; portals::PortalsObserver: CTs and limits) know nothing
-// of SHMEM. CtxEvent is also the vocabulary the trace format and its analysis write and read as
-// words (traces/Trace.hpp). Header-only: including it links nothing.
+// of SHMEM. Its CtxEvent (base/CtxEvent.hpp) is also the trace format's vocabulary. Header-only:
+// including it links nothing.
 #pragma once
 
-#include "sim/Observe.hpp"
-#include "sim/Time.hpp"
+#include "base/CtxEvent.hpp"
+#include "base/Observe.hpp"
+#include "base/Time.hpp"
 
 #include <cstdint>
-#include <string_view>
 
 namespace shmemsim::front {
-
-/// What happened to a context (ShmemObserver::ctx_event; a `ctx` line of the compact trace).
-enum class CtxEvent : std::uint8_t {
-  Create,  ///< created, with Portals resources of its own
-  Destroy, ///< destroyed
-  Refuse,  ///< not created: a resource limit (contexts.on_exhaustion fail)
-  Share,   ///< created over the default context's resources (contexts.on_exhaustion share)
-};
-
-inline constexpr CtxEvent kCtxEvents[] = {CtxEvent::Create, CtxEvent::Destroy, CtxEvent::Refuse, CtxEvent::Share};
-
-/// The word a trace writes for it: "create", "destroy", "refuse", "share".
-constexpr const char* to_string(CtxEvent e)
-{
-  switch (e) {
-    case CtxEvent::Create:
-      return "create";
-    case CtxEvent::Destroy:
-      return "destroy";
-    case CtxEvent::Refuse:
-      return "refuse";
-    case CtxEvent::Share:
-      return "share";
-  }
-  return "?";
-}
-
-/// The event a trace's word names; false if it names none.
-constexpr bool parse_ctx_event(std::string_view word, CtxEvent* out)
-{
-  for (CtxEvent e : kCtxEvents)
-    if (word == to_string(e)) {
-      *out = e;
-      return true;
-    }
-  return false;
-}
 
 class ShmemObserver {
 public:
@@ -59,39 +22,39 @@ public:
   /// `seq`-th. Returns the operation's trace id (0: none), which the transport hands to the
   /// network with the operation's messages (Portals' user_ptr), so that each message is tied to
   /// its own operation whichever thread issues what in between.
-  virtual std::uint64_t op_issued(sim::Ps t, int pe, int thr, int ctx, int ct, std::uint64_t seq, const char* kind,
+  virtual std::uint64_t op_issued(Ps t, int pe, int thr, int ctx, int ct, std::uint64_t seq, const char* kind,
                          std::uint64_t bytes, int target) = 0;
   /// Context `ctx` (0: the default) was created, destroyed, refused or shared.
-  virtual void ctx_event(sim::Ps t, int pe, int thr, int ctx, int ct, CtxEvent what) = 0;
+  virtual void ctx_event(Ps t, int pe, int thr, int ctx, int ct, CtxEvent what) = 0;
   /// A thread starts waiting for CT `ct` of context `ctx` to reach `target` (`what`: the call).
-  virtual void wait_begin(sim::Ps t, int pe, int thr, int ctx, int ct, const char* what, std::uint64_t target) = 0;
+  virtual void wait_begin(Ps t, int pe, int thr, int ctx, int ct, const char* what, std::uint64_t target) = 0;
   /// The wait ends, the counter having reached `target`.
-  virtual void wait_end(sim::Ps t, int pe, int thr, std::uint64_t target) = 0;
+  virtual void wait_end(Ps t, int pe, int thr, std::uint64_t target) = 0;
   /// Computation of a thread from `t`, `dur` long.
-  virtual void compute(sim::Ps t, sim::Ps dur, int pe, int thr) = 0;
+  virtual void compute(Ps t, Ps dur, int pe, int thr) = 0;
   /// Waiting for and holding the library's lock, from `t`, `dur` long.
-  virtual void lock(sim::Ps t, sim::Ps dur, int pe, int thr) = 0;
+  virtual void lock(Ps t, Ps dur, int pe, int thr) = 0;
 
   /// An interval from `t` (a computation or a lock) is under way and will be reported, dated `t`,
   /// once its length is known: until the matching interval_closed(t), events before `t` may still
   /// come. Every other event is reported at the simulated time it happens or later, so a recorder
   /// that streams in date order writes events up to min(now, earliest open interval) (traces/Recorder).
-  virtual void interval_open(sim::Ps /*t*/) {}
+  virtual void interval_open(Ps /*t*/) {}
   /// The interval opened at `t` has been reported (or will not be: it was empty).
-  virtual void interval_closed(sim::Ps /*t*/) {}
+  virtual void interval_closed(Ps /*t*/) {}
 };
 
 /// Keeps an interval from `t` open for the observer (if any) while it lives.
 class OpenInterval {
 public:
-  OpenInterval(ShmemObserver* obs, sim::Ps t) : obs_(obs), t_(t) { SHMEMSIM_OBSERVE(obs_, interval_open(t_)); }
+  OpenInterval(ShmemObserver* obs, Ps t) : obs_(obs), t_(t) { SHMEMSIM_OBSERVE(obs_, interval_open(t_)); }
   ~OpenInterval() { SHMEMSIM_OBSERVE(obs_, interval_closed(t_)); }
   OpenInterval(const OpenInterval&)            = delete;
   OpenInterval& operator=(const OpenInterval&) = delete;
 
 private:
   ShmemObserver* obs_;
-  sim::Ps t_;
+  Ps t_;
 };
 
 } // namespace shmemsim::front

@@ -15,7 +15,7 @@
 //             | ring (reduce-scatter + allgather in n chunks, on gets: bandwidth-optimal)
 //   alltoall  one algorithm: pairwise-shifted puts (PE i sends to i+1, i+2, ...), then signals.
 #include "shmem_front/lib/Sync.hpp"
-#include "sim/Assert.hpp"
+#include "base/Assert.hpp"
 #include "shmem_front/lib/SignalJournal.hpp"
 #include "shmem_front/lib/coll_team.hpp"
 

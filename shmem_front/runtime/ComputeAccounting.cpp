@@ -1,7 +1,7 @@
 #include "shmem_front/runtime/ComputeAccounting.hpp"
 
 #include "shmem_front/lib/ShmemObserver.hpp"
-#include "sim/Assert.hpp"
+#include "base/Assert.hpp"
 #include "sim/Simulation.hpp"
 
 #include <cstdio>
@@ -30,8 +30,8 @@ ComputeAccounting::ComputeAccounting(sim::Simulation& sim, const RuntimeParams& 
       flops_per_fs_(1e-15 * params.core_speed * params.compute_scale), poll_cost_(params.poll_cost),
       counter_(counter), work_(counter.work), instruction_fs_(to_fs(params.instruction_time)),
       divide_fs_(to_fs(params.divide_time)),
-      latency_fs_{to_fs(sim::ps_to_seconds(params.latency_int)), to_fs(sim::ps_to_seconds(params.latency_load)),
-                  to_fs(sim::ps_to_seconds(params.latency_fp_add)), to_fs(sim::ps_to_seconds(params.latency_fp_mul))},
+      latency_fs_{to_fs(ps_to_seconds(params.latency_int)), to_fs(ps_to_seconds(params.latency_load)),
+                  to_fs(ps_to_seconds(params.latency_fp_add)), to_fs(ps_to_seconds(params.latency_fp_mul))},
       window_(static_cast<unsigned long>(params.reorder_window))
 {
   SHMEMSIM_ASSERT(params.reorder_window >= 0, "the reorder window is not negative");
@@ -41,7 +41,7 @@ ComputeAccounting::ComputeAccounting(sim::Simulation& sim, const RuntimeParams& 
   // The quantum in the counter's units (fs of unscaled work): compute_scale stretches counted
   // work, so a scaled quantum is shorter in unscaled work; without a counted cost (none, or a zero
   // scale) a quantum of unscaled work.
-  const double quantum = sim::ps_to_seconds(params.compute_quantum) * 1e15 / (scale_ > 0 ? scale_ : 1.0);
+  const double quantum = ps_to_seconds(params.compute_quantum) * 1e15 / (scale_ > 0 ? scale_ : 1.0);
   quantum_work_ = quantum < 1 ? 1 : quantum > 1e18 ? static_cast<unsigned long>(1e18) : static_cast<unsigned long>(quantum);
 }
 
@@ -104,7 +104,7 @@ void ComputeAccounting::charge(PeProcess& pe, SimThread* t, bool sliced)
   }
   if (!sliced)
     sim_.settle(); // the time slices deferred since the last charge have passed
-  const sim::Ps t0 = sim_.queue().now();
+  const Ps t0 = sim_.queue().now();
   const front::OpenInterval open(obs_, t0); // reported below, dated t0 or earlier (a run of slices)
   if (flops > 0) {
     if (t != nullptr)
@@ -129,7 +129,7 @@ void ComputeAccounting::charge(PeProcess& pe, SimThread* t, bool sliced)
       open_slices(*t, t0);
     return;
   }
-  const sim::Ps from = t->sliced_from >= 0 ? t->sliced_from : t0;
+  const Ps from = t->sliced_from >= 0 ? t->sliced_from : t0;
   if (sim_.queue().now() > from)
     SHMEMSIM_OBSERVE(obs_, compute(from, sim_.queue().now() - from, pe.id, t->index));
   if (t->sliced_from >= 0)
@@ -137,7 +137,7 @@ void ComputeAccounting::charge(PeProcess& pe, SimThread* t, bool sliced)
   t->sliced_from = -1;
 }
 
-void ComputeAccounting::open_slices(SimThread& t, sim::Ps from)
+void ComputeAccounting::open_slices(SimThread& t, Ps from)
 {
   t.sliced_from = from;
   SHMEMSIM_OBSERVE(obs_, interval_open(from)); // closed once the run of slices is reported (charge)
@@ -173,7 +173,7 @@ void ComputeAccounting::poll()
 std::vector<std::string> ComputeAccounting::computing(const std::deque<SimThread>& threads) const
 {
   std::vector<std::string> lines;
-  const sim::Ps now = sim_.queue().now();
+  const Ps now = sim_.queue().now();
   for (const SimThread& t : threads) {
     if (t.finished || !t.computing)
       continue;
@@ -181,7 +181,7 @@ std::vector<std::string> ComputeAccounting::computing(const std::deque<SimThread
     if (t.index > 0)
       who += " thread " + std::to_string(t.index);
     char since[64];
-    std::snprintf(since, sizeof since, "%.9f", sim::ps_to_seconds(now - t.last_call));
+    std::snprintf(since, sizeof since, "%.9f", ps_to_seconds(now - t.last_call));
     lines.push_back(who + " was computing: no library call for the last " + since +
                     " s of simulated time (a spin-wait nothing releases, or an endless loop?)");
   }

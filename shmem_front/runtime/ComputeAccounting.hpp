@@ -9,7 +9,7 @@
 #include "shmem_front/interpose/hooks.h"
 #include "shmem_front/runtime/PeProcess.hpp"
 #include "shmem_front/runtime/RuntimeParams.hpp"
-#include "sim/Time.hpp"
+#include "base/Time.hpp"
 
 #include <deque>
 #include <string>
@@ -76,14 +76,14 @@ private:
   /// The running thread's counted work is `work` (the program's inline count is set from it).
   void set_work(unsigned long work) const;
   /// A run of time slices of `t` starts at `from` (reported as one computation by charge).
-  void open_slices(SimThread& t, sim::Ps from);
+  void open_slices(SimThread& t, Ps from);
 
   sim::Simulation& sim_;
   ComputeMode mode_;
   double scale_;
   double core_speed_;
   double flops_per_fs_; ///< one femtosecond of counted work, in flop of core_speed (scale included)
-  sim::Ps poll_cost_;
+  Ps poll_cost_;
   WorkCounter counter_;
   unsigned long* work_;
   unsigned long instruction_fs_;

@@ -5,7 +5,7 @@
 
 #include "shmem_front/interpose/hooks.h"
 #include "shmem_front/lib/PeMemory.hpp"
-#include "sim/Time.hpp"
+#include "base/Time.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -78,8 +78,8 @@ struct SimThread {
   // compute accounting (ComputeAccounting)
   unsigned long work = 0;    ///< counted instructions not yet charged (while it is switched out)
   bool computing       = false; ///< charging computation (in a SimGrid execution or a poll)
-  sim::Ps last_call    = 0;  ///< when it last entered or left a charging call
-  sim::Ps sliced_from  = -1; ///< start of the run of time slices in progress (-1: none)
+  Ps last_call    = 0;  ///< when it last entered or left a charging call
+  Ps sliced_from  = -1; ///< start of the run of time slices in progress (-1: none)
 };
 
 } // namespace shmemsim::front

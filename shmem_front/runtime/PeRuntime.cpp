@@ -276,7 +276,7 @@ void PeRuntime::sleep(double seconds)
 {
   enter("sleep");
   if (seconds > 0)
-    sim_.sleep_for(sim::seconds_to_ps(seconds));
+    sim_.sleep_for(seconds_to_ps(seconds));
   leave();
 }
 
@@ -328,7 +328,7 @@ void PeRuntime::leave()
 
 double PeRuntime::wtime()
 {
-  return sim::ps_to_seconds(sim_.queue().now());
+  return ps_to_seconds(sim_.queue().now());
 }
 
 // ------------------------------------------------------------------ the runtime seam

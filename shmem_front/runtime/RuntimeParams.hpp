@@ -5,7 +5,7 @@
 #include "shmem_front/lib/AsyncParams.hpp"
 #include "shmem_front/lib/CollectiveParams.hpp"
 #include "sim/HostParams.hpp"
-#include "sim/Time.hpp"
+#include "base/Time.hpp"
 
 #include <ctime>
 
@@ -27,20 +27,20 @@ inline constexpr std::time_t kEpoch = 1409529600;
 struct RuntimeParams {
   ComputeMode compute     = ComputeMode::Counted; ///< job.compute
   double compute_scale    = 1.0;                  ///< job.compute_scale: multiplies computation time
-  sim::Ps compute_quantum = 2'000'000;            ///< job.compute_quantum: the time slice
+  Ps compute_quantum = 2'000'000;            ///< job.compute_quantum: the time slice
   double core_speed       = 1e9;                  ///< platform core speed, flop/s
   double instruction_time = 0.15e-9; ///< platform.instruction_time: one counted instruction, seconds
   /// platform.latency.*: counted loops' chain latencies by operation class (defaults: HostParams's)
-  sim::Ps latency_int    = sim::HostParams{}.latency_int;
-  sim::Ps latency_load   = sim::HostParams{}.latency_load;
-  sim::Ps latency_fp_add = sim::HostParams{}.latency_fp_add;
-  sim::Ps latency_fp_mul = sim::HostParams{}.latency_fp_mul;
+  Ps latency_int    = sim::HostParams{}.latency_int;
+  Ps latency_load   = sim::HostParams{}.latency_load;
+  Ps latency_fp_add = sim::HostParams{}.latency_fp_add;
+  Ps latency_fp_mul = sim::HostParams{}.latency_fp_mul;
   int reorder_window      = sim::HostParams{}.reorder_window; ///< platform.reorder_window, instructions
   double divide_time      = 4.2e-9; ///< platform.divide_time: the divider busy for one divide or square root
   int program_cores       = 1;     ///< cores of a node for programs (the NIC's progress core excluded)
   int threads_per_pe      = 0;     ///< job.threads.per_pe: default OpenMP team size (0: the PE's cores)
-  sim::Ps library_lock    = 0;     ///< job.threads.library_lock: hold time of the library's lock
-  sim::Ps poll_cost       = 100'000; ///< what a poll that found nothing costs (100 ns)
+  Ps library_lock    = 0;     ///< job.threads.library_lock: hold time of the library's lock
+  Ps poll_cost       = 100'000; ///< what a poll that found nothing costs (100 ns)
   CollectiveParams collectives;      ///< job.collectives.*
   AsyncParams async;                 ///< job.async.*
 };

@@ -1,6 +1,6 @@
 #include "shmem_front/runtime/SimThreads.hpp"
 
-#include "sim/Assert.hpp"
+#include "base/Assert.hpp"
 #include "sim/Notifier.hpp"
 #include "sim/Simulation.hpp"
 

@@ -5,7 +5,7 @@
 
 #include "shmem_front/lib/Seams.hpp"
 #include "shmem_front/runtime/SimThreads.hpp"
-#include "sim/Time.hpp"
+#include "base/Time.hpp"
 
 #include <cstdint>
 #include <ctime>
@@ -28,7 +28,7 @@ class SyncObjects {
 public:
   /// `calls` is told when a thread enters and leaves a blocking call; `library_lock` is the hold
   /// time of the library's lock (0: no cost).
-  SyncObjects(sim::Simulation& sim, SimThreads& threads, Accounting& calls, sim::Ps library_lock)
+  SyncObjects(sim::Simulation& sim, SimThreads& threads, Accounting& calls, Ps library_lock)
       : sim_(sim), threads_(threads), calls_(calls), library_lock_(library_lock)
   {
   }
@@ -70,7 +70,7 @@ private:
   sim::Simulation& sim_;
   SimThreads& threads_;
   Accounting& calls_;
-  sim::Ps library_lock_;
+  Ps library_lock_;
   front::ShmemObserver* obs_ = nullptr;
   std::function<std::string(const void*)> name_address_;
   std::unordered_map<const void*, Mutex> mutexes_;

@@ -874,7 +874,7 @@ int run_emulated(const Options& o, const scenarios::Scenario& sc)
   spec.program                = program.string();
   spec.args                   = sc.job.args;
   spec.wall_limit             = o.wall_limit;
-  spec.stall_timeout          = sim::ps_to_seconds(sc.emulator.stall_timeout);
+  spec.stall_timeout          = ps_to_seconds(sc.emulator.stall_timeout);
   spec.quiet                  = o.quiet;
   if (!o.out.empty()) {
     std::error_code ec;

@@ -2,7 +2,7 @@
 
 #include "shmem_front/lib/ContextTable.hpp"
 #include "shmem_front/lib/SignalJournal.hpp"
-#include "sim/Assert.hpp"
+#include "base/Assert.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -401,10 +401,10 @@ SignalJournal* PortalsTransport::signal_journal()
   return &me().journal;
 }
 
-void PortalsTransport::watched_write(sim::Ps t, int target, int initiator, const std::uint64_t* word,
+void PortalsTransport::watched_write(Ps t, int target, int initiator, const std::uint64_t* word,
                                      const std::uint64_t* before)
 {
-  pes_.at(static_cast<std::size_t>(target))->journal.remote(word, sim::ps_to_seconds(t), initiator, before, *word);
+  pes_.at(static_cast<std::size_t>(target))->journal.remote(word, ps_to_seconds(t), initiator, before, *word);
 }
 
 void PortalsTransport::fetch_amo(TransportCtx* ctx, AmoOp op, AmoType t, void* dest, const void* value, const void* cond,

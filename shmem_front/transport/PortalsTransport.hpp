@@ -97,9 +97,9 @@ private:
   void initiate();
   /// Tell the observer about an operation about to be issued on `ctx` (counted on `c`).
   std::uint64_t note_op(const TransportCtx* ctx, const Ctrs* c, bool get_side, const char* kind, std::uint64_t bytes, int target);
-  sim::Ps now() { return net_.simulation().queue().now(); }
+  Ps now() { return net_.simulation().queue().now(); }
   /// portals::WriteWatcher: into the target PE's signal journal.
-  void watched_write(sim::Ps t, int target, int initiator, const std::uint64_t* word,
+  void watched_write(Ps t, int target, int initiator, const std::uint64_t* word,
                      const std::uint64_t* before) override;
 
   portals::Network& net_;

@@ -3,7 +3,7 @@
 // The Portals model derives from it to carry its own fields; the NIC never interprets those.
 #pragma once
 
-#include "sim/Time.hpp"
+#include "base/Time.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -83,9 +83,9 @@ public:
   // Filled in by the NIC.
   std::uint64_t pair_seq    = 0; ///< issue order among all messages of (src_ep, dst_ep)
   std::uint64_t ordered_seq = 0; ///< issue order among ordered messages of the pair
-  sim::Ps issued_at         = 0;
+  Ps issued_at         = 0;
   std::uint64_t trace_id    = 0; ///< given by an observer at issue (0: none)
-  sim::Ps delivered_at      = 0;
+  Ps delivered_at      = 0;
   std::uint32_t request_packets = 0;
   std::uint32_t reply_packets   = 0;
   std::uint32_t arrived         = 0; ///< request packets through the target's receive engine

@@ -1,6 +1,6 @@
 #include "sim/nic/Nic.hpp"
 
-#include "sim/Assert.hpp"
+#include "base/Assert.hpp"
 
 #include <algorithm>
 #include <memory>
@@ -8,7 +8,6 @@
 
 namespace shmemsim::nic {
 
-using sim::Ps;
 
 const char* to_string(OpKind k)
 {
@@ -214,7 +213,7 @@ void Nic::queue_step(std::uint64_t qi)
   if (bytes > 0 && !m->inline_payload) {
     // DMA read of this packet's payload from host memory (one PCIe round trip per message).
     const Ps begin = std::max(now + (i == 0 ? p_.pcie_latency : 0), pcie_.read_busy);
-    ready          = begin + sim::transfer_time(bytes, p_.pcie_bandwidth);
+    ready          = begin + transfer_time(bytes, p_.pcie_bandwidth);
     pcie_.read_busy = ready;
     std::memcpy(m->request_data() + off, m->source + off, bytes);
   }
@@ -283,7 +282,7 @@ void Nic::on_packet_arrival(sim::Packet* sp)
     case kReply: {
       // DMA write of the reply data into the initiator's memory.
       const Ps begin  = std::max(now, pcie_.write_busy);
-      const Ps done   = begin + sim::transfer_time(p->bytes, p_.pcie_bandwidth);
+      const Ps done   = begin + transfer_time(p->bytes, p_.pcie_bandwidth);
       pcie_.write_busy = done;
       write_landed_max_ = std::max(write_landed_max_, done + p_.pcie_latency);
       q_.schedule<&Nic::reply_land>(done + p_.pcie_latency, this, reinterpret_cast<std::uint64_t>(p));
@@ -343,7 +342,7 @@ void Nic::process_request(NicPacket* p)
         Ps wbegin = std::max(t, pcie_.write_busy);
         if (m.ordered)
           wbegin = std::max({wbegin, read_done_max_, atomic_done_max_});
-        const Ps done     = wbegin + sim::transfer_time(writable, p_.pcie_bandwidth);
+        const Ps done     = wbegin + transfer_time(writable, p_.pcie_bandwidth);
         pcie_.write_busy   = done;
         land              = done + p_.pcie_latency;
         write_landed_max_ = std::max(write_landed_max_, land);
@@ -361,7 +360,7 @@ void Nic::process_request(NicPacket* p)
       Ps cursor       = std::max({t + (len > 0 ? p_.pcie_latency : 0), pcie_.read_busy, write_landed_max_});
       for (std::uint32_t j = 0; j < m.reply_packets; ++j) {
         const PacketSpan span = packet_span(len, j);
-        cursor += sim::transfer_time(span.bytes, p_.pcie_bandwidth);
+        cursor += transfer_time(span.bytes, p_.pcie_bandwidth);
         NicPacket* r = make_packet(&m, kReply, j, span.offset, span.bytes, node_of(m.src_ep));
         q_.schedule<&Nic::reply_read>(cursor, this, reinterpret_cast<std::uint64_t>(r));
       }

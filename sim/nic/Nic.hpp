@@ -34,8 +34,8 @@ struct Directory {
 
 /// The host<->adapter channels of one node, shared by the NICs (NIs) of the node.
 struct Pcie {
-  sim::Ps read_busy  = 0; ///< the DMA read channel is busy until then
-  sim::Ps write_busy = 0; ///< the DMA write channel is busy until then
+  Ps read_busy  = 0; ///< the DMA read channel is busy until then
+  Ps write_busy = 0; ///< the DMA write channel is busy until then
 };
 
 /// A node's fabric port: hands each arriving packet to the NIC of the endpoint it is for.
@@ -79,7 +79,7 @@ struct NicStats {
   std::uint64_t bytes_delivered   = 0; ///< request/reply payload bytes that landed in memory
   std::uint64_t held_packets      = 0; ///< request packets held back for total data ordering
   std::uint64_t independent_queues = 0; ///< queues granted to independent MDs
-  sim::Ps queue_wait = 0;            ///< time commands waited for a busy injection queue
+  Ps queue_wait = 0;            ///< time commands waited for a busy injection queue
 };
 
 /// Latency distributions, shared by every NIC of a network (one cache-friendly copy).
@@ -98,7 +98,7 @@ public:
 
   int node() const { return node_; }
   /// Host CPU time a Portals call spends on the calling thread before its command reaches the NIC.
-  sim::Ps initiate_overhead() const { return p_.initiate_overhead; }
+  Ps initiate_overhead() const { return p_.initiate_overhead; }
   /// The endpoint an arriving packet is for (the target of a request, the initiator otherwise).
   static int packet_endpoint(const sim::Packet* p);
   const NicParams& params() const { return p_; }
@@ -133,7 +133,7 @@ private:
   struct NicPacket;
   struct Queue {
     std::deque<Message*> fifo;
-    std::deque<sim::Ps> arrived_at;
+    std::deque<Ps> arrived_at;
     Message* cur           = nullptr;
     std::uint32_t next_pkt = 0;
     bool busy              = false;
@@ -145,7 +145,7 @@ private:
   int node_of(int ep) const { return dir_.node_of[static_cast<std::size_t>(ep)]; }
 
   NicPacket* make_packet(Message* m, int dir, std::uint32_t index, std::uint64_t offset, std::uint32_t bytes, int dst_node);
-  void send(NicPacket* p, sim::Ps ready);
+  void send(NicPacket* p, Ps ready);
 
   void cmd_arrive(std::uint64_t msg);
   void start_next(int qi);
@@ -159,7 +159,7 @@ private:
   void atomic_exec(std::uint64_t msg);
   void target_done(Message& m);
   void send_ack(Message& m);
-  void send_reply_packets(Message& m, sim::Ps ready);
+  void send_reply_packets(Message& m, Ps ready);
   /// Packets a payload of `len` bytes travels in (one, empty, when there is none).
   std::uint32_t packets_for(std::uint64_t len) const;
   /// Where packet `j` of a payload of `len` bytes starts, and its size (0 past the end).
@@ -172,7 +172,7 @@ private:
   void reply_land(std::uint64_t pkt);
   void reply_done(std::uint64_t msg);
   /// With a progress thread, occupy it for `cost` from `ready` on; returns when it is done.
-  sim::Ps progress(sim::Ps ready, sim::Ps cost);
+  Ps progress(Ps ready, Ps cost);
   bool threaded() const { return p_.progress == TargetEngine::Thread; }
   void maybe_release(Message& m);
 
@@ -188,12 +188,12 @@ private:
   std::vector<Queue> queues_;
   int endpoints_          = 0;
   Pcie& pcie_;
-  sim::Ps rx_busy_        = 0; ///< receive engine (offload) or progress thread (thread)
+  Ps rx_busy_        = 0; ///< receive engine (offload) or progress thread (thread)
   sim::Detours progress_detours_; ///< the progress thread's operating-system noise
-  sim::Ps au_busy_        = 0; ///< atomic unit (offload only)
-  sim::Ps write_landed_max_ = 0; ///< when the last write issued so far is visible in memory
-  sim::Ps read_done_max_    = 0; ///< when the last read issued so far completes
-  sim::Ps atomic_done_max_  = 0; ///< when the last atomic issued so far completes
+  Ps au_busy_        = 0; ///< atomic unit (offload only)
+  Ps write_landed_max_ = 0; ///< when the last write issued so far is visible in memory
+  Ps read_done_max_    = 0; ///< when the last read issued so far completes
+  Ps atomic_done_max_  = 0; ///< when the last atomic issued so far completes
   PairStates& pairs_;
   NicStats stats_;
   sim::Observer* obs_ = nullptr;

@@ -1,9 +1,9 @@
 // NIC timing parameters (platform.nic.* keys, minus the Portals limits) and their declared keys
-// (sim/Params.hpp).
+// (base/Params.hpp).
 #pragma once
 
-#include "sim/Params.hpp"
-#include "sim/Time.hpp"
+#include "base/Params.hpp"
+#include "base/Time.hpp"
 
 #include <cstdint>
 
@@ -24,23 +24,23 @@ struct NicParams {
   /// Command/injection queues per NIC. Each endpoint (NI) gets one while they last (then they
   /// share round-robin); an MD marked independent gets a queue of its own while queues last.
   int injection_queues = 16;
-  sim::Ps send_overhead   = 200'000;  ///< NIC command processing per operation at the initiator
-  sim::Ps recv_overhead   = 200'000;  ///< NIC processing per incoming request at the target
-  sim::Ps pcie_latency    = 250'000;  ///< one host<->NIC crossing
+  Ps send_overhead   = 200'000;  ///< NIC command processing per operation at the initiator
+  Ps recv_overhead   = 200'000;  ///< NIC processing per incoming request at the target
+  Ps pcie_latency    = 250'000;  ///< one host<->NIC crossing
   std::uint64_t pcie_bandwidth = 25'600'000'000ull; ///< bit/s, each direction
-  sim::Ps atomic_overhead = 100'000;  ///< target atomic unit, per operation (read-modify-write)
+  Ps atomic_overhead = 100'000;  ///< target atomic unit, per operation (read-modify-write)
   /// Host CPU time of one Portals data-movement call (PtlPut, PtlGet, PtlAtomic, ...) on the
   /// calling thread, before the command reaches the NIC.
-  sim::Ps initiate_overhead = 0;
+  Ps initiate_overhead = 0;
 
-  static const sim::ParamTable<NicParams>& keys();
+  static const ParamTable<NicParams>& keys();
 };
 
-inline const sim::ParamTable<NicParams>& NicParams::keys()
+inline const ParamTable<NicParams>& NicParams::keys()
 {
-  using K = sim::ParamKind;
-  using sim::field;
-  static const sim::ParamTable<NicParams> table = {
+  using K = ParamKind;
+  using shmemsim::field;
+  static const ParamTable<NicParams> table = {
       {.path = "platform.nic.per", .kind = K::Enum,
        .doc = "What one NIC serves: node (shared by the node's processes) or pe (own NI, queues, progress engine "
               "and resource tables per process; PCIe and links stay per node).",

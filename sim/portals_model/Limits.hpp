@@ -1,8 +1,8 @@
 // ptl_ni_limits_t as the NI grants them (platform.nic.limits.* and platform.nic.features.* keys)
-// and their declared keys (sim/Params.hpp).
+// and their declared keys (base/Params.hpp).
 #pragma once
 
-#include "sim/Params.hpp"
+#include "base/Params.hpp"
 
 #include <cstdint>
 
@@ -20,14 +20,14 @@ struct Limits {
   std::uint64_t max_volatile_size    = 64;
   bool total_data_ordering           = false; ///< PTL_TOTAL_DATA_ORDERING feature
 
-  static const sim::ParamTable<Limits>& keys();
+  static const ParamTable<Limits>& keys();
 };
 
-inline const sim::ParamTable<Limits>& Limits::keys()
+inline const ParamTable<Limits>& Limits::keys()
 {
-  using K = sim::ParamKind;
-  using sim::field;
-  static const sim::ParamTable<Limits> table = {
+  using K = ParamKind;
+  using shmemsim::field;
+  static const ParamTable<Limits> table = {
       {.path = "platform.nic.limits.max_cts", .kind = K::Int, .doc = "Counting events per NIC (per node with platform.nic.per = node). An OpenSHMEM PE's "
               "runtime keeps 2 (its target counter and its default context's CT; split mapping: 3), so a PE can "
               "create max_cts - 2 contexts (split: (max_cts - 3) / 2); beyond that job.contexts.on_exhaustion "

@@ -46,7 +46,7 @@ public:
   /// A put or atomic from endpoint `initiator` landed at `t` in the watched 8-byte `word` of
   /// endpoint `target`'s memory: the word holds the result now; `before` is what it held before an
   /// atomic (null for a put).
-  virtual void watched_write(sim::Ps t, int target, int initiator, const std::uint64_t* word,
+  virtual void watched_write(Ps t, int target, int initiator, const std::uint64_t* word,
                              const std::uint64_t* before) = 0;
 };
 
@@ -62,7 +62,7 @@ public:
   const Limits& limits() const { return limits_; }
   /// Host CPU time each data-movement call costs its caller (the caller spends it: see
   /// platform.nic.initiate_overhead); the NI itself never blocks the caller.
-  sim::Ps initiate_overhead() const { return nic_.initiate_overhead(); }
+  Ps initiate_overhead() const { return nic_.initiate_overhead(); }
   const NiUsage& usage() const { return usage_; }
 
   // Counting events (PtlCTAlloc, PtlCTFree, PtlCTGet, PtlCTWait, PtlCTSet, PtlCTInc).

@@ -12,9 +12,9 @@ namespace shmemsim::portals {
 class PortalsObserver : public sim::Observer {
 public:
   /// CT `ct` of endpoint `ep` now counts `success` successes and `failure` failures.
-  virtual void ct_changed(sim::Ps t, int ep, int ct, std::uint64_t success, std::uint64_t failure) = 0;
+  virtual void ct_changed(Ps t, int ep, int ct, std::uint64_t success, std::uint64_t failure) = 0;
   /// A resource limit was hit: "ct", "md", "le", "pt".
-  virtual void limit_hit(sim::Ps t, int ep, const char* what) = 0;
+  virtual void limit_hit(Ps t, int ep, const char* what) = 0;
 };
 
 } // namespace shmemsim::portals

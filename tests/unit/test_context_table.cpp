@@ -13,6 +13,7 @@
 #include <vector>
 
 using namespace shmemsim::front;
+using shmemsim::CtxEvent;
 
 namespace {
 

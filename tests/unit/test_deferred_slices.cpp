@@ -13,7 +13,7 @@
 
 using namespace shmemsim;
 using shmemsim::testing::isolated;
-using sim::Ps;
+using shmemsim::Ps;
 
 namespace {
 

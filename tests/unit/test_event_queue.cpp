@@ -10,7 +10,7 @@
 
 using namespace shmemsim;
 using shmemsim::testing::isolated;
-using sim::Ps;
+using shmemsim::Ps;
 
 namespace {
 struct Recorder {

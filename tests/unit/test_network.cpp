@@ -15,7 +15,7 @@ using namespace shmemsim::portals;
 using shmemsim::testing::Cluster;
 using shmemsim::testing::Endpoints;
 using shmemsim::testing::isolated;
-using sim::Ps;
+using shmemsim::Ps;
 
 namespace {
 
@@ -38,9 +38,9 @@ nlohmann::json one_put(std::uint32_t md_options, std::uint64_t size, int dst)
   const bool inline_payload = (md_options & MD_VOLATILE) != 0 && size <= c.limits.max_volatile_size;
   Ps expect = n.pcie_latency + n.send_overhead;
   if (!inline_payload)
-    expect += n.pcie_latency + sim::transfer_time(size, n.pcie_bandwidth);
+    expect += n.pcie_latency + transfer_time(size, n.pcie_bandwidth);
   expect += c.net->fabric().uncontended_time(0, c.node_of[static_cast<std::size_t>(dst)], static_cast<std::uint32_t>(size) + f.header_size);
-  expect += n.recv_overhead + sim::transfer_time(size, n.pcie_bandwidth) + n.pcie_latency;
+  expect += n.recv_overhead + transfer_time(size, n.pcie_bandwidth) + n.pcie_latency;
   return {{"seen", seen}, {"expect", expect}, {"links", c.net->fabric().path_links(0, c.node_of[static_cast<std::size_t>(dst)])}};
 }
 
@@ -136,7 +136,7 @@ TEST(Latency, PingPongRoundTripIsTwiceTheOneWayTime)
     c.sim->run();
     const auto& n = c.nic;
     const Ps one_way = n.pcie_latency + n.send_overhead + c.net->fabric().uncontended_time(0, 15, 8 + c.fabric.header_size) +
-                       n.recv_overhead + sim::transfer_time(8, n.pcie_bandwidth) + n.pcie_latency;
+                       n.recv_overhead + transfer_time(8, n.pcie_bandwidth) + n.pcie_latency;
     return nlohmann::json{{"elapsed", elapsed}, {"expect", 2 * iters * one_way}};
   });
   EXPECT_EQ(r["elapsed"], r["expect"]);
@@ -162,7 +162,7 @@ TEST(Bandwidth, LongStreamRunsAtTheBottleneckRate)
       done = c.sim->queue().now();
     });
     c.sim->run();
-    const double measured = static_cast<double>(msg * count) / sim::ps_to_seconds(done);
+    const double measured = static_cast<double>(msg * count) / ps_to_seconds(done);
     const double pcie     = static_cast<double>(c.nic.pcie_bandwidth) / 8;
     const double wire     = static_cast<double>(c.fabric.link_bandwidth) / 8 * c.fabric.mtu / (c.fabric.mtu + c.fabric.header_size);
     return nlohmann::json{{"measured", measured}, {"expect", std::min(pcie, wire)}};
@@ -187,7 +187,7 @@ TEST(Bandwidth, WireBoundStreamWhenPcieIsFaster)
       done = c.sim->queue().now();
     });
     c.sim->run();
-    const double measured = static_cast<double>(msg * 32) / sim::ps_to_seconds(done);
+    const double measured = static_cast<double>(msg * 32) / ps_to_seconds(done);
     const double wire     = static_cast<double>(c.fabric.link_bandwidth) / 8 * c.fabric.mtu / (c.fabric.mtu + c.fabric.header_size);
     return nlohmann::json{{"measured", measured}, {"expect", wire}};
   });

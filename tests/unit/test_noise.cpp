@@ -16,7 +16,7 @@
 
 using namespace shmemsim;
 using shmemsim::testing::isolated;
-using sim::Ps;
+using shmemsim::Ps;
 
 namespace {
 

@@ -857,11 +857,11 @@ namespace {
 
 /// Every key of `table` resolves, for {}, to the field of a default-constructed struct.
 template <class P>
-void expect_defaults_from_struct(const sim::ParamTable<P>& table, const P& parsed)
+void expect_defaults_from_struct(const ParamTable<P>& table, const P& parsed)
 {
   const P def{};
   for (const auto& k : table) {
-    const sim::ParamValue a = k.get(def), b = k.get(parsed);
+    const ParamValue a = k.get(def), b = k.get(parsed);
     EXPECT_TRUE(a.i == b.i && a.u == b.u && a.d == b.d && a.b == b.b && a.s == b.s && a.choice == b.choice &&
                 a.ints == b.ints && a.strings == b.strings)
         << k.path << ": {} does not give the struct's default";
@@ -903,7 +903,7 @@ TEST(scenario_params, StructDefaultsAreTheScenarioDefaults)
   // The per-level fill of down/up gives the struct's lists at the default number of levels.
   const sim::FabricParams f{};
   for (const auto& k : sim::FabricParams::keys()) {
-    if (k.kind != sim::ParamKind::IntList)
+    if (k.kind != ParamKind::IntList)
       continue;
     const std::size_t n = k.path.ends_with(".down") ? static_cast<std::size_t>(f.levels)
                                                     : static_cast<std::size_t>(f.levels - 1);
@@ -925,7 +925,7 @@ TEST(scenario_params, EveryDeclaredKeyIsListedOnce)
       EXPECT_EQ(listed(k.path), 1u) << k.path;
       EXPECT_FALSE(k.doc.empty()) << k.path;
       EXPECT_EQ(k.doc.find('\n'), std::string::npos) << k.path;
-      if (k.kind == sim::ParamKind::Enum) {
+      if (k.kind == ParamKind::Enum) {
         EXPECT_FALSE(k.choices.empty()) << k.path;
         EXPECT_LT(static_cast<std::size_t>(k.default_value().choice), k.choices.size()) << k.path;
       }
@@ -1084,12 +1084,12 @@ TEST(scenario_robustness, EchoedValuesAreCut)
 
 TEST(scenario_keys, KindsOfKeysForThePlotsUnits)
 {
-  EXPECT_EQ(key_kind("platform.fabric.link_latency"), sim::ParamKind::Time);
-  EXPECT_EQ(key_kind("platform.fabric.link_bandwidth"), sim::ParamKind::Bandwidth);
-  EXPECT_EQ(key_kind("platform.fabric.mtu"), sim::ParamKind::Size);
-  EXPECT_EQ(key_kind("traffic.size"), sim::ParamKind::Size);
-  EXPECT_EQ(key_kind("traffic.0.size"), sim::ParamKind::Size); // the first pattern's size
-  EXPECT_EQ(key_kind("job.pes"), sim::ParamKind::Int);
+  EXPECT_EQ(key_kind("platform.fabric.link_latency"), ParamKind::Time);
+  EXPECT_EQ(key_kind("platform.fabric.link_bandwidth"), ParamKind::Bandwidth);
+  EXPECT_EQ(key_kind("platform.fabric.mtu"), ParamKind::Size);
+  EXPECT_EQ(key_kind("traffic.size"), ParamKind::Size);
+  EXPECT_EQ(key_kind("traffic.0.size"), ParamKind::Size); // the first pattern's size
+  EXPECT_EQ(key_kind("job.pes"), ParamKind::Int);
   EXPECT_FALSE(key_kind("platform.fabric.no_such_key"));
   EXPECT_FALSE(key_kind("traffic")); // the list itself
   EXPECT_FALSE(key_kind("sweep"));

@@ -15,7 +15,7 @@ using namespace shmemsim::portals;
 using shmemsim::testing::Cluster;
 using shmemsim::testing::Endpoints;
 using shmemsim::testing::isolated;
-using sim::Ps;
+using shmemsim::Ps;
 
 namespace {
 
@@ -88,9 +88,9 @@ nlohmann::json ack_date(nic::TargetEngine engine)
   const auto& f = c.net->fabric();
   // docs/model.md, closed forms: delivery, then the ACK's crossing and PCIe, then (thread) the
   // initiator's progress thread.
-  Ps expect = n.pcie_latency + n.send_overhead + n.pcie_latency + sim::transfer_time(64, n.pcie_bandwidth) +
+  Ps expect = n.pcie_latency + n.send_overhead + n.pcie_latency + transfer_time(64, n.pcie_bandwidth) +
               f.uncontended_time(0, 1, 64 + c.fabric.header_size) + n.recv_overhead +
-              sim::transfer_time(64, n.pcie_bandwidth) + n.pcie_latency + f.uncontended_time(1, 0, c.fabric.header_size) +
+              transfer_time(64, n.pcie_bandwidth) + n.pcie_latency + f.uncontended_time(1, 0, c.fabric.header_size) +
               n.pcie_latency;
   if (engine == nic::TargetEngine::Thread)
     expect += n.recv_overhead;

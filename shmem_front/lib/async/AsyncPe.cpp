@@ -4,7 +4,7 @@
 
 #include "shmem_front/lib/Compare.hpp"
 #include "shmem_front/lib/async/Promise.hpp"
-#include "sim/Assert.hpp"
+#include "base/Assert.hpp"
 
 #include <shmem.h>
 

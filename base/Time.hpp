@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstdint>
 
-namespace shmemsim::sim {
+namespace shmemsim {
 
 /// A date or a duration in picoseconds. 2^63 ps is about 106 days of simulated time.
 using Ps = std::int64_t;
@@ -27,4 +27,4 @@ inline Ps transfer_time(std::uint64_t bytes, std::uint64_t bits_per_second)
   return static_cast<Ps>((num + bits_per_second - 1) / bits_per_second);
 }
 
-} // namespace shmemsim::sim
+} // namespace shmemsim

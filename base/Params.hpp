@@ -8,7 +8,7 @@
 // with units, checks the ranges and writes the fields.
 #pragma once
 
-#include "sim/Time.hpp"
+#include "base/Time.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -17,7 +17,7 @@
 #include <type_traits>
 #include <vector>
 
-namespace shmemsim::sim {
+namespace shmemsim {
 
 enum class ParamKind {
   Int,       ///< integer in [min, max]
@@ -200,4 +200,4 @@ struct ParamKey {
 template <class P>
 using ParamTable = std::vector<ParamKey>;
 
-} // namespace shmemsim::sim
+} // namespace shmemsim
