@@ -80,7 +80,7 @@ struct Key {
   std::string path; ///< dotted, relative to the scope (traffic keys: relative to one pattern)
   Kind kind;
   bool traffic_list = false; ///< the `traffic` key itself (its keys are the Scope::Traffic entries)
-  bool opaque       = false; ///< an object checked elsewhere (`sweep`: scenarios/SweepSpec)
+  bool opaque       = false; ///< an object checked elsewhere (`sweep`: tools/SweepSpec)
   Value def        = {};     ///< the default: the field of a default-constructed struct
   std::string help = {};
   std::int64_t min       = 0;
