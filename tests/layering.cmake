@@ -113,3 +113,8 @@ forbid(shmem_front/emulator "simgrid/|sim/|scenarios/|traces/|analysis/|shmem_fr
 forbid(traces "sim/|shmem_front/|scenarios/|analysis/|simgrid/")
 # The analysis reads run directories: the trace format, never the simulator or the front end.
 forbid(analysis "sim/|shmem_front/|simgrid/|traces/Recorder")
+# The workflow tools run other runs as subprocesses and read their results: scenario configuration
+# and the analysis (with the models' parameter headers the scenario's keys come from), never the
+# engine, the front end's runtime, transports or emulator, the run builder or the recorder.
+forbid(tools "simgrid/|shmem_front/(runtime|transport|emulator|launcher)/|scenarios/(RunBuilder|Traffic|TrafficWorkload)\\.|traces/Recorder"
+       "shmem_front/runtime/RuntimeParams\\.hpp")
