@@ -1,5 +1,5 @@
 // What happened to a SHMEM context: the vocabulary of the front end's observer
-// (shmem_front/lib/ShmemObserver.hpp), of the trace format (traces/Trace.hpp: `ctx` lines) and of
+// (base/ShmemObserver.hpp), of the trace format (traces/Trace.hpp: `ctx` lines) and of
 // the reports that read it. On floor 0 so that the trace format need not include the front end.
 #pragma once
 

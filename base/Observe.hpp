@@ -1,6 +1,6 @@
-// SHMEMSIM_OBSERVE: how every layer calls its observer (sim/Observer.hpp, the Portals model's and
-// the SHMEM front end's interfaces). With no observer attached a call site costs one predictable
-// branch; a build with -DSHMEMSIM_OBSERVERS=OFF compiles the call sites out.
+// SHMEMSIM_OBSERVE: how every layer of both backends calls its observer (NetworkObserver.hpp,
+// PortalsObserver.hpp, ShmemObserver.hpp). With no observer attached a call site costs one
+// predictable branch; a build with -DSHMEMSIM_OBSERVERS=OFF compiles the call sites out.
 #pragma once
 
 #ifndef SHMEMSIM_OBSERVERS

@@ -16,7 +16,7 @@
 
 #include "sim/EventQueue.hpp"
 #include "sim/FabricParams.hpp"
-#include "sim/Observer.hpp"
+#include "base/NetworkObserver.hpp"
 #include "sim/PairMap.hpp"
 #include "sim/Rng.hpp"
 #include "base/Time.hpp"
@@ -85,7 +85,7 @@ public:
   /// "node3.up" or "sw1.0.p4" (level 1, switch 0, port 4; ports below `down` go down).
   std::string link_name(int link) const;
   /// Report packet hops to `obs` (if it wants packets); null: nobody.
-  void set_observer(Observer* obs) { obs_ = obs != nullptr && obs->wants_packets() ? obs : nullptr; }
+  void set_observer(NetworkObserver* obs) { obs_ = obs != nullptr && obs->wants_packets() ? obs : nullptr; }
   /// Time to serialize `bytes` on one link.
   Ps serialization(std::uint32_t bytes) const { return transfer_time(bytes, p_.link_bandwidth); }
 
@@ -140,7 +140,7 @@ private:
   };
   PairMap<Flow> flows_; ///< (src node, dst node)
   FabricStats stats_;
-  Observer* obs_ = nullptr;
+  NetworkObserver* obs_ = nullptr;
 };
 
 } // namespace shmemsim::sim

@@ -84,8 +84,8 @@ endfunction()
 
 # Floor 0: base/ uses nothing of the project (the C++ standard library only); every floor may use it.
 forbid(base "sim/|shmem_front/|scenarios/|traces/|analysis/|simgrid/|nlohmann/|boost/")
-# The models, bottom up: each knows only the layers below it (and publishes through its own
-# observer interface: sim/Observer.hpp, sim/portals_model/PortalsObserver.hpp).
+# The models, bottom up: each knows only the layers below it (and publishes through base/'s
+# observer interfaces: NetworkObserver.hpp, PortalsObserver.hpp).
 forbid(sim "sim/nic/|sim/portals_model/|shmem_front/|scenarios/|traces/|analysis/|nlohmann/")
 forbid(sim/nic "sim/portals_model/|shmem_front/|scenarios/|traces/|analysis/|nlohmann/")
 forbid(sim/portals_model "shmem_front/|scenarios/|traces/|analysis/|nlohmann/")
@@ -99,16 +99,18 @@ forbid(shmem_front/runtime "scenarios/|traces/|analysis/|shmem_front/transport/|
 forbid(shmem_front/transport "scenarios/|traces/|analysis/|shmem_front/runtime/|shmem_front/emulator/")
 # The program loader: libc only (both PE hosts, the simulator's and the emulator's, link it).
 forbid(shmem_front/loader "simgrid/|sim/|scenarios/|traces/|analysis/|shmem_front/|base/" "shmem_front/loader/.*")
-# The emulator: the seams, Boost and the trace format (traces/Trace.hpp: its PEs write trace
-# events); never SimGrid, the models, scenarios, the rest of traces or the simulator's runtime and
-# transport.
+# The emulator: base/, the seams and Boost; never SimGrid, the models, scenarios, traces or the
+# simulator's runtime and transport. Its NIC, transport and runtime publish through base/'s observer
+# interfaces; only the PE process (pe_main.cpp) builds the observer, its part of the trace
+# (traces/Recorder.hpp, which includes the trace format).
 forbid(shmem_front/emulator "simgrid/|sim/|scenarios/|traces/|analysis/|shmem_front/runtime/|shmem_front/transport/"
-       "traces/Trace\\.hpp")
-# The trace format, its reader and writers know no simulator and no front end (analysis and the
-# emulator link them alone); the recorder (Recorder.*) implements the observer interfaces.
-forbid(traces "sim/|shmem_front/|scenarios/|analysis/|simgrid/" "" "^traces/Recorder\\.")
-forbid(traces "sim/nic/|shmem_front/runtime/|shmem_front/transport/|shmem_front/emulator/|scenarios/|analysis/|simgrid/"
-       "sim/(Observer|portals_model/PortalsObserver)\\.hpp|shmem_front/lib/ShmemObserver\\.hpp" "" "^traces/Recorder\\.")
+       "" "/pe_main\\.cpp$")
+forbid(shmem_front/emulator "simgrid/|sim/|scenarios/|traces/|analysis/|shmem_front/runtime/|shmem_front/transport/"
+       "traces/(Recorder|Trace)\\.hpp" "" "/pe_main\\.cpp$")
+# The trace format, its reader and writers, and the recorders know no simulator and no front end
+# (analysis links the format alone, the emulator's PE process the recorder): the recorders
+# implement base/'s observer interfaces.
+forbid(traces "sim/|shmem_front/|scenarios/|analysis/|simgrid/")
 # The analysis reads run directories: the trace format, never the simulator or the front end.
 forbid(analysis "sim/|shmem_front/|simgrid/|traces/Recorder")
 # The workflow tools run other runs as subprocesses and read their results: scenario configuration

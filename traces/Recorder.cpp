@@ -13,6 +13,145 @@
 
 namespace shmemsim::traces {
 
+// ------------------------------------------------------------------ the observer calls as events
+
+namespace {
+Event event(Type type, Ps t)
+{
+  Event e;
+  e.type = type;
+  e.t    = t;
+  return e;
+}
+
+/// An event of thread `thr` of PE `pe`.
+Event event(Type type, Ps t, int pe, int thr)
+{
+  Event e = event(type, t);
+  e.pe    = pe;
+  e.thr   = thr;
+  return e;
+}
+} // namespace
+
+std::uint64_t TraceObserver::msg_issued(Ps t, const char* kind, int src_ep, int dst_ep, std::uint64_t bytes,
+                                        std::uint64_t op)
+{
+  Event e = event(Type::Msg, t);
+  e.src   = src_ep;
+  e.dst   = dst_ep;
+  e.what  = kind;
+  e.bytes = bytes;
+  e.op    = op; // the operation's own id, carried with it through the network (user_ptr)
+  return record(std::move(e));
+}
+
+void TraceObserver::msg_injected(Ps t, std::uint64_t msg)
+{
+  Event e = event(Type::Inj, t);
+  e.id    = msg;
+  record(std::move(e));
+}
+
+void TraceObserver::packet_hop(Ps t, std::uint64_t msg, int link, Ps queued, std::uint32_t bytes)
+{
+  Event e  = event(Type::Hop, t);
+  e.id     = msg;
+  e.link   = link;
+  e.queued = queued;
+  e.bytes  = bytes;
+  record(std::move(e));
+}
+
+void TraceObserver::msg_delivered(Ps t, std::uint64_t msg, bool out_of_order, std::uint64_t depth)
+{
+  Event e = event(Type::Dlv, t);
+  e.id    = msg;
+  e.ooo   = out_of_order;
+  e.depth = depth;
+  record(std::move(e));
+}
+
+void TraceObserver::msg_done(Ps t, std::uint64_t msg)
+{
+  Event e = event(Type::Done, t);
+  e.id    = msg;
+  record(std::move(e));
+}
+
+void TraceObserver::ct_changed(Ps t, int ep, int ct, std::uint64_t success, std::uint64_t failure)
+{
+  Event e   = event(Type::Ct, t);
+  e.pe      = ep;
+  e.ct      = ct;
+  e.success = success;
+  e.failure = failure;
+  record(std::move(e));
+}
+
+void TraceObserver::limit_hit(Ps t, int ep, const char* what)
+{
+  Event e = event(Type::Limit, t);
+  e.pe    = ep;
+  e.what  = what;
+  record(std::move(e));
+}
+
+std::uint64_t TraceObserver::op_issued(Ps t, int pe, int thr, int ctx, int ct, std::uint64_t seq, const char* kind,
+                                       std::uint64_t bytes, int target)
+{
+  Event e     = event(Type::Op, t, pe, thr);
+  e.ctx       = ctx;
+  e.ct        = ct;
+  e.seq       = seq;
+  e.what      = kind;
+  e.bytes     = bytes;
+  e.target_pe = target;
+  return record(std::move(e));
+}
+
+void TraceObserver::ctx_event(Ps t, int pe, int thr, int ctx, int ct, CtxEvent what)
+{
+  Event e = event(Type::Ctx, t, pe, thr);
+  e.ctx   = ctx;
+  e.ct    = ct;
+  e.what  = to_string(what);
+  record(std::move(e));
+}
+
+void TraceObserver::wait_begin(Ps t, int pe, int thr, int ctx, int ct, const char* what, std::uint64_t target)
+{
+  Event e  = event(Type::Wait, t, pe, thr);
+  e.ctx    = ctx;
+  e.ct     = ct;
+  e.what   = what;
+  e.target = target;
+  record(std::move(e));
+}
+
+void TraceObserver::wait_end(Ps t, int pe, int thr, std::uint64_t target)
+{
+  Event e  = event(Type::Wend, t, pe, thr);
+  e.target = target;
+  record(std::move(e));
+}
+
+void TraceObserver::compute(Ps t, Ps dur, int pe, int thr)
+{
+  Event e = event(Type::Comp, t, pe, thr);
+  e.dur   = dur;
+  record(std::move(e));
+}
+
+void TraceObserver::lock(Ps t, Ps dur, int pe, int thr)
+{
+  Event e = event(Type::Lock, t, pe, thr);
+  e.dur   = dur;
+  record(std::move(e));
+}
+
+// ------------------------------------------------------------------ Recorder: a run's trace, in date order
+
 Recorder::Recorder(Level level, const std::string& dir) : level_(level)
 {
   packets_ = level == Level::Packets; // the fabric reports packet hops only then
@@ -33,38 +172,25 @@ void Recorder::meta(const std::string& key, const std::string& value)
   meta_[key] = value;
 }
 
-Event& Recorder::add(Type type, Ps t)
+std::uint64_t Recorder::record(Event&& e)
 {
-  SHMEMSIM_ASSERT(!building_live_ && !finished_, "one trace event at a time, before finish()");
-  building_      = Event{};
-  building_.type = type;
-  building_.t    = t;
-  building_live_ = true;
-  return building_;
-}
-
-Event& Recorder::add(Type type, Ps t, int pe, int thr)
-{
-  Event& e = add(type, t);
-  e.pe     = pe;
-  e.thr    = thr;
-  return e;
-}
-
-void Recorder::commit()
-{
-  SHMEMSIM_ASSERT(building_live_, "an event is built before it is committed");
-  building_live_ = false;
+  SHMEMSIM_ASSERT(!finished_, "trace events come before finish()");
   // The watermark below guarantees that no event is reported before one already written.
-  SHMEMSIM_ASSERT(building_.t >= written_upto_, "trace events arrive no earlier than the reorder window's watermark");
-  window_.push(Held{std::move(building_), arrivals_++});
-  if (!clock_)
-    return;
-  // Every event is reported at its date or later, except the intervals under way (interval_open).
-  Ps watermark = clock_();
-  if (!open_.empty())
-    watermark = std::min(watermark, *open_.begin());
-  flush(watermark);
+  SHMEMSIM_ASSERT(e.t >= written_upto_, "trace events arrive no earlier than the reorder window's watermark");
+  if (e.type == Type::Op)
+    e.id = next_op_++;
+  else if (e.type == Type::Msg)
+    e.id = next_msg_++;
+  const std::uint64_t id = e.type == Type::Op || e.type == Type::Msg ? e.id : 0;
+  window_.push(Held{std::move(e), arrivals_++});
+  if (clock_) {
+    // Every event is reported at its date or later, except the intervals under way (interval_open).
+    Ps watermark = clock_();
+    if (!open_.empty())
+      watermark = std::min(watermark, *open_.begin());
+    flush(watermark);
+  }
+  return id;
 }
 
 void Recorder::write_head()
@@ -126,127 +252,9 @@ void Recorder::link(int id, const std::string& name)
   e.what   = name;
 }
 
-std::uint64_t Recorder::msg_issued(Ps t, const char* kind, int src_ep, int dst_ep, std::uint64_t bytes,
-                                   std::uint64_t op)
-{
-  Event& e = add(Type::Msg, t);
-  e.id     = next_msg_++;
-  e.src    = src_ep;
-  e.dst    = dst_ep;
-  e.what   = kind;
-  e.bytes  = bytes;
-  e.op     = op; // the operation's own id, carried with it through the network model (user_ptr)
-  const std::uint64_t id = e.id;
-  commit();
-  return id;
-}
-
-void Recorder::msg_injected(Ps t, std::uint64_t msg)
-{
-  add(Type::Inj, t).id = msg;
-  commit();
-}
-
-void Recorder::packet_hop(Ps t, std::uint64_t msg, int link, Ps queued, std::uint32_t bytes)
-{
-  Event& e = add(Type::Hop, t);
-  e.id     = msg;
-  e.link   = link;
-  e.queued = queued;
-  e.bytes  = bytes;
-  commit();
-}
-
-void Recorder::msg_delivered(Ps t, std::uint64_t msg, bool out_of_order, std::uint64_t depth)
-{
-  Event& e = add(Type::Dlv, t);
-  e.id     = msg;
-  e.ooo    = out_of_order;
-  e.depth  = depth;
-  commit();
-}
-
-void Recorder::msg_done(Ps t, std::uint64_t msg)
-{
-  add(Type::Done, t).id = msg;
-  commit();
-}
-
-void Recorder::ct_changed(Ps t, int ep, int ct, std::uint64_t success, std::uint64_t failure)
-{
-  Event& e  = add(Type::Ct, t);
-  e.pe      = ep;
-  e.ct      = ct;
-  e.success = success;
-  e.failure = failure;
-  commit();
-}
-
-void Recorder::limit_hit(Ps t, int ep, const char* what)
-{
-  Event& e = add(Type::Limit, t);
-  e.pe     = ep;
-  e.what   = what;
-  commit();
-}
-
-std::uint64_t Recorder::op_issued(Ps t, int pe, int thr, int ctx, int ct, std::uint64_t seq, const char* kind,
-                                  std::uint64_t bytes, int target)
-{
-  Event& e    = add(Type::Op, t, pe, thr);
-  e.id        = next_op_++;
-  e.ctx       = ctx;
-  e.ct        = ct;
-  e.seq       = seq;
-  e.what      = kind;
-  e.bytes     = bytes;
-  e.target_pe = target;
-  const std::uint64_t id = e.id;
-  commit();
-  return id;
-}
-
-void Recorder::ctx_event(Ps t, int pe, int thr, int ctx, int ct, CtxEvent what)
-{
-  Event& e = add(Type::Ctx, t, pe, thr);
-  e.ctx    = ctx;
-  e.ct     = ct;
-  e.what   = to_string(what);
-  commit();
-}
-
-void Recorder::wait_begin(Ps t, int pe, int thr, int ctx, int ct, const char* what, std::uint64_t target)
-{
-  Event& e = add(Type::Wait, t, pe, thr);
-  e.ctx    = ctx;
-  e.ct     = ct;
-  e.what   = what;
-  e.target = target;
-  commit();
-}
-
-void Recorder::wait_end(Ps t, int pe, int thr, std::uint64_t target)
-{
-  add(Type::Wend, t, pe, thr).target = target;
-  commit();
-}
-
-void Recorder::compute(Ps t, Ps dur, int pe, int thr)
-{
-  add(Type::Comp, t, pe, thr).dur = dur;
-  commit();
-}
-
-void Recorder::lock(Ps t, Ps dur, int pe, int thr)
-{
-  add(Type::Lock, t, pe, thr).dur = dur;
-  commit();
-}
-
 std::string Recorder::finish()
 {
   if (!finished_) {
-    SHMEMSIM_ASSERT(!building_live_, "no event is half built at the end");
     finished_ = true;
     write_head();
     flush(std::numeric_limits<Ps>::max());
@@ -280,6 +288,52 @@ std::vector<std::string> Recorder::write()
   derived("trace.json", &write_perfetto);
   derived("trace.paje", &write_paje);
   return files;
+}
+
+// ------------------------------------------------------------------ PartRecorder: one emulated PE's part
+
+PartRecorder::PartRecorder(const std::string& path, int pe, int node)
+    : out_(path, std::ios::binary | std::ios::trunc), path_(path), pe_(pe)
+{
+  if (!out_)
+    throw std::runtime_error("cannot write the trace file " + path);
+  write_header(out_, Level::Ops, {});
+  Event e;
+  e.type = Type::Pe;
+  e.pe   = pe;
+  e.node = node;
+  write_event(out_, e);
+}
+
+std::uint64_t PartRecorder::record(Event&& e)
+{
+  std::lock_guard lock(mutex_);
+  if (e.type == Type::Comp) {
+    // Dated at its start, reported at its end: the one kind of line dated before the part's
+    // previous one (the merge sorts).
+    last_ = std::max(last_, e.t + e.dur);
+  } else {
+    last_ = std::max(last_, e.t); // the part's dates never decrease (a clock step back is flattened)
+    e.t   = last_;
+  }
+  if (e.type == Type::Op) {
+    e.id = (static_cast<std::uint64_t>(pe_ + 1) << 40) | next_op_++;
+  } else if (e.type == Type::Msg) {
+    SHMEMSIM_ASSERT(e.src == pe_ && e.dst >= 0, "a PE's part records the messages that PE issues");
+    if (static_cast<std::size_t>(e.dst) >= sent_.size())
+      sent_.resize(static_cast<std::size_t>(e.dst) + 1, 0);
+    e.id = pair_message_id(e.src, e.dst, ++sent_[static_cast<std::size_t>(e.dst)]);
+  }
+  write_event(out_, e);
+  return e.type == Type::Op || e.type == Type::Msg ? e.id : 0;
+}
+
+void PartRecorder::flush()
+{
+  std::lock_guard lock(mutex_);
+  out_.flush();
+  if (!out_)
+    throw std::runtime_error("cannot write the trace file " + path_);
 }
 
 } // namespace shmemsim::traces

@@ -1,15 +1,20 @@
-// The recorder: an observer of the models (network and Portals) and of the SHMEM front end that
-// turns what they report into trace events and streams them to the run's trace.evt in date order
-// through a bounded reorder window, then derives the other trace files from it (docs/traces.md).
+// The recorders: observers of a run's network, Portals mapping and SHMEM front end (the observer
+// interfaces of base/, which both backends publish through) that turn what they report into trace
+// events (TraceObserver: one translation for both), then write them. A simulated run has one
+// Recorder, which streams DIR/trace.evt in date order through a bounded reorder window and
+// derives the other trace files from it (docs/traces.md). An emulated run has one PartRecorder
+// per PE process, which writes that PE's events to a file of its own as they are reported, by
+// any of its threads; the launcher merges the parts (traces/Merge.hpp, docs/emulator.md).
 #pragma once
 
-#include "shmem_front/lib/ShmemObserver.hpp"
-#include "sim/portals_model/PortalsObserver.hpp"
+#include "base/PortalsObserver.hpp"
+#include "base/ShmemObserver.hpp"
 #include "traces/Trace.hpp"
 
 #include <fstream>
 #include <functional>
 #include <map>
+#include <mutex>
 #include <queue>
 #include <set>
 #include <string>
@@ -17,7 +22,34 @@
 
 namespace shmemsim::traces {
 
-class Recorder final : public portals::PortalsObserver, public front::ShmemObserver {
+/// The observer calls as trace events, one per call (docs/traces.md's vocabulary); a recorder
+/// decides the ids of operations and messages and where the events go (record()).
+class TraceObserver : public PortalsObserver, public ShmemObserver {
+public:
+  std::uint64_t msg_issued(Ps t, const char* kind, int src_ep, int dst_ep, std::uint64_t bytes,
+                           std::uint64_t op) override;
+  void msg_injected(Ps t, std::uint64_t msg) override;
+  void packet_hop(Ps t, std::uint64_t msg, int link, Ps queued, std::uint32_t bytes) override;
+  void msg_delivered(Ps t, std::uint64_t msg, bool out_of_order, std::uint64_t depth) override;
+  void msg_done(Ps t, std::uint64_t msg) override;
+  void ct_changed(Ps t, int ep, int ct, std::uint64_t success, std::uint64_t failure) override;
+  void limit_hit(Ps t, int ep, const char* what) override;
+  std::uint64_t op_issued(Ps t, int pe, int thr, int ctx, int ct, std::uint64_t seq, const char* kind,
+                          std::uint64_t bytes, int target) override;
+  void ctx_event(Ps t, int pe, int thr, int ctx, int ct, CtxEvent what) override;
+  void wait_begin(Ps t, int pe, int thr, int ctx, int ct, const char* what, std::uint64_t target) override;
+  void wait_end(Ps t, int pe, int thr, std::uint64_t target) override;
+  void compute(Ps t, Ps dur, int pe, int thr) override;
+  void lock(Ps t, Ps dur, int pe, int thr) override;
+
+protected:
+  /// Takes event `e`; gives an operation (Op) or a message (Msg) its id, and returns it (0 for
+  /// other events).
+  virtual std::uint64_t record(Event&& e) = 0;
+};
+
+/// A run's recorder (the simulator): DIR/trace.evt in date order, streamed.
+class Recorder final : public TraceObserver {
 public:
   /// Records at `level` into DIR/trace.evt, written as the run goes (the directory is created;
   /// throws std::runtime_error naming the file if it cannot be written).
@@ -43,21 +75,6 @@ public:
   /// Events held in memory now, and at most during the run (the reorder window).
   std::size_t held() const { return window_.size(); }
 
-  std::uint64_t msg_issued(Ps t, const char* kind, int src_ep, int dst_ep, std::uint64_t bytes,
-                           std::uint64_t op) override;
-  void msg_injected(Ps t, std::uint64_t msg) override;
-  void packet_hop(Ps t, std::uint64_t msg, int link, Ps queued, std::uint32_t bytes) override;
-  void msg_delivered(Ps t, std::uint64_t msg, bool out_of_order, std::uint64_t depth) override;
-  void msg_done(Ps t, std::uint64_t msg) override;
-  void ct_changed(Ps t, int ep, int ct, std::uint64_t success, std::uint64_t failure) override;
-  void limit_hit(Ps t, int ep, const char* what) override;
-  std::uint64_t op_issued(Ps t, int pe, int thr, int ctx, int ct, std::uint64_t seq, const char* kind,
-                          std::uint64_t bytes, int target) override;
-  void ctx_event(Ps t, int pe, int thr, int ctx, int ct, CtxEvent what) override;
-  void wait_begin(Ps t, int pe, int thr, int ctx, int ct, const char* what, std::uint64_t target) override;
-  void wait_end(Ps t, int pe, int thr, std::uint64_t target) override;
-  void compute(Ps t, Ps dur, int pe, int thr) override;
-  void lock(Ps t, Ps dur, int pe, int thr) override;
   void interval_open(Ps t) override;
   void interval_closed(Ps t) override;
 
@@ -71,11 +88,8 @@ private:
     bool operator()(const Held& a, const Held& b) const { return a.e.t != b.e.t ? a.e.t > b.e.t : a.seq > b.seq; }
   };
 
-  Event& add(Type type, Ps t);
-  /// An event of thread `thr` of PE `pe`.
-  Event& add(Type type, Ps t, int pe, int thr);
-  /// Moves the event built by add() into the window and writes what is final.
-  void commit();
+  /// Numbers operations and messages from 1, moves the event into the window and writes what is final.
+  std::uint64_t record(Event&& e) override;
   /// Writes the window's events dated up to `upto`, in (date, arrival) order.
   void flush(Ps upto);
   void write_head();
@@ -89,14 +103,40 @@ private:
   bool head_written_ = false;
   bool finished_     = false;
   std::priority_queue<Held, std::vector<Held>, Later> window_;
-  Event building_;                 ///< the event add() returned, until commit()
-  bool building_live_ = false;
   std::uint64_t arrivals_ = 0;
-  Ps written_upto_   = 0;     ///< the date of the last event written (dates never decrease)
-  std::multiset<Ps> open_;    ///< starts of the intervals under way (interval_open)
+  Ps written_upto_        = 0; ///< the date of the last event written (dates never decrease)
+  std::multiset<Ps> open_;     ///< starts of the intervals under way (interval_open)
   std::function<Ps()> clock_;
   std::uint64_t next_msg_ = 1;
   std::uint64_t next_op_  = 1;
+};
+
+/// One process's part of a trace recorded apart (an emulated PE, level ops): its events written to
+/// `path` as they are reported, by any of the process's threads (one lock), never held; merged
+/// with the other parts by date afterwards (traces::merge_traces). Dates are those the callers
+/// pass, moved on to the part's latest one (a step back of the clock is flattened), except
+/// `comp`'s, dated at their start and reported at their end (the merge sorts). Ids are the PE's
+/// own: operations (pe + 1) * 2^40 + 1, 2, ...; messages pair_message_id(pe, target, k) for the
+/// k-th message to a target, which is how the target's part names their deliveries.
+class PartRecorder final : public TraceObserver {
+public:
+  /// Opens `path` (truncating it) with the header and PE `pe`'s `pe` line (its node `node`);
+  /// throws std::runtime_error naming it if it cannot.
+  PartRecorder(const std::string& path, int pe, int node);
+  /// Writes out what is buffered (the PE's part is over, or it is ending); throws
+  /// std::runtime_error naming the file if it cannot.
+  void flush();
+
+private:
+  std::uint64_t record(Event&& e) override;
+
+  std::mutex mutex_;
+  std::ofstream out_;
+  std::string path_;
+  int pe_;
+  Ps last_ = 0;                     ///< the latest date written
+  std::uint64_t next_op_ = 1;
+  std::vector<std::uint64_t> sent_; ///< by target: messages issued to it
 };
 
 } // namespace shmemsim::traces

@@ -1,5 +1,7 @@
 #include "shmem_front/emulator/EmuRuntime.hpp"
 
+#include "shmem_front/emulator/Clock.hpp"
+
 #include <sched.h>
 #include <time.h>
 #include <unistd.h>
@@ -9,7 +11,21 @@
 
 namespace shmemsim::emulator {
 
-EmuRuntime::EmuRuntime(const Config& cfg, Segments mem, BootClient& boot) : cfg_(cfg), mem_(mem), boot_(boot) {}
+namespace {
+thread_local int t_index = -1; ///< the calling thread's thread_index() (-1: not given yet)
+} // namespace
+
+EmuRuntime::EmuRuntime(const Config& cfg, Segments mem, BootClient& boot) : cfg_(cfg), mem_(mem), boot_(boot)
+{
+  t_index = 0; // the PE's main thread
+}
+
+int EmuRuntime::thread_index()
+{
+  if (t_index < 0)
+    t_index = next_thread_.fetch_add(1, std::memory_order_relaxed);
+  return t_index;
+}
 
 bool EmuRuntime::is_symmetric(const void* addr, std::size_t n)
 {
@@ -74,8 +90,11 @@ void EmuRuntime::enter(const char* routine)
     return;
   t_routine = routine;
   inside_.fetch_add(1, std::memory_order_relaxed);
-  if (tracer_ != nullptr && t_left_at >= 0)
-    tracer_->compute(t_left_at);
+  if (obs_ != nullptr && t_left_at >= 0) {
+    const Ps now = job_time(cfg_.epoch_ns);
+    if (now > t_left_at)
+      obs_->compute(t_left_at, now - t_left_at, cfg_.rank, thread_index());
+  }
 }
 
 void EmuRuntime::leave()
@@ -84,8 +103,8 @@ void EmuRuntime::leave()
     return;
   t_routine = nullptr;
   inside_.fetch_sub(1, std::memory_order_relaxed);
-  if (tracer_ != nullptr)
-    t_left_at = tracer_->now_ps();
+  if (obs_ != nullptr)
+    t_left_at = job_time(cfg_.epoch_ns);
 }
 
 const char* EmuRuntime::thread_routine()
@@ -100,8 +119,8 @@ const char* EmuRuntime::routine() const
 
 void EmuRuntime::program_starts()
 {
-  if (tracer_ != nullptr)
-    t_left_at = tracer_->now_ps();
+  if (obs_ != nullptr)
+    t_left_at = job_time(cfg_.epoch_ns);
 }
 
 void EmuRuntime::end_job(int status)

@@ -5,10 +5,10 @@
 // progressed" report): nothing is charged.
 #pragma once
 
+#include "base/ShmemObserver.hpp"
 #include "shmem_front/emulator/BootClient.hpp"
 #include "shmem_front/emulator/Config.hpp"
 #include "shmem_front/emulator/Nic.hpp"
-#include "shmem_front/emulator/Tracer.hpp"
 #include "shmem_front/lib/Seams.hpp"
 
 #include <atomic>
@@ -18,6 +18,7 @@ namespace shmemsim::emulator {
 
 class EmuRuntime final : public front::Runtime, public front::Accounting {
 public:
+  /// Built on the PE's main thread (thread 0 of thread_index()).
   EmuRuntime(const Config& cfg, Segments mem, BootClient& boot);
 
   // Runtime seam
@@ -38,12 +39,15 @@ public:
   [[noreturn]] void fatal(const std::string& message) override;
   [[noreturn]] void global_exit(int status) override;
 
-  // Accounting seam: calls counted, nothing charged; while tracing, the time a thread spends
-  // outside the library (the program's own code) becomes its `comp` events.
+  // Accounting seam: calls counted, nothing charged; with an observer, the time a thread spends
+  // outside the library (the program's own code) is reported as its computation.
   void enter(const char* routine) override;
   void leave() override;
-  /// Traces the calling threads' computation to `t` from now on (null: no trace).
-  void set_tracer(Tracer* t) { tracer_ = t; }
+  /// Report the calling threads' computation to `obs` from now on (null: nobody).
+  void set_observer(ShmemObserver* obs) { obs_ = obs; }
+  /// The calling thread's number in this PE for observers: 0 the main thread, the others 1, 2,
+  /// ... in the order they first ask.
+  int thread_index();
   /// The calling thread (the PE's main thread, about to run the program's main) computes from now.
   void program_starts();
 
@@ -64,7 +68,8 @@ private:
   std::atomic<std::uint64_t> calls_{0};
   std::atomic<const char*> routine_{nullptr};
   std::atomic<int> inside_{0}; ///< threads in a library call now
-  Tracer* tracer_ = nullptr;
+  ShmemObserver* obs_ = nullptr;
+  std::atomic<int> next_thread_{1};
 };
 
 } // namespace shmemsim::emulator

@@ -1,5 +1,7 @@
 #include "shmem_front/emulator/EmuTransport.hpp"
 
+#include "shmem_front/emulator/Clock.hpp"
+
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -45,12 +47,13 @@ EmuTransport::EmuTransport(const Config& cfg, Nic& nic, std::function<void(const
 
 EmuTransport::~EmuTransport() = default;
 
-// ------------------------------------------------------------------ tracing
+// ------------------------------------------------------------------ observing
 
-void EmuTransport::set_tracer(Tracer* t)
+void EmuTransport::set_observer(ShmemObserver* obs, std::function<int()> current_thread)
 {
-  tracer_ = t;
-  if (t != nullptr)
+  obs_            = obs;
+  current_thread_ = std::move(current_thread);
+  if (obs != nullptr)
     name_counters(ctrs(table_->default_ctx()));
 }
 
@@ -61,10 +64,10 @@ int EmuTransport::ct_index(const Ctrs* c, bool gets) const
 
 void EmuTransport::name_counters(const Ctrs* c)
 {
-  if (tracer_ == nullptr)
+  if (obs_ == nullptr)
     return;
-  tracer_->name_counter(&c->ct, ct_index(c, false));
-  tracer_->name_counter(&c->get_ct, ct_index(c, true));
+  nic_.name_counter(&c->ct, ct_index(c, false));
+  nic_.name_counter(&c->get_ct, ct_index(c, true));
 }
 
 std::uint64_t EmuTransport::issue(const TransportCtx* ctx, Ctrs* c, bool get_side, const char* kind,
@@ -75,9 +78,10 @@ std::uint64_t EmuTransport::issue(const TransportCtx* ctx, Ctrs* c, bool get_sid
   // counter to names it in the trace (lean: puts and gets on one CT).
   std::atomic<std::uint64_t>& issued = c->split && get_side ? c->get_issued : c->issued;
   const std::uint64_t seq            = issued.fetch_add(1, std::memory_order_acq_rel) + 1;
-  if (tracer_ == nullptr)
+  if (obs_ == nullptr)
     return 0;
-  return tracer_->op(ctx->id, ct_index(c, get_side), seq, kind, bytes, target);
+  return obs_->op_issued(job_time(cfg_.epoch_ns), cfg_.rank, current_thread_(), ctx->id, ct_index(c, get_side), seq,
+                         kind, bytes, target);
 }
 
 // ------------------------------------------------------------------ counters (the ContextTable's)
@@ -118,8 +122,8 @@ void EmuTransport::release(front::Counters* k)
 
 void EmuTransport::ctx_event(int id, const front::Counters* c, CtxEvent what)
 {
-  if (tracer_ != nullptr)
-    tracer_->ctx(id, c != nullptr ? ct_index(static_cast<const Ctrs*>(c), false) : -1, what);
+  SHMEMSIM_OBSERVE(obs_, ctx_event(job_time(cfg_.epoch_ns), cfg_.rank, current_thread_(), id,
+                                   c != nullptr ? ct_index(static_cast<const Ctrs*>(c), false) : -1, what));
 }
 
 void EmuTransport::notice(const std::string& line)
@@ -316,15 +320,14 @@ void EmuTransport::wait(Ctrs* c, bool gets_only, const char* what)
   // Until the counter reaches the number of operations issued on the context, re-read after every
   // wake (caught_up): a blocking operation completes everything pending on its counter, its own
   // operation included (the contexts paper's mapping, and the interference it measures).
-  auto reach = [&](const std::atomic<std::uint64_t>& ct, const std::atomic<std::uint64_t>& issued, bool gets) {
-    if (tracer_ != nullptr)
-      tracer_->wait_begin(c->id, ct_index(c, gets), what != nullptr ? what : "wait",
-                          issued.load(std::memory_order_acquire));
+  const int thr = obs_ != nullptr ? current_thread_() : 0;
+  auto reach    = [&](const std::atomic<std::uint64_t>& ct, const std::atomic<std::uint64_t>& issued, bool gets) {
+    SHMEMSIM_OBSERVE(obs_, wait_begin(job_time(cfg_.epoch_ns), cfg_.rank, thr, c->id, ct_index(c, gets),
+                                      what != nullptr ? what : "wait", issued.load(std::memory_order_acquire)));
     std::uint64_t reached = 0;
     if (!caught_up(ct, issued, &reached))
       nic_.wait_until([&] { return caught_up(ct, issued, &reached); });
-    if (tracer_ != nullptr)
-      tracer_->wait_end(reached);
+    SHMEMSIM_OBSERVE(obs_, wait_end(job_time(cfg_.epoch_ns), cfg_.rank, thr, reached));
   };
   if (!c->split) {
     reach(c->ct, c->issued, false);
@@ -388,11 +391,10 @@ void EmuTransport::wait_for_update(std::uint64_t seen, const char* /*call*/)
 {
   // Stores by this PE's own threads are not messages: come back after a short while so that the
   // caller re-checks its condition (1 ms; a message wakes it at once).
-  if (tracer_ != nullptr)
-    tracer_->wait_begin(-1, 0, "wait_until", seen + 1);
+  const int thr = obs_ != nullptr ? current_thread_() : 0;
+  SHMEMSIM_OBSERVE(obs_, wait_begin(job_time(cfg_.epoch_ns), cfg_.rank, thr, -1, 0, "wait_until", seen + 1));
   nic_.wait_update(seen, std::chrono::microseconds(1000));
-  if (tracer_ != nullptr)
-    tracer_->wait_end(nic_.updates());
+  SHMEMSIM_OBSERVE(obs_, wait_end(job_time(cfg_.epoch_ns), cfg_.rank, thr, nic_.updates()));
 }
 
 } // namespace shmemsim::emulator

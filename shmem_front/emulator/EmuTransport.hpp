@@ -10,9 +10,9 @@
 // the simulator: this transport acquires and releases counters for it.
 #pragma once
 
+#include "base/ShmemObserver.hpp"
 #include "shmem_front/emulator/Config.hpp"
 #include "shmem_front/emulator/Nic.hpp"
-#include "shmem_front/emulator/Tracer.hpp"
 #include "shmem_front/lib/ContextTable.hpp"
 #include "shmem_front/lib/Seams.hpp"
 
@@ -30,10 +30,12 @@ public:
   EmuTransport(const Config& cfg, Nic& nic, std::function<void(const std::string&)> fatal);
   ~EmuTransport() override;
 
-  /// Record operations, contexts and waits (null: none). CT numbers in the trace: 0 this PE's
-  /// memory (updates), then per context or request slot with counters of its own (id k) k+1, or
-  /// in the split mapping 2k+1 (and 2k+2 for a context's gets).
-  void set_tracer(Tracer* t);
+  /// Report operations, contexts and waits to `obs` (null: nobody), as the Portals transport
+  /// does; `current_thread` tells which thread of this PE is calling (0: its main thread). CT
+  /// numbers: 0 this PE's memory (updates), then per context or request slot with counters of its
+  /// own (id k) k+1, or in the split mapping 2k+1 (and 2k+2 for a context's gets); the NIC is
+  /// told them (Nic::name_counter) for its counters' events.
+  void set_observer(ShmemObserver* obs, std::function<int()> current_thread);
 
   front::TransportCtx* ctx_create(long options) override;
   void ctx_destroy(front::TransportCtx* ctx) override;
@@ -83,8 +85,8 @@ private:
   /// The trace's number of `c`'s CT (`gets`: its get counter in the split mapping).
   int ct_index(const Ctrs* c, bool gets) const;
   void name_counters(const Ctrs* c);
-  /// Count an operation about to be issued on `ctx` (on `c`'s issued count) and trace it; returns
-  /// its id in the trace (0: no tracer).
+  /// Count an operation about to be issued on `ctx` (on `c`'s issued count) and report it; returns
+  /// its id in the trace (0: no observer).
   std::uint64_t issue(const front::TransportCtx* ctx, Ctrs* c, bool get_side, const char* kind, std::uint64_t bytes,
                       int target);
   /// Whether every operation issued on `c` is complete (never blocks).
@@ -96,7 +98,8 @@ private:
   std::vector<std::unique_ptr<Ctrs>> ctrs_; ///< the counters acquired (the default context's first)
   int cts_used_ = 0, mds_used_ = 0;
   std::unique_ptr<front::ContextTable> table_;
-  Tracer* tracer_ = nullptr;
+  ShmemObserver* obs_ = nullptr;
+  std::function<int()> current_thread_;
   std::mutex note_mutex_;
   std::string wait_note_;
 };

@@ -1,7 +1,8 @@
 #include "shmem_front/emulator/Nic.hpp"
 
+#include "base/Assert.hpp"
 #include "shmem_front/emulator/BootClient.hpp"
-#include "shmem_front/emulator/Tracer.hpp"
+#include "shmem_front/emulator/Clock.hpp"
 #include "shmem_front/lib/Seams.hpp"
 
 #include <boost/asio/connect.hpp>
@@ -97,7 +98,7 @@ struct Nic::Peer {
   std::uint64_t order = 0;
   // Receive side (progress thread only)
   std::uint64_t ack_cookie = 0, ack_count = 0; ///< ACKs owed, for one counter (ack())
-  std::uint64_t ack_seq = 0;                   ///< the last request acknowledged (names it with a tracer)
+  std::uint64_t ack_seq = 0;                   ///< the last request acknowledged (names it for an observer)
   std::uint64_t expected = 1;
   std::map<std::uint64_t, std::pair<Header, std::vector<char>>> stash;
   // Deliveries: every request up to `delivered_low` came, and those of `delivered_above` (came
@@ -303,7 +304,7 @@ std::byte* Nic::at(std::uint8_t seg, std::uint64_t off, std::uint64_t n) const
 // ------------------------------------------------------------------ sending
 
 namespace {
-/// A request's kind in the trace, in the simulated NIC's words (Portals' calls: PtlAtomic,
+/// A request's kind for the observer, in the simulated NIC's words (Portals' calls: PtlAtomic,
 /// PtlFetchAtomic, PtlSwap), so that traces and reports of both backends speak alike.
 const char* kind_of(const Header& h)
 {
@@ -333,10 +334,12 @@ void Nic::send_request(int pe, Header& h, const void* payload, std::size_t n, st
   h.seq = ++p.next_seq;
   messages_.fetch_add(1, std::memory_order_relaxed);
   payload_bytes_.fetch_add(n, std::memory_order_relaxed);
-  if (tracer_ != nullptr) {
-    const bool amo = h.type == MsgType::Amo || h.type == MsgType::FetchAmo;
-    tracer_->msg(Tracer::message_id(cfg_.rank, pe, h.seq), op, pe, kind_of(h),
-                 amo ? front::amo_size(static_cast<AmoType>(h.dtype)) : h.len);
+  if (obs_ != nullptr) {
+    const bool amo         = h.type == MsgType::Amo || h.type == MsgType::FetchAmo;
+    const std::uint64_t id = obs_->msg_issued(now(), kind_of(h), cfg_.rank, pe,
+                                              amo ? front::amo_size(static_cast<AmoType>(h.dtype)) : h.len, op);
+    SHMEMSIM_ASSERT(id == pair_message_id(cfg_.rank, pe, h.seq),
+                    "the emulated NIC's observer names its messages by pair (the target names their deliveries so)");
   }
   if (may_batch && batch_locked(p, h, payload, n))
     return;
@@ -740,11 +743,9 @@ void Nic::note_delivery(Peer& p, const Header& h)
   const bool ooo = h.seq != p.delivered_low + 1;
   if (ooo)
     out_of_order_.fetch_add(1, std::memory_order_relaxed);
-  if (tracer_ != nullptr) {
-    const auto depth = static_cast<std::uint64_t>(
-        std::distance(p.delivered_above.upper_bound(h.seq), p.delivered_above.end()));
-    tracer_->delivered(Tracer::message_id(p.pe, cfg_.rank, h.seq), ooo, depth);
-  }
+  SHMEMSIM_OBSERVE(obs_, msg_delivered(now(), pair_message_id(p.pe, cfg_.rank, h.seq), ooo,
+                                       static_cast<std::uint64_t>(std::distance(p.delivered_above.upper_bound(h.seq),
+                                                                                p.delivered_above.end()))));
   if (ooo) {
     p.delivered_above.insert(h.seq);
     return;
@@ -808,13 +809,12 @@ void Nic::deliver(Peer& p, const Header& h, const char* payload)
         std::memcpy(reinterpret_cast<void*>(h.dest), payload, h.len);
         copied(h.len);
       }
-      if (tracer_ != nullptr)
-        tracer_->done(Tracer::message_id(cfg_.rank, p.pe, h.seq));
+      SHMEMSIM_OBSERVE(obs_, msg_done(now(), pair_message_id(cfg_.rank, p.pe, h.seq)));
       complete(h.cookie, 1);
       return;
     case MsgType::Ack:
-      if (tracer_ != nullptr) // one ACK per request (ack())
-        tracer_->done(Tracer::message_id(cfg_.rank, p.pe, h.seq));
+      // One ACK per request while observed (ack()).
+      SHMEMSIM_OBSERVE(obs_, msg_done(now(), pair_message_id(cfg_.rank, p.pe, h.seq)));
       complete(h.cookie, h.len); // one ACK may stand for several operations (ack())
       return;
   }
@@ -913,14 +913,14 @@ void Nic::ack(Peer& p, const Header& req)
 {
   // Consecutive operations of one initiator's counter, executed in one batch of reads, share one
   // ACK carrying their count. Not when delays are injected: each gets its own, so that the
-  // injector's response stream does not depend on how reads were batched; nor when tracing: each
-  // ACK names its request (seq) for the initiator's `done` event.
+  // injector's response stream does not depend on how reads were batched; nor when observed: each
+  // ACK names its request (seq) for the initiator's msg_done.
   if (p.ack_count > 0 && p.ack_cookie != req.cookie)
     flush_acks(p);
   p.ack_cookie = req.cookie;
   p.ack_seq    = req.seq;
   ++p.ack_count;
-  if (cfg_.delays() || tracer_ != nullptr)
+  if (cfg_.delays() || obs_ != nullptr)
     flush_acks(p);
 }
 
@@ -942,17 +942,33 @@ void Nic::flush_acks(Peer& p)
 
 void Nic::complete(std::uint64_t cookie, std::uint64_t count)
 {
-  const std::uint64_t now = reinterpret_cast<std::atomic<std::uint64_t>*>(cookie)->fetch_add(count, std::memory_order_acq_rel) + count;
-  if (tracer_ != nullptr)
-    tracer_->ct(tracer_->counter_index(cookie), now);
+  const std::uint64_t total = reinterpret_cast<std::atomic<std::uint64_t>*>(cookie)->fetch_add(count, std::memory_order_acq_rel) + count;
+  SHMEMSIM_OBSERVE(obs_, ct_changed(now(), cfg_.rank, counter_index(cookie), total, 0));
   notify_waiters();
+}
+
+void Nic::name_counter(const void* counter, int ct)
+{
+  std::lock_guard lock(names_mutex_);
+  counter_names_[reinterpret_cast<std::uint64_t>(counter)] = ct;
+}
+
+int Nic::counter_index(std::uint64_t cookie)
+{
+  std::lock_guard lock(names_mutex_);
+  auto it = counter_names_.find(cookie);
+  return it == counter_names_.end() ? -1 : it->second;
+}
+
+Ps Nic::now() const
+{
+  return job_time(cfg_.epoch_ns);
 }
 
 void Nic::note_update()
 {
-  const std::uint64_t now = updates_.fetch_add(1, std::memory_order_acq_rel) + 1;
-  if (tracer_ != nullptr)
-    tracer_->ct(0, now); // CT 0: this PE's memory's target counter
+  const std::uint64_t total = updates_.fetch_add(1, std::memory_order_acq_rel) + 1;
+  SHMEMSIM_OBSERVE(obs_, ct_changed(now(), cfg_.rank, 0, total, 0)); // CT 0: this PE's memory's target counter
   notify_waiters();
 }
 

@@ -8,6 +8,7 @@
 // ordering the receiver restores each pair's order.
 #pragma once
 
+#include "base/PortalsObserver.hpp"
 #include "shmem_front/emulator/Config.hpp"
 #include "shmem_front/emulator/Injector.hpp"
 #include "shmem_front/emulator/Wire.hpp"
@@ -36,7 +37,6 @@
 namespace shmemsim::emulator {
 
 class BootClient;
-class Tracer;
 
 /// Execute one AMO on `target` atomically (std::atomic_ref); the previous value goes to `result`.
 void execute_amo_at(void* target, front::AmoOp op, front::AmoType t, const std::uint64_t* value, void* result);
@@ -80,7 +80,7 @@ public:
     InPlace, ///< the rest is sent from where it is: it stays unchanged until the message completes
   };
   /// Send a request to `pe` (its seq is assigned here), with `n` payload bytes from `payload`;
-  /// `op`: the traced operation it belongs to (Tracer::op; 0: none). `may_batch`: nothing waits
+  /// `op`: the operation it belongs to (its id from the observer's op_issued; 0: none). `may_batch`: nothing waits
   /// for it at once (a put or a non-fetching AMO): when it follows another request to `pe`
   /// closely it is copied into that peer's batch, which goes out in one write (flush_batches(),
   /// or the progress thread, rung once per batch).
@@ -89,9 +89,15 @@ public:
   /// Send every peer's batch now (before this thread waits).
   void flush_batches();
 
-  /// Record messages, deliveries, completions and counters (before connect(); null: none). With
-  /// a tracer every request gets an ACK of its own, naming it (no shared ACKs).
-  void set_tracer(Tracer* t) { tracer_ = t; }
+  /// Report messages, deliveries, completions and counters to `obs` (before connect(); null:
+  /// nobody), as the simulated NIC and Portals model do. Messages are named by pair
+  /// (pair_message_id: the initiator, the target, the pair's request sequence), so that both
+  /// ends name them alike: `obs` must name the messages this PE issues so (traces::PartRecorder
+  /// does). With an observer every request gets an ACK of its own, naming it (no shared ACKs).
+  void set_observer(PortalsObserver* obs) { obs_ = obs; }
+  /// The number counter `counter` (a completion counter whose address requests carry as their
+  /// cookie) has in the observer's CT events.
+  void name_counter(const void* counter, int ct);
 
   /// The calling PE's symmetric address as (segment, offset); false if [a, a+n) is not symmetric.
   bool translate(const void* a, std::size_t n, std::uint8_t* seg, std::uint64_t* off) const;
@@ -148,11 +154,15 @@ private:
   void execute_amo(const Header& h, void* result);
   void respond(Peer& p, MsgType type, const Header& req, const void* payload, std::size_t n, Payload how);
   void ack(Peer& p, const Header& req);
-  /// Trace a request's delivery (out of order if a later request of the pair came first).
-  /// Counts a request's delivery (out of order or not) and traces it.
+  /// Counts a request's delivery (out of order if a later request of the pair came first) and
+  /// reports it.
   void note_delivery(Peer& p, const Header& h);
   void flush_acks(Peer& p);
   void complete(std::uint64_t cookie, std::uint64_t count);
+  /// The observer's number of the counter `cookie` names (name_counter; -1: not named).
+  int counter_index(std::uint64_t cookie);
+  /// The date of an event now (real picoseconds from the job's epoch).
+  Ps now() const;
   /// Enqueue one message for `p`, header then payload (the peer's lock held).
   void send_locked(Peer& p, const Header& h, const void* payload, std::size_t n, bool request, Payload how);
   /// The connection (path) the peer's next message takes, as platform.fabric.routing says.
@@ -192,7 +202,9 @@ private:
   void copied(std::size_t n) { copied_.fetch_add(n, std::memory_order_relaxed); }
   std::atomic<int> batched_peers_{0}; ///< peers whose batch is not empty
   std::vector<std::unique_ptr<boost::asio::steady_timer>> tickers_;
-  Tracer* tracer_ = nullptr;
+  PortalsObserver* obs_ = nullptr;
+  std::mutex names_mutex_;
+  std::map<std::uint64_t, int> counter_names_; ///< cookie -> CT number (name_counter)
   front::SignalJournal journal_;
 };
 

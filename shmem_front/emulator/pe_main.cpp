@@ -12,11 +12,11 @@
 #include "shmem_front/emulator/Config.hpp"
 #include "shmem_front/emulator/EmuRuntime.hpp"
 #include "shmem_front/emulator/EmuTransport.hpp"
-#include "shmem_front/emulator/Tracer.hpp"
 #include "shmem_front/emulator/Nic.hpp"
 #include "shmem_front/lib/Seams.hpp"
 #include "shmem_front/loader/CrashHandlers.hpp"
 #include "shmem_front/loader/ProgramImage.hpp"
+#include "traces/Recorder.hpp"
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -55,7 +55,7 @@ struct Pe {
   BootClient* boot    = nullptr;
   Nic* nic            = nullptr;
   EmuRuntime* runtime = nullptr;
-  Tracer* tracer      = nullptr;
+  traces::PartRecorder* recorder = nullptr; ///< this PE's part of the trace (--out), if any
   std::atomic<bool> in_main{false};
   std::atomic<bool> exiting{false};
 };
@@ -119,9 +119,9 @@ void finish(int status)
     _exit(status); // the launcher is gone: it ended the job
   }
   g_pe.nic->stop();
-  if (g_pe.tracer != nullptr) {
+  if (g_pe.recorder != nullptr) {
     try {
-      g_pe.tracer->flush(); // before the launcher, having reaped every PE, merges the files
+      g_pe.recorder->flush(); // before the launcher, having reaped every PE, merges the files
     } catch (const std::exception& e) {
       std::fprintf(stderr, "shmemsim-run: PE %d: %s\n", g_pe.cfg.rank, e.what());
       _exit(2);
@@ -263,11 +263,12 @@ int main(int argc, char** argv)
   try {
     transport = new EmuTransport(cfg, *nic, fatal);
     if (!cfg.trace_file.empty()) {
-      g_pe.tracer = new Tracer(cfg.trace_file, cfg.epoch_ns, cfg.rank, cfg.node);
-      g_pe.tracer->set_main_thread();
-      nic->set_tracer(g_pe.tracer);
-      transport->set_tracer(g_pe.tracer);
-      runtime->set_tracer(g_pe.tracer);
+      // This PE's part of the trace, fed by its NIC, transport and runtime through the same
+      // observer interfaces as the simulator's models; the launcher merges the parts.
+      g_pe.recorder = new traces::PartRecorder(cfg.trace_file, cfg.rank, cfg.node);
+      nic->set_observer(g_pe.recorder);
+      transport->set_observer(g_pe.recorder, [runtime] { return runtime->thread_index(); });
+      runtime->set_observer(g_pe.recorder);
     }
     nic->connect(*g_pe.boot);
   } catch (const std::exception& e) {

@@ -7,8 +7,8 @@
 // through its CounterSource, and reports "none left" with the limit that stopped it.
 #pragma once
 
+#include "base/CtxEvent.hpp"
 #include "shmem_front/lib/Seams.hpp"
-#include "shmem_front/lib/ShmemObserver.hpp"
 
 #include <cstdint>
 #include <memory>

@@ -1,6 +1,6 @@
 #include "shmem_front/runtime/ComputeAccounting.hpp"
 
-#include "shmem_front/lib/ShmemObserver.hpp"
+#include "base/ShmemObserver.hpp"
 #include "base/Assert.hpp"
 #include "sim/Simulation.hpp"
 
@@ -105,7 +105,7 @@ void ComputeAccounting::charge(PeProcess& pe, SimThread* t, bool sliced)
   if (!sliced)
     sim_.settle(); // the time slices deferred since the last charge have passed
   const Ps t0 = sim_.queue().now();
-  const front::OpenInterval open(obs_, t0); // reported below, dated t0 or earlier (a run of slices)
+  const OpenInterval open(obs_, t0); // reported below, dated t0 or earlier (a run of slices)
   if (flops > 0) {
     if (t != nullptr)
       t->computing = true;

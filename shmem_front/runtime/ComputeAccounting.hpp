@@ -18,9 +18,9 @@
 namespace shmemsim::sim {
 class Simulation;
 } // namespace shmemsim::sim
-namespace shmemsim::front {
+namespace shmemsim {
 class ShmemObserver;
-} // namespace shmemsim::front
+} // namespace shmemsim
 
 namespace shmemsim::front {
 
@@ -43,7 +43,7 @@ class ComputeAccounting {
 public:
   ComputeAccounting(sim::Simulation& sim, const RuntimeParams& params, WorkCounter counter);
   /// Report computation to `obs` (null: nobody).
-  void set_observer(front::ShmemObserver* obs) { obs_ = obs; }
+  void set_observer(ShmemObserver* obs) { obs_ = obs; }
 
   /// Before the PEs start: the costs and the time slice, in the counter's units.
   void arm_slices();
@@ -91,7 +91,7 @@ private:
   unsigned long latency_fs_[SHMEMSIM_CHAIN_CLASSES]; ///< integer, load, floating add, floating multiply
   unsigned long window_;      ///< platform.reorder_window (instructions)
   unsigned long quantum_work_ = 1; ///< the compute quantum in the counter's units (fs)
-  front::ShmemObserver* obs_    = nullptr;
+  ShmemObserver* obs_    = nullptr;
 };
 
 } // namespace shmemsim::front

@@ -132,7 +132,7 @@ const shmemsim_hooks* PeRuntime::hooks() const
   return &kHooks;
 }
 
-void PeRuntime::set_observer(front::ShmemObserver* obs)
+void PeRuntime::set_observer(ShmemObserver* obs)
 {
   accounting_.set_observer(obs);
   sync_.set_observer(obs);

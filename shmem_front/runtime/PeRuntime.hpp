@@ -25,9 +25,9 @@
 namespace shmemsim::sim {
 class Simulation;
 } // namespace shmemsim::sim
-namespace shmemsim::front {
+namespace shmemsim {
 class ShmemObserver;
-} // namespace shmemsim::front
+} // namespace shmemsim
 
 namespace shmemsim::front {
 
@@ -51,7 +51,7 @@ public:
   /// The first non-zero exit status among the PEs (0 if all succeeded).
   int exit_status() const { return pes_.exit_status(); }
   /// Report computation and library-lock holds to `obs` (null: nobody).
-  void set_observer(front::ShmemObserver* obs);
+  void set_observer(ShmemObserver* obs);
   /// Prefix every line a PE writes to stdout or stderr with "[PE n] " (call before spawn_all).
   void tag_output() { output_.tag(pes_.all()); }
   /// Called with a PE's id whenever one of its threads may have stored to its memory (it enters a

@@ -2,7 +2,7 @@
 
 #include "shmem_front/runtime/RuntimeParams.hpp"
 #include "sim/Notifier.hpp"
-#include "shmem_front/lib/ShmemObserver.hpp"
+#include "base/ShmemObserver.hpp"
 #include "sim/Simulation.hpp"
 
 #include <pthread.h>

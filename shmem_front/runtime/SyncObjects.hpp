@@ -18,9 +18,9 @@
 namespace shmemsim::sim {
 class Simulation;
 } // namespace shmemsim::sim
-namespace shmemsim::front {
+namespace shmemsim {
 class ShmemObserver;
-} // namespace shmemsim::front
+} // namespace shmemsim
 
 namespace shmemsim::front {
 
@@ -33,7 +33,7 @@ public:
   {
   }
   /// Report library-lock holds to `obs` (null: nobody).
-  void set_observer(front::ShmemObserver* obs) { obs_ = obs; }
+  void set_observer(ShmemObserver* obs) { obs_ = obs; }
   /// How deadlock reports name a mutex, condition variable or barrier by its address (PeSet::name_address).
   void set_address_namer(std::function<std::string(const void*)> namer) { name_address_ = std::move(namer); }
 
@@ -71,7 +71,7 @@ private:
   SimThreads& threads_;
   Accounting& calls_;
   Ps library_lock_;
-  front::ShmemObserver* obs_ = nullptr;
+  ShmemObserver* obs_ = nullptr;
   std::function<std::string(const void*)> name_address_;
   std::unordered_map<const void*, Mutex> mutexes_;
   std::unordered_map<const void*, Cond> conds_;

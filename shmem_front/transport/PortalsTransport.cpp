@@ -141,7 +141,7 @@ void PortalsTransport::check(Status s, const char* what)
     fatal_(std::string(what) + " failed in the network model: " + portals::to_string(s) + " (" + me().ni->last_error() + ")");
 }
 
-void PortalsTransport::set_observer(front::ShmemObserver* obs, std::function<int()> current_thread)
+void PortalsTransport::set_observer(ShmemObserver* obs, std::function<int()> current_thread)
 {
   obs_            = obs;
   current_thread_ = std::move(current_thread);

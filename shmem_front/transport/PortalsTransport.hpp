@@ -9,7 +9,7 @@
 
 #include "shmem_front/lib/PeMemory.hpp"
 #include "shmem_front/lib/Seams.hpp"
-#include "shmem_front/lib/ShmemObserver.hpp"
+#include "base/ShmemObserver.hpp"
 #include "sim/portals_model/Network.hpp"
 
 #include <cstddef>
@@ -63,7 +63,7 @@ public:
 
   /// Report operations, waits and contexts to `obs` (null: nobody); `current_thread` says which
   /// thread of the calling PE is calling (0: its main thread).
-  void set_observer(front::ShmemObserver* obs, std::function<int()> current_thread);
+  void set_observer(ShmemObserver* obs, std::function<int()> current_thread);
 
   /// What the PEs' context tables did (contexts created, refused, shared; requests with a slot of
   /// their own or a shared one, the most slots one PE held at once), for reports. After setup().
@@ -112,7 +112,7 @@ private:
   std::function<void(const std::string&)> notice_;
   std::function<std::string(const void*)> name_address_;
   bool independent_mds_ = true;
-  front::ShmemObserver* obs_ = nullptr;
+  ShmemObserver* obs_ = nullptr;
   std::function<int()> current_thread_;
 };
 

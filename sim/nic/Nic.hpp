@@ -7,7 +7,7 @@
 #include "sim/FatTree.hpp"
 #include "sim/Histogram.hpp"
 #include "sim/Noise.hpp"
-#include "sim/Observer.hpp"
+#include "base/NetworkObserver.hpp"
 #include "sim/PairMap.hpp"
 #include "sim/nic/DeliveryHandler.hpp"
 #include "sim/nic/Message.hpp"
@@ -119,7 +119,7 @@ public:
 
   const NicStats& stats() const { return stats_; }
   /// Report messages to `obs` (null: nobody).
-  void set_observer(sim::Observer* obs) { obs_ = obs; }
+  void set_observer(NetworkObserver* obs) { obs_ = obs; }
   /// The operating-system noise of the progress thread (platform.nic.progress = thread): its
   /// detours lengthen the work it does. Hardware engines (offload) have none.
   void set_progress_detours(sim::Detours d)
@@ -196,7 +196,7 @@ private:
   Ps atomic_done_max_  = 0; ///< when the last atomic issued so far completes
   PairStates& pairs_;
   NicStats stats_;
-  sim::Observer* obs_ = nullptr;
+  NetworkObserver* obs_ = nullptr;
 };
 
 } // namespace shmemsim::nic

@@ -5,7 +5,7 @@
 #include "sim/FatTree.hpp"
 #include "sim/Simulation.hpp"
 #include "sim/nic/Nic.hpp"
-#include "sim/portals_model/PortalsObserver.hpp"
+#include "base/PortalsObserver.hpp"
 #include "sim/portals_model/Ni.hpp"
 
 #include <memory>

@@ -7,7 +7,7 @@
 #include "sim/Notifier.hpp"
 #include "sim/nic/DeliveryHandler.hpp"
 #include "sim/nic/Nic.hpp"
-#include "sim/portals_model/PortalsObserver.hpp"
+#include "base/PortalsObserver.hpp"
 #include "sim/portals_model/Types.hpp"
 
 #include <cstdint>

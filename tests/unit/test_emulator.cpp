@@ -1,9 +1,9 @@
 // The emulator's parts that need no processes: the configuration the launcher hands each PE, the
 // injector's seeded decisions and the merge of the PEs' traces (docs/emulator.md).
+#include "base/NetworkObserver.hpp"
 #include "shmem_front/emulator/Config.hpp"
 #include "shmem_front/emulator/Injector.hpp"
 #include "shmem_front/emulator/Launcher.hpp"
-#include "shmem_front/emulator/Tracer.hpp"
 #include "traces/Merge.hpp"
 
 #include <unistd.h>
@@ -166,7 +166,7 @@ TEST(emulator_trace_merge, SortsByDateStablyAndKeepsCausality)
 {
   const std::string dir = std::filesystem::temp_directory_path() / ("shmemsim_merge_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
-  const std::uint64_t m = Tracer::message_id(0, 1, 1);
+  const std::uint64_t m = shmemsim::pair_message_id(0, 1, 1);
   const std::string a = write_part(dir + "/a", "pe 0 0\nop 100 7 0 0 1 2 1 put_nbi 8 1\nmsg 100 " + std::to_string(m) +
                                                     " 7 0 1 put 8\ndone 150 " + std::to_string(m) + "\n");
   const std::string b = write_part(dir + "/b", "pe 1 0\ndlv 90 " + std::to_string(m) + " 0 0\nct 100 1 0 1 0\nct 200 1 0 2 0\n");

@@ -1,19 +1,28 @@
-// The trace recorder on its own: each message carries its own operation's id whatever was issued
-// in between (threads of one PE interleave between a call and its message), events are written in
-// date order through the reorder window, and an interval under way holds back later events.
+// The trace recorders on their own: each message carries its own operation's id whatever was
+// issued in between (threads of one PE interleave between a call and its message), events are
+// written in date order through the reorder window, and an interval under way holds back later
+// events. An emulated PE's part (PartRecorder): ids of its own PE's, messages named by pair so that
+// the target's part names their deliveries alike, dates that never go back except computation's,
+// and every event of several threads written whole.
 #include "traces/Recorder.hpp"
+
+#include "traces/Merge.hpp"
 
 #include <gtest/gtest.h>
 
 #include <unistd.h>
 
 #include <filesystem>
+#include <map>
+#include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace fs = std::filesystem;
 using shmemsim::traces::Event;
 using shmemsim::traces::Level;
+using shmemsim::traces::PartRecorder;
 using shmemsim::traces::Recorder;
 using shmemsim::traces::Type;
 
@@ -98,5 +107,120 @@ TEST(Recorder, WritesEventsInDateOrderAndHoldsThemBehindAnOpenInterval)
     EXPECT_TRUE(fs::exists(dir / "trace.evt"));
     EXPECT_FALSE(fs::exists(dir / "trace.evt.part"));
   }
+  fs::remove_all(dir);
+}
+
+TEST(PartRecorder, NamesOperationsByPeAndMessagesByPairSoThatTheTargetsPartNamesTheirDeliveries)
+{
+  const fs::path dir = fresh_dir("part-ids");
+  fs::create_directories(dir);
+  const std::string pe2 = (dir / ".pe-2.evt").string(), pe0 = (dir / ".pe-0.evt").string();
+  std::uint64_t a = 0, b = 0, m0 = 0, m1 = 0, m0b = 0;
+  {
+    PartRecorder part(pe2, 2, 1);
+    a   = part.op_issued(100, 2, 0, 1, 2, 1, "put", 8, 0);
+    m0  = part.msg_issued(110, "put", 2, 0, 8, a);
+    b   = part.op_issued(120, 2, 1, 1, 2, 2, "get", 16, 1);
+    m1  = part.msg_issued(130, "get", 2, 1, 16, b);
+    m0b = part.msg_issued(140, "atomic", 2, 0, 8, 0);
+    part.msg_done(300, m0);
+    part.flush();
+  }
+  EXPECT_EQ(a, (std::uint64_t{3} << 40) + 1) << "PE 2's operations are numbered apart from other PEs'";
+  EXPECT_EQ(b, (std::uint64_t{3} << 40) + 2);
+  EXPECT_EQ(m0, shmemsim::pair_message_id(2, 0, 1));
+  EXPECT_EQ(m1, shmemsim::pair_message_id(2, 1, 1));
+  EXPECT_EQ(m0b, shmemsim::pair_message_id(2, 0, 2)) << "the second message of pair (2, 0)";
+  {
+    PartRecorder part(pe0, 0, 0);
+    part.msg_delivered(200, shmemsim::pair_message_id(2, 0, 2), true, 0); // overtook the first one
+    part.msg_delivered(210, shmemsim::pair_message_id(2, 0, 1), false, 1);
+    part.ct_changed(210, 0, 0, 2, 0);
+    part.flush();
+  }
+  const shmemsim::traces::Trace tr = shmemsim::traces::merge_traces({pe0, pe2}, {});
+  std::map<std::uint64_t, std::uint64_t> op_of;
+  std::map<std::uint64_t, int> delivered;
+  std::map<int, int> node;
+  for (const Event& e : tr.events) {
+    if (e.type == Type::Pe)
+      node[e.pe] = e.node;
+    if (e.type == Type::Msg)
+      op_of[e.id] = e.op;
+    if (e.type == Type::Dlv) {
+      EXPECT_TRUE(op_of.count(e.id)) << "a delivery names a message issued (and merged before it)";
+      ++delivered[e.id];
+    }
+  }
+  EXPECT_EQ(node, (std::map<int, int>{{0, 0}, {2, 1}}));
+  EXPECT_EQ(op_of.at(m0), a);
+  EXPECT_EQ(op_of.at(m1), b);
+  EXPECT_EQ(delivered, (std::map<std::uint64_t, int>{{m0, 1}, {m0b, 1}}));
+  fs::remove_all(dir);
+}
+
+TEST(PartRecorder, DatesNeverGoBackExceptComputationDatedAtItsStart)
+{
+  const fs::path dir = fresh_dir("part-dates");
+  fs::create_directories(dir);
+  const std::string path = (dir / ".pe-0.evt").string();
+  {
+    PartRecorder part(path, 0, 0);
+    part.wait_begin(500, 0, 0, 0, 1, "quiet", 3);
+    part.ct_changed(400, 0, 1, 3, 0);   // read before the wait's date by another thread: flattened
+    part.compute(100, 50, 0, 1);         // reported at its end, dated at its start
+    part.wait_end(520, 0, 0, 3);
+    part.flush();
+  }
+  const auto events = shmemsim::traces::read_trace_file(path, shmemsim::traces::DateOrder::Any).events;
+  std::vector<std::pair<Type, std::int64_t>> got;
+  for (const Event& e : events)
+    if (e.type != Type::Pe)
+      got.emplace_back(e.type, e.t);
+  EXPECT_EQ(got, (std::vector<std::pair<Type, std::int64_t>>{{Type::Wait, 500}, {Type::Ct, 500}, {Type::Comp, 100}, {Type::Wend, 520}}));
+  EXPECT_EQ(events.back().type, Type::Wend);
+  EXPECT_THROW(shmemsim::traces::read_trace_file(path), std::runtime_error) << "a part is not a run's trace: the merge sorts it";
+  fs::remove_all(dir);
+}
+
+TEST(PartRecorder, ThreadsReportingAtOnceEachGetTheirEventsWrittenWhole)
+{
+  const fs::path dir = fresh_dir("part-threads");
+  fs::create_directories(dir);
+  const std::string path = (dir / ".pe-1.evt").string();
+  constexpr int kThreads = 4, kOps = 2000;
+  {
+    PartRecorder part(path, 1, 0);
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t)
+      threads.emplace_back([&part, t] {
+        for (int i = 0; i < kOps; ++i) {
+          const std::uint64_t op = part.op_issued(i, 1, t, 0, 1, static_cast<std::uint64_t>(i + 1), "put", 8, t % 2 == 0 ? 0 : 2);
+          part.msg_issued(i, "put", 1, t % 2 == 0 ? 0 : 2, 8, op);
+        }
+      });
+    for (std::thread& th : threads)
+      th.join();
+    part.flush();
+  }
+  const auto events = shmemsim::traces::read_trace_file(path, shmemsim::traces::DateOrder::Any).events;
+  std::set<std::uint64_t> ops, msgs;
+  std::map<std::uint64_t, int> thread_of_op;
+  for (const Event& e : events) {
+    if (e.type == Type::Op) {
+      ops.insert(e.id);
+      thread_of_op[e.id] = e.thr;
+    }
+    if (e.type == Type::Msg) {
+      msgs.insert(e.id);
+      EXPECT_EQ(thread_of_op.count(e.op), 1u) << "each message names an operation written before it";
+    }
+  }
+  EXPECT_EQ(ops.size(), std::size_t{kThreads * kOps}) << "operation ids are unique";
+  std::set<std::uint64_t> want;
+  for (int target : {0, 2})
+    for (std::uint64_t k = 1; k <= std::uint64_t{kThreads / 2 * kOps}; ++k)
+      want.insert(shmemsim::pair_message_id(1, target, k));
+  EXPECT_EQ(msgs, want) << "each pair's messages are numbered 1, 2, ... without gap or repeat";
   fs::remove_all(dir);
 }

@@ -1,9 +1,9 @@
 // The SHMEM front end's events, for traces and reports: operations issued on contexts, contexts
-// made and released, waits on counters (published by a transport), computation and the library's
-// lock (published by a PE runtime). Declared by the front end, beside the seams, so that the layers
-// below (sim/Observer.hpp: fabric and NICs; portals::PortalsObserver: CTs and limits) know nothing
-// of SHMEM. Its CtxEvent (base/CtxEvent.hpp) is also the trace format's vocabulary. Header-only:
-// including it links nothing.
+// made and released, waits on counters (published by a transport: the simulator's Portals
+// transport or the emulator's), computation and the library's lock (published by a PE runtime).
+// With base/NetworkObserver.hpp and base/PortalsObserver.hpp, the vocabulary both backends publish
+// in and the trace recorder implements (traces/Recorder.hpp). Header-only: including it links
+// nothing.
 #pragma once
 
 #include "base/CtxEvent.hpp"
@@ -12,7 +12,7 @@
 
 #include <cstdint>
 
-namespace shmemsim::front {
+namespace shmemsim {
 
 class ShmemObserver {
 public:
@@ -20,10 +20,10 @@ public:
 
   /// Thread `thr` of PE `pe` issues an operation on context `ctx`, counted on CT `ct` as its
   /// `seq`-th. Returns the operation's trace id (0: none), which the transport hands to the
-  /// network with the operation's messages (Portals' user_ptr), so that each message is tied to
-  /// its own operation whichever thread issues what in between.
+  /// network with the operation's messages (Portals' user_ptr; the emulator's request), so that
+  /// each message is tied to its own operation whichever thread issues what in between.
   virtual std::uint64_t op_issued(Ps t, int pe, int thr, int ctx, int ct, std::uint64_t seq, const char* kind,
-                         std::uint64_t bytes, int target) = 0;
+                                  std::uint64_t bytes, int target) = 0;
   /// Context `ctx` (0: the default) was created, destroyed, refused or shared.
   virtual void ctx_event(Ps t, int pe, int thr, int ctx, int ct, CtxEvent what) = 0;
   /// A thread starts waiting for CT `ct` of context `ctx` to reach `target` (`what`: the call).
@@ -37,8 +37,8 @@ public:
 
   /// An interval from `t` (a computation or a lock) is under way and will be reported, dated `t`,
   /// once its length is known: until the matching interval_closed(t), events before `t` may still
-  /// come. Every other event is reported at the simulated time it happens or later, so a recorder
-  /// that streams in date order writes events up to min(now, earliest open interval) (traces/Recorder).
+  /// come. Every other event is reported at the time it happens or later, so a recorder that
+  /// streams in date order writes events up to min(now, earliest open interval) (traces/Recorder).
   virtual void interval_open(Ps /*t*/) {}
   /// The interval opened at `t` has been reported (or will not be: it was empty).
   virtual void interval_closed(Ps /*t*/) {}
@@ -57,4 +57,4 @@ private:
   Ps t_;
 };
 
-} // namespace shmemsim::front
+} // namespace shmemsim
