@@ -83,31 +83,41 @@ function(forbid dir pattern)
 endfunction()
 
 # Floor 0: base/ uses nothing of the project (the C++ standard library only); every floor may use it.
-forbid(base "sim/|shmem_front/|scenarios/|traces/|analysis/|simgrid/|nlohmann/|boost/")
+forbid(base "sim/|shmem_front/|scenarios/|traces/|analysis/|run/|simgrid/|nlohmann/|boost/")
 # The models, bottom up: each knows only the layers below it (and publishes through its own
 # observer interface: sim/Observer.hpp, sim/portals_model/PortalsObserver.hpp).
-forbid(sim "sim/nic/|sim/portals_model/|shmem_front/|scenarios/|traces/|analysis/|nlohmann/")
-forbid(sim/nic "sim/portals_model/|shmem_front/|scenarios/|traces/|analysis/|nlohmann/")
-forbid(sim/portals_model "shmem_front/|scenarios/|traces/|analysis/|nlohmann/")
+forbid(sim "sim/nic/|sim/portals_model/|shmem_front/|scenarios/|traces/|analysis/|run/|nlohmann/")
+forbid(sim/nic "sim/portals_model/|shmem_front/|scenarios/|traces/|analysis/|run/|nlohmann/")
+forbid(sim/portals_model "shmem_front/|scenarios/|traces/|analysis/|run/|nlohmann/")
 # The routines: the seams only.
-forbid(shmem_front/lib "scenarios/|traces/|analysis/|shmem_front/runtime/|shmem_front/transport/|shmem_front/emulator/|sim/|simgrid/|boost/")
-forbid(shmem_front/lib/async "scenarios/|traces/|analysis/|shmem_front/runtime/|shmem_front/transport/|shmem_front/emulator/|sim/|simgrid/|boost/")
+forbid(shmem_front/lib "scenarios/|traces/|analysis/|run/|shmem_front/runtime/|shmem_front/transport/|shmem_front/emulator/|sim/|simgrid/|boost/")
+forbid(shmem_front/lib/async "scenarios/|traces/|analysis/|run/|shmem_front/runtime/|shmem_front/transport/|shmem_front/emulator/|sim/|simgrid/|boost/")
 # The PE runtime: sim and the seams; never the transport, the models, scenarios or traces.
-forbid(shmem_front/runtime "scenarios/|traces/|analysis/|shmem_front/transport/|shmem_front/emulator/|sim/nic/|sim/portals_model/"
-       "" "/shmemsim_run\\.cpp$") # the launcher (a composition root) until run/ takes it
+forbid(shmem_front/runtime "scenarios/|traces/|analysis/|run/|shmem_front/transport/|shmem_front/emulator/|sim/nic/|sim/portals_model/")
 # The Portals transport: the Portals model and the seams; never the runtime, scenarios or traces.
-forbid(shmem_front/transport "scenarios/|traces/|analysis/|shmem_front/runtime/|shmem_front/emulator/")
+forbid(shmem_front/transport "scenarios/|traces/|analysis/|run/|shmem_front/runtime/|shmem_front/emulator/")
 # The program loader: libc only (both PE hosts, the simulator's and the emulator's, link it).
-forbid(shmem_front/loader "simgrid/|sim/|scenarios/|traces/|analysis/|shmem_front/|base/" "shmem_front/loader/.*")
+forbid(shmem_front/loader "simgrid/|sim/|scenarios/|traces/|analysis/|run/|shmem_front/|base/" "shmem_front/loader/.*")
 # The emulator: the seams, Boost and the trace format (traces/Trace.hpp: its PEs write trace
 # events); never SimGrid, the models, scenarios, the rest of traces or the simulator's runtime and
 # transport.
-forbid(shmem_front/emulator "simgrid/|sim/|scenarios/|traces/|analysis/|shmem_front/runtime/|shmem_front/transport/"
+forbid(shmem_front/emulator "simgrid/|sim/|scenarios/|traces/|analysis/|run/|shmem_front/runtime/|shmem_front/transport/"
        "traces/Trace\\.hpp")
 # The trace format, its reader and writers know no simulator and no front end (analysis and the
 # emulator link them alone); the recorder (Recorder.*) implements the observer interfaces.
-forbid(traces "sim/|shmem_front/|scenarios/|analysis/|simgrid/" "" "^traces/Recorder\\.")
-forbid(traces "sim/nic/|shmem_front/runtime/|shmem_front/transport/|shmem_front/emulator/|scenarios/|analysis/|simgrid/"
+forbid(traces "sim/|shmem_front/|scenarios/|analysis/|run/|simgrid/" "" "^traces/Recorder\\.")
+forbid(traces "sim/nic/|shmem_front/runtime/|shmem_front/transport/|shmem_front/emulator/|scenarios/|analysis/|run/|simgrid/"
        "sim/(Observer|portals_model/PortalsObserver)\\.hpp|shmem_front/lib/ShmemObserver\\.hpp" "" "^traces/Recorder\\.")
 # The analysis reads run directories: the trace format, never the simulator or the front end.
-forbid(analysis "sim/|shmem_front/|simgrid/|traces/Recorder")
+forbid(analysis "sim/|shmem_front/|run/|simgrid/|traces/Recorder")
+# Scenario configuration (JSON -> parameter structs) and the sweep tools: never a run's composition
+# (run/) or the parts only it assembles.
+forbid(scenarios "run/|shmem_front/(runtime|transport|emulator|loader|launcher)/")
+# A run's composition (run/): configuration, models, traces, the PE runtime and transport, the
+# program loader and the emulator's launcher; never the tools, the analysis, a front end's main or
+# the emulator's PE side.
+forbid(run "analysis/|scenarios/(Sweep|Limits|Microbench|PlotUnits)|scenarios/cli/|shmem_front/launcher/|shmem_front/emulator/(Nic|EmuTransport|EmuRuntime|Tracer|BootClient)")
+# The front ends' mains turn options into a run request: `shmemsim` (scenarios/cli) runs traffic only,
+# shmemsim-run (shmem_front/launcher) reaches the rest through run/Program.hpp.
+forbid(scenarios/cli "shmem_front/(runtime|transport|emulator|loader|launcher)/|run/(Program|Emulated)")
+forbid(shmem_front/launcher "traces/|analysis/|shmem_front/(transport|emulator|loader)/|run/(Simulated|Emulated|ProgramWorkload)")
