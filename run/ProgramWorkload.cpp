@@ -18,9 +18,7 @@ namespace {
 RuntimeParams runtime_params(const scenarios::Scenario& sc, const Models& models)
 {
   RuntimeParams rp;
-  rp.compute         = sc.job.compute == scenarios::ComputeMode::Counted    ? ComputeMode::Counted
-                       : sc.job.compute == scenarios::ComputeMode::Measured ? ComputeMode::Measured
-                                                                            : ComputeMode::None;
+  rp.compute         = sc.job.compute;
   rp.compute_scale   = sc.job.compute_scale;
   rp.compute_quantum = sc.job.compute_quantum;
   rp.core_speed      = sc.platform.hosts.core_speed;

@@ -6,6 +6,7 @@
 #include "shmem_front/lib/AsyncParams.hpp"
 #include "shmem_front/lib/CollectiveParams.hpp"
 #include "shmem_front/lib/Seams.hpp" // CtxMapping, OnExhaustion
+#include "shmem_front/runtime/RuntimeParams.hpp" // ComputeMode and the runtime's defaults
 #include "base/Params.hpp"
 #include "base/Time.hpp"
 
@@ -17,8 +18,6 @@ namespace shmemsim::scenarios {
 
 enum class Placement { Block, Cyclic };
 
-enum class ComputeMode { Counted, Measured, None };
-
 struct JobParams {
   int pes             = 0; ///< endpoints (processes); 0: one per node
   int pes_per_node    = 1;
@@ -26,11 +25,9 @@ struct JobParams {
   std::string program;            ///< for shmemsim-run
   std::vector<std::string> args;
   std::vector<std::string> env;   ///< job.env: "NAME=value" for the PEs
-  ComputeMode compute   = ComputeMode::Counted;
-  double compute_scale  = 1.0;
-  /// job.compute_quantum: simulated compute after which a thread that calls nothing is charged and
-  /// yields (time slicing).
-  Ps compute_quantum = 2'000'000;
+  front::ComputeMode compute = front::RuntimeParams{}.compute;    ///< job.compute
+  double compute_scale       = front::RuntimeParams{}.compute_scale; ///< job.compute_scale
+  Ps compute_quantum         = front::RuntimeParams{}.compute_quantum; ///< job.compute_quantum
   /// Usable symmetric heap per PE (job.symmetric_heap). The default follows common implementations:
   /// Sandia OpenSHMEM's SHMEM_SYMMETRIC_SIZE defaults to 512 MiB (src/shmem_env_defs.h), NVSHMEM's to
   /// 1 GiB (its environment-variable documentation); shmemsim-run reserves it lazily (MAP_NORESERVE).
@@ -40,12 +37,8 @@ struct JobParams {
   /// job.contexts.independent_mds: a created context's MDs carry the contexts paper's proposed
   /// PTL_MD_INDEPENDENT (an injection queue of their own while the NIC has spare ones).
   bool contexts_independent_mds = true;
-  /// job.threads.library_lock: hold time of the library's internal lock, paid by operations on
-  /// shared contexts under SHMEM_THREAD_MULTIPLE (0: no cost).
-  Ps library_lock = 100'000;
-  /// job.threads.per_pe: default OpenMP team size (OMP_NUM_THREADS wins); 0: the node's program
-  /// cores divided among its PEs.
-  int threads_per_pe = 0;
+  Ps library_lock    = front::RuntimeParams{}.library_lock;   ///< job.threads.library_lock
+  int threads_per_pe = front::RuntimeParams{}.threads_per_pe; ///< job.threads.per_pe
   /// job.collectives.<what>: the algorithm of each collective (its keys: CollectiveParams::keys()).
   front::CollectiveParams collectives;
   /// job.async.*: AsyncSHMEM's workers and runtime design (its keys: AsyncParams::keys()).
