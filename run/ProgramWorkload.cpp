@@ -22,12 +22,12 @@ RuntimeParams runtime_params(const scenarios::Scenario& sc, const Models& models
   rp.compute_scale   = sc.job.compute_scale;
   rp.compute_quantum = sc.job.compute_quantum;
   rp.core_speed      = sc.platform.hosts.core_speed;
-  rp.instruction_time = ps_to_seconds(sc.platform.hosts.instruction_time);
+  rp.instruction_time = sc.platform.hosts.instruction_time;
   rp.latency_int      = sc.platform.hosts.latency_int;
   rp.latency_load     = sc.platform.hosts.latency_load;
   rp.latency_fp_add   = sc.platform.hosts.latency_fp_add;
   rp.latency_fp_mul   = sc.platform.hosts.latency_fp_mul;
-  rp.divide_time      = ps_to_seconds(sc.platform.hosts.divide_time);
+  rp.divide_time      = sc.platform.hosts.divide_time;
   rp.reorder_window   = sc.platform.hosts.reorder_window;
   rp.program_cores   = models.program_cores;
   rp.threads_per_pe  = sc.job.threads_per_pe;

@@ -110,15 +110,20 @@ forbid(traces "sim/nic/|shmem_front/runtime/|shmem_front/transport/|shmem_front/
        "sim/(Observer|portals_model/PortalsObserver)\\.hpp|shmem_front/lib/ShmemObserver\\.hpp" "" "^traces/Recorder\\.")
 # The analysis reads run directories: the trace format, never the simulator or the front end.
 forbid(analysis "sim/|shmem_front/|run/|simgrid/|traces/Recorder")
-# Scenario configuration (JSON -> parameter structs) and the sweep tools: never a run's composition
+# Scenario configuration (JSON -> parameter structs): never a run's composition
 # (run/) or the parts only it assembles, but the parameter structs those parts own (RuntimeParams).
 forbid(scenarios "run/|shmem_front/(runtime|transport|emulator|loader|launcher)/" "shmem_front/[a-z]+/[A-Za-z]*Params\\.hpp")
 # A run's composition (run/): configuration, models, traces, the PE runtime and transport, the
-# program loader and the emulator's launcher; never the tools, the analysis, a front end's main or
+# program loader and the emulator's launcher; never the workflow tools, the analysis, a front end's main or
 # the emulator's PE side.
-forbid(run "analysis/|scenarios/(Sweep|Limits|Microbench|PlotUnits)|scenarios/cli/|shmem_front/launcher/|shmem_front/emulator/(Nic|EmuTransport|EmuRuntime|Tracer|BootClient)")
+forbid(run "analysis/|tools/|scenarios/cli/|shmem_front/launcher/|shmem_front/emulator/(Nic|EmuTransport|EmuRuntime|Tracer|BootClient)")
 # The front ends' mains turn options into a run request: `shmemsim` (scenarios/cli) runs traffic only,
 # shmemsim-run (shmem_front/launcher) reaches the rest through run/Program.hpp.
 forbid(scenarios/cli "shmem_front/(runtime|transport|emulator|loader|launcher)/|run/(Program|Emulated)"
        "shmem_front/[a-z]+/[A-Za-z]*Params\\.hpp")
 forbid(shmem_front/launcher "traces/|analysis/|shmem_front/(transport|emulator|loader)/|run/(Simulated|Emulated|ProgramWorkload)")
+# The workflow tools run other runs as subprocesses and read their results: scenario configuration
+# and the analysis (with the models' parameter headers the scenario's keys come from), never the
+# engine, the front end's runtime, transports or emulator, a run's composition (run/) or the recorder.
+forbid(tools "simgrid/|shmem_front/(runtime|transport|emulator|launcher)/|run/|traces/Recorder"
+       "shmem_front/runtime/RuntimeParams\\.hpp")

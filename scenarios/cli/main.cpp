@@ -6,10 +6,10 @@
 #include "run/Simulated.hpp"
 #include "run/TrafficWorkload.hpp"
 #include "scenarios/Scenario.hpp"
-#include "scenarios/Limits.hpp"
-#include "scenarios/Microbench.hpp"
-#include "scenarios/PlotUnits.hpp"
-#include "scenarios/Sweep.hpp"
+#include "tools/Limits.hpp"
+#include "tools/Microbench.hpp"
+#include "tools/PlotUnits.hpp"
+#include "tools/Sweep.hpp"
 
 #include <unistd.h>
 
@@ -219,7 +219,7 @@ void print_help()
               "commands ('shmemsim COMMAND --help' prints a command's arguments and options):\n%s%s%s%s%s",
               run_table("run", a).listing().c_str(), run_table("validate", a).listing().c_str(), keys_table().listing().c_str(),
               presets_table().listing().c_str(), calibrate_table(c).listing().c_str());
-  std::printf("\nsweeps (README, Sweeps):\n%s%s%s", sweep_usage().c_str(), limits_usage().c_str(), microbench_usage().c_str());
+  std::printf("\nsweeps (README, Sweeps):\n%s%s%s", shmemsim::tools::sweep_usage().c_str(), shmemsim::tools::limits_usage().c_str(), shmemsim::tools::microbench_usage().c_str());
   std::printf("\nanalysis commands (read a run directory's trace.evt and JSON files):\n%s", shmemsim::analysis::usage().c_str());
   std::fputs(R"TXT(
 options, the same for every command (README, "Command-line conventions"): --opt VALUE or --opt=VALUE;
@@ -283,17 +283,17 @@ int main(int argc, char** argv)
     if (cmd == "calibrate")
       return calibrate_command(argc - 2, argv + 2);
     if (shmemsim::analysis::is_command(cmd))
-      return shmemsim::analysis::run_command(cmd, argc - 2, argv + 2, shmemsim::scenarios::scenario_unit_reader());
+      return shmemsim::analysis::run_command(cmd, argc - 2, argv + 2, shmemsim::tools::scenario_unit_reader());
     if (cmd == "run") {
       Args a;
       return parse_args(cmd, argc - 2, argv + 2, a) ? cmd_run(a) : 0;
     }
-    if (cmd == "sweep") // scenarios/Sweep.cpp
-      return shmemsim::scenarios::sweep_command(argc - 2, argv + 2);
-    if (cmd == "limits") // scenarios/Limits.cpp, docs/limits.md: a generated sweep over NIC limits
-      return shmemsim::scenarios::limits_command(argc - 2, argv + 2);
-    if (cmd == "microbench") // scenarios/Microbench.cpp, docs/microbench.md
-      return shmemsim::scenarios::microbench_command(argc - 2, argv + 2);
+    if (cmd == "sweep") // tools/Sweep.cpp
+      return shmemsim::tools::sweep_command(argc - 2, argv + 2);
+    if (cmd == "limits") // tools/Limits.cpp, docs/limits.md: a generated sweep over NIC limits
+      return shmemsim::tools::limits_command(argc - 2, argv + 2);
+    if (cmd == "microbench") // tools/Microbench.cpp, docs/microbench.md
+      return shmemsim::tools::microbench_command(argc - 2, argv + 2);
     if (cmd == "validate") {
       Args a;
       if (!parse_args(cmd, argc - 2, argv + 2, a))

@@ -28,8 +28,8 @@ double thread_cpu_seconds()
 ComputeAccounting::ComputeAccounting(sim::Simulation& sim, const RuntimeParams& params, WorkCounter counter)
     : sim_(sim), mode_(params.compute), scale_(params.compute_scale), core_speed_(params.core_speed),
       flops_per_fs_(1e-15 * params.core_speed * params.compute_scale), poll_cost_(params.poll_cost),
-      counter_(counter), work_(counter.work), instruction_fs_(to_fs(params.instruction_time)),
-      divide_fs_(to_fs(params.divide_time)),
+      counter_(counter), work_(counter.work), instruction_fs_(to_fs(ps_to_seconds(params.instruction_time))),
+      divide_fs_(to_fs(ps_to_seconds(params.divide_time))),
       latency_fs_{to_fs(ps_to_seconds(params.latency_int)), to_fs(ps_to_seconds(params.latency_load)),
                   to_fs(ps_to_seconds(params.latency_fp_add)), to_fs(ps_to_seconds(params.latency_fp_mul))},
       window_(static_cast<unsigned long>(params.reorder_window))

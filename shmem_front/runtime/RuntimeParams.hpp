@@ -33,16 +33,15 @@ struct RuntimeParams {
   /// yields (time slicing).
   Ps compute_quantum = 2'000'000;
   double core_speed       = sim::HostParams{}.core_speed; ///< platform.core_speed, flop/s
-  /// platform.instruction_time: one counted instruction, seconds
-  double instruction_time = ps_to_seconds(sim::HostParams{}.instruction_time);
+  Ps instruction_time = sim::HostParams{}.instruction_time; ///< platform.instruction_time: one counted instruction
   /// platform.latency.*: counted loops' chain latencies by operation class (defaults: HostParams's)
   Ps latency_int    = sim::HostParams{}.latency_int;
   Ps latency_load   = sim::HostParams{}.latency_load;
   Ps latency_fp_add = sim::HostParams{}.latency_fp_add;
   Ps latency_fp_mul = sim::HostParams{}.latency_fp_mul;
   int reorder_window      = sim::HostParams{}.reorder_window; ///< platform.reorder_window, instructions
-  /// platform.divide_time: the divider busy for one divide or square root, seconds
-  double divide_time      = ps_to_seconds(sim::HostParams{}.divide_time);
+  /// platform.divide_time: the divider busy for one divide or square root
+  Ps divide_time = sim::HostParams{}.divide_time;
   int program_cores       = 1;     ///< cores of a node for programs (the NIC's progress core excluded)
   /// job.threads.per_pe: default OpenMP team size (OMP_NUM_THREADS wins); 0: the node's program
   /// cores divided among its PEs.

@@ -71,7 +71,7 @@ shmemsim_program_test(compute_weight_bad_cost PROGRAM compute_weight PES 1 RUN_O
 # kernels, built both ways, give the same output, summary and trace byte for byte.
 add_test(NAME prog_compute_inline_count
   COMMAND ${CMAKE_COMMAND} -DBIN=${PROJECT_BINARY_DIR}/bin -DSRC=${CMAKE_CURRENT_SOURCE_DIR}
-          -DKERNELS=${PROJECT_SOURCE_DIR}/scenarios/calibrate -DOUT=${CMAKE_CURRENT_BINARY_DIR}/out/compute_inline_count
+          -DKERNELS=${PROJECT_SOURCE_DIR}/tools/calibrate -DOUT=${CMAKE_CURRENT_BINARY_DIR}/out/compute_inline_count
           -P ${CMAKE_CURRENT_SOURCE_DIR}/compute_weight/check_inline_count.cmake)
 set_tests_properties(prog_compute_inline_count PROPERTIES LABELS programs TIMEOUT 900)
 
@@ -82,6 +82,6 @@ set_tests_properties(prog_compute_inline_count PROPERTIES LABELS programs TIMEOU
 # integer sort, threads, OpenMP.
 add_test(NAME prog_deferred_slices
   COMMAND ${CMAKE_COMMAND} -DBIN=${PROJECT_BINARY_DIR}/bin -DPROGS=${CMAKE_CURRENT_BINARY_DIR}/bin
-          -DKERNELS=${PROJECT_SOURCE_DIR}/scenarios/calibrate -DOUT=${CMAKE_CURRENT_BINARY_DIR}/out/deferred_slices
+          -DKERNELS=${PROJECT_SOURCE_DIR}/tools/calibrate -DOUT=${CMAKE_CURRENT_BINARY_DIR}/out/deferred_slices
           -P ${CMAKE_CURRENT_SOURCE_DIR}/compute_weight/check_deferred_slices.cmake)
 set_tests_properties(prog_deferred_slices PROPERTIES LABELS programs TIMEOUT 900)

@@ -1,15 +1,16 @@
-// The sweep's specification (scenarios/SweepSpec): expansion order, zipped groups, ranges, seeds;
-// and the RESULT lines programs print (scenarios/SweepResults).
+// The sweep's specification (tools/SweepSpec): expansion order, zipped groups, ranges, seeds;
+// and the RESULT lines programs print (tools/SweepResults).
 #include "scenarios/Scenario.hpp"
-#include "scenarios/SweepResults.hpp"
-#include "scenarios/SweepSpec.hpp"
+#include "tools/SweepResults.hpp"
+#include "tools/SweepSpec.hpp"
 
 #include <gtest/gtest.h>
 
 #include <set>
 #include <sstream>
 
-using namespace shmemsim::scenarios;
+using namespace shmemsim::tools;
+using shmemsim::scenarios::ScenarioError;
 using nlohmann::json;
 
 namespace {

@@ -5,7 +5,7 @@
 # computed date). stdout, stderr, summary.json and the trace of the off and on runs must be
 # identical byte for byte, and the check run must have checked at least one slice where the case
 # says deferral happens.
-# -DBIN=build/bin -DPROGS=build/tests/programs/bin -DKERNELS=scenarios/calibrate -DOUT=work directory
+# -DBIN=build/bin -DPROGS=build/tests/programs/bin -DKERNELS=tools/calibrate -DOUT=work directory
 file(REMOVE_RECURSE ${OUT})
 file(MAKE_DIRECTORY ${OUT})
 set(failures "")

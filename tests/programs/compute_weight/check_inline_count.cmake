@@ -2,7 +2,7 @@
 # (SHMEMSIM_CC_COUNT=calls, every block calling the interposition library) charges, at the same
 # points: each program below is built both ways (at the same path, one after the other) and run with
 # the same options; stdout, summary.json and the traces must be identical byte for byte.
-# -DBIN=build/bin -DSRC=tests/programs -DKERNELS=scenarios/calibrate -DOUT=work directory
+# -DBIN=build/bin -DSRC=tests/programs -DKERNELS=tools/calibrate -DOUT=work directory
 file(REMOVE_RECURSE ${OUT})
 file(MAKE_DIRECTORY ${OUT}/prog)
 set(failures "")

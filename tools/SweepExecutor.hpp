@@ -3,13 +3,13 @@
 // `status` there, as the exported shell line does.
 #pragma once
 
-#include "scenarios/SweepPlan.hpp"
+#include "tools/SweepPlan.hpp"
 
 #include <functional>
 #include <string>
 #include <vector>
 
-namespace shmemsim::scenarios {
+namespace shmemsim::tools {
 
 class SweepExecutor {
 public:
@@ -33,4 +33,4 @@ private:
 /// line, which every simulated run prints first, is not an error).
 std::string first_error_line(const std::string& run_dir);
 
-} // namespace shmemsim::scenarios
+} // namespace shmemsim::tools

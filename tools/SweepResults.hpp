@@ -4,7 +4,7 @@
 // min, max: points.csv).
 #pragma once
 
-#include "scenarios/SweepPlan.hpp"
+#include "tools/SweepPlan.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-namespace shmemsim::scenarios {
+namespace shmemsim::tools {
 
 /// The figures of a program's output: every line "RESULT name=value [name=value ...]" (after an
 /// optional "[PE n] " tag). A value that reads as a number is one, else it is a string; a name given
@@ -64,4 +64,4 @@ private:
 /// Returns one line per problem; `written` gets the files drawn.
 std::vector<std::string> draw_sweep_plots(const SweepResults& results, std::vector<std::string>& written);
 
-} // namespace shmemsim::scenarios
+} // namespace shmemsim::tools

@@ -8,7 +8,7 @@
 
 #include <string>
 
-namespace shmemsim::scenarios {
+namespace shmemsim::tools {
 
 /// The command's synopsis and summary, for `shmemsim --help` (`shmemsim microbench --help`: its options).
 std::string microbench_usage();
@@ -18,4 +18,4 @@ std::string microbench_usage();
 /// ScenarioError or base::UsageError on bad arguments.
 int microbench_command(int argc, char** argv);
 
-} // namespace shmemsim::scenarios
+} // namespace shmemsim::tools

@@ -1,13 +1,13 @@
 // The sweep's plots: analysis::make_plot (the plotter of `shmemsim plot`) over the sweep's runs.
 #include "analysis/Plot.hpp"
-#include "scenarios/PlotUnits.hpp"
-#include "scenarios/SweepResults.hpp"
+#include "tools/PlotUnits.hpp"
+#include "tools/SweepResults.hpp"
 
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
 
-namespace shmemsim::scenarios {
+namespace shmemsim::tools {
 
 using json   = nlohmann::json;
 namespace fs = std::filesystem;
@@ -100,4 +100,4 @@ std::vector<std::string> draw_sweep_plots(const SweepResults& res, std::vector<s
   return problems;
 }
 
-} // namespace shmemsim::scenarios
+} // namespace shmemsim::tools

@@ -1,8 +1,8 @@
-#include "scenarios/SweepResults.hpp"
+#include "tools/SweepResults.hpp"
 
 #include "scenarios/Scenario.hpp"
-#include "scenarios/SweepExecutor.hpp"
-#include "scenarios/SweepPlan.hpp"
+#include "tools/SweepExecutor.hpp"
+#include "tools/SweepPlan.hpp"
 #include "base/Assert.hpp"
 
 #include <algorithm>
@@ -15,7 +15,9 @@
 #include <set>
 #include <sstream>
 
-namespace shmemsim::scenarios {
+namespace shmemsim::tools {
+
+using scenarios::Scenario;
 
 using json   = nlohmann::json;
 namespace fs = std::filesystem;
@@ -309,4 +311,4 @@ void SweepResults::write() const
   write_text(d / "results.json", json_all().dump(2) + "\n");
 }
 
-} // namespace shmemsim::scenarios
+} // namespace shmemsim::tools

@@ -1,11 +1,11 @@
-#include "scenarios/Sweep.hpp"
+#include "tools/Sweep.hpp"
 
 #include "base/CommandLine.hpp"
 
 #include "scenarios/Scenario.hpp"
-#include "scenarios/SweepExecutor.hpp"
-#include "scenarios/SweepPlan.hpp"
-#include "scenarios/SweepResults.hpp"
+#include "tools/SweepExecutor.hpp"
+#include "tools/SweepPlan.hpp"
+#include "tools/SweepResults.hpp"
 
 #include <chrono>
 #include <cstdio>
@@ -14,7 +14,10 @@
 #include <fstream>
 #include <string>
 
-namespace shmemsim::scenarios {
+namespace shmemsim::tools {
+
+using scenarios::ScenarioError;
+using scenarios::Scenario;
 
 namespace fs = std::filesystem;
 
@@ -183,4 +186,4 @@ int sweep_command(int argc, char** argv)
   return finish(x);
 }
 
-} // namespace shmemsim::scenarios
+} // namespace shmemsim::tools

@@ -1,13 +1,13 @@
-#include "scenarios/Limits.hpp"
+#include "tools/Limits.hpp"
 
 #include "base/CommandLine.hpp"
 
 #include "analysis/Index.hpp"
 #include "analysis/Report.hpp"
 #include "scenarios/Scenario.hpp"
-#include "scenarios/Sweep.hpp"
-#include "scenarios/SweepPlan.hpp"
-#include "scenarios/SweepResults.hpp"
+#include "tools/Sweep.hpp"
+#include "tools/SweepPlan.hpp"
+#include "tools/SweepResults.hpp"
 #include "traces/Trace.hpp"
 
 #include <nlohmann/json.hpp>
@@ -20,7 +20,10 @@
 #include <string>
 #include <vector>
 
-namespace shmemsim::scenarios {
+namespace shmemsim::tools {
+
+using scenarios::ScenarioError;
+using scenarios::Scenario;
 
 using json   = nlohmann::json;
 namespace fs = std::filesystem;
@@ -401,4 +404,4 @@ int limits_command(int argc, char** argv)
   return status != 0 ? status : plots;
 }
 
-} // namespace shmemsim::scenarios
+} // namespace shmemsim::tools

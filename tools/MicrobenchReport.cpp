@@ -1,9 +1,9 @@
-#include "scenarios/MicrobenchReport.hpp"
+#include "tools/MicrobenchReport.hpp"
 
 #include "analysis/AxisUnits.hpp"
 #include "analysis/Plot.hpp"
 #include "scenarios/Scenario.hpp"
-#include "scenarios/SweepPlan.hpp"
+#include "tools/SweepPlan.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -12,7 +12,10 @@
 #include <set>
 #include <sstream>
 
-namespace shmemsim::scenarios {
+namespace shmemsim::tools {
+
+using scenarios::ScenarioError;
+using scenarios::Scenario;
 
 using json   = nlohmann::json;
 namespace fs = std::filesystem;
@@ -181,4 +184,4 @@ std::vector<std::string> write_microbench_plots(const MicrobenchFigures& f, cons
   return {lat.string(), bw.string(), rate.string()};
 }
 
-} // namespace shmemsim::scenarios
+} // namespace shmemsim::tools

@@ -1,5 +1,5 @@
 // A sweep's specification: the scenario's `sweep` object (and `repeat`), parsed and checked, and
-// its expansion into points. What a point runs is scenarios/SweepPlan's business.
+// its expansion into points. What a point runs is tools/SweepPlan's business.
 //
 //   "sweep": {
 //     "cartesian": [VAR or {"zip": [VAR, ...]}, ...],   every combination, the last varies fastest
@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-namespace shmemsim::scenarios {
+namespace shmemsim::tools {
 
 /// One swept variable: what it sets, under which name its values appear in the results, and its
 /// values in order.
@@ -78,4 +78,4 @@ std::uint64_t derive_seed(std::uint64_t seed, int r);
 /// A value as text: strings as they are, other values as JSON.
 std::string value_text(const nlohmann::json& v);
 
-} // namespace shmemsim::scenarios
+} // namespace shmemsim::tools

@@ -1,12 +1,12 @@
-#include "scenarios/Microbench.hpp"
+#include "tools/Microbench.hpp"
 
 #include "base/CommandLine.hpp"
 
-#include "scenarios/MicrobenchReport.hpp"
-#include "scenarios/PlotUnits.hpp"
+#include "tools/MicrobenchReport.hpp"
+#include "tools/PlotUnits.hpp"
 #include "scenarios/Scenario.hpp"
-#include "scenarios/SweepExecutor.hpp"
-#include "scenarios/SweepPlan.hpp"
+#include "tools/SweepExecutor.hpp"
+#include "tools/SweepPlan.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -19,7 +19,11 @@
 #include <string>
 #include <vector>
 
-namespace shmemsim::scenarios {
+namespace shmemsim::tools {
+
+using scenarios::ScenarioError;
+using scenarios::Scenario;
+using scenarios::parse_size;
 
 using json   = nlohmann::json;
 namespace fs = std::filesystem;
@@ -259,4 +263,4 @@ int microbench_command(int argc, char** argv)
   return 0;
 }
 
-} // namespace shmemsim::scenarios
+} // namespace shmemsim::tools

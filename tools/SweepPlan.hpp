@@ -3,7 +3,7 @@
 // (DIR/sweep.json), which is all that collecting results needs.
 #pragma once
 
-#include "scenarios/SweepSpec.hpp"
+#include "tools/SweepSpec.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-namespace shmemsim::scenarios {
+namespace shmemsim::tools {
 
 /// What `shmemsim sweep` was asked for.
 struct SweepRequest {
@@ -75,4 +75,4 @@ std::string shell_quote(const std::string& s);
 /// Writes `text` to `p` (replacing it); throws ScenarioError naming the file if it cannot.
 void write_text(const std::filesystem::path& p, const std::string& text);
 
-} // namespace shmemsim::scenarios
+} // namespace shmemsim::tools

@@ -8,7 +8,7 @@
 
 #include <string>
 
-namespace shmemsim::scenarios {
+namespace shmemsim::tools {
 
 /// The command's synopsis and summary, for `shmemsim --help` (`shmemsim limits --help`: its options).
 std::string limits_usage();
@@ -18,4 +18,4 @@ std::string limits_usage();
 /// ScenarioError on bad input, base::UsageError on a bad command line.
 int limits_command(int argc, char** argv);
 
-} // namespace shmemsim::scenarios
+} // namespace shmemsim::tools

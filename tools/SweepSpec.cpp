@@ -1,4 +1,4 @@
-#include "scenarios/SweepSpec.hpp"
+#include "tools/SweepSpec.hpp"
 
 #include "scenarios/Scenario.hpp"
 #include "base/Assert.hpp"
@@ -10,7 +10,10 @@
 #include <cstdlib>
 #include <limits>
 
-namespace shmemsim::scenarios {
+namespace shmemsim::tools {
+
+using scenarios::ScenarioError;
+using scenarios::Scenario;
 
 using json = nlohmann::json;
 
@@ -349,4 +352,4 @@ std::string value_text(const json& v)
   return v.is_string() ? v.get<std::string>() : v.dump();
 }
 
-} // namespace shmemsim::scenarios
+} // namespace shmemsim::tools

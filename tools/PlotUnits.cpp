@@ -1,10 +1,16 @@
-#include "scenarios/PlotUnits.hpp"
+#include "tools/PlotUnits.hpp"
 
 #include "scenarios/Scenario.hpp"
 
 #include <stdexcept>
 
-namespace shmemsim::scenarios {
+namespace shmemsim::tools {
+
+using scenarios::Scenario;
+using scenarios::parse_size;
+using scenarios::parse_time;
+using scenarios::parse_bandwidth;
+using scenarios::key_kind;
 
 namespace {
 
@@ -52,4 +58,4 @@ std::optional<UnitValue> read(const std::string& key, const nlohmann::json& valu
 
 analysis::UnitReader scenario_unit_reader() { return read; }
 
-} // namespace shmemsim::scenarios
+} // namespace shmemsim::tools

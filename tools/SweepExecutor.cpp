@@ -1,4 +1,4 @@
-#include "scenarios/SweepExecutor.hpp"
+#include "tools/SweepExecutor.hpp"
 
 #include "scenarios/Scenario.hpp"
 #include "base/Assert.hpp"
@@ -18,7 +18,10 @@
 
 extern char** environ;
 
-namespace shmemsim::scenarios {
+namespace shmemsim::tools {
+
+using scenarios::ScenarioError;
+using scenarios::Scenario;
 
 namespace fs = std::filesystem;
 
@@ -137,4 +140,4 @@ std::string first_error_line(const std::string& run_dir)
   return "";
 }
 
-} // namespace shmemsim::scenarios
+} // namespace shmemsim::tools

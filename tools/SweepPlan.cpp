@@ -1,4 +1,4 @@
-#include "scenarios/SweepPlan.hpp"
+#include "tools/SweepPlan.hpp"
 
 #include "scenarios/Scenario.hpp"
 #include "base/Assert.hpp"
@@ -10,7 +10,12 @@
 #include <set>
 #include <sstream>
 
-namespace shmemsim::scenarios {
+namespace shmemsim::tools {
+
+using scenarios::ScenarioError;
+using scenarios::Scenario;
+using scenarios::kProgramPreset;
+using scenarios::load_scenario;
 
 using json   = nlohmann::json;
 namespace fs = std::filesystem;
@@ -365,4 +370,4 @@ void write_text(const std::filesystem::path& p, const std::string& text)
     throw ScenarioError(p.string() + ": cannot write");
 }
 
-} // namespace shmemsim::scenarios
+} // namespace shmemsim::tools

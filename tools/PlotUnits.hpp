@@ -5,9 +5,9 @@
 
 #include "analysis/AxisUnits.hpp"
 
-namespace shmemsim::scenarios {
+namespace shmemsim::tools {
 
 /// The reader `shmemsim plot`, sweeps' plots and `shmemsim microbench` give the plotter.
 analysis::UnitReader scenario_unit_reader();
 
-} // namespace shmemsim::scenarios
+} // namespace shmemsim::tools

@@ -4,7 +4,7 @@
 
 #include <string>
 
-namespace shmemsim::scenarios {
+namespace shmemsim::tools {
 
 /// The command's synopsis and summary, for `shmemsim --help` (`shmemsim sweep --help`: its options).
 std::string sweep_usage();
@@ -14,4 +14,4 @@ std::string sweep_usage();
 /// Throws ScenarioError on bad input, base::UsageError on a bad command line.
 int sweep_command(int argc, char** argv);
 
-} // namespace shmemsim::scenarios
+} // namespace shmemsim::tools

@@ -1,4 +1,4 @@
-// The figures of `shmemsim microbench` (scenarios/Microbench.hpp): read from the program's output
+// The figures of `shmemsim microbench` (tools/Microbench.hpp): read from the program's output
 // lines, then written as a table, JSON and plots.
 #pragma once
 
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace shmemsim::scenarios {
+namespace shmemsim::tools {
 
 /// One message size's figures, in base units: seconds, bytes per second, puts per second.
 struct SizeFigures {
@@ -45,4 +45,4 @@ nlohmann::json microbench_json(const MicrobenchFigures& f, const MicrobenchSetup
 /// Writes DIR/latency.svg, bandwidth.svg and rate.svg (log-log against size); returns their paths.
 std::vector<std::string> write_microbench_plots(const MicrobenchFigures& f, const std::string& dir);
 
-} // namespace shmemsim::scenarios
+} // namespace shmemsim::tools
