@@ -1,5 +1,5 @@
 // One built-in Portals-level traffic pattern (the `traffic` key: an object or an array of them,
-// all running concurrently; scenarios/Traffic.hpp runs them) and its declared keys
+// all running concurrently; run/Traffic.hpp runs them) and its declared keys
 // (base/Params.hpp), relative to one pattern.
 #pragma once
 

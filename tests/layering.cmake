@@ -83,38 +83,49 @@ function(forbid dir pattern)
 endfunction()
 
 # Floor 0: base/ uses nothing of the project (the C++ standard library only); every floor may use it.
-forbid(base "sim/|shmem_front/|scenarios/|traces/|analysis/|simgrid/|nlohmann/|boost/")
+forbid(base "sim/|shmem_front/|scenarios/|traces/|analysis/|run/|simgrid/|nlohmann/|boost/")
 # The models, bottom up: each knows only the layers below it (and publishes through base/'s
 # observer interfaces: NetworkObserver.hpp, PortalsObserver.hpp).
-forbid(sim "sim/nic/|sim/portals_model/|shmem_front/|scenarios/|traces/|analysis/|nlohmann/")
-forbid(sim/nic "sim/portals_model/|shmem_front/|scenarios/|traces/|analysis/|nlohmann/")
-forbid(sim/portals_model "shmem_front/|scenarios/|traces/|analysis/|nlohmann/")
+forbid(sim "sim/nic/|sim/portals_model/|shmem_front/|scenarios/|traces/|analysis/|run/|nlohmann/")
+forbid(sim/nic "sim/portals_model/|shmem_front/|scenarios/|traces/|analysis/|run/|nlohmann/")
+forbid(sim/portals_model "shmem_front/|scenarios/|traces/|analysis/|run/|nlohmann/")
 # The routines: the seams only.
-forbid(shmem_front/lib "scenarios/|traces/|analysis/|shmem_front/runtime/|shmem_front/transport/|shmem_front/emulator/|sim/|simgrid/|boost/")
-forbid(shmem_front/lib/async "scenarios/|traces/|analysis/|shmem_front/runtime/|shmem_front/transport/|shmem_front/emulator/|sim/|simgrid/|boost/")
+forbid(shmem_front/lib "scenarios/|traces/|analysis/|run/|shmem_front/runtime/|shmem_front/transport/|shmem_front/emulator/|sim/|simgrid/|boost/")
+forbid(shmem_front/lib/async "scenarios/|traces/|analysis/|run/|shmem_front/runtime/|shmem_front/transport/|shmem_front/emulator/|sim/|simgrid/|boost/")
 # The PE runtime: sim and the seams; never the transport, the models, scenarios or traces.
-forbid(shmem_front/runtime "scenarios/|traces/|analysis/|shmem_front/transport/|shmem_front/emulator/|sim/nic/|sim/portals_model/"
-       "" "/shmemsim_run\\.cpp$") # the launcher (a composition root) until run/ takes it
+forbid(shmem_front/runtime "scenarios/|traces/|analysis/|run/|shmem_front/transport/|shmem_front/emulator/|sim/nic/|sim/portals_model/")
 # The Portals transport: the Portals model and the seams; never the runtime, scenarios or traces.
-forbid(shmem_front/transport "scenarios/|traces/|analysis/|shmem_front/runtime/|shmem_front/emulator/")
+forbid(shmem_front/transport "scenarios/|traces/|analysis/|run/|shmem_front/runtime/|shmem_front/emulator/")
 # The program loader: libc only (both PE hosts, the simulator's and the emulator's, link it).
-forbid(shmem_front/loader "simgrid/|sim/|scenarios/|traces/|analysis/|shmem_front/|base/" "shmem_front/loader/.*")
-# The emulator: base/, the seams and Boost; never SimGrid, the models, scenarios, traces or the
-# simulator's runtime and transport. Its NIC, transport and runtime publish through base/'s observer
-# interfaces; only the PE process (pe_main.cpp) builds the observer, its part of the trace
-# (traces/Recorder.hpp, which includes the trace format).
-forbid(shmem_front/emulator "simgrid/|sim/|scenarios/|traces/|analysis/|shmem_front/runtime/|shmem_front/transport/"
+forbid(shmem_front/loader "simgrid/|sim/|scenarios/|traces/|analysis/|run/|shmem_front/|base/" "shmem_front/loader/.*")
+# The emulator: base/, the seams and Boost; never SimGrid, the models, scenarios, traces, a run's
+# composition or the simulator's runtime and transport. Its NIC, transport and runtime publish
+# through base/'s observer interfaces; only the PE process (pe_main.cpp) builds the observer, its
+# part of the trace (traces/Recorder.hpp, which includes the trace format).
+forbid(shmem_front/emulator "simgrid/|sim/|scenarios/|traces/|analysis/|run/|shmem_front/runtime/|shmem_front/transport/"
        "" "/pe_main\\.cpp$")
-forbid(shmem_front/emulator "simgrid/|sim/|scenarios/|traces/|analysis/|shmem_front/runtime/|shmem_front/transport/"
+forbid(shmem_front/emulator "simgrid/|sim/|scenarios/|traces/|analysis/|run/|shmem_front/runtime/|shmem_front/transport/"
        "traces/(Recorder|Trace)\\.hpp" "" "/pe_main\\.cpp$")
 # The trace format, its reader and writers, and the recorders know no simulator and no front end
 # (analysis links the format alone, the emulator's PE process the recorder): the recorders
 # implement base/'s observer interfaces.
-forbid(traces "sim/|shmem_front/|scenarios/|analysis/|simgrid/")
+forbid(traces "sim/|shmem_front/|scenarios/|analysis/|run/|simgrid/")
 # The analysis reads run directories: the trace format, never the simulator or the front end.
-forbid(analysis "sim/|shmem_front/|simgrid/|traces/Recorder")
+forbid(analysis "sim/|shmem_front/|run/|simgrid/|traces/Recorder")
+# Scenario configuration (JSON -> parameter structs): never a run's composition
+# (run/) or the parts only it assembles, but the parameter structs those parts own (RuntimeParams).
+forbid(scenarios "run/|shmem_front/(runtime|transport|emulator|loader|launcher)/" "shmem_front/[a-z]+/[A-Za-z]*Params\\.hpp")
+# A run's composition (run/): configuration, models, traces, the PE runtime and transport, the
+# program loader and the emulator's launcher; never the workflow tools, the analysis, a front end's main or
+# the emulator's PE side.
+forbid(run "analysis/|tools/|scenarios/cli/|shmem_front/launcher/|shmem_front/emulator/(Nic|EmuTransport|EmuRuntime|Clock|BootClient)")
+# The front ends' mains turn options into a run request: `shmemsim` (scenarios/cli) runs traffic only,
+# shmemsim-run (shmem_front/launcher) reaches the rest through run/Program.hpp.
+forbid(scenarios/cli "shmem_front/(runtime|transport|emulator|loader|launcher)/|run/(Program|Emulated)"
+       "shmem_front/[a-z]+/[A-Za-z]*Params\\.hpp")
+forbid(shmem_front/launcher "traces/|analysis/|shmem_front/(transport|emulator|loader)/|run/(Simulated|Emulated|ProgramWorkload)")
 # The workflow tools run other runs as subprocesses and read their results: scenario configuration
 # and the analysis (with the models' parameter headers the scenario's keys come from), never the
-# engine, the front end's runtime, transports or emulator, the run builder or the recorder.
-forbid(tools "simgrid/|shmem_front/(runtime|transport|emulator|launcher)/|scenarios/(RunBuilder|Traffic|TrafficWorkload)\\.|traces/Recorder"
+# engine, the front end's runtime, transports or emulator, a run's composition (run/) or the recorder.
+forbid(tools "simgrid/|shmem_front/(runtime|transport|emulator|launcher)/|run/|traces/Recorder"
        "shmem_front/runtime/RuntimeParams\\.hpp")

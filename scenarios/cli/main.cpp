@@ -1,8 +1,10 @@
-// shmemsim: run a scenario (a JSON platform + workload) on the simulated network.
+// shmemsim: run a scenario (a JSON platform + workload) on the simulated network (its options into a
+// run request: run/), and the other commands (sweeps, analysis, keys, presets, calibrate).
 #include "analysis/Commands.hpp"
 #include "base/CommandLine.hpp"
-#include "scenarios/RunBuilder.hpp"
-#include "scenarios/TrafficWorkload.hpp"
+#include "run/Run.hpp"
+#include "run/Simulated.hpp"
+#include "run/TrafficWorkload.hpp"
 #include "scenarios/Scenario.hpp"
 #include "tools/Limits.hpp"
 #include "tools/Microbench.hpp"
@@ -24,6 +26,8 @@
 
 using namespace shmemsim::scenarios;
 namespace base = shmemsim::base;
+namespace run  = shmemsim::run;
+using run::kExitBadInput;
 
 namespace {
 
@@ -91,47 +95,33 @@ bool parse_args(const std::string& cmd, int argc, char** argv, Args& a)
 
 int cmd_run(const Args& a)
 {
-  const Scenario sc = load_scenario(a.scenario, a.sets);
-  if (!a.out.empty()) { // before the run, not after it
-    std::error_code ec;
-    std::filesystem::create_directories(a.out, ec);
-    if (ec)
-      throw ScenarioError("--out " + a.out + ": cannot create directory: " + ec.message());
-  }
-  RunSettings settings;
-  if (!a.time_limit.empty()) {
-    try {
-      settings.time_limit = parse_time(a.time_limit);
-    } catch (const std::invalid_argument& e) {
-      throw base::UsageError("run: --sim-time-limit " + a.time_limit + ": " + e.what() + " (see 'shmemsim run --help')");
-    }
-    settings.time_limit_text = a.time_limit;
-  }
-  const shmemsim::traces::Level level = trace_level(sc, a.trace, !a.out.empty());
-  std::unique_ptr<shmemsim::traces::Recorder> recorder;
-  if (level != shmemsim::traces::Level::Off)
-    recorder = std::make_unique<shmemsim::traces::Recorder>(level, a.out);
-  settings.recorder = recorder.get();
-  settings.progress = !a.quiet;
-  TrafficWorkload traffic(sc);
-  Run run(sc, traffic, settings);
-  const RunOutcome r = run.execute();
+  run::Request request;
+  request.scenario       = load_scenario(a.scenario, a.sets);
+  request.command        = "run";
+  request.out            = a.out;
+  request.trace          = a.trace;
+  request.sim_time_limit = a.time_limit;
+  request.quiet          = a.quiet;
+  run::TrafficWorkload traffic(request.scenario);
+  run::SimulatedPlatform platform(request, run::place_endpoints(request.scenario), traffic, run::simulation_settings(request));
+  const run::Finished f  = run::execute(request, platform);
+  const run::RunOutcome& r = f.outcome;
+  const Scenario& sc     = request.scenario;
   if (!a.quiet) {
     std::printf("shmemsim: %s: %d endpoints on %d nodes, seed %llu\n", sc.source.c_str(), r.summary["endpoints"].get<int>(),
                 r.summary["nodes"].get<int>(), static_cast<unsigned long long>(sc.seed));
     std::printf("  %-26s %s\n", "platform", describe_platform(sc.platform).c_str());
-    std::fputs(format_summary(r.summary).c_str(), stdout);
+    std::fputs(run::format_summary(r.summary).c_str(), stdout);
   }
   for (const std::string& e : r.errors)
     std::fprintf(stderr, "shmemsim: %s\n", e.c_str());
-  if (!a.out.empty()) {
-    const std::vector<std::string> files = write_run_directory(a.out, r, sc, recorder.get());
-    if (!a.quiet) {
-      std::printf("  %-26s %s\n", "summary written to", (std::filesystem::path(a.out) / "summary.json").string().c_str());
-      if (!files.empty())
-        std::printf("  %-26s %s, %s (Perfetto), %s (Paje)\n", (std::string("trace (") + to_string(level) + ")").c_str(),
-                    files[0].c_str(), files[1].c_str(), files[2].c_str());
-    }
+  if (!f.write_error.empty())
+    std::fprintf(stderr, "shmemsim: %s\n", f.write_error.c_str());
+  else if (!a.out.empty() && !a.quiet) {
+    std::printf("  %-26s %s\n", "summary written to", (std::filesystem::path(a.out) / "summary.json").string().c_str());
+    if (!f.trace_files.empty())
+      std::printf("  %-26s %s, %s (Perfetto), %s (Paje)\n", ("trace (" + platform.trace_description() + ")").c_str(),
+                  f.trace_files[0].c_str(), f.trace_files[1].c_str(), f.trace_files[2].c_str());
   }
   if (a.perf) {
     const double ev  = static_cast<double>(r.summary["events"].get<std::uint64_t>());
@@ -141,7 +131,7 @@ int cmd_run(const Args& a)
                  r.wall_seconds, r.run_wall_seconds, ev / r.run_wall_seconds / 1e6, ops / r.run_wall_seconds / 1e6);
   }
   std::fflush(stdout);
-  return r.exit_code;
+  return f.status();
 }
 
 } // namespace

@@ -1,5 +1,6 @@
-// One run builder for both front ends: `shmemsim run` (traffic) and `shmemsim-run` (programs) end
-// with the same exit statuses, the same report lines and one summary.json schema (docs/runs.md).
+// One run library (run/) for both front ends and both platforms: `shmemsim run` (traffic) and
+// `shmemsim-run` (programs, simulated or emulated) end with the same exit statuses, the same report
+// lines and one summary.json schema (docs/runs.md).
 // SHMEMSIM_BIN (the build's bin/), SHMEMSIM_PROGRAM (spin_wait, built by shmemsim-cc) and
 // SHMEMSIM_SOURCE_DIR come from tests/CMakeLists.txt.
 #include <gtest/gtest.h>
@@ -94,6 +95,53 @@ TEST_F(Runs, TrafficAndProgramSummariesShareOneSchema)
   EXPECT_GE(ps["operations"]["issued"].get<std::uint64_t>(), 3u);
   EXPECT_GE(ps["deliveries"].get<std::uint64_t>(), 3u);
   EXPECT_GE(ps["nic"]["cts_peak_per_endpoint"].get<std::uint64_t>(), 1u);
+}
+
+/// The "#meta KEY VALUE" lines of a trace's header.
+std::map<std::string, std::string> trace_meta(const fs::path& evt)
+{
+  std::map<std::string, std::string> meta;
+  std::istringstream in(slurp(evt));
+  for (std::string line; std::getline(in, line) && line.rfind('#', 0) == 0;)
+    if (line.rfind("#meta ", 0) == 0) {
+      const std::size_t sp = line.find(' ', 6);
+      meta[line.substr(6, sp - 6)] = sp == std::string::npos ? "" : line.substr(sp + 1);
+    }
+  return meta;
+}
+
+TEST_F(Runs, SimulatedAndEmulatedRunsWriteOneRunDirectory)
+{
+  // The same program and options on both platforms: one request, so one scenario.json; the
+  // summary's common keys and the trace header's come from the same writer (run/Run.cpp).
+  const std::string opts = " -np 2 --quiet --set emulator.stall_timeout=20s --wall-time-limit 60 --out ";
+  const Result sim = sh(launcher() + opts + "sim " + SHMEMSIM_PROGRAM + " put");
+  ASSERT_EQ(sim.status, 0) << sim.err;
+  const Result emu = sh(launcher() + " --emulate" + opts + "emu " + SHMEMSIM_PROGRAM + " put");
+  ASSERT_EQ(emu.status, 0) << emu.err;
+
+  EXPECT_EQ(slurp(dir_ / "sim" / "scenario.json"), slurp(dir_ / "emu" / "scenario.json"));
+  const json ss = summary("sim"), es = summary("emu");
+  EXPECT_FALSE(ss.contains("mode"));
+  EXPECT_EQ(es["mode"], "emulated");
+  for (const json* s : {&ss, &es}) {
+    EXPECT_EQ((*s)["status"], 0);
+    EXPECT_EQ((*s)["checks"], json({{"passed", true}, {"failures", json::array()}}));
+    EXPECT_EQ((*s)["pes"], 2);
+    EXPECT_EQ((*s)["endpoints"], 2);
+    EXPECT_EQ((*s)["exit_status"], json::array({0, 0}));
+  }
+  EXPECT_EQ(ss["platform"], es["platform"]);
+
+  std::map<std::string, std::string> sm = trace_meta(dir_ / "sim" / "trace.evt"), em = trace_meta(dir_ / "emu" / "trace.evt");
+  for (const char* key : {"scenario", "seed", "pes", "max_cts", "max_mds", "max_volatile_size", "program"}) {
+    EXPECT_TRUE(sm.count(key) == 1 && em.count(key) == 1) << "trace header without " << key;
+    EXPECT_EQ(sm[key], em[key]) << key;
+  }
+  EXPECT_EQ(sm["pes"], "2");
+  EXPECT_EQ(em["nodes"], "1"); // the hosts: this machine
+  EXPECT_EQ(em["clock"], "real");
+  EXPECT_EQ(sm.count("clock"), 0u);
 }
 
 TEST_F(Runs, SimulatedTimeLimitEndsTrafficAndProgramsAlike)
@@ -290,7 +338,7 @@ TEST_F(Runs, ProgressLineOnATerminal)
   EXPECT_EQ(q.status, 0);
   EXPECT_EQ(q.out.find("shmemsim: run"), std::string::npos) << q.out;
 
-  // shmemsim-run: the same line from the same run builder, with its own prefix.
+  // shmemsim-run: the same line from the same simulated platform (run/), with its own prefix.
   const Result p = sh("script -q -e -c '" + launcher() + " -np 2 --sim-time-limit 1s " + SHMEMSIM_PROGRAM + " forever' /dev/null");
   EXPECT_EQ(p.status, 4) << p.out;
   EXPECT_NE(p.out.find("shmemsim-run: running: "), std::string::npos) << p.out;

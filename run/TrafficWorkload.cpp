@@ -1,15 +1,17 @@
-#include "scenarios/TrafficWorkload.hpp"
+#include "run/TrafficWorkload.hpp"
 
 #include <new>
 #include <stdexcept>
 
-namespace shmemsim::scenarios {
+namespace shmemsim::run {
 
-void TrafficWorkload::setup(Platform& platform, traces::Recorder* /*recorder: the platform's models publish*/)
+using namespace scenarios;
+
+void TrafficWorkload::setup(Models& models, traces::Recorder* /*recorder: the models publish*/)
 {
   try {
     for (std::size_t i = 0; i < sc_.traffic.size(); ++i)
-      patterns_.push_back(std::make_unique<TrafficPattern>(*platform.net, sc_.traffic[i], static_cast<int>(i), sc_.seed));
+      patterns_.push_back(std::make_unique<TrafficPattern>(*models.net, sc_.traffic[i], static_cast<int>(i), sc_.seed));
   } catch (const std::runtime_error& e) {
     throw ScenarioError(sc_.source + ": " + e.what());
   } catch (const std::bad_alloc&) {
@@ -63,4 +65,4 @@ void TrafficWorkload::summarize(nlohmann::json& summary)
   summary["traffic"] = traffic;
 }
 
-} // namespace shmemsim::scenarios
+} // namespace shmemsim::run

@@ -1,4 +1,4 @@
-#include "scenarios/Traffic.hpp"
+#include "run/Traffic.hpp"
 
 #include "sim/Rng.hpp"
 
@@ -7,7 +7,9 @@
 #include <unordered_map>
 #include <stdexcept>
 
-namespace shmemsim::scenarios {
+namespace shmemsim::run {
+
+using namespace scenarios;
 
 using portals::Status;
 
@@ -415,4 +417,4 @@ void TrafficPattern::verify()
   result_.verified = result_.failures.empty();
 }
 
-} // namespace shmemsim::scenarios
+} // namespace shmemsim::run

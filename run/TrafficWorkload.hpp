@@ -1,28 +1,28 @@
-// The scenario's `traffic` list as a workload of the run builder: one TrafficPattern per entry,
+// The scenario's `traffic` list as a workload of the simulated platform: one TrafficPattern per entry,
 // set up on every endpoint, started as actors, its data checked after the run.
 #pragma once
 
-#include "scenarios/RunBuilder.hpp"
-#include "scenarios/Traffic.hpp"
+#include "run/Simulated.hpp"
+#include "run/Traffic.hpp"
 
 #include <memory>
 #include <vector>
 
-namespace shmemsim::scenarios {
+namespace shmemsim::run {
 
 class TrafficWorkload final : public Workload {
 public:
-  explicit TrafficWorkload(const Scenario& sc) : sc_(sc) {}
+  explicit TrafficWorkload(const scenarios::Scenario& sc) : sc_(sc) {}
 
-  void setup(Platform& platform, traces::Recorder* recorder) override;
+  void setup(Models& models, traces::Recorder* recorder) override;
   void start() override;
   int verdict(std::vector<std::string>& errors) override;
   std::string blocked_parties() const override { return "actor"; }
   void summarize(nlohmann::json& summary) override;
 
 private:
-  const Scenario& sc_;
+  const scenarios::Scenario& sc_;
   std::vector<std::unique_ptr<TrafficPattern>> patterns_;
 };
 
-} // namespace shmemsim::scenarios
+} // namespace shmemsim::run

@@ -1,5 +1,6 @@
-#include "scenarios/RunBuilder.hpp"
+#include "run/Simulated.hpp"
 
+#include "run/Run.hpp"
 #include "sim/Simulation.hpp"
 #include "sim/portals_model/Network.hpp"
 
@@ -7,18 +8,18 @@
 #include <simgrid/s4u/Engine.hpp>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno> // program_invocation_short_name: the progress line's prefix (shmemsim, shmemsim-run)
 #include <chrono>
-#include <cstdlib>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <new>
-#include <sstream>
 
-namespace shmemsim::scenarios {
+namespace shmemsim::run {
+
+using scenarios::Scenario;
+using scenarios::ScenarioError;
 
 namespace {
 
@@ -45,24 +46,24 @@ std::vector<int> place_endpoints(const Scenario& sc)
   const int nodes = sc.platform.hosts.nodes;
   std::vector<int> node_of(static_cast<std::size_t>(n));
   for (int ep = 0; ep < n; ++ep)
-    node_of[static_cast<std::size_t>(ep)] = sc.job.placement == Placement::Block ? ep / sc.job.pes_per_node : ep % nodes;
+    node_of[static_cast<std::size_t>(ep)] = sc.job.placement == scenarios::Placement::Block ? ep / sc.job.pes_per_node : ep % nodes;
   return node_of;
 }
 
-traces::Level trace_level(const Scenario& sc, const std::string& option, bool has_out)
+RunSettings simulation_settings(const Request& request)
 {
-  traces::Level level = traces::Level::Off;
-  if (!option.empty()) {
-    if (!traces::parse_level(option, &level))
-      throw ScenarioError("--trace " + option + ": unknown trace level (expected off, ops or packets)");
-    if (level != traces::Level::Off && !has_out)
-      throw ScenarioError("--trace " + option + " needs --out DIR (where the trace files go)");
-    return level;
+  RunSettings settings;
+  if (!request.sim_time_limit.empty()) {
+    try {
+      settings.time_limit = scenarios::parse_time(request.sim_time_limit);
+    } catch (const std::invalid_argument& e) {
+      bad_option(request, "--sim-time-limit " + request.sim_time_limit + ": " + e.what());
+    }
+    settings.time_limit_text = request.sim_time_limit;
   }
-  if (!has_out)
-    return traces::Level::Off;
-  traces::parse_level(sc.output_trace, &level);
-  return level;
+  settings.trace    = trace_level(request.scenario, request.trace, !request.out.empty());
+  settings.progress = !request.quiet;
+  return settings;
 }
 
 int exit_status(sim::RunStatus status, int workload_verdict)
@@ -78,67 +79,60 @@ int exit_status(sim::RunStatus status, int workload_verdict)
   return kExitDeadlock;
 }
 
-Run::Run(const Scenario& sc, Workload& workload, RunSettings settings)
+SimulatedRun::SimulatedRun(const Scenario& sc, std::vector<int> node_of, Workload& workload, RunSettings settings)
     : sc_(sc), workload_(workload), settings_(std::move(settings))
 {
-  build_platform();
+  build_models(std::move(node_of));
   if (settings_.recorder != nullptr)
     attach_recorder();
-  workload_.setup(platform_, settings_.recorder);
+  workload_.setup(models_, settings_.recorder);
 }
 
-Run::~Run() = default;
+SimulatedRun::~SimulatedRun() = default;
 
-void Run::build_platform()
+void SimulatedRun::build_models(std::vector<int> node_of)
 {
-  platform_.node_of = place_endpoints(sc_);
+  models_.node_of = std::move(node_of);
   sim::HostParams hosts = sc_.platform.hosts;
   if (sc_.platform.progress_core && hosts.cores_per_node > 1)
     hosts.cores_per_node -= 1; // the NIC's progress thread has a core of its own
-  platform_.program_cores = hosts.cores_per_node;
+  models_.program_cores = hosts.cores_per_node;
   // The models size their tables from the scenario: memory can run out here (e.g. millions of
   // injection queues or portal table entries per NIC). Say which keys size them.
   try {
-    platform_.sim = std::make_unique<sim::Simulation>(hosts, sc_.seed, sc_.platform.noise, settings_.stack_guards);
-    platform_.net = std::make_unique<portals::Network>(*platform_.sim, sc_.platform.fabric, sc_.platform.nic,
-                                                       sc_.platform.limits, platform_.node_of);
+    models_.sim = std::make_unique<sim::Simulation>(hosts, sc_.seed, sc_.platform.noise, settings_.stack_guards);
+    models_.net = std::make_unique<portals::Network>(*models_.sim, sc_.platform.fabric, sc_.platform.nic, sc_.platform.limits,
+                                                     models_.node_of);
   } catch (const std::bad_alloc&) {
     throw ScenarioError(sc_.source + ": not enough memory to build the platform's model for platform.nodes " +
                         std::to_string(sc_.platform.hosts.nodes) + ", platform.nic.injection_queues " +
                         std::to_string(sc_.platform.nic.injection_queues) + ", platform.nic.limits.max_pt_index " +
                         std::to_string(sc_.platform.limits.max_pt_index) + " and " +
-                        std::to_string(platform_.node_of.size()) + " endpoints; lower them");
+                        std::to_string(models_.node_of.size()) + " endpoints; lower them");
   }
   // Time slices nothing else can observe are deferred (sim/DeferredSlices); SHMEMSIM_DEFER_SLICES=off
   // executes every slice, =check executes the ones it would defer and checks their computed dates.
   const char* defer = std::getenv("SHMEMSIM_DEFER_SLICES");
   const std::string d = defer != nullptr ? defer : "";
   if (d == "off")
-    platform_.sim->deferred_slices().set_mode(sim::DeferredSlices::Mode::Off);
+    models_.sim->deferred_slices().set_mode(sim::DeferredSlices::Mode::Off);
   else if (d == "check")
-    platform_.sim->deferred_slices().set_mode(sim::DeferredSlices::Mode::Check);
+    models_.sim->deferred_slices().set_mode(sim::DeferredSlices::Mode::Check);
   else if (!d.empty() && d != "on")
     throw ScenarioError("SHMEMSIM_DEFER_SLICES=" + d + ": expected on (the default), off or check");
 }
 
-void Run::attach_recorder()
+void SimulatedRun::attach_recorder()
 {
   traces::Recorder& rec = *settings_.recorder;
-  portals::Network& net = *platform_.net;
-  rec.meta("scenario", sc_.source);
-  rec.meta("seed", std::to_string(sc_.seed));
-  rec.meta("pes", std::to_string(platform_.node_of.size()));
-  rec.meta("nodes", std::to_string(sc_.platform.hosts.nodes));
+  portals::Network& net = *models_.net;
+  for (const auto& [key, value] : trace_metadata(sc_, models_.node_of.size(), sc_.platform.hosts.nodes))
+    rec.meta(key, value);
   rec.meta("cores_per_node", std::to_string(sc_.platform.hosts.cores_per_node));
-  rec.meta("max_cts", std::to_string(sc_.platform.limits.max_cts));
-  rec.meta("max_mds", std::to_string(sc_.platform.limits.max_mds));
-  rec.meta("max_volatile_size", std::to_string(sc_.platform.limits.max_volatile_size));
   rec.meta("link_bandwidth_Bps", std::to_string(sc_.platform.fabric.link_bandwidth / 8));
   rec.meta("mtu", std::to_string(sc_.platform.fabric.mtu));
-  if (!sc_.job.program.empty())
-    rec.meta("program", sc_.job.program);
-  for (std::size_t pe = 0; pe < platform_.node_of.size(); ++pe)
-    rec.pe(static_cast<int>(pe), platform_.node_of[pe]);
+  for (std::size_t pe = 0; pe < models_.node_of.size(); ++pe)
+    rec.pe(static_cast<int>(pe), models_.node_of[pe]);
   if (rec.level() == traces::Level::Packets)
     for (int l = 0; l < net.fabric().link_count(); ++l)
       rec.link(l, net.fabric().link_name(l));
@@ -151,7 +145,7 @@ void Run::attach_recorder()
   if (!w.empty() && w != "bounded" && w != "unbounded")
     throw ScenarioError("SHMEMSIM_TRACE_WINDOW=" + w + ": expected bounded (the default) or unbounded");
   if (w != "unbounded")
-    rec.set_clock([sim = platform_.sim.get()] { return sim->queue().now(); });
+    rec.set_clock([sim = models_.sim.get()] { return sim->queue().now(); });
 }
 
 // ---- progress line on a terminal (issue 16)
@@ -228,16 +222,16 @@ private:
 } // namespace
 // ---- end of progress line
 
-RunOutcome Run::execute()
+RunOutcome SimulatedRun::execute()
 {
   const auto wall0 = std::chrono::steady_clock::now();
   RunOutcome out;
   std::unique_ptr<ProgressLine> progress;
   if (settings_.progress && ::isatty(2) == 1)
-    progress = std::make_unique<ProgressLine>(*platform_.sim);
+    progress = std::make_unique<ProgressLine>(*models_.sim);
   workload_.start();
   const auto run0      = std::chrono::steady_clock::now();
-  out.status           = platform_.sim->run(settings_.time_limit);
+  out.status           = models_.sim->run(settings_.time_limit);
   out.run_wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - run0).count();
   if (progress)
     progress->finish();
@@ -251,15 +245,13 @@ RunOutcome Run::execute()
 
   out.summary = platform_summary();
   workload_.summarize(out.summary);
-  out.summary["status"] = out.exit_code;
-  out.summary["checks"] = {{"passed", out.exit_code == kExitOk}, {"failures", out.errors}};
-  out.wall_seconds      = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+  out.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   return out;
 }
 
-void Run::report_stop(sim::RunStatus status, RunOutcome& out)
+void SimulatedRun::report_stop(sim::RunStatus status, RunOutcome& out)
 {
-  sim::Simulation& sim = *platform_.sim;
+  sim::Simulation& sim = *models_.sim;
   char when[64];
   std::snprintf(when, sizeof when, "%.9f", ps_to_seconds(sim.end_time()));
   std::vector<std::string> extra;
@@ -284,14 +276,14 @@ void Run::report_stop(sim::RunStatus status, RunOutcome& out)
     out.errors.push_back("  " + b);
 }
 
-nlohmann::json Run::platform_summary()
+nlohmann::json SimulatedRun::platform_summary()
 {
-  sim::Simulation& sim = *platform_.sim;
-  portals::Network& net = *platform_.net;
-  const Ps end           = sim.end_time();
-  const nic::NicStats t       = net.totals();
-  const sim::FabricStats& fs  = net.fabric().stats();
-  const double sim_s          = ps_to_seconds(end);
+  sim::Simulation& sim       = *models_.sim;
+  portals::Network& net      = *models_.net;
+  const Ps end               = sim.end_time();
+  const nic::NicStats t      = net.totals();
+  const sim::FabricStats& fs = net.fabric().stats();
+  const double sim_s         = ps_to_seconds(end);
 
   nlohmann::json s;
   s["sim_time_s"]              = sim_s;
@@ -331,108 +323,38 @@ nlohmann::json Run::platform_summary()
               {"entries_peak_per_endpoint", peak.les_peak}};
   s["endpoints"] = net.endpoints();
   s["nodes"]     = net.nodes();
-  s["platform"]  = platform_record(sc_.platform);
+  s["platform"]  = scenarios::platform_record(sc_.platform);
   return s;
 }
 
-namespace {
-void write_file(const std::filesystem::path& p, const std::string& text)
+SimulatedPlatform::SimulatedPlatform(const Request& request, std::vector<int> node_of, Workload& workload, RunSettings settings)
+    : level_(settings.trace)
 {
-  std::ofstream f(p, std::ios::binary);
-  f << text;
-  f.close();
-  if (!f)
-    throw std::runtime_error("cannot write " + p.string() + ": " + std::strerror(errno));
+  if (!request.out.empty())
+    create_run_directory(request.out);
+  if (settings.trace != traces::Level::Off)
+    recorder_ = std::make_unique<traces::Recorder>(settings.trace, request.out);
+  settings.recorder = recorder_.get();
+  run_ = std::make_unique<SimulatedRun>(request.scenario, std::move(node_of), workload, std::move(settings));
 }
-} // namespace
 
-std::vector<std::string> write_run_directory(const std::string& dir, const RunOutcome& outcome, const Scenario& sc,
-                                             traces::Recorder* recorder)
+SimulatedPlatform::~SimulatedPlatform() = default;
+
+RunOutcome SimulatedPlatform::run()
 {
-  const std::filesystem::path d(dir);
-  std::error_code ec;
-  std::filesystem::create_directories(d, ec);
-  if (ec)
-    throw std::runtime_error("--out " + dir + ": cannot create directory: " + ec.message());
-  write_file(d / "summary.json", outcome.summary.dump(2) + "\n");
-  nlohmann::json resolved = sc.resolved;
-  if (!sc.job.program.empty()) { // shmemsim-run: the program and arguments it ran, so the file reruns it
-    resolved["job"]["program"] = sc.job.program;
-    resolved["job"]["args"]    = sc.job.args;
-    resolved["job"]["env"]     = sc.job.env;
-  }
-  write_file(d / "scenario.json", resolved.dump(2) + "\n");
-  if (recorder == nullptr)
+  return run_->execute();
+}
+
+std::vector<std::string> SimulatedPlatform::write_trace(const std::string& /*dir: the recorder's, the same*/)
+{
+  if (recorder_ == nullptr)
     return {};
-  return recorder->write(); // into the directory it was made for (the run's --out)
+  return recorder_->write(); // into the directory it was made for (the run's --out)
 }
 
-namespace {
-std::string human_time(double s)
+std::string SimulatedPlatform::trace_description() const
 {
-  char buf[64];
-  if (s == 0)
-    return "0 s";
-  if (s < 1e-6)
-    std::snprintf(buf, sizeof buf, "%.3f ns", s * 1e9);
-  else if (s < 1e-3)
-    std::snprintf(buf, sizeof buf, "%.3f us", s * 1e6);
-  else if (s < 1)
-    std::snprintf(buf, sizeof buf, "%.3f ms", s * 1e3);
-  else
-    std::snprintf(buf, sizeof buf, "%.3f s", s);
-  return buf;
-}
-std::string human_rate(double bps)
-{
-  char buf[64];
-  if (bps >= 1e9)
-    std::snprintf(buf, sizeof buf, "%.3f GB/s", bps / 1e9);
-  else if (bps >= 1e6)
-    std::snprintf(buf, sizeof buf, "%.3f MB/s", bps / 1e6);
-  else
-    std::snprintf(buf, sizeof buf, "%.3f kB/s", bps / 1e3);
-  return buf;
-}
-} // namespace
-
-std::string format_summary(const nlohmann::json& s)
-{
-  std::ostringstream o;
-  char line[256];
-  auto row = [&](const char* k, const std::string& v) {
-    std::snprintf(line, sizeof line, "  %-26s %s\n", k, v.c_str());
-    o << line;
-  };
-  row("simulated time", human_time(s["sim_time_s"].get<double>()));
-  row("model events", std::to_string(s["events"].get<std::uint64_t>()));
-  const auto del = s["deliveries"].get<std::uint64_t>();
-  const auto ooo = s["out_of_order_deliveries"].get<std::uint64_t>();
-  std::snprintf(line, sizeof line, "%llu (%llu out of order, %.2f %%)", static_cast<unsigned long long>(del),
-                static_cast<unsigned long long>(ooo), del > 0 ? 100.0 * static_cast<double>(ooo) / static_cast<double>(del) : 0.0);
-  row("deliveries", line);
-  row("reordered packets", std::to_string(s["fabric"]["reordered_packets"].get<std::uint64_t>()));
-  for (const char* which : {"delivery", "completion"}) {
-    const auto& h = s["latency"][which];
-    std::string v = "mean " + human_time(h["mean_s"].get<double>()) + ", p50 " + human_time(h["p50_s"].get<double>()) +
-                    ", p99 " + human_time(h["p99_s"].get<double>()) + ", max " + human_time(h["max_s"].get<double>());
-    row((std::string(which) + " latency").c_str(), v);
-  }
-  std::snprintf(line, sizeof line, "%llu B (%s aggregate, busiest port %.1f %% busy)",
-                static_cast<unsigned long long>(s["bandwidth"]["payload_bytes"].get<std::uint64_t>()),
-                human_rate(s["bandwidth"]["aggregate_Bps"].get<double>()).c_str(),
-                100.0 * s["bandwidth"]["busiest_port_utilization"].get<double>());
-  row("payload delivered", line);
-  for (const auto& t : s["traffic"]) {
-    std::string v = std::to_string(t["operations"].get<std::uint64_t>()) + " ops in " + human_time(t["duration_s"].get<double>()) +
-                    ", " + human_rate(t["bandwidth_Bps"].get<double>());
-    if (t.contains("half_round_trip_s"))
-      v += ", half round trip " + human_time(t["half_round_trip_s"].get<double>());
-    v += t["verified"].is_null() ? ", data not checked" : (t["verified"].get<bool>() ? ", data verified" : ", DATA CHECK FAILED");
-    row(("traffic " + t["pattern"].get<std::string>()).c_str(), v);
-  }
-  row("checks", s["checks"]["passed"].get<bool>() ? "passed" : "FAILED");
-  return o.str();
+  return traces::to_string(level_);
 }
 
-} // namespace shmemsim::scenarios
+} // namespace shmemsim::run

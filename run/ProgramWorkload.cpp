@@ -1,4 +1,4 @@
-#include "shmem_front/launcher/ProgramWorkload.hpp"
+#include "run/ProgramWorkload.hpp"
 
 #include "shmem_front/lib/async/AsyncSummary.hpp"
 
@@ -9,11 +9,13 @@
 #include <cstdio>
 #include <stdexcept>
 
-namespace shmemsim::front {
+namespace shmemsim::run {
+
+using namespace front;
 
 namespace {
 /// The runtime's settings from the scenario (the runtime never reads scenarios).
-RuntimeParams runtime_params(const scenarios::Scenario& sc, const scenarios::Platform& platform)
+RuntimeParams runtime_params(const scenarios::Scenario& sc, const Models& models)
 {
   RuntimeParams rp;
   rp.compute         = sc.job.compute;
@@ -27,7 +29,7 @@ RuntimeParams runtime_params(const scenarios::Scenario& sc, const scenarios::Pla
   rp.latency_fp_mul   = sc.platform.hosts.latency_fp_mul;
   rp.divide_time      = sc.platform.hosts.divide_time;
   rp.reorder_window   = sc.platform.hosts.reorder_window;
-  rp.program_cores   = platform.program_cores;
+  rp.program_cores   = models.program_cores;
   rp.threads_per_pe  = sc.job.threads_per_pe;
   rp.library_lock    = sc.job.library_lock;
   rp.collectives     = sc.job.collectives;
@@ -41,16 +43,16 @@ void ProgramWorkload::describe(traces::Recorder& recorder)
   recorder.meta("core_speed", std::to_string(static_cast<long long>(sc_.platform.hosts.core_speed)));
 }
 
-void ProgramWorkload::setup(scenarios::Platform& platform, traces::Recorder* recorder)
+void ProgramWorkload::setup(Models& models, traces::Recorder* recorder)
 {
   std::vector<PeMemory> memory;
   memory.reserve(program_.pes.size());
   for (const PeProcess& p : program_.pes)
     memory.push_back(p.mem);
-  runtime_ = std::make_unique<PeRuntime>(*platform.sim, runtime_params(sc_, platform), program_.pes, program_.counter);
+  runtime_ = std::make_unique<PeRuntime>(*models.sim, runtime_params(sc_, models), program_.pes, program_.counter);
   PeRuntime& runtime = *runtime_;
   transport_ = std::make_unique<PortalsTransport>(
-      *platform.net, std::move(memory), sc_.job.contexts_mapping, sc_.job.contexts_on_exhaustion, [&runtime] { return runtime.my_pe(); },
+      *models.net, std::move(memory), sc_.job.contexts_mapping, sc_.job.contexts_on_exhaustion, [&runtime] { return runtime.my_pe(); },
       [&runtime](const std::string& m) { runtime.fatal(m); });
   PortalsTransport& transport = *transport_;
   transport.set_notice([](const std::string& line) { std::fprintf(stderr, "shmemsim-run: %s\n", line.c_str()); });
@@ -152,4 +154,4 @@ void ProgramWorkload::summarize(nlohmann::json& summary)
   summary["exit_status"] = exits;
 }
 
-} // namespace shmemsim::front
+} // namespace shmemsim::run

@@ -12,7 +12,9 @@
 #include <string>
 #include <vector>
 
-namespace shmemsim::scenarios {
+namespace shmemsim::run {
+
+using scenarios::TrafficParams;
 
 struct TrafficResult {
   std::uint64_t operations = 0; ///< operations issued
@@ -70,4 +72,4 @@ inline std::uint8_t payload_byte(int source, std::uint64_t tag, std::uint64_t k)
   return static_cast<std::uint8_t>(x ^ (x >> 8));
 }
 
-} // namespace shmemsim::scenarios
+} // namespace shmemsim::run
