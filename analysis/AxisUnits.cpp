@@ -19,9 +19,9 @@ bool ends_with(const std::string& s, const std::string& suffix)
 const std::vector<DisplayUnit>& units_of(Quantity q)
 {
   static const std::vector<DisplayUnit> time = {{"ps", 1e-12}, {"ns", 1e-9}, {"us", 1e-6}, {"ms", 1e-3}, {"s", 1}};
-  static const std::vector<DisplayUnit> size = {{"B", 1}, {"KiB", 1024.0}, {"MiB", 1048576.0}, {"GiB", 1073741824.0},
-                                                {"TiB", 1099511627776.0}};
-  static const std::vector<DisplayUnit> bw   = {{"B/s", 1}, {"KB/s", 1e3}, {"MB/s", 1e6}, {"GB/s", 1e9}, {"TB/s", 1e12}};
+  static const std::vector<DisplayUnit> size = {
+      {"B", 1}, {"KiB", 1024.0}, {"MiB", 1048576.0}, {"GiB", 1073741824.0}, {"TiB", 1099511627776.0}};
+  static const std::vector<DisplayUnit> bw = {{"B/s", 1}, {"KB/s", 1e3}, {"MB/s", 1e6}, {"GB/s", 1e9}, {"TB/s", 1e12}};
   static const std::vector<DisplayUnit> rate = {{"/s", 1}, {"k/s", 1e3}, {"M/s", 1e6}, {"G/s", 1e9}};
   static const std::vector<DisplayUnit> none = {{"", 1}};
   switch (q) {
@@ -58,9 +58,9 @@ NameUnit unit_from_name(const std::string& key)
     double to_base;
   };
   static const Suffix suffixes[] = {
-      {"_per_s", Quantity::Rate, 1},     {"_Bps", Quantity::Bandwidth, 1}, {"_bps", Quantity::Bandwidth, 0.125},
-      {"_bytes", Quantity::Size, 1},     {"_ps", Quantity::Time, 1e-12},   {"_ns", Quantity::Time, 1e-9},
-      {"_us", Quantity::Time, 1e-6},     {"_ms", Quantity::Time, 1e-3},    {"_s", Quantity::Time, 1},
+      {"_per_s", Quantity::Rate, 1}, {"_Bps", Quantity::Bandwidth, 1}, {"_bps", Quantity::Bandwidth, 0.125},
+      {"_bytes", Quantity::Size, 1}, {"_ps", Quantity::Time, 1e-12},   {"_ns", Quantity::Time, 1e-9},
+      {"_us", Quantity::Time, 1e-6}, {"_ms", Quantity::Time, 1e-3},    {"_s", Quantity::Time, 1},
   };
   for (const Suffix& s : suffixes)
     if (ends_with(key, s.text))
@@ -102,7 +102,7 @@ std::string with_unit(double base_value, Quantity q, int digits)
 {
   if (q == Quantity::Plain)
     return short_number(base_value, digits);
-  const DisplayUnit u = display_unit(q, std::fabs(base_value));
+  const DisplayUnit u   = display_unit(q, std::fabs(base_value));
   const std::string sep = u.name.rfind('/', 0) == 0 ? "" : " "; // "5/s", but "5 MB/s"
   return short_number(base_value / u.size, digits) + sep + u.name;
 }
@@ -113,7 +113,7 @@ std::vector<double> log_ticks(double lo, double hi, Quantity q, const std::vecto
   if (q == Quantity::Size) {
     const double l2lo = lo / std::log10(2.0), l2hi = hi / std::log10(2.0);
     const int first = static_cast<int>(std::ceil(l2lo - 1e-9)), last = static_cast<int>(std::floor(l2hi + 1e-9));
-    int step        = 10;
+    int step = 10;
     for (int s : {1, 2, 4, 5, 10})
       if ((last - first) / s + 1 <= 10) {
         step = s;

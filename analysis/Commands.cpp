@@ -35,7 +35,10 @@ using base::CommandLine;
 using base::Given;
 
 /// The start of every analysis command's table.
-CommandLine table(const char* cmd) { return CommandLine("shmemsim", cmd); }
+CommandLine table(const char* cmd)
+{
+  return CommandLine("shmemsim", cmd);
+}
 
 std::set<int> parse_list(const CommandLine& cl, const Given& g)
 {
@@ -80,7 +83,8 @@ int parse_int(const CommandLine& cl, const Given& g, int lo, int hi)
 {
   long long v = 0;
   if (!base::parse_integer(g.value(), lo, hi, v))
-    cl.fail(g.name + " " + g.value() + ": expected an integer from " + std::to_string(lo) + " to " + std::to_string(hi));
+    cl.fail(g.name + " " + g.value() + ": expected an integer from " + std::to_string(lo) + " to " +
+            std::to_string(hi));
   return static_cast<int>(v);
 }
 
@@ -96,7 +100,8 @@ traces::Trace load_trace(const std::string& dir)
     throw std::runtime_error(dir + ": no such directory");
   const fs::path p = fs::path(dir) / traces::kCompactName;
   if (!fs::exists(p))
-    throw std::runtime_error(p.string() + ": no trace (record one with 'shmemsim run --out " + dir + "' at trace level ops or packets)");
+    throw std::runtime_error(p.string() + ": no trace (record one with 'shmemsim run --out " + dir +
+                             "' at trace level ops or packets)");
   return traces::read_trace_file(p.string());
 }
 
@@ -139,8 +144,8 @@ int ReportCommand::run() const
     cl.fail("missing DIR (a run directory holding trace.evt)");
   const traces::Trace tr = load_trace(dir);
   const Index ix         = build_index(tr);
-  const Report r          = make_report(ix, opt);
-  const fs::path out      = fs::path(dir) / "report.json";
+  const Report r         = make_report(ix, opt);
+  const fs::path out     = fs::path(dir) / "report.json";
   write_file(out, report_json(r).dump(2) + "\n");
   if (exp) {
     std::ostringstream pf, pj;
@@ -171,11 +176,11 @@ struct DiagramCommand {
         .description("Timing diagram of DIR/trace.evt (default FILE: DIR/diagram.svg). LIST: 0,2,4-7.\n"
                      "T: a time with a unit (200ns, 10us, 1.5ms, 2s; a bare number is seconds). Without\n"
                      "--from/--to, the span of the first N operations (default 40).");
-    cl.positional("DIR", "a run directory holding trace.evt", dir)
-        .unexpected("one run directory");
+    cl.positional("DIR", "a run directory holding trace.evt", dir).unexpected("one run directory");
     output_option(cl, out, "the SVG file to write (default DIR/diagram.svg)");
     cl.option("--pes", "LIST", "the PEs to draw (default all)", [this](const Given& g) { opt.pes = parse_list(cl, g); })
-        .option("--threads", "LIST", "the threads to draw (default all)", [this](const Given& g) { opt.threads = parse_list(cl, g); })
+        .option("--threads", "LIST", "the threads to draw (default all)",
+                [this](const Given& g) { opt.threads = parse_list(cl, g); })
         .option("--from", "T", "start of the time span", [this](const Given& g) { opt.from = parse_time_arg(cl, g); })
         .option("--to", "T", "end of the time span", [this](const Given& g) { opt.to = parse_time_arg(cl, g); })
         .option("--ops", "N", "without --from/--to: the span of the first N operations (default 40)",
@@ -249,8 +254,8 @@ int FigureCommand::run()
   std::printf("%s\n%s", spec.title.c_str(), fig.table.c_str());
   if (!spec.note.empty())
     std::printf("%s\n", spec.note.c_str());
-  std::printf("figure: %zu series, %zu points, %zu published values; plot written to %s\n", fig.plot.series.size(), fig.plot.points.size(),
-              fig.plot.references.size(), out.c_str());
+  std::printf("figure: %zu series, %zu points, %zu published values; plot written to %s\n", fig.plot.series.size(),
+              fig.plot.points.size(), fig.plot.references.size(), out.c_str());
   return 0;
 }
 
@@ -294,14 +299,15 @@ and against the link latency per size (mean -+ stddev):
         .option("--ylabel", "L", "the y axis's label", opt.ylabel)
         .flag("--logx", "a logarithmic x axis", opt.logx)
         .flag("--logy", "a logarithmic y axis", opt.logy)
-        .option("--errors", "minmax|stddev", "error bars: median, min to max (default), or mean -+ one standard deviation",
-                [this](const Given& g) {
+        .option("--errors", "minmax|stddev",
+                "error bars: median, min to max (default), or mean -+ one standard deviation", [this](const Given& g) {
                   if (g.value() == "minmax")
                     opt.spread = Spread::MinMax;
                   else if (g.value() == "stddev")
                     opt.spread = Spread::StdDev;
                   else
-                    cl.fail(g.name + " " + g.value() + ": expected minmax (median, min to max) or stddev (mean -+ one standard deviation)");
+                    cl.fail(g.name + " " + g.value() +
+                            ": expected minmax (median, min to max) or stddev (mean -+ one standard deviation)");
                 });
   }
   PlotCommand(const PlotCommand&) = delete;
@@ -321,7 +327,8 @@ int PlotCommand::run(const UnitReader& units)
   const Plot p = make_plot(runs, opt);
   write_file(out, p.svg);
   std::fputs(p.table.c_str(), stdout);
-  std::printf("plot: %zu runs, %zu series, %zu points written to %s\n", runs.size(), p.series.size(), p.points.size(), out.c_str());
+  std::printf("plot: %zu runs, %zu series, %zu points written to %s\n", runs.size(), p.series.size(), p.points.size(),
+              out.c_str());
   return 0;
 }
 
@@ -362,16 +369,18 @@ int CompareCommand::run() const
 
 std::string usage()
 {
-  return ReportCommand().cl.listing() + DiagramCommand().cl.listing() + PlotCommand().cl.listing() + CompareCommand().cl.listing() +
-         FigureCommand().cl.listing();
+  return ReportCommand().cl.listing() + DiagramCommand().cl.listing() + PlotCommand().cl.listing() +
+         CompareCommand().cl.listing() + FigureCommand().cl.listing();
 }
 
-bool is_command(const std::string& cmd) { return cmd == "report" || cmd == "diagram" || cmd == "plot" || cmd == "figure" || cmd == "compare"; }
+bool is_command(const std::string& cmd)
+{
+  return cmd == "report" || cmd == "diagram" || cmd == "plot" || cmd == "figure" || cmd == "compare";
+}
 
 namespace {
 /// Parses the arguments into `c` and runs it; 0 after --help.
-template <class C, class... Extra>
-int parse_and_run(C& c, int argc, char** argv, const Extra&... extra)
+template <class C, class... Extra> int parse_and_run(C& c, int argc, char** argv, const Extra&... extra)
 {
   return c.cl.parse(argc, argv) ? c.run(extra...) : 0;
 }

@@ -51,8 +51,9 @@ std::map<std::string, double> load_numbers(const std::string& dir)
     any = true;
   }
   if (!any)
-    throw std::runtime_error(dir + ": no summary.json, report.json or reported.json (write them with 'shmemsim run --out " + dir +
-                             "' and 'shmemsim report " + dir + "')");
+    throw std::runtime_error(dir +
+                             ": no summary.json, report.json or reported.json (write them with 'shmemsim run --out " +
+                             dir + "' and 'shmemsim report " + dir + "')");
   return out;
 }
 
@@ -93,7 +94,8 @@ Comparison compare_runs(const std::string& dir_a, const std::string& dir_b)
     if (!a.count(k))
       c.only_b.push_back(k);
   // Largest relative change first; ties (and equal keys) in key order.
-  std::stable_sort(c.rows.begin(), c.rows.end(), [](const CompareRow& x, const CompareRow& y) { return distance(x) > distance(y); });
+  std::stable_sort(c.rows.begin(), c.rows.end(),
+                   [](const CompareRow& x, const CompareRow& y) { return distance(x) > distance(y); });
   c.differing = static_cast<std::size_t>(
       std::count_if(c.rows.begin(), c.rows.end(), [](const CompareRow& r) { return r.a != r.b; }));
   return c;
@@ -150,13 +152,13 @@ std::string format_comparison(const Comparison& c, bool all)
 
 json comparison_json(const Comparison& c)
 {
-  json keys = json::object();
+  json keys  = json::object();
   json order = json::array();
   for (const CompareRow& r : c.rows) {
     keys[r.key] = {{"a", r.a}, {"b", r.b}, {"ratio", ratio_json(r)}, {"difference", r.b - r.a}};
     order.push_back(r.key);
   }
-  return {{"a", c.dir_a}, {"b", c.dir_b}, {"keys", keys}, {"order", order}, {"differing", c.differing},
+  return {{"a", c.dir_a},       {"b", c.dir_b},      {"keys", keys}, {"order", order}, {"differing", c.differing},
           {"only_a", c.only_a}, {"only_b", c.only_b}};
 }
 

@@ -110,8 +110,8 @@ Lanes choose_lanes(const Index& ix, const DiagramOptions& opt, std::ostringstrea
   if (l.endpoints)
     choose_endpoint_lanes(ix, opt, l);
   if (l.shown.empty())
-    throw std::invalid_argument("no PE thread matches the selection (the trace has " + std::to_string(ix.threads.size()) +
-                                " PE threads)");
+    throw std::invalid_argument("no PE thread matches the selection (the trace has " +
+                                std::to_string(ix.threads.size()) + " PE threads)");
   if (l.shown.size() < l.candidates && l.endpoints)
     note << "lanes: " << l.shown.size() << " of " << l.candidates << " PEs (use --pes to choose); ";
   else if (l.shown.size() < l.candidates)
@@ -143,15 +143,17 @@ Shown shown_traffic(const Index& ix, const Lanes& l)
   for (const auto& [id, m] : ix.msgs)
     if (!ix.ops.count(m.op) && l.pe_lane.count(m.src))
       s.free_msgs.push_back(&m);
-  std::stable_sort(s.free_msgs.begin(), s.free_msgs.end(), [](const MsgInfo* a, const MsgInfo* b) { return a->t < b->t; });
+  std::stable_sort(s.free_msgs.begin(), s.free_msgs.end(),
+                   [](const MsgInfo* a, const MsgInfo* b) { return a->t < b->t; });
   return s;
 }
 
 /// The time window: --from/--to, or the span of the first max_ops operations (messages), with a
 /// small margin. Says what it chose in `note`.
-void choose_window(const Index& ix, const DiagramOptions& opt, const Lanes& l, const Shown& s, Diagram& d, std::ostringstream& note)
+void choose_window(const Index& ix, const DiagramOptions& opt, const Lanes& l, const Shown& s, Diagram& d,
+                   std::ostringstream& note)
 {
-  const std::vector<const OpInfo*>& ops       = s.ops;
+  const std::vector<const OpInfo*>& ops        = s.ops;
   const std::vector<const MsgInfo*>& free_msgs = s.free_msgs;
   std::int64_t from = opt.from.value_or(ix.t_begin), to = opt.to.value_or(ix.t_end);
   if (!opt.from && !opt.to && ops.empty() && static_cast<int>(free_msgs.size()) > opt.max_ops) {
@@ -177,7 +179,8 @@ void choose_window(const Index& ix, const DiagramOptions& opt, const Lanes& l, c
     std::size_t shown = 0; // operations whose issue-to-completion span meets the window
     for (const OpInfo* o : ops)
       shown += o->issue <= to && std::max({o->issue, o->delivered, o->completed}) >= from;
-    note << "showing " << shown << (shown < ops.size() ? " of " + std::to_string(ops.size()) : std::string()) << " operations";
+    note << "showing " << shown << (shown < ops.size() ? " of " + std::to_string(ops.size()) : std::string())
+         << " operations";
   }
   if (to <= from)
     throw std::invalid_argument("empty time window (--from must be before --to and inside the trace)");
@@ -246,7 +249,10 @@ public:
   }
 
 private:
-  double X(std::int64_t t) const { return kLeft + static_cast<double>(t - from_) * plot_w_ / static_cast<double>(to_ - from_); }
+  double X(std::int64_t t) const
+  {
+    return kLeft + static_cast<double>(t - from_) * plot_w_ / static_cast<double>(to_ - from_);
+  }
   double lane_mid(int lane) const { return kTop + lane * kLane + kLane / 2; }
   bool visible(std::int64_t b, std::int64_t e) const { return e >= from_ && b <= to_; }
 
@@ -254,20 +260,22 @@ private:
   {
     const double H = axis_y_ + 50 + 60;
     s_ << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-    s_ << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << num(W_) << "\" height=\"" << num(H) << "\" viewBox=\"0 0 " << num(W_)
-       << ' ' << num(H) << "\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" font-size=\"11\">\n";
+    s_ << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << num(W_) << "\" height=\"" << num(H)
+       << "\" viewBox=\"0 0 " << num(W_) << ' ' << num(H)
+       << "\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" font-size=\"11\">\n";
     s_ << "<defs>\n"
           "<pattern id=\"hatch-quiet\" patternUnits=\"userSpaceOnUse\" width=\"6\" height=\"6\" patternTransform=\"rotate(45)\">"
           "<rect width=\"6\" height=\"6\" fill=\"#fde3e1\"/><line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"6\" stroke=\"#c0392b\" stroke-width=\"2\"/></pattern>\n"
           "<pattern id=\"hatch-wait\" patternUnits=\"userSpaceOnUse\" width=\"6\" height=\"6\" patternTransform=\"rotate(-45)\">"
           "<rect width=\"6\" height=\"6\" fill=\"#eeeeee\"/><line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"6\" stroke=\"#777777\" stroke-width=\"1.5\"/></pattern>\n";
     for (const char* c : {"#2f6fb5", "#e08a1e", "#8a5cc2", "#777777"}) {
-      s_ << "<marker id=\"arrow-" << (c + 1) << "\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" "
+      s_ << "<marker id=\"arrow-" << (c + 1)
+         << "\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" "
             "orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\""
          << c << "\"/></marker>\n";
     }
-    s_ << "<clipPath id=\"plot\"><rect x=\"" << num(kLeft) << "\" y=\"" << num(kTop) << "\" width=\"" << num(plot_w_) << "\" height=\""
-       << num(plot_h_) << "\"/></clipPath>\n</defs>\n";
+    s_ << "<clipPath id=\"plot\"><rect x=\"" << num(kLeft) << "\" y=\"" << num(kTop) << "\" width=\"" << num(plot_w_)
+       << "\" height=\"" << num(plot_h_) << "\"/></clipPath>\n</defs>\n";
     s_ << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
   }
 
@@ -277,7 +285,8 @@ private:
     for (const char* key : {"scenario", "program"})
       if (auto it = ix_.trace->meta.find(key); it != ix_.trace->meta.end())
         title += std::string(" — ") + it->second.substr(it->second.find_last_of('/') + 1); // file names, not paths
-    s_ << "<text x=\"" << num(kLeft) << "\" y=\"22\" font-size=\"15\" font-weight=\"bold\">" << esc(title) << "</text>\n";
+    s_ << "<text x=\"" << num(kLeft) << "\" y=\"22\" font-size=\"15\" font-weight=\"bold\">" << esc(title)
+       << "</text>\n";
     s_ << "<text x=\"" << num(kLeft) << "\" y=\"38\" fill=\"#555555\">" << esc(note) << "</text>\n";
   }
 
@@ -286,28 +295,29 @@ private:
     s_ << "<g class=\"lanes\">\n";
     for (int i = 0; i < lanes_.count(); ++i) {
       const double y = kTop + i * kLane;
-      s_ << "<rect x=\"" << num(kLeft) << "\" y=\"" << num(y) << "\" width=\"" << num(plot_w_) << "\" height=\"" << num(kLane)
-         << "\" fill=\"" << (i % 2 ? "#f6f6f6" : "#fcfcfc") << "\"/>\n";
-      s_ << "<line x1=\"" << num(kLeft) << "\" y1=\"" << num(lane_mid(i)) << "\" x2=\"" << num(kLeft + plot_w_) << "\" y2=\""
-         << num(lane_mid(i)) << "\" stroke=\"#cccccc\"/>\n";
-      s_ << "<text class=\"lane-label\" x=\"" << num(kLeft - 8) << "\" y=\"" << num(lane_mid(i) + 4) << "\" text-anchor=\"end\">"
-         << esc(lanes_.name(i)) << "</text>\n";
+      s_ << "<rect x=\"" << num(kLeft) << "\" y=\"" << num(y) << "\" width=\"" << num(plot_w_) << "\" height=\""
+         << num(kLane) << "\" fill=\"" << (i % 2 ? "#f6f6f6" : "#fcfcfc") << "\"/>\n";
+      s_ << "<line x1=\"" << num(kLeft) << "\" y1=\"" << num(lane_mid(i)) << "\" x2=\"" << num(kLeft + plot_w_)
+         << "\" y2=\"" << num(lane_mid(i)) << "\" stroke=\"#cccccc\"/>\n";
+      s_ << "<text class=\"lane-label\" x=\"" << num(kLeft - 8) << "\" y=\"" << num(lane_mid(i) + 4)
+         << "\" text-anchor=\"end\">" << esc(lanes_.name(i)) << "</text>\n";
     }
     s_ << "</g>\n";
   }
 
-  void box(int lane, std::int64_t b, std::int64_t e, const std::string& fill, const std::string& stroke, const std::string& text,
-           const std::string& cls, double min_w = 1.5)
+  void box(int lane, std::int64_t b, std::int64_t e, const std::string& fill, const std::string& stroke,
+           const std::string& text, const std::string& cls, double min_w = 1.5)
   {
     double x0 = X(std::max(b, from_)), x1 = X(std::min(e, to_));
     if (x1 - x0 < min_w)
       x1 = x0 + min_w;
     const double y = lane_mid(lane) - kBox / 2;
-    s_ << "<rect class=\"" << cls << "\" x=\"" << num(x0) << "\" y=\"" << num(y) << "\" width=\"" << num(x1 - x0) << "\" height=\""
-       << num(kBox) << "\" fill=\"" << fill << "\" stroke=\"" << stroke << "\" stroke-width=\"0.8\"/>\n";
+    s_ << "<rect class=\"" << cls << "\" x=\"" << num(x0) << "\" y=\"" << num(y) << "\" width=\"" << num(x1 - x0)
+       << "\" height=\"" << num(kBox) << "\" fill=\"" << fill << "\" stroke=\"" << stroke
+       << "\" stroke-width=\"0.8\"/>\n";
     if (!text.empty() && x1 - x0 > 7.0 * static_cast<double>(text.size()))
-      s_ << "<text x=\"" << num((x0 + x1) / 2) << "\" y=\"" << num(lane_mid(lane) + 4) << "\" text-anchor=\"middle\">" << esc(text)
-         << "</text>\n";
+      s_ << "<text x=\"" << num((x0 + x1) / 2) << "\" y=\"" << num(lane_mid(lane) + 4) << "\" text-anchor=\"middle\">"
+         << esc(text) << "</text>\n";
   }
 
   void compute_and_lock()
@@ -322,8 +332,8 @@ private:
         for (const Interval& i : ivs)
           if (visible(i.b, i.e)) {
             const double x0 = X(std::max(i.b, from_)), x1 = std::max(x0 + 1.0, X(std::min(i.e, to_)));
-            s_ << "<rect class=\"lock\" x=\"" << num(x0) << "\" y=\"" << num(lane_mid(lane->second) + kBox / 2 + 1) << "\" width=\""
-               << num(x1 - x0) << "\" height=\"4\" fill=\"#555555\"/>\n";
+            s_ << "<rect class=\"lock\" x=\"" << num(x0) << "\" y=\"" << num(lane_mid(lane->second) + kBox / 2 + 1)
+               << "\" width=\"" << num(x1 - x0) << "\" height=\"4\" fill=\"#555555\"/>\n";
           }
   }
 
@@ -374,9 +384,9 @@ private:
       const int lane = lanes_.lane_of.at(o->thread());
       const double x = X(o->issue), y = lane_mid(lane);
       if (o->kind.find("nbi") != std::string::npos) {
-        s_ << "<path class=\"op-" << o->kind << "\" d=\"M" << num(x) << ',' << num(y - kBox / 2) << " L" << num(x + 6) << ','
-           << num(y - kBox / 2 - 8) << " L" << num(x - 6) << ',' << num(y - kBox / 2 - 8) << " z\" fill=\"" << op_color(o->kind)
-           << "\" stroke=\"#333333\" stroke-width=\"0.6\"/>\n";
+        s_ << "<path class=\"op-" << o->kind << "\" d=\"M" << num(x) << ',' << num(y - kBox / 2) << " L" << num(x + 6)
+           << ',' << num(y - kBox / 2 - 8) << " L" << num(x - 6) << ',' << num(y - kBox / 2 - 8) << " z\" fill=\""
+           << op_color(o->kind) << "\" stroke=\"#333333\" stroke-width=\"0.6\"/>\n";
       } else {
         box(lane, o->issue, o->issue, op_color(o->kind), "#333333", "", "op-" + o->kind, 4);
       }
@@ -389,12 +399,13 @@ private:
     if (m.dlv < 0)
       return;
     if (visible(issue, m.dlv))
-      s_ << "<line class=\"msg\" x1=\"" << num(X(issue)) << "\" y1=\"" << num(lane_mid(src)) << "\" x2=\"" << num(X(m.dlv))
-         << "\" y2=\"" << num(lane_mid(dst)) << "\" stroke=\"" << c << "\" stroke-width=\"1.2\" marker-end=\"url(#arrow-" << (c + 1)
-         << ")\"/>\n";
+      s_ << "<line class=\"msg\" x1=\"" << num(X(issue)) << "\" y1=\"" << num(lane_mid(src)) << "\" x2=\""
+         << num(X(m.dlv)) << "\" y2=\"" << num(lane_mid(dst)) << "\" stroke=\"" << c
+         << "\" stroke-width=\"1.2\" marker-end=\"url(#arrow-" << (c + 1) << ")\"/>\n";
     if (m.done >= 0 && visible(m.dlv, m.done))
-      s_ << "<line class=\"ack\" x1=\"" << num(X(m.dlv)) << "\" y1=\"" << num(lane_mid(dst)) << "\" x2=\"" << num(X(m.done))
-         << "\" y2=\"" << num(lane_mid(src)) << "\" stroke=\"#777777\" stroke-width=\"1\" stroke-dasharray=\"4,3\" "
+      s_ << "<line class=\"ack\" x1=\"" << num(X(m.dlv)) << "\" y1=\"" << num(lane_mid(dst)) << "\" x2=\""
+         << num(X(m.done)) << "\" y2=\"" << num(lane_mid(src))
+         << "\" stroke=\"#777777\" stroke-width=\"1\" stroke-dasharray=\"4,3\" "
          << "marker-end=\"url(#arrow-777777)\"/>\n";
   }
 
@@ -414,18 +425,18 @@ private:
   void time_axis()
   {
     const svg::TimeUnit u = svg::time_unit(to_ - from_);
-    s_ << "<g class=\"axis\">\n<line x1=\"" << num(kLeft) << "\" y1=\"" << num(axis_y_) << "\" x2=\"" << num(kLeft + plot_w_)
-       << "\" y2=\"" << num(axis_y_) << "\" stroke=\"black\"/>\n";
+    s_ << "<g class=\"axis\">\n<line x1=\"" << num(kLeft) << "\" y1=\"" << num(axis_y_) << "\" x2=\""
+       << num(kLeft + plot_w_) << "\" y2=\"" << num(axis_y_) << "\" stroke=\"black\"/>\n";
     for (double v : svg::nice_ticks(static_cast<double>(from_) / u.ps, static_cast<double>(to_) / u.ps, 10)) {
       const double x = kLeft + (v * u.ps - static_cast<double>(from_)) * plot_w_ / static_cast<double>(to_ - from_);
       if (x < kLeft - 0.5 || x > kLeft + plot_w_ + 0.5)
         continue;
-      s_ << "<line x1=\"" << num(x) << "\" y1=\"" << num(axis_y_) << "\" x2=\"" << num(x) << "\" y2=\"" << num(axis_y_ + 5)
-         << "\" stroke=\"black\"/><text x=\"" << num(x) << "\" y=\"" << num(axis_y_ + 18) << "\" text-anchor=\"middle\">"
-         << svg::tick_label(v) << "</text>\n";
+      s_ << "<line x1=\"" << num(x) << "\" y1=\"" << num(axis_y_) << "\" x2=\"" << num(x) << "\" y2=\""
+         << num(axis_y_ + 5) << "\" stroke=\"black\"/><text x=\"" << num(x) << "\" y=\"" << num(axis_y_ + 18)
+         << "\" text-anchor=\"middle\">" << svg::tick_label(v) << "</text>\n";
     }
-    s_ << "<text x=\"" << num(kLeft + plot_w_ / 2) << "\" y=\"" << num(axis_y_ + 36) << "\" text-anchor=\"middle\">simulated time ("
-       << u.name << ")</text>\n</g>\n";
+    s_ << "<text x=\"" << num(kLeft + plot_w_ / 2) << "\" y=\"" << num(axis_y_ + 36)
+       << "\" text-anchor=\"middle\">simulated time (" << u.name << ")</text>\n</g>\n";
   }
 
   void legend()
@@ -438,18 +449,23 @@ private:
       const char* stroke;
       Shape shape;
     };
-    const Item items[] = {{"compute", "#a8d8a0", "#4a8a42", Box},         {"fetch-add", "#e08a1e", "#333333", Box},
-                          {"blocking put", "#2f6fb5", "#333333", Box},    {"get", "#8a5cc2", "#333333", Box},
-                          {"nbi op", "#2f6fb5", "#333333", Triangle},     {"quiet / fence", "url(#hatch-quiet)", "#c0392b", Box},
-                          {"wait_until", "url(#hatch-wait)", "#777777", Box}, {"library lock", "#555555", "#555555", Bar},
-                          {"message", "#2f6fb5", "#2f6fb5", Line},        {"ACK / reply", "#777777", "#777777", DashedLine}};
-    double lx       = kLeft;
-    const double ly = axis_y_ + 58;
+    const Item items[] = {{"compute", "#a8d8a0", "#4a8a42", Box},
+                          {"fetch-add", "#e08a1e", "#333333", Box},
+                          {"blocking put", "#2f6fb5", "#333333", Box},
+                          {"get", "#8a5cc2", "#333333", Box},
+                          {"nbi op", "#2f6fb5", "#333333", Triangle},
+                          {"quiet / fence", "url(#hatch-quiet)", "#c0392b", Box},
+                          {"wait_until", "url(#hatch-wait)", "#777777", Box},
+                          {"library lock", "#555555", "#555555", Bar},
+                          {"message", "#2f6fb5", "#2f6fb5", Line},
+                          {"ACK / reply", "#777777", "#777777", DashedLine}};
+    double lx          = kLeft;
+    const double ly    = axis_y_ + 58;
     for (const Item& it : items) {
       switch (it.shape) {
         case Box:
-          s_ << "<rect x=\"" << num(lx) << "\" y=\"" << num(ly - 9) << "\" width=\"18\" height=\"12\" fill=\"" << it.fill
-             << "\" stroke=\"" << it.stroke << "\" stroke-width=\"0.8\"/>\n";
+          s_ << "<rect x=\"" << num(lx) << "\" y=\"" << num(ly - 9) << "\" width=\"18\" height=\"12\" fill=\""
+             << it.fill << "\" stroke=\"" << it.stroke << "\" stroke-width=\"0.8\"/>\n";
           break;
         case Triangle:
           s_ << "<path d=\"M" << num(lx + 9) << ',' << num(ly + 3) << " L" << num(lx + 15) << ',' << num(ly - 7) << " L"
@@ -458,12 +474,13 @@ private:
           break;
         case Line:
         case DashedLine:
-          s_ << "<line x1=\"" << num(lx) << "\" y1=\"" << num(ly - 3) << "\" x2=\"" << num(lx + 18) << "\" y2=\"" << num(ly - 3)
-             << "\" stroke=\"" << it.stroke << "\" stroke-width=\"1.2\"" << (it.shape == DashedLine ? " stroke-dasharray=\"4,3\"" : "")
-             << "/>\n";
+          s_ << "<line x1=\"" << num(lx) << "\" y1=\"" << num(ly - 3) << "\" x2=\"" << num(lx + 18) << "\" y2=\""
+             << num(ly - 3) << "\" stroke=\"" << it.stroke << "\" stroke-width=\"1.2\""
+             << (it.shape == DashedLine ? " stroke-dasharray=\"4,3\"" : "") << "/>\n";
           break;
         case Bar:
-          s_ << "<rect x=\"" << num(lx) << "\" y=\"" << num(ly - 5) << "\" width=\"18\" height=\"4\" fill=\"" << it.fill << "\"/>\n";
+          s_ << "<rect x=\"" << num(lx) << "\" y=\"" << num(ly - 5) << "\" width=\"18\" height=\"4\" fill=\"" << it.fill
+             << "\"/>\n";
       }
       s_ << "<text x=\"" << num(lx + 22) << "\" y=\"" << num(ly + 1) << "\">" << it.name << "</text>\n";
       lx += 30 + 6.5 * static_cast<double>(std::char_traits<char>::length(it.name));

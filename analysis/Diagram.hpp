@@ -13,11 +13,11 @@
 namespace shmemsim::analysis {
 
 struct DiagramOptions {
-  std::set<int> pes;     ///< PEs whose threads get lanes (empty: all, up to max_lanes)
-  std::set<int> threads; ///< thread numbers that get lanes (empty: all)
+  std::set<int> pes;                    ///< PEs whose threads get lanes (empty: all, up to max_lanes)
+  std::set<int> threads;                ///< thread numbers that get lanes (empty: all)
   std::optional<std::int64_t> from, to; ///< window in ps (unset: chosen, see max_ops)
-  int max_ops   = 40; ///< without a window: show the span of the first max_ops operations
-  int max_lanes = 16; ///< without --pes/--threads: at most this many thread lanes
+  int max_ops   = 40;                   ///< without a window: show the span of the first max_ops operations
+  int max_lanes = 16;                   ///< without --pes/--threads: at most this many thread lanes
   int width     = 1200;
 };
 

@@ -80,7 +80,10 @@ Derive parse_derive(const SpecReader& r, const std::string& word)
 }
 
 /// A JSON value as a series name: strings as they are, numbers as written.
-std::string word_of(const json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
+std::string word_of(const json& v)
+{
+  return v.is_string() ? v.get<std::string>() : v.dump();
+}
 
 /// (series -> x -> mean metric) of one input's sweep.
 using Curves = std::map<std::string, std::map<double, double>>;
@@ -107,7 +110,7 @@ void read_input(const FigureSpec& spec, const FigureInput& in, const std::string
     if (!in.series.empty() && !values.contains(in.series))
       throw std::runtime_error(file + ": point " + pt.at("point").dump() + " has no variable '" + in.series + "'");
     const std::string series = in.series.empty() ? in.label : in.series_prefix + word_of(values[in.series]);
-    const json* st = pt.contains("stats") && pt["stats"].contains(spec.y) ? &pt["stats"][spec.y] : nullptr;
+    const json* st           = pt.contains("stats") && pt["stats"].contains(spec.y) ? &pt["stats"][spec.y] : nullptr;
     if (st == nullptr || !st->contains("mean") || !(*st)["mean"].is_number())
       throw std::runtime_error(file + ": point " + pt.at("point").dump() + " has no value of '" + spec.y +
                                "' (did its run fail, or does the program not report it?)");
@@ -132,7 +135,7 @@ double derive(const FigureSpec& spec, const Curves& c, const std::string& series
       return (b->second.at(x) / y - 1) * 100;
     }
     case Derive::Efficiency: {
-      const auto& pts = c.at(series);
+      const auto& pts     = c.at(series);
       const auto [x0, y0] = *pts.begin();
       return (y0 * x0) / (y * x) * 100;
     }
@@ -151,15 +154,17 @@ std::string make_table(const FigureSpec& spec, const Plot& plot)
 {
   std::ostringstream t;
   char line[512];
-  std::snprintf(line, sizeof line, "%-28s %8s %14s %14s %12s  %s\n", "series", "x", "simulated", "published", "sim - pub", "source");
+  std::snprintf(line, sizeof line, "%-28s %8s %14s %14s %12s  %s\n", "series", "x", "simulated", "published",
+                "sim - pub", "source");
   t << line;
   for (const PlotPoint& pt : plot.points) {
     const Published* pub = nullptr;
     for (const Published& p : spec.published)
       if (p.series == pt.series && p.x == pt.x)
         pub = &p;
-    std::snprintf(line, sizeof line, "%-28s %8s %14s %14s %12s  %s\n", pt.series.c_str(), fmt(pt.x).c_str(), fmt(pt.y).c_str(),
-                  pub ? fmt(pub->y).c_str() : "", pub ? fmt(pt.y - pub->y).c_str() : "", pub ? pub->source.c_str() : "");
+    std::snprintf(line, sizeof line, "%-28s %8s %14s %14s %12s  %s\n", pt.series.c_str(), fmt(pt.x).c_str(),
+                  fmt(pt.y).c_str(), pub ? fmt(pub->y).c_str() : "", pub ? fmt(pt.y - pub->y).c_str() : "",
+                  pub ? pub->source.c_str() : "");
     t << line;
   }
   return t.str();
@@ -170,23 +175,25 @@ std::string make_table(const FigureSpec& spec, const Plot& plot)
 FigureSpec parse_figure_spec(const json& j, const std::string& file)
 {
   const SpecReader r(file);
-  r.only(j, "", {"description", "title", "xlabel", "ylabel", "y", "derive", "work", "y_scale", "baseline", "inputs", "published", "note"});
+  r.only(j, "",
+         {"description", "title", "xlabel", "ylabel", "y", "derive", "work", "y_scale", "baseline", "inputs",
+          "published", "note"});
   FigureSpec s;
-  s.title   = r.str(j, "title", "", false);
-  s.xlabel  = r.str(j, "xlabel", "", false);
-  s.ylabel  = r.str(j, "ylabel", "", false);
-  s.y       = r.str(j, "y", "", true);
-  s.derive  = parse_derive(r, r.str(j, "derive", "", false));
-  s.work    = r.number(j, "work", "", 1, s.derive == Derive::Rate);
-  s.y_scale = r.number(j, "y_scale", "", 1, false);
+  s.title    = r.str(j, "title", "", false);
+  s.xlabel   = r.str(j, "xlabel", "", false);
+  s.ylabel   = r.str(j, "ylabel", "", false);
+  s.y        = r.str(j, "y", "", true);
+  s.derive   = parse_derive(r, r.str(j, "derive", "", false));
+  s.work     = r.number(j, "work", "", 1, s.derive == Derive::Rate);
+  s.y_scale  = r.number(j, "y_scale", "", 1, false);
   s.baseline = r.str(j, "baseline", "", s.derive == Derive::Gain);
-  s.note    = r.str(j, "note", "", false);
+  s.note     = r.str(j, "note", "", false);
   if (s.work <= 0 || s.y_scale <= 0)
     r.fail("work", "work and y_scale must be positive");
   if (!j.contains("inputs") || !j["inputs"].is_array() || j["inputs"].empty())
     r.fail("inputs", "missing (a non-empty list of sweeps)");
   for (std::size_t i = 0; i < j["inputs"].size(); ++i) {
-    const json& o = j["inputs"][i];
+    const json& o          = j["inputs"][i];
     const std::string path = "inputs[" + std::to_string(i) + "]";
     r.only(o, path, {"dir", "x", "series", "series_prefix", "label"});
     FigureInput in{r.str(o, "dir", path, true), r.str(o, "x", path, true), r.str(o, "series", path, false),
@@ -199,11 +206,11 @@ FigureSpec parse_figure_spec(const json& j, const std::string& file)
     if (!j["published"].is_array())
       r.fail("published", "must be a list");
     for (std::size_t i = 0; i < j["published"].size(); ++i) {
-      const json& o = j["published"][i];
+      const json& o          = j["published"][i];
       const std::string path = "published[" + std::to_string(i) + "]";
       r.only(o, path, {"series", "x", "y", "source"});
-      s.published.push_back({r.str(o, "series", path, true), r.number(o, "x", path, 0, true), r.number(o, "y", path, 0, true),
-                             r.str(o, "source", path, true)});
+      s.published.push_back({r.str(o, "series", path, true), r.number(o, "x", path, 0, true),
+                             r.number(o, "y", path, 0, true), r.str(o, "source", path, true)});
     }
   }
   return s;

@@ -39,22 +39,22 @@ struct Published {
 
 struct FigureSpec {
   std::string title, xlabel, ylabel;
-  std::string y;          ///< the metric of each point (a RESULT figure or summary scalar), e.g. "time_us"
-  Derive derive = Derive::Value;
-  double work = 1;        ///< Rate: the work of one run (points, keys...)
-  double y_scale = 1;     ///< Rate: seconds per unit of y (1e-6 for microseconds)
-  std::string baseline;   ///< Gain: the baseline series
+  std::string y; ///< the metric of each point (a RESULT figure or summary scalar), e.g. "time_us"
+  Derive derive  = Derive::Value;
+  double work    = 1;   ///< Rate: the work of one run (points, keys...)
+  double y_scale = 1;   ///< Rate: seconds per unit of y (1e-6 for microseconds)
+  std::string baseline; ///< Gain: the baseline series
   std::vector<FigureInput> inputs;
   std::vector<Published> published;
-  std::string note;       ///< printed under the table (what the figure measures)
+  std::string note; ///< printed under the table (what the figure measures)
 };
 
 /// Reads and checks a spec; throws std::runtime_error naming the file and JSON path.
 FigureSpec parse_figure_spec(const nlohmann::json& j, const std::string& file);
 
 struct Figure {
-  Plot plot;           ///< derived points and published references
-  std::string table;   ///< series, x, simulated, published, difference
+  Plot plot;         ///< derived points and published references
+  std::string table; ///< series, x, simulated, published, difference
 };
 
 /// Builds the figure from the sweeps under `base` (each input's DIR/results.json); throws

@@ -50,9 +50,9 @@ std::vector<const OpInfo*> Index::waited_for(const WaitInfo& w) const
 Index build_index(const traces::Trace& tr)
 {
   Index ix;
-  ix.trace       = &tr;
-  bool first     = true;
-  auto see       = [&](std::int64_t t) {
+  ix.trace   = &tr;
+  bool first = true;
+  auto see   = [&](std::int64_t t) {
     if (first) {
       ix.t_begin = ix.t_end = t;
       first                 = false;
@@ -159,7 +159,8 @@ Index build_index(const traces::Trace& tr)
     lat               = std::max(lat, o.completed - o.issue);
   }
   for (auto& [key, ids] : ix.by_ct) {
-    std::stable_sort(ids.begin(), ids.end(), [&](std::uint64_t a, std::uint64_t b) { return ix.ops.at(a).seq < ix.ops.at(b).seq; });
+    std::stable_sort(ids.begin(), ids.end(),
+                     [&](std::uint64_t a, std::uint64_t b) { return ix.ops.at(a).seq < ix.ops.at(b).seq; });
     std::vector<std::int64_t>& latest = ix.issue_prefix_max[key];
     for (std::uint64_t id : ids)
       latest.push_back(std::max(latest.empty() ? ix.ops.at(id).issue : latest.back(), ix.ops.at(id).issue));

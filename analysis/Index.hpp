@@ -16,8 +16,8 @@ namespace shmemsim::analysis {
 
 /// A PE thread.
 struct ThreadKey {
-  int pe  = 0;
-  int thr = 0;
+  int pe                                   = 0;
+  int thr                                  = 0;
   auto operator<=>(const ThreadKey&) const = default;
 };
 std::string label(const ThreadKey& k); ///< "PE p / thread t"
@@ -29,7 +29,7 @@ struct Interval {
 };
 
 struct OpInfo {
-  std::uint64_t id  = 0;
+  std::uint64_t id   = 0;
   std::int64_t issue = 0;
   int pe = 0, thr = 0, ctx = 0, ct = -1;
   std::uint64_t seq = 0;
@@ -70,16 +70,16 @@ struct HopInfo {
 
 struct Index {
   const traces::Trace* trace = nullptr;
-  std::map<int, int> pe_node;              ///< PE -> node
+  std::map<int, int> pe_node;                 ///< PE -> node
   std::map<std::uint64_t, std::string> links; ///< link id -> name
-  std::map<std::uint64_t, OpInfo> ops;      ///< by id
-  std::vector<std::uint64_t> op_order;      ///< op ids in issue order
-  std::map<std::uint64_t, MsgInfo> msgs;    ///< by id
-  std::vector<WaitInfo> waits;              ///< in begin order
+  std::map<std::uint64_t, OpInfo> ops;        ///< by id
+  std::vector<std::uint64_t> op_order;        ///< op ids in issue order
+  std::map<std::uint64_t, MsgInfo> msgs;      ///< by id
+  std::vector<WaitInfo> waits;                ///< in begin order
   std::vector<HopInfo> hops;
   std::map<ThreadKey, std::vector<Interval>> comps, locks;
-  std::set<ThreadKey> threads;              ///< every PE thread that appears
-  std::int64_t t_begin = 0, t_end = 0;      ///< first and last dates (incl. interval ends)
+  std::set<ThreadKey> threads;         ///< every PE thread that appears
+  std::int64_t t_begin = 0, t_end = 0; ///< first and last dates (incl. interval ends)
 
   /// The node of a PE (the PE itself if the trace did not say).
   int node_of(int pe) const;
@@ -105,6 +105,9 @@ bool parse_time(const std::string& s, std::int64_t* ps);
 /// A readable duration: "12.5 us", "3 ms".
 std::string human_time(double seconds);
 /// Picoseconds to seconds.
-inline double seconds(std::int64_t ps) { return static_cast<double>(ps) * 1e-12; }
+inline double seconds(std::int64_t ps)
+{
+  return static_cast<double>(ps) * 1e-12;
+}
 
 } // namespace shmemsim::analysis

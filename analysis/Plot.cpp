@@ -38,8 +38,9 @@ RunDocs load_run(const std::string& dir)
     r.docs.emplace_back(stem, std::move(j));
   }
   if (r.docs.empty() || (r.docs.size() == 1 && r.docs[0].first == "reported"))
-    throw std::runtime_error(dir + ": no scenario.json, summary.json or report.json (write them with 'shmemsim run --out " + dir +
-                             "' and 'shmemsim report " + dir + "')");
+    throw std::runtime_error(dir +
+                             ": no scenario.json, summary.json or report.json (write them with 'shmemsim run --out " +
+                             dir + "' and 'shmemsim report " + dir + "')");
   return r;
 }
 
@@ -56,7 +57,7 @@ const json* walk(const json& doc, const std::vector<std::string>& parts, std::si
         return nullptr;
       j = &*it;
     } else if (j->is_array()) {
-      char* end         = nullptr;
+      char* end             = nullptr;
       const unsigned long n = std::strtoul(p.c_str(), &end, 10);
       if (p.empty() || *end != '\0' || n >= j->size())
         return nullptr;
@@ -142,7 +143,8 @@ UnitValue number(const RunDocs& run, const std::string& key, const char* what, c
 {
   const std::optional<json> j = value_of(run, key);
   if (!j)
-    throw std::runtime_error(run.dir + ": no key '" + key + "' (" + what + ") in its scenario.json, summary.json or report.json");
+    throw std::runtime_error(run.dir + ": no key '" + key + "' (" + what +
+                             ") in its scenario.json, summary.json or report.json");
   if (opt.units)
     if (const std::optional<UnitValue> u = opt.units(key, *j))
       return *u;
@@ -154,7 +156,8 @@ UnitValue number(const RunDocs& run, const std::string& key, const char* what, c
   throw std::runtime_error(run.dir + ": key '" + key + "' (" + what + ") is " + j->dump() + ", not a number");
 }
 
-const char* kPalette[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
+const char* kPalette[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
+                          "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
 
 /// One point from the y values of the runs that share its series and x (opt.spread).
 PlotPoint summarize(const std::string& series, double x, std::vector<double> ys, Spread spread)
@@ -163,7 +166,7 @@ PlotPoint summarize(const std::string& series, double x, std::vector<double> ys,
   std::sort(ys.begin(), ys.end());
   const std::size_t n = ys.size();
   if (spread == Spread::MinMax) {
-    pt.y = n % 2 == 1 ? ys[n / 2] : (ys[n / 2 - 1] + ys[n / 2]) / 2;
+    pt.y  = n % 2 == 1 ? ys[n / 2] : (ys[n / 2 - 1] + ys[n / 2]) / 2;
     pt.lo = ys.front(), pt.hi = ys.back();
   } else {
     double sum = 0, sq = 0;
@@ -195,7 +198,8 @@ void collect_points(const std::vector<RunDocs>& runs, const PlotOptions& opt, Pl
     if (!opt.series.empty()) {
       const std::optional<json> j = value_of(r, opt.series);
       if (!j)
-        throw std::runtime_error(r.dir + ": no key '" + opt.series + "' (--series) in its scenario.json, summary.json or report.json");
+        throw std::runtime_error(r.dir + ": no key '" + opt.series +
+                                 "' (--series) in its scenario.json, summary.json or report.json");
       s = j->is_string() ? j->get<std::string>() : j->dump();
     }
     if ((opt.logx && x.base <= 0) || (opt.logy && y.base <= 0))
@@ -248,7 +252,8 @@ std::string points_table(const Plot& p, const PlotOptions& opt)
 
 /// Tick values (base units) of a linear axis over [lo, hi]: nice steps in the axis's display unit
 /// (integers only for plain integer data: threads, PEs).
-std::vector<double> linear_ticks(double lo, double hi, Quantity q, const DisplayUnit& u, const std::vector<double>& data)
+std::vector<double> linear_ticks(double lo, double hi, Quantity q, const DisplayUnit& u,
+                                 const std::vector<double>& data)
 {
   std::vector<double> v;
   const bool ints = q == Quantity::Plain && !data.empty() &&
@@ -321,12 +326,13 @@ private:
   void frame()
   {
     s_ << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-    s_ << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << num(W_) << "\" height=\"" << num(H_) << "\" viewBox=\"0 0 " << num(W_)
-       << ' ' << num(H_) << "\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" font-size=\"12\">\n";
+    s_ << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << num(W_) << "\" height=\"" << num(H_)
+       << "\" viewBox=\"0 0 " << num(W_) << ' ' << num(H_)
+       << "\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" font-size=\"12\">\n";
     s_ << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
     const std::string title = opt_.title.empty() ? (opt_.y + " vs " + opt_.x) : opt_.title;
-    s_ << "<text x=\"" << num(kL + pw_ / 2) << "\" y=\"25\" text-anchor=\"middle\" font-size=\"15\" font-weight=\"bold\">" << esc(title)
-       << "</text>\n";
+    s_ << "<text x=\"" << num(kL + pw_ / 2)
+       << "\" y=\"25\" text-anchor=\"middle\" font-size=\"15\" font-weight=\"bold\">" << esc(title) << "</text>\n";
     s_ << "<rect x=\"" << num(kL) << "\" y=\"" << num(kT) << "\" width=\"" << num(pw_) << "\" height=\"" << num(ph_)
        << "\" fill=\"none\" stroke=\"black\"/>\n";
   }
@@ -334,7 +340,8 @@ private:
   static bool has_bar(const PlotPoint& pt) { return pt.runs > 1 && std::isfinite(pt.lo) && std::isfinite(pt.hi); }
 
   /// The axis's ticks (base units): readable powers on log axes, nice steps of its unit otherwise.
-  std::vector<double> ticks(double lo, double hi, bool log, Quantity q, const DisplayUnit& u, const std::vector<double>& data) const
+  std::vector<double> ticks(double lo, double hi, bool log, Quantity q, const DisplayUnit& u,
+                            const std::vector<double>& data) const
   {
     return log ? log_ticks(lo, hi, q, data) : linear_ticks(lo, hi, q, u, data);
   }
@@ -353,8 +360,8 @@ private:
       if (x < kL - 0.5 || x > kL + pw_ + 0.5)
         continue;
       s_ << "<line x1=\"" << num(x) << "\" y1=\"" << num(kT) << "\" x2=\"" << num(x) << "\" y2=\"" << num(kT + ph_)
-         << "\" stroke=\"#e4e4e4\"/><text x=\"" << num(x) << "\" y=\"" << num(kT + ph_ + 18) << "\" text-anchor=\"middle\">"
-         << esc(tick_text(v, xq, xu, opt_.logx)) << "</text>\n";
+         << "\" stroke=\"#e4e4e4\"/><text x=\"" << num(x) << "\" y=\"" << num(kT + ph_ + 18)
+         << "\" text-anchor=\"middle\">" << esc(tick_text(v, xq, xu, opt_.logx)) << "</text>\n";
     }
     for (double v : ticks(y0_, y1_, opt_.logy, yq, yu, ys)) {
       const double y = Y(v);
@@ -375,8 +382,9 @@ private:
   {
     const double x = X(pt.x), bottom = kT + ph_;
     const double y_lo = opt_.logy && pt.lo <= 0 ? bottom : std::min(bottom, Y(pt.lo)), y_hi = Y(pt.hi);
-    s_ << "<path class=\"error-bar\" d=\"M" << num(x) << "," << num(y_lo) << "V" << num(y_hi) << "M" << num(x - 4) << "," << num(y_lo)
-       << "h8M" << num(x - 4) << "," << num(y_hi) << "h8\" fill=\"none\" stroke=\"" << colour << "\" stroke-width=\"1.2\"/>\n";
+    s_ << "<path class=\"error-bar\" d=\"M" << num(x) << "," << num(y_lo) << "V" << num(y_hi) << "M" << num(x - 4)
+       << "," << num(y_lo) << "h8M" << num(x - 4) << "," << num(y_hi) << "h8\" fill=\"none\" stroke=\"" << colour
+       << "\" stroke-width=\"1.2\"/>\n";
   }
 
   void series(std::size_t i)
@@ -387,7 +395,8 @@ private:
     for (const PlotPoint& pt : p_.points)
       if (pt.series == p_.series[i])
         pts += (pts.empty() ? "" : " ") + num(X(pt.x)) + "," + num(Y(pt.y));
-    s_ << "<polyline class=\"line\" points=\"" << pts << "\" fill=\"none\" stroke=\"" << c << "\" stroke-width=\"2\"/>\n";
+    s_ << "<polyline class=\"line\" points=\"" << pts << "\" fill=\"none\" stroke=\"" << c
+       << "\" stroke-width=\"2\"/>\n";
     for (const PlotPoint& pt : p_.points)
       if (pt.series == p_.series[i]) {
         if (has_bar(pt))
@@ -395,9 +404,9 @@ private:
         s_ << "<circle cx=\"" << num(X(pt.x)) << "\" cy=\"" << num(Y(pt.y)) << "\" r=\"3.5\" fill=\"" << c << "\"/>\n";
       }
     const double ly = kT + 10 + 20 * static_cast<double>(i);
-    s_ << "<line x1=\"" << num(kL + pw_ + 15) << "\" y1=\"" << num(ly) << "\" x2=\"" << num(kL + pw_ + 40) << "\" y2=\"" << num(ly)
-       << "\" stroke=\"" << c << "\" stroke-width=\"2\"/><text x=\"" << num(kL + pw_ + 46) << "\" y=\"" << num(ly + 4) << "\">"
-       << esc(p_.series[i]) << "</text>\n</g>\n";
+    s_ << "<line x1=\"" << num(kL + pw_ + 15) << "\" y1=\"" << num(ly) << "\" x2=\"" << num(kL + pw_ + 40) << "\" y2=\""
+       << num(ly) << "\" stroke=\"" << c << "\" stroke-width=\"2\"/><text x=\"" << num(kL + pw_ + 46) << "\" y=\""
+       << num(ly + 4) << "\">" << esc(p_.series[i]) << "</text>\n</g>\n";
   }
 
   /// Reference points: hollow diamonds in their series' colour, one legend entry below the series'.
@@ -419,8 +428,9 @@ private:
   static std::string diamond(double x, double y, const char* colour)
   {
     const double r = 6;
-    return "<polygon points=\"" + num(x) + "," + num(y - r) + " " + num(x + r) + "," + num(y) + " " + num(x) + "," + num(y + r) + " " +
-           num(x - r) + "," + num(y) + "\" fill=\"white\" stroke=\"" + colour + "\" stroke-width=\"2\"/>";
+    return "<polygon points=\"" + num(x) + "," + num(y - r) + " " + num(x + r) + "," + num(y) + " " + num(x) + "," +
+           num(y + r) + " " + num(x - r) + "," + num(y) + "\" fill=\"white\" stroke=\"" + colour +
+           "\" stroke-width=\"2\"/>";
   }
 
   const Plot& p_;
@@ -441,6 +451,9 @@ Plot make_plot(const std::vector<RunDocs>& runs, const PlotOptions& opt)
   return p;
 }
 
-std::string draw_plot(const Plot& p, const PlotOptions& opt) { return PlotSvg(p, opt).draw(); }
+std::string draw_plot(const Plot& p, const PlotOptions& opt)
+{
+  return PlotSvg(p, opt).draw();
+}
 
 } // namespace shmemsim::analysis

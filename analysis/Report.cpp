@@ -15,7 +15,8 @@ namespace shmemsim::analysis {
 std::vector<Interval> merge(std::vector<Interval> v)
 {
   std::erase_if(v, [](const Interval& i) { return i.e <= i.b; });
-  std::sort(v.begin(), v.end(), [](const Interval& a, const Interval& b) { return std::tie(a.b, a.e) < std::tie(b.b, b.e); });
+  std::sort(v.begin(), v.end(),
+            [](const Interval& a, const Interval& b) { return std::tie(a.b, a.e) < std::tie(b.b, b.e); });
   std::vector<Interval> out;
   for (const Interval& i : v) {
     if (!out.empty() && i.b <= out.back().e)
@@ -73,7 +74,8 @@ void WaitStats::add(const WaitInfo& w, const std::vector<const OpInfo*>& waited_
 
 double overlap_ratio(std::int64_t hidden_ps, std::int64_t exposed_ps)
 {
-  return hidden_ps + exposed_ps > 0 ? static_cast<double>(hidden_ps) / static_cast<double>(hidden_ps + exposed_ps) : 0.0;
+  return hidden_ps + exposed_ps > 0 ? static_cast<double>(hidden_ps) / static_cast<double>(hidden_ps + exposed_ps)
+                                    : 0.0;
 }
 
 double NicReport::mean_queued_s() const
@@ -161,7 +163,8 @@ TraceSummary summarize_trace(const Index& ix)
 /// Charges the interference of one wait (docs/analysis.md, "Thread interference"): the part of
 /// [max(begin, own completions), end] spent until other threads' operations completed, segment by
 /// segment to the thread whose operation ended the segment.
-void charge_interference(const WaitInfo& w, const std::vector<const OpInfo*>& waited_for, std::map<ThreadKey, ThreadReport>& threads)
+void charge_interference(const WaitInfo& w, const std::vector<const OpInfo*>& waited_for,
+                         std::map<ThreadKey, ThreadReport>& threads)
 {
   std::int64_t own = w.begin;
   std::vector<const OpInfo*> others;
@@ -174,8 +177,9 @@ void charge_interference(const WaitInfo& w, const std::vector<const OpInfo*>& wa
   const std::int64_t start = std::max(w.begin, own);
   if (start >= w.end || others.empty())
     return;
-  std::stable_sort(others.begin(), others.end(),
-                   [](const OpInfo* a, const OpInfo* b) { return std::tie(a->completed, a->id) < std::tie(b->completed, b->id); });
+  std::stable_sort(others.begin(), others.end(), [](const OpInfo* a, const OpInfo* b) {
+    return std::tie(a->completed, a->id) < std::tie(b->completed, b->id);
+  });
   ThreadReport& victim = threads[w.thread()];
   std::int64_t cursor  = start;
   for (const OpInfo* o : others) {
@@ -275,7 +279,7 @@ InterferenceReport interference_matrix(const std::vector<ThreadReport>& threads)
       auto& row = rows[v->key.thr];
       for (const ThreadReport* c : ts)
         if (c != v) {
-          auto it                = v->interference_by_thread_ps.find(c->key.thr);
+          auto it         = v->interference_by_thread_ps.find(c->key.thr);
           row[c->key.thr] = it == v->interference_by_thread_ps.end() ? 0 : it->second;
         }
     }

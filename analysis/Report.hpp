@@ -47,7 +47,7 @@ struct WaitStats {
     OpTally waited;
   };
   std::uint64_t count = 0, unfinished = 0;
-  std::int64_t ps     = 0;
+  std::int64_t ps = 0;
   std::map<std::string, What> by_what; ///< quiet, fence, put, get, amo, wait_until
   OpTally waited;                      ///< the operations waited for
   void add(const WaitInfo& w, const std::vector<const OpInfo*>& waited_for);
@@ -68,8 +68,8 @@ struct ThreadReport {
   ThreadKey key;
   OpTally operations; ///< issued
   WaitStats waits;
-  std::map<int, WaitStats> waits_by_context; ///< ctx -1: wait_until
-  std::int64_t interference_ps = 0;          ///< suffered
+  std::map<int, WaitStats> waits_by_context;             ///< ctx -1: wait_until
+  std::int64_t interference_ps = 0;                      ///< suffered
   std::map<int, std::int64_t> interference_by_thread_ps; ///< culprit thread -> suffered from it
   std::int64_t interference_caused_ps = 0;
   struct Overlap {
@@ -87,13 +87,13 @@ struct InterferenceReport {
 
 struct OverlapReport {
   std::int64_t hidden_ps = 0, exposed_ps = 0;
-  int bins                = 1;
+  int bins           = 1;
   std::int64_t start = 0, bin_width = 1;
   std::vector<std::int64_t> hidden_bins, exposed_bins;
 };
 
 struct NicReport {
-  int node = 0;
+  int node               = 0;
   std::uint64_t messages = 0, bytes = 0, out_of_order = 0, injected = 0;
   std::map<std::string, Count> by_kind; ///< messages by the NIC's kind
   std::int64_t queued_ps = 0, max_queued_ps = 0;
@@ -115,7 +115,7 @@ struct NetworkReport {
   std::optional<double> link_bandwidth_Bps;
   std::vector<NicReport> nics;   ///< by node
   std::vector<LinkReport> links; ///< by id
-  double depth_mean() const; ///< over the overtaken deliveries
+  double depth_mean() const;     ///< over the overtaken deliveries
 };
 
 struct PeResources {

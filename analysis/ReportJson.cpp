@@ -44,7 +44,7 @@ json tally_json(const OpTally& t)
 
 json waits_json(const WaitStats& w)
 {
-  json j = {{"count", w.count}, {"seconds", seconds(w.ps)}, {"unfinished", w.unfinished}};
+  json j   = {{"count", w.count}, {"seconds", seconds(w.ps)}, {"unfinished", w.unfinished}};
   json& bw = j["by_what"] = json::object();
   for (const auto& [k, v] : w.by_what)
     bw[k] = {{"count", v.count}, {"seconds", seconds(v.ps)}, {"waited_for", tally_json(v.waited)}};
@@ -54,15 +54,15 @@ json waits_json(const WaitStats& w)
 
 json trace_json(const TraceSummary& t)
 {
-  json j = {{"level", traces::to_string(t.level)},
-            {"events", t.events},
-            {"begin_s", seconds(t.begin)},
-            {"end_s", seconds(t.end)},
-            {"span_s", seconds(t.end - t.begin)},
-            {"pes", t.pes},
-            {"threads", t.threads},
-            {"operations", t.operations},
-            {"messages", t.messages}};
+  json j  = {{"level", traces::to_string(t.level)},
+             {"events", t.events},
+             {"begin_s", seconds(t.begin)},
+             {"end_s", seconds(t.end)},
+             {"span_s", seconds(t.end - t.begin)},
+             {"pes", t.pes},
+             {"threads", t.threads},
+             {"operations", t.operations},
+             {"messages", t.messages}};
   json& m = j["meta"] = json::object();
   for (const auto& [k, v] : t.meta)
     m[k] = v;
@@ -86,15 +86,16 @@ json thread_json(const ThreadReport& t)
   json& by = j["interference_by_thread_s"] = json::object();
   for (const auto& [culprit, ps] : t.interference_by_thread_ps)
     by[std::to_string(culprit)] = seconds(ps);
-  j["interference_caused_s"] = seconds(t.interference_caused_ps);
+  j["interference_caused_s"]     = seconds(t.interference_caused_ps);
   const ThreadReport::Overlap& o = t.overlap;
-  j["overlap"] = {{"communication_s", seconds(o.communication_ps)},
-                  {"compute_s", seconds(o.compute_ps)},
-                  {"wait_s", seconds(o.wait_ps)},
-                  {"hidden_s", seconds(o.hidden_ps)},
-                  {"exposed_s", seconds(o.exposed_ps)},
-                  {"ratio", overlap_ratio(o.hidden_ps, o.exposed_ps)},
-                  {"timeline", {{"hidden_s", seconds_json(o.hidden_bins)}, {"exposed_s", seconds_json(o.exposed_bins)}}}};
+  j["overlap"]                   = {
+                        {"communication_s", seconds(o.communication_ps)},
+                        {"compute_s", seconds(o.compute_ps)},
+                        {"wait_s", seconds(o.wait_ps)},
+                        {"hidden_s", seconds(o.hidden_ps)},
+                        {"exposed_s", seconds(o.exposed_ps)},
+                        {"ratio", overlap_ratio(o.hidden_ps, o.exposed_ps)},
+                        {"timeline", {{"hidden_s", seconds_json(o.hidden_bins)}, {"exposed_s", seconds_json(o.exposed_bins)}}}};
   j["lock_s"] = seconds(t.lock_ps);
   return j;
 }
@@ -138,7 +139,9 @@ json network_json(const NetworkReport& net)
                   {"by_kind", by_kind_json(n.by_kind, "messages")},
                   {"out_of_order", n.out_of_order},
                   {"contention",
-                   {{"queued_s", seconds(n.queued_ps)}, {"mean_queued_s", n.mean_queued_s()}, {"max_queued_s", seconds(n.max_queued_ps)}}}});
+                   {{"queued_s", seconds(n.queued_ps)},
+                    {"mean_queued_s", n.mean_queued_s()},
+                    {"max_queued_s", seconds(n.max_queued_ps)}}}});
   json lj = json::array();
   for (const LinkReport& l : net.links)
     lj.push_back({{"id", l.id},
@@ -147,19 +150,23 @@ json network_json(const NetworkReport& net)
                   {"bytes", l.bytes},
                   {"utilization", l.utilization ? json(*l.utilization) : json(nullptr)},
                   {"contention", {{"queued_s", seconds(l.queued_ps)}, {"max_queued_s", seconds(l.max_queued_ps)}}}});
-  return {{"messages", net.messages},
-          {"bytes", net.bytes},
-          {"deliveries", net.deliveries},
-          {"out_of_order", net.out_of_order},
-          {"overtaken", net.overtaken},
-          {"reorder_depth", {{"max", net.depth_max}, {"mean", net.depth_mean()}}},
-          {"contention", {{"nic_queued_s", seconds(net.nic_queued_ps)}, {"link_queued_s", seconds(net.link_queued_ps)}}},
-          {"link_bandwidth_Bps", meta_value_json(net.link_bandwidth_Bps)},
-          {"nics", nj},
-          {"links", lj}};
+  return {
+      {"messages", net.messages},
+      {"bytes", net.bytes},
+      {"deliveries", net.deliveries},
+      {"out_of_order", net.out_of_order},
+      {"overtaken", net.overtaken},
+      {"reorder_depth", {{"max", net.depth_max}, {"mean", net.depth_mean()}}},
+      {"contention", {{"nic_queued_s", seconds(net.nic_queued_ps)}, {"link_queued_s", seconds(net.link_queued_ps)}}},
+      {"link_bandwidth_Bps", meta_value_json(net.link_bandwidth_Bps)},
+      {"nics", nj},
+      {"links", lj}};
 }
 
-json count_json(const Count& c) { return {{"ops", c.n}, {"bytes", c.bytes}}; }
+json count_json(const Count& c)
+{
+  return {{"ops", c.n}, {"bytes", c.bytes}};
+}
 
 json resources_json(const ResourcesReport& res)
 {
@@ -183,7 +190,11 @@ json resources_json(const ResourcesReport& res)
   json limits = json::object();
   for (const auto& [key, value] : res.limits())
     limits[key] = meta_value_json(value);
-  return {{"limits", limits}, {"pes", pj}, {"limit_events", counts_json(res.limit_events)}, {"puts", puts}, {"puts_total", count_json(all)}};
+  return {{"limits", limits},
+          {"pes", pj},
+          {"limit_events", counts_json(res.limit_events)},
+          {"puts", puts},
+          {"puts_total", count_json(all)}};
 }
 
 } // namespace

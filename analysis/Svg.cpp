@@ -59,10 +59,10 @@ std::vector<double> nice_ticks(double lo, double hi, int n)
   std::vector<double> out;
   if (!(hi > lo) || n < 1)
     return {lo};
-  const double raw  = (hi - lo) / n;
-  const double mag  = std::pow(10.0, std::floor(std::log10(raw)));
-  const double norm = raw / mag;
-  const double step = (norm < 1.5 ? 1 : norm < 3 ? 2 : norm < 7 ? 5 : 10) * mag;
+  const double raw   = (hi - lo) / n;
+  const double mag   = std::pow(10.0, std::floor(std::log10(raw)));
+  const double norm  = raw / mag;
+  const double step  = (norm < 1.5 ? 1 : norm < 3 ? 2 : norm < 7 ? 5 : 10) * mag;
   const double first = std::ceil(lo / step - 1e-9) * step;
   for (int i = 0; i < 1000; ++i) {
     const double v = first + i * step;

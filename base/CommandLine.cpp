@@ -63,7 +63,10 @@ std::string wrap(const std::string& text, std::size_t first_col, std::size_t ind
   return out;
 }
 
-bool is_one_letter(const std::string& name) { return name.size() == 2 && name[0] == '-' && name[1] != '-'; }
+bool is_one_letter(const std::string& name)
+{
+  return name.size() == 2 && name[0] == '-' && name[1] != '-';
+}
 
 } // namespace
 
@@ -84,8 +87,8 @@ bool parse_integer(const std::string& text, long long lo, long long hi, long lon
 {
   if (text.empty() || text.size() > 19)
     return false;
-  char* end = nullptr;
-  errno     = 0;
+  char* end         = nullptr;
+  errno             = 0;
   const long long v = std::strtoll(text.c_str(), &end, 10);
   if (*end != '\0' || errno != 0 || v < lo || v > hi || text[0] == ' ' || text[0] == '+')
     return false;
@@ -93,7 +96,10 @@ bool parse_integer(const std::string& text, long long lo, long long hi, long lon
   return true;
 }
 
-CommandLine::CommandLine(std::string program, std::string command) : program_(std::move(program)), command_(std::move(command)) {}
+CommandLine::CommandLine(std::string program, std::string command)
+    : program_(std::move(program)), command_(std::move(command))
+{
+}
 
 CommandLine& CommandLine::synopsis(std::string text)
 {
@@ -130,7 +136,8 @@ CommandLine& CommandLine::add(Entry e)
 {
   e.section = sections_.size() - 1;
   if (e.positional) {
-    if (!entries_.empty() && std::any_of(entries_.begin(), entries_.end(), [](const Entry& x) { return x.positional && (x.rest || x.repeat); }))
+    if (!entries_.empty() && std::any_of(entries_.begin(), entries_.end(),
+                                         [](const Entry& x) { return x.positional && (x.rest || x.repeat); }))
       throw std::logic_error(label() + "positional " + e.names[0] + " after a repeated or rest positional");
   } else {
     if (e.names.empty())
@@ -161,12 +168,14 @@ CommandLine& CommandLine::option(const std::string& names, std::string value_nam
   return add(Entry{split_names(names), {std::move(value_name)}, std::move(help), std::move(act)});
 }
 
-CommandLine& CommandLine::option(const std::string& names, std::string value_name, std::string help, std::string& target)
+CommandLine& CommandLine::option(const std::string& names, std::string value_name, std::string help,
+                                 std::string& target)
 {
   return option(names, std::move(value_name), std::move(help), [&target](const Given& g) { target = g.value(); });
 }
 
-CommandLine& CommandLine::option(const std::string& names, std::vector<std::string> value_names, std::string help, Action act)
+CommandLine& CommandLine::option(const std::string& names, std::vector<std::string> value_names, std::string help,
+                                 Action act)
 {
   return add(Entry{split_names(names), std::move(value_names), std::move(help), std::move(act)});
 }
@@ -207,7 +216,10 @@ const CommandLine::Entry* CommandLine::find_option(const std::string& name) cons
   return nullptr;
 }
 
-std::string CommandLine::label() const { return command_.empty() ? "" : command_ + ": "; }
+std::string CommandLine::label() const
+{
+  return command_.empty() ? "" : command_ + ": ";
+}
 
 void CommandLine::fail(const std::string& message) const
 {
@@ -228,7 +240,7 @@ bool CommandLine::parse(const std::vector<std::string>& args) const
       positionals.push_back(&e);
   bool options_ended = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& arg = args[i];
+    const std::string& arg       = args[i];
     const bool looks_like_option = !options_ended && arg.size() > 1 && arg[0] == '-';
     if (looks_like_option && arg == "--") {
       options_ended = true;
@@ -242,8 +254,8 @@ bool CommandLine::parse(const std::vector<std::string>& args) const
       // The spelling: an exact name first (-np is not -n with p), then NAME=VALUE, then -jVALUE.
       std::string name = arg;
       std::vector<std::string> values;
-      bool attached    = false;
-      const Entry* e   = find_option(arg);
+      bool attached  = false;
+      const Entry* e = find_option(arg);
       if (e == nullptr) {
         const std::size_t eq = arg.find('=');
         if (eq != std::string::npos && eq > 2 && (e = find_option(arg.substr(0, eq))) != nullptr) {
@@ -252,7 +264,8 @@ bool CommandLine::parse(const std::vector<std::string>& args) const
           values.push_back(arg.substr(eq + 1));
           if (e->value_names.empty())
             fail(name + " takes no value");
-        } else if ((e = find_option(arg.substr(0, 2))) != nullptr && is_one_letter(arg.substr(0, 2)) && !e->value_names.empty()) {
+        } else if ((e = find_option(arg.substr(0, 2))) != nullptr && is_one_letter(arg.substr(0, 2)) &&
+                   !e->value_names.empty()) {
           name     = arg.substr(0, 2);
           attached = true;
           values.push_back(arg.substr(2));
@@ -262,7 +275,8 @@ bool CommandLine::parse(const std::vector<std::string>& args) const
       }
       for (std::size_t v = attached ? 1 : 0; v < e->value_names.size(); ++v) {
         if (i + 1 >= args.size())
-          fail(name + (e->value_names.size() > 1 ? " needs " + std::to_string(e->value_names.size()) + " values" : " needs a value"));
+          fail(name + (e->value_names.size() > 1 ? " needs " + std::to_string(e->value_names.size()) + " values"
+                                                 : " needs a value"));
         values.push_back(args[++i]);
       }
       e->act(Given{name, std::move(values), this});

@@ -29,8 +29,8 @@ class CommandLine;
 
 /// One option or positional argument as given on the command line.
 struct Given {
-  std::string name;                ///< as spelled ("-np", "--out"), or the positional's name
-  std::vector<std::string> values; ///< its values: none for a flag, one for most options
+  std::string name;                   ///< as spelled ("-np", "--out"), or the positional's name
+  std::vector<std::string> values;    ///< its values: none for a flag, one for most options
   const CommandLine* table = nullptr; ///< the table that parsed it
   /// The first value ("" for a flag).
   const std::string& value() const;
@@ -97,12 +97,12 @@ public:
 
 private:
   struct Entry {
-    std::vector<std::string> names;        ///< options: the spellings; positionals: one name
-    std::vector<std::string> value_names;  ///< options: one per value (empty: a flag)
+    std::vector<std::string> names;       ///< options: the spellings; positionals: one name
+    std::vector<std::string> value_names; ///< options: one per value (empty: a flag)
     std::string help;
     Action act;
     bool positional = false, repeat = false, rest = false;
-    std::size_t section = 0;               ///< index into sections_ (0: the default heading)
+    std::size_t section = 0; ///< index into sections_ (0: the default heading)
   };
   CommandLine& add(Entry e);
   const Entry* find_option(const std::string& name) const;

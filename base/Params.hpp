@@ -55,7 +55,7 @@ constexpr const char* unit_of(ParamKind k)
 /// Bandwidth), d (Number, Speed), b, s, choice (Enum), ints (IntList; `scalar` when given as one
 /// integer), strings (StrList).
 struct ParamValue {
-  std::int64_t i = 0;
+  std::int64_t i  = 0;
   std::uint64_t u = 0;
   double d        = 0;
   bool b          = false;
@@ -76,8 +76,7 @@ struct ParamField {
 
 /// A field of P as a ParamField: integers go through i and u, enums through choice, the rest
 /// through the member of their type.
-template <class P, class T>
-ParamField field(T P::*m)
+template <class P, class T> ParamField field(T P::*m)
 {
   ParamField f;
   f.get = [m](const void* p) {
@@ -130,8 +129,7 @@ ParamField field(T P::*m)
 }
 
 /// A field of P whose values are listed: choice i (an Enum key's i-th choice) stores values[i].
-template <class P, class T>
-ParamField mapped(T P::*m, std::vector<T> values)
+template <class P, class T> ParamField mapped(T P::*m, std::vector<T> values)
 {
   ParamField f;
   f.get = [m, values](const void* p) {
@@ -177,16 +175,16 @@ struct ParamKey {
   ParamKind kind;
   std::string doc; ///< one line
   ParamField field;
-  std::int64_t min  = 0;                                     ///< Int, IntList, Time, Number
-  std::int64_t max  = std::numeric_limits<int>::max();      ///< Int, IntList, Number
-  Ps tmax           = kMaxParamTime;                         ///< Time
-  std::uint64_t umin = 0;                                    ///< UInt, Size, Bandwidth
-  std::uint64_t umax = std::numeric_limits<std::uint64_t>::max(); ///< UInt, Size, Bandwidth
+  std::int64_t min                 = 0;                                         ///< Int, IntList, Time, Number
+  std::int64_t max                 = std::numeric_limits<int>::max();           ///< Int, IntList, Number
+  Ps tmax                          = kMaxParamTime;                             ///< Time
+  std::uint64_t umin               = 0;                                         ///< UInt, Size, Bandwidth
+  std::uint64_t umax               = std::numeric_limits<std::uint64_t>::max(); ///< UInt, Size, Bandwidth
   std::vector<std::string> choices = {}; ///< Enum, in the order of the enumerators
   /// IntList: what every element is when the key is not given (the struct's default list is this
   /// value once per level, e.g. FabricParams::kDefaultDown).
   std::int64_t fill = 0;
-  std::string noun = {}; ///< Enum: "routing" in "\"foo\" is not a routing"
+  std::string noun  = {}; ///< Enum: "routing" in "\"foo\" is not a routing"
 
   const char* unit() const { return unit_of(kind); }
   /// The default: the field of a default-constructed struct.
@@ -197,7 +195,6 @@ struct ParamKey {
 };
 
 /// The keys of parameter struct P (P names the struct the keys' fields belong to).
-template <class P>
-using ParamTable = std::vector<ParamKey>;
+template <class P> using ParamTable = std::vector<ParamKey>;
 
 } // namespace shmemsim

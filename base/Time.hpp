@@ -11,9 +11,15 @@ using Ps = std::int64_t;
 
 constexpr Ps kPsPerSecond = 1'000'000'000'000;
 
-constexpr double ps_to_seconds(Ps t) { return static_cast<double>(t) / static_cast<double>(kPsPerSecond); }
+constexpr double ps_to_seconds(Ps t)
+{
+  return static_cast<double>(t) / static_cast<double>(kPsPerSecond);
+}
 
-inline Ps seconds_to_ps(double s) { return static_cast<Ps>(std::llround(s * static_cast<double>(kPsPerSecond))); }
+inline Ps seconds_to_ps(double s)
+{
+  return static_cast<Ps>(std::llround(s * static_cast<double>(kPsPerSecond)));
+}
 
 /// Time to push `bytes` through a channel of `bits_per_second`, rounded up to a whole picosecond.
 /// Exact integer arithmetic, so that results never depend on floating-point rounding.

@@ -29,7 +29,7 @@ std::vector<std::string> read_host_file(const Request& request, const std::strin
   std::vector<std::string> hosts;
   std::string line;
   while (std::getline(in, line)) {
-    line = line.substr(0, line.find('#'));
+    line                = line.substr(0, line.find('#'));
     const std::size_t b = line.find_first_not_of(" \t\r");
     if (b == std::string::npos)
       continue;
@@ -116,9 +116,9 @@ EmulatedPlatform::EmulatedPlatform(const Request& request) : request_(request)
   const fs::path program = fs::absolute(sc.job.program);
   if (!fs::exists(program))
     bad_option(request, sc.job.program + ": no such file");
-  const int npes      = static_cast<int>(place_endpoints(sc).size());
-  spec_.job           = emulator_config(request, npes, symmetric_heap_bytes(request));
-  spec_.pe_hosts      = pe_hosts(request, npes);
+  const int npes       = static_cast<int>(place_endpoints(sc).size());
+  spec_.job            = emulator_config(request, npes, symmetric_heap_bytes(request));
+  spec_.pe_hosts       = pe_hosts(request, npes);
   spec_.ssh_every_host = sc.emulator.ssh_every_host;
   spec_.ssh            = split_words(sc.emulator.ssh);
   if (spec_.ssh.empty())
@@ -159,18 +159,18 @@ RunOutcome EmulatedPlatform::run()
   std::fflush(nullptr);
   status_ = emulator::launch(spec_, &report_);
   RunOutcome r;
-  r.exit_code    = status_;
+  r.exit_code       = status_;
   nlohmann::json& s = r.summary;
   s["mode"]         = "emulated";
   s["platform"]     = scenarios::platform_record(request_.scenario.platform); // its NIC limits and routing apply
-  s["pes"] = s["endpoints"] = spec_.job.npes;
-  s["nodes"]                = nodes_;
-  s["wall_time_s"]          = report_.wall_seconds;
-  s["deliveries"]           = report_.deliveries;
+  s["pes"] = s["endpoints"]    = spec_.job.npes;
+  s["nodes"]                   = nodes_;
+  s["wall_time_s"]             = report_.wall_seconds;
+  s["deliveries"]              = report_.deliveries;
   s["out_of_order_deliveries"] = report_.out_of_order;
   // Every request is executed once at its target: the requests issued are those delivered.
-  s["operations"]  = {{"issued", report_.deliveries}};
-  s["emulator"]    = {{"held_by_injector", report_.held}, {"restored_to_order", report_.restored}, {"work", report_.work}};
+  s["operations"] = {{"issued", report_.deliveries}};
+  s["emulator"] = {{"held_by_injector", report_.held}, {"restored_to_order", report_.restored}, {"work", report_.work}};
   s["exit_status"] = report_.exit_status;
   return r;
 }
@@ -179,20 +179,21 @@ std::vector<std::string> EmulatedPlatform::write_trace(const std::string& dir)
 {
   if (spec_.trace_dir.empty())
     return {};
-  std::map<std::string, std::string> meta = trace_metadata(request_.scenario, static_cast<std::size_t>(spec_.job.npes), nodes_);
-  meta["mode"]     = "emulated";
-  meta["clock"]    = "real";
-  meta["epoch_ns"] = std::to_string(report_.epoch_ns);
+  std::map<std::string, std::string> meta =
+      trace_metadata(request_.scenario, static_cast<std::size_t>(spec_.job.npes), nodes_);
+  meta["mode"]                         = "emulated";
+  meta["clock"]                        = "real";
+  meta["epoch_ns"]                     = std::to_string(report_.epoch_ns);
   const std::vector<std::string> parts = pe_trace_files();
   if (status_ != kExitOk) // PEs killed while writing: their last lines may be cut
     for (const std::string& p : parts)
       traces::trim_partial_line(p);
   std::vector<std::string> missing;
-  const traces::Trace tr = traces::merge_traces(parts, meta, &missing);
+  const traces::Trace tr               = traces::merge_traces(parts, meta, &missing);
   const std::vector<std::string> files = traces::write_trace_files(tr, dir);
   if (!missing.empty())
-    std::fprintf(stderr, "%s: trace: %zu PE(s) left no trace file (the job ended early), first %s\n", request_.tool.c_str(),
-                 missing.size(), missing[0].c_str());
+    std::fprintf(stderr, "%s: trace: %zu PE(s) left no trace file (the job ended early), first %s\n",
+                 request_.tool.c_str(), missing.size(), missing[0].c_str());
   return files;
 }
 

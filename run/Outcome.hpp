@@ -23,13 +23,13 @@ enum ExitCode : int { kExitOk = 0, kExitCheckFailed = 1, kExitBadInput = 2, kExi
 int exit_status(sim::RunStatus status, int workload_verdict);
 
 struct RunOutcome {
-  int exit_code = kExitOk;
+  int exit_code         = kExitOk;
   sim::RunStatus status = sim::RunStatus::Completed;
   /// The platform's and the workload's keys; run::execute adds status and checks. A simulation's
   /// is deterministic: no wall-clock figures, dates or paths.
   nlohmann::json summary;
   std::vector<std::string> errors; ///< one line each (failed checks, deadlock report...)
-  double wall_seconds = 0;         ///< for --perf only; never in a simulation's summary
+  double wall_seconds     = 0;     ///< for --perf only; never in a simulation's summary
   double run_wall_seconds = 0;     ///< the simulation proper (no setup, no checks)
 };
 

@@ -50,8 +50,9 @@ void on_crash(int sig)
   const bool own = program_handles(sig);
   int n;
   if (pe != nullptr)
-    n = std::snprintf(line, sizeof line, "%s: PE %d (%s) crashed: %s%s%s%s\n", g_tool, pe->id, who, front::signal_text(sig),
-                      pe->routine != nullptr ? " in " : "", pe->routine != nullptr ? pe->routine : "",
+    n = std::snprintf(line, sizeof line, "%s: PE %d (%s) crashed: %s%s%s%s\n", g_tool, pe->id, who,
+                      front::signal_text(sig), pe->routine != nullptr ? " in " : "",
+                      pe->routine != nullptr ? pe->routine : "",
                       own ? " (the program's own handler for it was not run)" : "");
   else
     n = std::snprintf(line, sizeof line, "%s: crashed outside any PE: %s\n", g_tool, front::signal_text(sig));
@@ -76,9 +77,10 @@ void on_interrupt(int sig)
 void on_alarm(int)
 {
   char line[160];
-  const int n = std::snprintf(line, sizeof line,
-                              "%s: wall-clock time limit reached (--wall-time-limit); a PE may be spinning without calling the library\n",
-                              g_tool);
+  const int n = std::snprintf(
+      line, sizeof line,
+      "%s: wall-clock time limit reached (--wall-time-limit); a PE may be spinning without calling the library\n",
+      g_tool);
   if (n > 0)
     (void)!write(2, line, static_cast<std::size_t>(n));
   loader::remove_temporary_copies();
@@ -90,7 +92,7 @@ void on_alarm(int)
 void install_signal_handlers(const Request& request)
 {
   std::snprintf(g_tool, sizeof g_tool, "%s", request.tool.c_str());
-  struct sigaction stop{};
+  struct sigaction stop {};
   stop.sa_handler = on_interrupt;
   for (int sig : {SIGINT, SIGTERM, SIGHUP})
     sigaction(sig, &stop, nullptr);
@@ -143,11 +145,13 @@ void placement_notice(const Request& request, const std::vector<int>& node_of)
     }
   if (most <= cores)
     return;
-  const std::string nodes_text =
-      used < hosts.nodes ? std::to_string(used) + " of " + std::to_string(hosts.nodes) + " nodes" : std::to_string(used) + " nodes";
+  const std::string nodes_text = used < hosts.nodes
+                                     ? std::to_string(used) + " of " + std::to_string(hosts.nodes) + " nodes"
+                                     : std::to_string(used) + " nodes";
   const std::string cores_text =
       std::to_string(hosts.cores_per_node) + " cores" +
-      (cores != hosts.cores_per_node ? " (" + std::to_string(cores) + " for programs, 1 for the NIC's progress thread)" : "");
+      (cores != hosts.cores_per_node ? " (" + std::to_string(cores) + " for programs, 1 for the NIC's progress thread)"
+                                     : "");
   const std::string per_node = least == most ? std::to_string(most) + " PEs per node"
                                              : std::to_string(least) + " to " + std::to_string(most) + " PEs per node";
   std::fprintf(stderr, "%s: %zu PEs on %s x %s: %s (%s placement) share their node's %d core%s\n", request.tool.c_str(),
@@ -191,28 +195,29 @@ int run_emulated(const Request& request)
 
 [[noreturn]] void run_simulated(const Request& request)
 {
-  RunSettings settings             = simulation_settings(request);
-  const std::uint64_t heap_bytes   = symmetric_heap_bytes(request);
-  std::vector<int> node_of         = place_endpoints(request.scenario);
-  const int npes                   = static_cast<int>(node_of.size());
+  RunSettings settings           = simulation_settings(request);
+  const std::uint64_t heap_bytes = symmetric_heap_bytes(request);
+  std::vector<int> node_of       = place_endpoints(request.scenario);
+  const int npes                 = static_cast<int>(node_of.size());
   // Every PE is a loaded copy of the program with its heap reserved in this one process: bound
   // both before loading (a typo such as -np 1000000 must not grind for hours).
   if (npes > kMaxPes)
     bad_option(request, "-np " + std::to_string(npes) + ": at most " + std::to_string(kMaxPes) +
                             " PEs (each is a copy of the program loaded into the simulator's process)");
   if (static_cast<double>(npes) * 2.0 * static_cast<double>(heap_bytes) > static_cast<double>(std::uint64_t{1} << 46))
-    bad_option(request, std::to_string(npes) + " PEs x a symmetric heap of " + std::to_string(heap_bytes) +
-                            " bytes need more address space than the simulator can reserve (64 TiB, counting alignment): "
-                            "lower SHMEM_SYMMETRIC_SIZE or job.symmetric_heap");
+    bad_option(request,
+               std::to_string(npes) + " PEs x a symmetric heap of " + std::to_string(heap_bytes) +
+                   " bytes need more address space than the simulator can reserve (64 TiB, counting alignment): "
+                   "lower SHMEM_SYMMETRIC_SIZE or job.symmetric_heap");
   LoadedProgram program = load_program(request, node_of, heap_bytes, settings.stack_guards);
   platform_notice(request);
   placement_notice(request, node_of);
 
   ProgramWorkload workload(request.scenario, program);
   // PE actors and program copies are not torn down: the process ends with std::_Exit below.
-  auto* platform   = new SimulatedPlatform(request, std::move(node_of), workload, std::move(settings));
-  const Finished f = execute(request, *platform);
-  const int status = report(request, f, *platform);
+  auto* platform      = new SimulatedPlatform(request, std::move(node_of), workload, std::move(settings));
+  const Finished f    = execute(request, *platform);
+  const int status    = report(request, f, *platform);
   const RunOutcome& r = f.outcome;
   if (!request.quiet && r.status == sim::RunStatus::Completed)
     std::fprintf(stderr, "%s: %d PEs finished at simulated time %.9f s (%llu model events), exit status %d\n",
@@ -220,7 +225,8 @@ int run_emulated(const Request& request)
                  static_cast<unsigned long long>(r.summary["events"].get<std::uint64_t>()), r.exit_code);
   const sim::DeferredSlices& slices = platform->simulation().models().sim->deferred_slices();
   if (slices.mode() == sim::DeferredSlices::Mode::Check)
-    std::fprintf(stderr, "%s: SHMEMSIM_DEFER_SLICES=check: %lu time slices would have been deferred, their dates checked\n",
+    std::fprintf(stderr,
+                 "%s: SHMEMSIM_DEFER_SLICES=check: %lu time slices would have been deferred, their dates checked\n",
                  request.tool.c_str(), slices.deferred_count());
   std::fflush(nullptr);
   std::_Exit(status);

@@ -53,15 +53,15 @@ void load_interposer(LoadedProgram& loaded)
     throw ScenarioError(std::string("cannot load the interposition library: ") + dlerror());
   loaded.install_hooks = reinterpret_cast<void (*)(const shmemsim_hooks*)>(dlsym(ih, "shmemsim_interpose_install"));
   loaded.counter       = front::WorkCounter{static_cast<unsigned long*>(dlsym(ih, "shmemsim_work")),
-                                            static_cast<unsigned long*>(dlsym(ih, "shmemsim_slice_work")),
-                                            static_cast<unsigned long*>(dlsym(ih, "shmemsim_instruction_fs")),
-                                            static_cast<unsigned long*>(dlsym(ih, "shmemsim_divide_fs")),
-                                            static_cast<unsigned long*>(dlsym(ih, "shmemsim_latency_fs")),
-                                            static_cast<unsigned long*>(dlsym(ih, "shmemsim_window")),
-                                            reinterpret_cast<void (*)()>(dlsym(ih, "shmemsim_flush_work")),
-                                            reinterpret_cast<void (*)()>(dlsym(ih, "shmemsim_rearm_work"))};
-  g_program_handles = reinterpret_cast<int (*)(int)>(dlsym(ih, "shmemsim_interpose_program_handles"));
-  loaded.pthreads   = interposed_pthreads(ih);
+                                      static_cast<unsigned long*>(dlsym(ih, "shmemsim_slice_work")),
+                                      static_cast<unsigned long*>(dlsym(ih, "shmemsim_instruction_fs")),
+                                      static_cast<unsigned long*>(dlsym(ih, "shmemsim_divide_fs")),
+                                      static_cast<unsigned long*>(dlsym(ih, "shmemsim_latency_fs")),
+                                      static_cast<unsigned long*>(dlsym(ih, "shmemsim_window")),
+                                      reinterpret_cast<void (*)()>(dlsym(ih, "shmemsim_flush_work")),
+                                      reinterpret_cast<void (*)()>(dlsym(ih, "shmemsim_rearm_work"))};
+  g_program_handles    = reinterpret_cast<int (*)(int)>(dlsym(ih, "shmemsim_interpose_program_handles"));
+  loaded.pthreads      = interposed_pthreads(ih);
 }
 
 /// After the second PE is loaded (its copy and heap cost what every other PE's will): whether the
@@ -117,10 +117,11 @@ LoadedProgram load_program(const Request& request, const std::vector<int>& node_
     if (pe == 1)
       before_second = sim::mappings_in_use();
     const loader::LoadedCopy c = copies.load(pe); // std::runtime_error: one line naming the program
-    void* heap = loader::map_symmetric_heap(heap_bytes);
+    void* heap                 = loader::map_symmetric_heap(heap_bytes);
     if (heap == MAP_FAILED)
-      throw ScenarioError("cannot map a symmetric heap of " + std::to_string(heap_bytes) + " bytes for PE " + std::to_string(pe) +
-                          ": " + std::strerror(errno) + " (lower job.symmetric_heap or SHMEM_SYMMETRIC_SIZE)");
+      throw ScenarioError("cannot map a symmetric heap of " + std::to_string(heap_bytes) + " bytes for PE " +
+                          std::to_string(pe) + ": " + std::strerror(errno) +
+                          " (lower job.symmetric_heap or SHMEM_SYMMETRIC_SIZE)");
     if (pe == 1)
       stack_guards = plan_stacks(request, npes, before_second, sim::mappings_in_use());
     front::PeProcess& p = loaded.pes[static_cast<std::size_t>(pe)];

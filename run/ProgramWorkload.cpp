@@ -18,10 +18,10 @@ namespace {
 RuntimeParams runtime_params(const scenarios::Scenario& sc, const Models& models)
 {
   RuntimeParams rp;
-  rp.compute         = sc.job.compute;
-  rp.compute_scale   = sc.job.compute_scale;
-  rp.compute_quantum = sc.job.compute_quantum;
-  rp.core_speed      = sc.platform.hosts.core_speed;
+  rp.compute          = sc.job.compute;
+  rp.compute_scale    = sc.job.compute_scale;
+  rp.compute_quantum  = sc.job.compute_quantum;
+  rp.core_speed       = sc.platform.hosts.core_speed;
   rp.instruction_time = sc.platform.hosts.instruction_time;
   rp.latency_int      = sc.platform.hosts.latency_int;
   rp.latency_load     = sc.platform.hosts.latency_load;
@@ -29,11 +29,11 @@ RuntimeParams runtime_params(const scenarios::Scenario& sc, const Models& models
   rp.latency_fp_mul   = sc.platform.hosts.latency_fp_mul;
   rp.divide_time      = sc.platform.hosts.divide_time;
   rp.reorder_window   = sc.platform.hosts.reorder_window;
-  rp.program_cores   = models.program_cores;
-  rp.threads_per_pe  = sc.job.threads_per_pe;
-  rp.library_lock    = sc.job.library_lock;
-  rp.collectives     = sc.job.collectives;
-  rp.async           = sc.job.async;
+  rp.program_cores    = models.program_cores;
+  rp.threads_per_pe   = sc.job.threads_per_pe;
+  rp.library_lock     = sc.job.library_lock;
+  rp.collectives      = sc.job.collectives;
+  rp.async            = sc.job.async;
   return rp;
 }
 } // namespace
@@ -51,9 +51,9 @@ void ProgramWorkload::setup(Models& models, traces::Recorder* recorder)
     memory.push_back(p.mem);
   runtime_ = std::make_unique<PeRuntime>(*models.sim, runtime_params(sc_, models), program_.pes, program_.counter);
   PeRuntime& runtime = *runtime_;
-  transport_ = std::make_unique<PortalsTransport>(
-      *models.net, std::move(memory), sc_.job.contexts_mapping, sc_.job.contexts_on_exhaustion, [&runtime] { return runtime.my_pe(); },
-      [&runtime](const std::string& m) { runtime.fatal(m); });
+  transport_         = std::make_unique<PortalsTransport>(
+      *models.net, std::move(memory), sc_.job.contexts_mapping, sc_.job.contexts_on_exhaustion,
+      [&runtime] { return runtime.my_pe(); }, [&runtime](const std::string& m) { runtime.fatal(m); });
   PortalsTransport& transport = *transport_;
   transport.set_notice([](const std::string& line) { std::fprintf(stderr, "shmemsim-run: %s\n", line.c_str()); });
   runtime.set_store_listener([&transport](int pe) { transport.note_local_stores(pe); });
@@ -118,9 +118,15 @@ void summarize_async(nlohmann::json& summary)
   nlohmann::json pes = nlohmann::json::array();
   double busy = 0, span = 0;
   for (const async::PeRecord& r : recs) {
-    pes.push_back({{"pe", r.pe}, {"runtime", r.contexts ? "contexts" : "offload"}, {"workers", r.workers},
-                   {"tasks", r.tasks}, {"steals", r.steals}, {"offloaded_ops", r.offloaded},
-                   {"suspensions", r.suspensions}, {"comm_busy_s", r.comm_busy_s}, {"comm_queue_s", r.comm_queue_s},
+    pes.push_back({{"pe", r.pe},
+                   {"runtime", r.contexts ? "contexts" : "offload"},
+                   {"workers", r.workers},
+                   {"tasks", r.tasks},
+                   {"steals", r.steals},
+                   {"offloaded_ops", r.offloaded},
+                   {"suspensions", r.suspensions},
+                   {"comm_busy_s", r.comm_busy_s},
+                   {"comm_queue_s", r.comm_queue_s},
                    {"span_s", r.span_s},
                    {"comm_utilisation", r.span_s > 0 ? r.comm_busy_s / r.span_s : 0.0}});
     busy += r.comm_busy_s;
@@ -134,14 +140,14 @@ void summarize_async(nlohmann::json& summary)
 
 void ProgramWorkload::summarize(nlohmann::json& summary)
 {
-  summary["pes"]      = program_.pes.size();
+  summary["pes"] = program_.pes.size();
   // Counted as the report counts the trace's ctx events: created (own resources), refused, shared.
   const ContextCounts t = transport_->context_counts();
-  summary["contexts"] = {{"created", t.created},
-                         {"refused", t.refused},
-                         {"shared", t.shared_default + t.shared_created},
-                         {"shared_default", t.shared_default},
-                         {"shared_created", t.shared_created}};
+  summary["contexts"]   = {{"created", t.created},
+                           {"refused", t.refused},
+                           {"shared", t.shared_default + t.shared_created},
+                           {"shared_default", t.shared_default},
+                           {"shared_created", t.shared_created}};
   // Seed 003's requests: each holds a CT + an MD of its own while outstanding (ContextTable).
   summary["requests"] = {{"opened", t.requests_opened},
                          {"own_counter", t.requests_own},

@@ -19,7 +19,7 @@ struct LoadedProgram {
   std::vector<front::PeProcess> pes;
   front::WorkCounter counter;
   void (*install_hooks)(const shmemsim_hooks*) = nullptr;
-  bool tag_output = false; ///< prefix every line of a PE's output with its number
+  bool tag_output                              = false; ///< prefix every line of a PE's output with its number
   front::Pthreads pthreads; ///< the interposition library's pthread_* (the PEs' simulated threads)
 };
 

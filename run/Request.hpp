@@ -12,12 +12,12 @@ struct Request {
   /// The validated scenario. A program run's job.program, job.args and job.env are set: the
   /// program and arguments as given, the variables the PEs were given (scenario.json records them).
   scenarios::Scenario scenario;
-  std::string tool    = "shmemsim"; ///< the executable: prefix of its lines ("shmemsim-run")
-  std::string command;              ///< its subcommand ("run"), or "" (shmemsim-run)
-  std::string out;                  ///< the run directory (--out; empty: none)
-  std::string trace;                ///< --trace LEVEL (empty: output.trace with a run directory)
-  std::string sim_time_limit;       ///< --sim-time-limit as written (empty: none)
-  bool quiet = false;               ///< no progress line and no closing lines (errors and notices stay)
+  std::string tool = "shmemsim"; ///< the executable: prefix of its lines ("shmemsim-run")
+  std::string command;           ///< its subcommand ("run"), or "" (shmemsim-run)
+  std::string out;               ///< the run directory (--out; empty: none)
+  std::string trace;             ///< --trace LEVEL (empty: output.trace with a run directory)
+  std::string sim_time_limit;    ///< --sim-time-limit as written (empty: none)
+  bool quiet = false;            ///< no progress line and no closing lines (errors and notices stay)
 
   // A program's run (shmemsim-run)
   bool emulate      = false; ///< real processes over TCP (EmulatedPlatform) instead of the simulator

@@ -15,8 +15,8 @@ namespace shmemsim::run {
 void bad_option(const Request& request, const std::string& what)
 {
   const std::string& cmd = request.command;
-  throw base::UsageError((cmd.empty() ? "" : cmd + ": ") + what + " (see '" + request.tool + (cmd.empty() ? "" : " " + cmd) +
-                         " --help')");
+  throw base::UsageError((cmd.empty() ? "" : cmd + ": ") + what + " (see '" + request.tool +
+                         (cmd.empty() ? "" : " " + cmd) + " --help')");
 }
 
 traces::Level trace_level(const scenarios::Scenario& sc, const std::string& option, bool has_out)
@@ -37,13 +37,14 @@ traces::Level trace_level(const scenarios::Scenario& sc, const std::string& opti
 
 std::map<std::string, std::string> trace_metadata(const scenarios::Scenario& sc, std::size_t pes, int nodes)
 {
-  std::map<std::string, std::string> meta = {{"scenario", sc.source},
-                                             {"seed", std::to_string(sc.seed)},
-                                             {"pes", std::to_string(pes)},
-                                             {"nodes", std::to_string(nodes)},
-                                             {"max_cts", std::to_string(sc.platform.limits.max_cts)},
-                                             {"max_mds", std::to_string(sc.platform.limits.max_mds)},
-                                             {"max_volatile_size", std::to_string(sc.platform.limits.max_volatile_size)}};
+  std::map<std::string, std::string> meta = {
+      {"scenario", sc.source},
+      {"seed", std::to_string(sc.seed)},
+      {"pes", std::to_string(pes)},
+      {"nodes", std::to_string(nodes)},
+      {"max_cts", std::to_string(sc.platform.limits.max_cts)},
+      {"max_mds", std::to_string(sc.platform.limits.max_mds)},
+      {"max_volatile_size", std::to_string(sc.platform.limits.max_volatile_size)}};
   if (!sc.job.program.empty())
     meta["program"] = sc.job.program;
   return meta;
@@ -88,8 +89,8 @@ void write_run_directory(const std::string& dir, const RunOutcome& outcome, cons
 Finished execute(const Request& request, Platform& platform)
 {
   Finished f;
-  f.outcome      = platform.run();
-  RunOutcome& r  = f.outcome;
+  f.outcome           = platform.run();
+  RunOutcome& r       = f.outcome;
   r.summary["status"] = r.exit_code;
   r.summary["checks"] = {{"passed", r.exit_code == kExitOk}, {"failures", r.errors}};
   if (request.out.empty())
@@ -145,7 +146,8 @@ std::string format_summary(const nlohmann::json& s)
   const auto del = s["deliveries"].get<std::uint64_t>();
   const auto ooo = s["out_of_order_deliveries"].get<std::uint64_t>();
   std::snprintf(line, sizeof line, "%llu (%llu out of order, %.2f %%)", static_cast<unsigned long long>(del),
-                static_cast<unsigned long long>(ooo), del > 0 ? 100.0 * static_cast<double>(ooo) / static_cast<double>(del) : 0.0);
+                static_cast<unsigned long long>(ooo),
+                del > 0 ? 100.0 * static_cast<double>(ooo) / static_cast<double>(del) : 0.0);
   row("deliveries", line);
   row("reordered packets", std::to_string(s["fabric"]["reordered_packets"].get<std::uint64_t>()));
   for (const char* which : {"delivery", "completion"}) {
@@ -160,11 +162,12 @@ std::string format_summary(const nlohmann::json& s)
                 100.0 * s["bandwidth"]["busiest_port_utilization"].get<double>());
   row("payload delivered", line);
   for (const auto& t : s["traffic"]) {
-    std::string v = std::to_string(t["operations"].get<std::uint64_t>()) + " ops in " + human_time(t["duration_s"].get<double>()) +
-                    ", " + human_rate(t["bandwidth_Bps"].get<double>());
+    std::string v = std::to_string(t["operations"].get<std::uint64_t>()) + " ops in " +
+                    human_time(t["duration_s"].get<double>()) + ", " + human_rate(t["bandwidth_Bps"].get<double>());
     if (t.contains("half_round_trip_s"))
       v += ", half round trip " + human_time(t["half_round_trip_s"].get<double>());
-    v += t["verified"].is_null() ? ", data not checked" : (t["verified"].get<bool>() ? ", data verified" : ", DATA CHECK FAILED");
+    v += t["verified"].is_null() ? ", data not checked"
+                                 : (t["verified"].get<bool>() ? ", data verified" : ", DATA CHECK FAILED");
     row(("traffic " + t["pattern"].get<std::string>()).c_str(), v);
   }
   row("checks", s["checks"]["passed"].get<bool>() ? "passed" : "FAILED");

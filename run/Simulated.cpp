@@ -46,7 +46,8 @@ std::vector<int> place_endpoints(const Scenario& sc)
   const int nodes = sc.platform.hosts.nodes;
   std::vector<int> node_of(static_cast<std::size_t>(n));
   for (int ep = 0; ep < n; ++ep)
-    node_of[static_cast<std::size_t>(ep)] = sc.job.placement == scenarios::Placement::Block ? ep / sc.job.pes_per_node : ep % nodes;
+    node_of[static_cast<std::size_t>(ep)] =
+        sc.job.placement == scenarios::Placement::Block ? ep / sc.job.pes_per_node : ep % nodes;
   return node_of;
 }
 
@@ -92,7 +93,7 @@ SimulatedRun::~SimulatedRun() = default;
 
 void SimulatedRun::build_models(std::vector<int> node_of)
 {
-  models_.node_of = std::move(node_of);
+  models_.node_of       = std::move(node_of);
   sim::HostParams hosts = sc_.platform.hosts;
   if (sc_.platform.progress_core && hosts.cores_per_node > 1)
     hosts.cores_per_node -= 1; // the NIC's progress thread has a core of its own
@@ -101,8 +102,8 @@ void SimulatedRun::build_models(std::vector<int> node_of)
   // injection queues or portal table entries per NIC). Say which keys size them.
   try {
     models_.sim = std::make_unique<sim::Simulation>(hosts, sc_.seed, sc_.platform.noise, settings_.stack_guards);
-    models_.net = std::make_unique<portals::Network>(*models_.sim, sc_.platform.fabric, sc_.platform.nic, sc_.platform.limits,
-                                                     models_.node_of);
+    models_.net = std::make_unique<portals::Network>(*models_.sim, sc_.platform.fabric, sc_.platform.nic,
+                                                     sc_.platform.limits, models_.node_of);
   } catch (const std::bad_alloc&) {
     throw ScenarioError(sc_.source + ": not enough memory to build the platform's model for platform.nodes " +
                         std::to_string(sc_.platform.hosts.nodes) + ", platform.nic.injection_queues " +
@@ -112,7 +113,7 @@ void SimulatedRun::build_models(std::vector<int> node_of)
   }
   // Time slices nothing else can observe are deferred (sim/DeferredSlices); SHMEMSIM_DEFER_SLICES=off
   // executes every slice, =check executes the ones it would defer and checks their computed dates.
-  const char* defer = std::getenv("SHMEMSIM_DEFER_SLICES");
+  const char* defer   = std::getenv("SHMEMSIM_DEFER_SLICES");
   const std::string d = defer != nullptr ? defer : "";
   if (d == "off")
     models_.sim->deferred_slices().set_mode(sim::DeferredSlices::Mode::Off);
@@ -140,7 +141,7 @@ void SimulatedRun::attach_recorder()
   workload_.describe(rec);
   // The reorder window is bounded by the simulated clock (events are written as they become
   // final); SHMEMSIM_TRACE_WINDOW=unbounded holds them all until the end, as a check of that.
-  const char* window = std::getenv("SHMEMSIM_TRACE_WINDOW");
+  const char* window  = std::getenv("SHMEMSIM_TRACE_WINDOW");
   const std::string w = window != nullptr ? window : "";
   if (!w.empty() && w != "bounded" && w != "unbounded")
     throw ScenarioError("SHMEMSIM_TRACE_WINDOW=" + w + ": expected bounded (the default) or unbounded");
@@ -205,8 +206,8 @@ private:
     const double sim_s  = ps_to_seconds(sim_.end_time());
     char line[256];
     std::snprintf(line, sizeof line, "%s: %s %.9g s simulated, %.3f M model events/s, %zu of %zu actors finished%s",
-                  program_invocation_short_name, final ? "run ended:" : "running:", sim_s, wall > 0 ? events / wall / 1e6 : 0.0,
-                  finished_, actors_, final ? "" : " ...");
+                  program_invocation_short_name, final ? "run ended:" : "running:", sim_s,
+                  wall > 0 ? events / wall / 1e6 : 0.0, finished_, actors_, final ? "" : " ...");
     // \r and erase-line: each update overwrites the previous one; the final line ends it.
     std::fprintf(stderr, "\r\033[K%s%s", line, final ? "\n" : "");
     std::fflush(stderr);
@@ -257,8 +258,8 @@ void SimulatedRun::report_stop(sim::RunStatus status, RunOutcome& out)
   std::vector<std::string> extra;
   workload_.explain_stop(status, extra);
   if (status == sim::RunStatus::Deadlock) {
-    out.errors.push_back(std::string("deadlock at simulated time ") + when + " s: every " + workload_.blocked_parties() +
-                         " is blocked");
+    out.errors.push_back(std::string("deadlock at simulated time ") + when + " s: every " +
+                         workload_.blocked_parties() + " is blocked");
     for (const std::string& b : sim.blocked())
       out.errors.push_back("  " + b);
     for (const std::string& e : extra)
@@ -290,20 +291,23 @@ nlohmann::json SimulatedRun::platform_summary()
   s["events"]                  = sim.queue().events_processed();
   s["deliveries"]              = t.deliveries;
   s["out_of_order_deliveries"] = t.out_of_order;
-  s["operations"] = {{"issued", t.messages},
-                     {"failed_at_target", t.failed_deliveries},
-                     {"acks_received", t.acks_received},
-                     {"replies_received", t.replies_received}};
-  s["latency"] = {{"delivery", histogram_json(net.latency().delivery)}, {"completion", histogram_json(net.latency().completion)}};
-  s["bandwidth"] = {{"payload_bytes", t.bytes_delivered},
-                    {"aggregate_Bps", sim_s > 0 ? static_cast<double>(t.bytes_delivered) / sim_s : 0.0},
-                    {"busiest_port_utilization", end > 0 ? static_cast<double>(net.fabric().max_port_busy()) / static_cast<double>(end) : 0.0}};
-  s["fabric"] = {{"switches", net.fabric().switch_count()},
-                 {"packets", fs.packets},
-                 {"wire_bytes", fs.wire_bytes},
-                 {"hops", fs.hops},
-                 {"reordered_packets", fs.reordered_packets},
-                 {"mean_queueing_per_hop_s", fs.hops > 0 ? ps_to_seconds(fs.queueing_total) / static_cast<double>(fs.hops) : 0.0}};
+  s["operations"]              = {{"issued", t.messages},
+                                  {"failed_at_target", t.failed_deliveries},
+                                  {"acks_received", t.acks_received},
+                                  {"replies_received", t.replies_received}};
+  s["latency"]                 = {{"delivery", histogram_json(net.latency().delivery)},
+                                  {"completion", histogram_json(net.latency().completion)}};
+  s["bandwidth"]               = {{"payload_bytes", t.bytes_delivered},
+                                  {"aggregate_Bps", sim_s > 0 ? static_cast<double>(t.bytes_delivered) / sim_s : 0.0},
+                                  {"busiest_port_utilization",
+                     end > 0 ? static_cast<double>(net.fabric().max_port_busy()) / static_cast<double>(end) : 0.0}};
+  s["fabric"]                  = {
+                       {"switches", net.fabric().switch_count()},
+                       {"packets", fs.packets},
+                       {"wire_bytes", fs.wire_bytes},
+                       {"hops", fs.hops},
+                       {"reordered_packets", fs.reordered_packets},
+                       {"mean_queueing_per_hop_s", fs.hops > 0 ? ps_to_seconds(fs.queueing_total) / static_cast<double>(fs.hops) : 0.0}};
   portals::NiUsage peak;
   for (int ep = 0; ep < net.endpoints(); ++ep) {
     const auto& u = net.ni(ep).usage();
@@ -313,21 +317,22 @@ nlohmann::json SimulatedRun::platform_summary()
     peak.volatile_puts += u.volatile_puts;
     peak.dma_puts += u.dma_puts;
   }
-  s["nic"] = {{"injection_queue_wait_s", ps_to_seconds(t.queue_wait)},
-              {"independent_queues", t.independent_queues},
-              {"packets_held_for_ordering", t.held_packets},
-              {"volatile_puts", peak.volatile_puts},
-              {"dma_puts", peak.dma_puts},
-              {"cts_peak_per_endpoint", peak.cts_peak},
-              {"mds_peak_per_endpoint", peak.mds_peak},
-              {"entries_peak_per_endpoint", peak.les_peak}};
+  s["nic"]       = {{"injection_queue_wait_s", ps_to_seconds(t.queue_wait)},
+                    {"independent_queues", t.independent_queues},
+                    {"packets_held_for_ordering", t.held_packets},
+                    {"volatile_puts", peak.volatile_puts},
+                    {"dma_puts", peak.dma_puts},
+                    {"cts_peak_per_endpoint", peak.cts_peak},
+                    {"mds_peak_per_endpoint", peak.mds_peak},
+                    {"entries_peak_per_endpoint", peak.les_peak}};
   s["endpoints"] = net.endpoints();
   s["nodes"]     = net.nodes();
   s["platform"]  = scenarios::platform_record(sc_.platform);
   return s;
 }
 
-SimulatedPlatform::SimulatedPlatform(const Request& request, std::vector<int> node_of, Workload& workload, RunSettings settings)
+SimulatedPlatform::SimulatedPlatform(const Request& request, std::vector<int> node_of, Workload& workload,
+                                     RunSettings settings)
     : level_(settings.trace)
 {
   if (!request.out.empty())

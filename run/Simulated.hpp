@@ -55,10 +55,10 @@ public:
 
 /// How to simulate, beyond the scenario.
 struct RunSettings {
-  Ps time_limit = 0;                         ///< simulated-time limit (0: none)
-  std::string time_limit_text;               ///< as the user wrote it, for the report
-  traces::Level trace = traces::Level::Off;  ///< a recorder at this level unless off
-  traces::Recorder* recorder = nullptr;      ///< set by SimulatedPlatform when traced
+  Ps time_limit = 0;                               ///< simulated-time limit (0: none)
+  std::string time_limit_text;                     ///< as the user wrote it, for the report
+  traces::Level trace        = traces::Level::Off; ///< a recorder at this level unless off
+  traces::Recorder* recorder = nullptr;            ///< set by SimulatedPlatform when traced
   /// A status line on stderr while the run lasts (simulated time, model events/s, actors
   /// finished), if stderr is a terminal: at most 4 updates per wall-clock second, from 0.5 s of
   /// wall time on, ended with a final line. Set unless --quiet. Wall-clock time only decides

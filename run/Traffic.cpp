@@ -15,8 +15,8 @@ using portals::Status;
 
 struct TrafficPattern::Endpoint {
   int id = 0;
-  std::vector<std::byte> src; ///< source buffer (MD)
-  std::vector<std::byte> dst; ///< target buffer (LE)
+  std::vector<std::byte> src;     ///< source buffer (MD)
+  std::vector<std::byte> dst;     ///< target buffer (LE)
   std::vector<std::byte> fetched; ///< fetch_add results, one uint64 per operation
   portals::CtHandle md_ct, le_ct, fetch_ct;
   portals::MdHandle md, fetch_md;
@@ -73,13 +73,15 @@ TrafficPattern::TrafficPattern(portals::Network& net, const TrafficParams& p, in
   const portals::Limits& lim = net_.ni(0).limits();
   const std::string where    = "traffic[" + std::to_string(index_) + "] (" + to_string(p_.pattern) + "): ";
   if (p_.pattern == Pattern::FetchAdd && lim.max_fetch_atomic_size < 8)
-    throw std::runtime_error(where + "8-byte fetch-adds exceed platform.nic.limits.max_fetch_atomic_size (" +
-                             std::to_string(lim.max_fetch_atomic_size) +
-                             " B); every PtlFetchAtomic would be rejected with PTL_ARG_INVALID: raise the limit to 8 or more");
+    throw std::runtime_error(
+        where + "8-byte fetch-adds exceed platform.nic.limits.max_fetch_atomic_size (" +
+        std::to_string(lim.max_fetch_atomic_size) +
+        " B); every PtlFetchAtomic would be rejected with PTL_ARG_INVALID: raise the limit to 8 or more");
   if (p_.pattern != Pattern::FetchAdd && p_.size > lim.max_msg_size)
-    throw std::runtime_error(where + "size " + std::to_string(p_.size) + " B exceeds platform.nic.limits.max_msg_size (" +
-                             std::to_string(lim.max_msg_size) +
-                             " B); every PtlPut would be rejected with PTL_ARG_INVALID: lower traffic.size or raise the limit");
+    throw std::runtime_error(
+        where + "size " + std::to_string(p_.size) + " B exceeds platform.nic.limits.max_msg_size (" +
+        std::to_string(lim.max_msg_size) +
+        " B); every PtlPut would be rejected with PTL_ARG_INVALID: lower traffic.size or raise the limit");
   const std::uint64_t n = static_cast<std::uint64_t>(n_);
   const std::uint64_t w = slots_per_source();
   // The largest buffer an endpoint holds (every pattern's worst case), computed without wrapping:
@@ -87,24 +89,26 @@ TrafficPattern::TrafficPattern(portals::Network& net, const TrafficParams& p, in
   {
     constexpr std::uint64_t kMaxBuffer = std::uint64_t{1} << 36; // 64 GiB
     std::uint64_t slots = 0, bytes = 0;
-    const bool per_peer = p_.pattern == Pattern::AllToAll || p_.pattern == Pattern::Incast || p_.pattern == Pattern::Random;
+    const bool per_peer =
+        p_.pattern == Pattern::AllToAll || p_.pattern == Pattern::Incast || p_.pattern == Pattern::Random;
     const std::uint64_t peers = per_peer ? n : 1;
     const std::uint64_t win   = p_.pattern == Pattern::AllToAll || p_.pattern == Pattern::PingPong ? 1 : w;
-    const bool overflow       = p_.pattern == Pattern::FetchAdd
-                                    ? __builtin_mul_overflow(static_cast<std::uint64_t>(p_.iterations), 8, &bytes)
-                                    : __builtin_mul_overflow(peers, win, &slots) || __builtin_mul_overflow(slots, p_.size, &bytes);
+    const bool overflow =
+        p_.pattern == Pattern::FetchAdd
+            ? __builtin_mul_overflow(static_cast<std::uint64_t>(p_.iterations), 8, &bytes)
+            : __builtin_mul_overflow(peers, win, &slots) || __builtin_mul_overflow(slots, p_.size, &bytes);
     if (overflow || bytes > kMaxBuffer)
-      throw std::runtime_error(where + "its buffers would need " +
-                               (overflow ? std::string("more than 2^64") : std::to_string(bytes)) +
-                               " bytes on one endpoint (" +
-                               (p_.pattern == Pattern::FetchAdd ? std::string("iterations x 8 B")
-                                                                : "size x window, times the endpoints for patterns that receive from all") +
-                               "); at most 64 GiB: lower traffic.size, traffic.window or traffic.iterations");
+      throw std::runtime_error(
+          where + "its buffers would need " + (overflow ? std::string("more than 2^64") : std::to_string(bytes)) +
+          " bytes on one endpoint (" +
+          (p_.pattern == Pattern::FetchAdd ? std::string("iterations x 8 B")
+                                           : "size x window, times the endpoints for patterns that receive from all") +
+          "); at most 64 GiB: lower traffic.size, traffic.window or traffic.iterations");
   }
   for (int ep = 0; ep < n_; ++ep) {
-    auto e    = std::make_unique<Endpoint>();
-    e->id     = ep;
-    auto& ni  = net_.ni(ep);
+    auto e   = std::make_unique<Endpoint>();
+    e->id    = ep;
+    auto& ni = net_.ni(ep);
     switch (p_.pattern) {
       case Pattern::PingPong:
         e->active = ep == p_.root || ep == p_.peer;
@@ -229,10 +233,10 @@ void TrafficPattern::issue_put(Endpoint& e, int target, std::uint64_t src_off, s
 
 void TrafficPattern::run_endpoint(int ep)
 {
-  Endpoint& e   = *eps_[static_cast<std::size_t>(ep)];
-  auto& ni      = net_.ni(ep);
-  auto& sim     = net_.simulation();
-  const Ps t0 = sim.queue().now();
+  Endpoint& e          = *eps_[static_cast<std::size_t>(ep)];
+  auto& ni             = net_.ni(ep);
+  auto& sim            = net_.simulation();
+  const Ps t0          = sim.queue().now();
   std::uint64_t issued = 0;
   portals::CtEvent ev;
   auto pause = [&] {
@@ -290,7 +294,8 @@ void TrafficPattern::run_endpoint(int ep)
       }
       case Pattern::Random: {
         e.last_tag.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(p_.iterations, 1u << 20)));
-        sim::Rng rng = sim::Rng::stream(seed_ ^ (static_cast<std::uint64_t>(index_) << 20), 1000 + static_cast<std::uint64_t>(ep));
+        sim::Rng rng =
+            sim::Rng::stream(seed_ ^ (static_cast<std::uint64_t>(index_) << 20), 1000 + static_cast<std::uint64_t>(ep));
         for (std::uint64_t i = 0; i < p_.iterations; ++i) {
           int target = static_cast<int>(rng.below(static_cast<std::uint64_t>(n_ - 1)));
           if (target >= ep)
@@ -299,7 +304,8 @@ void TrafficPattern::run_endpoint(int ep)
           pause();
           const std::uint64_t off = dst_offset(ep, i);
           issue_put(e, target, (i % slots_per_source()) * p_.size, off, i);
-          e.last_tag[static_cast<std::uint64_t>(target) * (static_cast<std::uint64_t>(n_) * slots_per_source()) + off / p_.size] = i;
+          e.last_tag[static_cast<std::uint64_t>(target) * (static_cast<std::uint64_t>(n_) * slots_per_source()) +
+                     off / p_.size] = i;
           ++issued;
         }
         break;
@@ -405,8 +411,8 @@ void TrafficPattern::verify()
           std::uint64_t v;
           std::memcpy(&v, e->fetched.data() + i * 8, 8);
           if (v >= total || seen[v]) {
-            result_.failures.push_back("fetch_add: endpoint " + std::to_string(e->id) + " fetched " + std::to_string(v) +
-                                       (v >= total ? " (out of range)" : " twice"));
+            result_.failures.push_back("fetch_add: endpoint " + std::to_string(e->id) + " fetched " +
+                                       std::to_string(v) + (v >= total ? " (out of range)" : " twice"));
             break;
           }
           seen[v] = true;

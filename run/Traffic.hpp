@@ -19,8 +19,8 @@ using scenarios::TrafficParams;
 struct TrafficResult {
   std::uint64_t operations = 0; ///< operations issued
   std::uint64_t bytes      = 0; ///< payload bytes requested
-  Ps start            = 0; ///< first issue
-  Ps end              = 0; ///< last completion seen by an issuing endpoint
+  Ps start                 = 0; ///< first issue
+  Ps end                   = 0; ///< last completion seen by an issuing endpoint
   double half_rtt_s        = 0; ///< pingpong: mean one-way time (half a round trip)
   bool verified            = false;
   std::vector<std::string> failures;
@@ -66,7 +66,8 @@ private:
 /// The byte a payload carries at offset k of the put tagged `tag` from `source`.
 inline std::uint8_t payload_byte(int source, std::uint64_t tag, std::uint64_t k)
 {
-  std::uint64_t x = (static_cast<std::uint64_t>(source) + 1) * 0x9E3779B97F4A7C15ull ^ (tag + 1) * 0xC2B2AE3D27D4EB4Full;
+  std::uint64_t x =
+      (static_cast<std::uint64_t>(source) + 1) * 0x9E3779B97F4A7C15ull ^ (tag + 1) * 0xC2B2AE3D27D4EB4Full;
   x ^= (k + 1) * 0x165667B19E3779F9ull;
   x ^= x >> 29;
   return static_cast<std::uint8_t>(x ^ (x >> 8));

@@ -49,13 +49,13 @@ void TrafficWorkload::summarize(nlohmann::json& summary)
     const TrafficPattern& p = *pattern;
     const TrafficResult& r  = p.result();
     const double span       = ps_to_seconds(r.end - r.start);
-    nlohmann::json j = {{"pattern", to_string(p.params().pattern)},
-                        {"operations", r.operations},
-                        {"bytes", r.bytes},
-                        {"duration_s", span},
-                        {"bandwidth_Bps", span > 0 ? static_cast<double>(r.bytes) / span : 0.0},
-                        {"operation_rate", span > 0 ? static_cast<double>(r.operations) / span : 0.0},
-                        {"verified", r.verified}};
+    nlohmann::json j        = {{"pattern", to_string(p.params().pattern)},
+                               {"operations", r.operations},
+                               {"bytes", r.bytes},
+                               {"duration_s", span},
+                               {"bandwidth_Bps", span > 0 ? static_cast<double>(r.bytes) / span : 0.0},
+                               {"operation_rate", span > 0 ? static_cast<double>(r.operations) / span : 0.0},
+                               {"verified", r.verified}};
     if (p.params().pattern == Pattern::PingPong)
       j["half_round_trip_s"] = r.half_rtt_s;
     if (!p.params().verify)

@@ -55,57 +55,77 @@ inline const ParamTable<EmulatorParams>& EmulatorParams::keys()
   using shmemsim::field;
   using shmemsim::mapped;
   static const ParamTable<EmulatorParams> table = {
-      {.path = "emulator.latency", .kind = K::Time,
-       .doc = "Emulation: delay injected into every message between PEs, above TCP (0: none).",
+      {.path  = "emulator.latency",
+       .kind  = K::Time,
+       .doc   = "Emulation: delay injected into every message between PEs, above TCP (0: none).",
        .field = field(&EmulatorParams::latency)},
-      {.path = "emulator.bandwidth", .kind = K::Str,
-       .doc = "Emulation: each message is also delayed by its size / this bandwidth (e.g. \"10Gbps\"; "
-              "\"none\": no such delay).",
+      {.path  = "emulator.bandwidth",
+       .kind  = K::Str,
+       .doc   = "Emulation: each message is also delayed by its size / this bandwidth (e.g. \"10Gbps\"; "
+                "\"none\": no such delay).",
        .field = field(&EmulatorParams::bandwidth)},
-      {.path = "emulator.jitter", .kind = K::Time,
-       .doc = "Emulation: uniform random extra delay in [0, jitter] per message, from the run's seed; "
-              "messages of a pair overtake each other when it exceeds their spacing.",
+      {.path  = "emulator.jitter",
+       .kind  = K::Time,
+       .doc   = "Emulation: uniform random extra delay in [0, jitter] per message, from the run's seed; "
+                "messages of a pair overtake each other when it exceeds their spacing.",
        .field = field(&EmulatorParams::jitter)},
-      {.path = "emulator.reorder.probability", .kind = K::Number,
-       .doc = "Emulation: probability that a request (put, get, AMO) is held back until 1..max_depth later "
-              "requests to the same PE have overtaken it (seeded).",
-       .field = field(&EmulatorParams::reorder_probability), .min = 0, .max = 1},
-      {.path = "emulator.reorder.max_depth", .kind = K::Int,
-       .doc = "Emulation: most later requests a held one waits for (uniform in 1..max_depth).",
-       .field = field(&EmulatorParams::reorder_max_depth), .min = 1, .max = 1024},
-      {.path = "emulator.reorder.max_hold", .kind = K::Time,
-       .doc = "Emulation: longest a held request waits for others to overtake it (then it goes).",
+      {.path  = "emulator.reorder.probability",
+       .kind  = K::Number,
+       .doc   = "Emulation: probability that a request (put, get, AMO) is held back until 1..max_depth later "
+                "requests to the same PE have overtaken it (seeded).",
+       .field = field(&EmulatorParams::reorder_probability),
+       .min   = 0,
+       .max   = 1},
+      {.path  = "emulator.reorder.max_depth",
+       .kind  = K::Int,
+       .doc   = "Emulation: most later requests a held one waits for (uniform in 1..max_depth).",
+       .field = field(&EmulatorParams::reorder_max_depth),
+       .min   = 1,
+       .max   = 1024},
+      {.path  = "emulator.reorder.max_hold",
+       .kind  = K::Time,
+       .doc   = "Emulation: longest a held request waits for others to overtake it (then it goes).",
        .field = field(&EmulatorParams::reorder_max_hold)},
-      {.path = "emulator.stall_timeout", .kind = K::Time,
-       .doc = "Emulation: no PE called the library, received a message or used CPU time for this long: a "
-              "deadlock, the job ends with status 3 naming where each PE waits (0s: never).",
+      {.path  = "emulator.stall_timeout",
+       .kind  = K::Time,
+       .doc   = "Emulation: no PE called the library, received a message or used CPU time for this long: a "
+                "deadlock, the job ends with status 3 naming where each PE waits (0s: never).",
        .field = field(&EmulatorParams::stall_timeout)},
-      {.path = "emulator.log_decisions", .kind = K::Bool,
-       .doc = "Emulation: print every injected delay and reordering decision on stderr (compare runs).",
+      {.path  = "emulator.log_decisions",
+       .kind  = K::Bool,
+       .doc   = "Emulation: print every injected delay and reordering decision on stderr (compare runs).",
        .field = field(&EmulatorParams::log_decisions)},
-      {.path = "emulator.host", .kind = K::Str,
-       .doc = "Emulation: the IPv4 address the launcher's bootstrap service and the PEs listen on.",
+      {.path  = "emulator.host",
+       .kind  = K::Str,
+       .doc   = "Emulation: the IPv4 address the launcher's bootstrap service and the PEs listen on.",
        .field = field(&EmulatorParams::host)},
-      {.path = "emulator.hosts", .kind = K::StrList,
-       .doc = "Emulation: the hosts the PEs run on, placed as job.placement says (block: consecutive PEs "
-              "share a host; cyclic: round-robin); a host that is an address of this machine (127.0.0.2 "
-              "...) gets its PEs forked here, listening on that address; any other is reached with ssh. "
-              "Empty: every PE here on emulator.host. --hosts FILE (one host per line) sets it.",
+      {.path  = "emulator.hosts",
+       .kind  = K::StrList,
+       .doc   = "Emulation: the hosts the PEs run on, placed as job.placement says (block: consecutive PEs "
+                "share a host; cyclic: round-robin); a host that is an address of this machine (127.0.0.2 "
+                "...) gets its PEs forked here, listening on that address; any other is reached with ssh. "
+                "Empty: every PE here on emulator.host. --hosts FILE (one host per line) sets it.",
        .field = field(&EmulatorParams::hosts)},
-      {.path = "emulator.launch", .kind = K::Enum,
-       .doc = "Emulation: \"auto\": PEs on an address of this machine are forked here, the others started with "
-              "emulator.ssh; \"ssh\": every host's PEs are started with emulator.ssh, this machine's too.",
-       .field = mapped(&EmulatorParams::ssh_every_host, {false, true}), .choices = {"auto", "ssh"},
-       .noun = "launch mode"},
-      {.path = "emulator.ssh", .kind = K::Str,
-       .doc = "Emulation: the command that starts a PE on another host, split at spaces, followed by the host "
-              "and the remote command (e.g. \"ssh -F my_config -T\").",
+      {.path    = "emulator.launch",
+       .kind    = K::Enum,
+       .doc     = "Emulation: \"auto\": PEs on an address of this machine are forked here, the others started with "
+                  "emulator.ssh; \"ssh\": every host's PEs are started with emulator.ssh, this machine's too.",
+       .field   = mapped(&EmulatorParams::ssh_every_host, {false, true}),
+       .choices = {"auto", "ssh"},
+       .noun    = "launch mode"},
+      {.path  = "emulator.ssh",
+       .kind  = K::Str,
+       .doc   = "Emulation: the command that starts a PE on another host, split at spaces, followed by the host "
+                "and the remote command (e.g. \"ssh -F my_config -T\").",
        .field = field(&EmulatorParams::ssh)},
-      {.path = "emulator.paths", .kind = K::Int,
-       .doc = "Emulation: TCP connections per pair of PEs, used as paths: each message takes one as "
-              "platform.fabric.routing says (dmodk: one per destination, no reordering; random: per message, "
-              "seeded; adaptive: the least loaded). Messages on different connections overtake each other.",
-       .field = field(&EmulatorParams::paths), .min = 1, .max = 64},
+      {.path  = "emulator.paths",
+       .kind  = K::Int,
+       .doc   = "Emulation: TCP connections per pair of PEs, used as paths: each message takes one as "
+                "platform.fabric.routing says (dmodk: one per destination, no reordering; random: per message, "
+                "seeded; adaptive: the least loaded). Messages on different connections overtake each other.",
+       .field = field(&EmulatorParams::paths),
+       .min   = 1,
+       .max   = 64},
   };
   return table;
 }

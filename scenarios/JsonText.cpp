@@ -50,11 +50,11 @@ public:
   }
   bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception& e)
   {
-    malformed_ = true;
-    position_  = position;
+    malformed_       = true;
+    position_        = position;
     std::string what = e.what();
     // "[json.exception.parse_error.101] parse error at line 1, column 2: syntax error ..." -> the reason.
-    std::size_t colon = what.find("]");
+    std::size_t colon  = what.find("]");
     std::string reason = colon == std::string::npos ? what : what.substr(colon + 2);
     if (std::size_t at = reason.find("parse error"); at != std::string::npos)
       if (std::size_t c = reason.find(": ", at); c != std::string::npos)
@@ -187,7 +187,7 @@ const json* find_at(const json& root, const std::string& path)
 
 void set_at(json& root, const std::string& dotted, json v)
 {
-  json* cur = &root;
+  json* cur         = &root;
   std::size_t start = 0;
   while (true) {
     std::size_t dot = dotted.find('.', start);
@@ -281,7 +281,7 @@ std::size_t invalid_utf8(const std::string& s)
 {
   std::size_t i = 0;
   while (i < s.size()) {
-    const auto c = static_cast<unsigned char>(s[i]);
+    const auto c     = static_cast<unsigned char>(s[i]);
     std::size_t n    = 0;
     std::uint32_t cp = 0;
     if (c < 0x80) {

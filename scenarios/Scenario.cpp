@@ -49,15 +49,15 @@ namespace {
 /// digit); empty when it is.
 std::string env_entry_error(const std::string& entry)
 {
-  const std::size_t eq = entry.find('=');
+  const std::size_t eq   = entry.find('=');
   const std::string name = entry.substr(0, eq);
-  const bool named = !name.empty() && !std::isdigit(static_cast<unsigned char>(name.front())) &&
-                     std::all_of(name.begin(), name.end(), [](char c) { return c == '_' || std::isalnum(static_cast<unsigned char>(c)); });
+  const bool named       = !name.empty() && !std::isdigit(static_cast<unsigned char>(name.front())) &&
+                     std::all_of(name.begin(), name.end(),
+                                 [](char c) { return c == '_' || std::isalnum(static_cast<unsigned char>(c)); });
   if (eq == std::string::npos || !named)
     return "'" + entry + "': expected \"NAME=value\" with a variable name (letters, digits, _)";
   return {};
 }
-
 
 using json = nlohmann::json;
 using namespace detail; // Wording.hpp, JsonText.hpp
@@ -83,18 +83,18 @@ struct Key {
   Scope scope;
   std::string path; ///< dotted, relative to the scope (traffic keys: relative to one pattern)
   Kind kind;
-  bool traffic_list = false; ///< the `traffic` key itself (its keys are the Scope::Traffic entries)
-  bool opaque       = false; ///< an object checked elsewhere (`sweep`: tools/SweepSpec)
-  Value def        = {};     ///< the default: the field of a default-constructed struct
-  std::string help = {};
-  std::int64_t min       = 0;
-  std::int64_t max       = INT_MAX;
-  Ps tmax           = kMaxParamTime;
-  std::uint64_t size_min = 0;
-  std::uint64_t size_max = std::numeric_limits<std::uint64_t>::max();
+  bool traffic_list                = false; ///< the `traffic` key itself (its keys are the Scope::Traffic entries)
+  bool opaque                      = false; ///< an object checked elsewhere (`sweep`: tools/SweepSpec)
+  Value def                        = {};    ///< the default: the field of a default-constructed struct
+  std::string help                 = {};
+  std::int64_t min                 = 0;
+  std::int64_t max                 = INT_MAX;
+  Ps tmax                          = kMaxParamTime;
+  std::uint64_t size_min           = 0;
+  std::uint64_t size_max           = std::numeric_limits<std::uint64_t>::max();
   std::vector<std::string> choices = {};
   std::string noun                 = {};
-  std::function<void(Build&, const Value&)> root           = {};
+  std::function<void(Build&, const Value&)> root            = {};
   std::function<void(TrafficParams&, const Value&)> traffic = {};
 };
 
@@ -121,8 +121,7 @@ Key entry(Scope scope, const ParamKey& pk)
 }
 
 /// Appends the keys of `table`, whose struct is `where(build)`.
-template <class Where>
-void add_keys(std::vector<Key>& out, const std::vector<ParamKey>& table, Where where)
+template <class Where> void add_keys(std::vector<Key>& out, const std::vector<ParamKey>& table, Where where)
 {
   for (const auto& pk : table) {
     Key k  = entry(Scope::Root, pk);
@@ -152,31 +151,59 @@ const ParamTable<Scenario>& scenario_keys()
 {
   static const ParamTable<Scenario> table = [] {
     using shmemsim::field;
-    const auto none_get = [](const Scenario&) { return Value{}; };
-    const auto none_set = [](Scenario&, const Value&) {};
+    const auto none_get    = [](const Scenario&) { return Value{}; };
+    const auto none_set    = [](Scenario&, const Value&) {};
     ParamTable<Scenario> t = {
-        {.path = "seed", .kind = Kind::UInt, .doc = "Seed of every random stream (routing, jitter, traffic).",
+        {.path  = "seed",
+         .kind  = Kind::UInt,
+         .doc   = "Seed of every random stream (routing, jitter, traffic).",
          .field = field(&Scenario::seed)},
-        {.path = "description", .kind = Kind::Str, .doc = "Free text, ignored.", .field = on_scenario(none_get, none_set)},
-        {.path = "platform.preset", .kind = Kind::Str, .doc = preset_help(),
-         .field = on_scenario([](const Scenario& s) { Value v; v.s = s.platform.preset; return v; },
-                              [](Scenario& s, const Value& v) { s.platform.preset = v.s; })},
-        {.path = "platform.fabric.topology", .kind = Kind::Enum, .doc = "Fabric topology.",
-         .field = on_scenario(none_get, none_set), .choices = {"fat_tree"}, .noun = "topology"},
-        {.path = "platform.nic.progress_core", .kind = Kind::Bool,
-         .doc = "The NIC's progress thread occupies one core of every node (as Portals over InfiniBand did): "
-                "programs get platform.cores_per_node - 1 cores.",
-         .field = on_scenario([](const Scenario& s) { Value v; v.b = s.platform.progress_core; return v; },
-                              [](Scenario& s, const Value& v) { s.platform.progress_core = v.b; })},
-        {.path = "output.trace", .kind = Kind::Enum,
-         .doc = "Detail of the trace recorded with --out DIR (docs/traces.md): off, ops (operations, messages, "
-                "counters, waits, computation), packets (also every packet's hop and queueing). --trace overrides it.",
-         .field = shmemsim::mapped(&Scenario::output_trace, {std::string("off"), std::string("ops"), std::string("packets")}),
-         .choices = {"off", "ops", "packets"}, .noun = "trace level"},
-        {.path = "repeat", .kind = Kind::Int,
-         .doc = "shmemsim sweep: runs per point; repeat r > 0 gets a seed derived from seed and r (README, Sweeps). "
-                "A single run ignores it.",
-         .field = field(&Scenario::repeat), .min = 1, .max = 100000},
+        {.path  = "description",
+         .kind  = Kind::Str,
+         .doc   = "Free text, ignored.",
+         .field = on_scenario(none_get, none_set)},
+        {.path  = "platform.preset",
+         .kind  = Kind::Str,
+         .doc   = preset_help(),
+         .field = on_scenario(
+             [](const Scenario& s) {
+               Value v;
+               v.s = s.platform.preset;
+               return v;
+             },
+             [](Scenario& s, const Value& v) { s.platform.preset = v.s; })},
+        {.path    = "platform.fabric.topology",
+         .kind    = Kind::Enum,
+         .doc     = "Fabric topology.",
+         .field   = on_scenario(none_get, none_set),
+         .choices = {"fat_tree"},
+         .noun    = "topology"},
+        {.path  = "platform.nic.progress_core",
+         .kind  = Kind::Bool,
+         .doc   = "The NIC's progress thread occupies one core of every node (as Portals over InfiniBand did): "
+                  "programs get platform.cores_per_node - 1 cores.",
+         .field = on_scenario(
+             [](const Scenario& s) {
+               Value v;
+               v.b = s.platform.progress_core;
+               return v;
+             },
+             [](Scenario& s, const Value& v) { s.platform.progress_core = v.b; })},
+        {.path    = "output.trace",
+         .kind    = Kind::Enum,
+         .doc     = "Detail of the trace recorded with --out DIR (docs/traces.md): off, ops (operations, messages, "
+                    "counters, waits, computation), packets (also every packet's hop and queueing). --trace overrides it.",
+         .field   = shmemsim::mapped(&Scenario::output_trace,
+                                     {std::string("off"), std::string("ops"), std::string("packets")}),
+         .choices = {"off", "ops", "packets"},
+         .noun    = "trace level"},
+        {.path  = "repeat",
+         .kind  = Kind::Int,
+         .doc   = "shmemsim sweep: runs per point; repeat r > 0 gets a seed derived from seed and r (README, Sweeps). "
+                  "A single run ignores it.",
+         .field = field(&Scenario::repeat),
+         .min   = 1,
+         .max   = 100000},
     };
     return t;
   }();
@@ -205,32 +232,45 @@ const std::vector<Key>& schema()
     add_keys(k, sim::FabricParams::keys(), [](Build& b) -> sim::FabricParams& { return b.sc.platform.fabric; });
     for (Key& e : k) { // a scalar down/up means "the same for every level"
       if (e.path == "platform.fabric.down")
-        e.root = [set = e.root](Build& b, const Value& v) { set(b, v); b.down_scalar = v.scalar; };
+        e.root = [set = e.root](Build& b, const Value& v) {
+          set(b, v);
+          b.down_scalar = v.scalar;
+        };
       if (e.path == "platform.fabric.up")
-        e.root = [set = e.root](Build& b, const Value& v) { set(b, v); b.up_scalar = v.scalar; };
+        e.root = [set = e.root](Build& b, const Value& v) {
+          set(b, v);
+          b.up_scalar = v.scalar;
+        };
     }
     add_keys(k, nic::NicParams::keys(), [](Build& b) -> nic::NicParams& { return b.sc.platform.nic; });
     add_own("platform.nic.progress_core");
     add_keys(k, portals::Limits::keys(), [](Build& b) -> portals::Limits& { return b.sc.platform.limits; });
     add_keys(k, JobParams::keys(), [](Build& b) -> JobParams& { return b.sc.job; });
-    add_keys(k, front::CollectiveParams::keys(), [](Build& b) -> front::CollectiveParams& { return b.sc.job.collectives; });
+    add_keys(k, front::CollectiveParams::keys(),
+             [](Build& b) -> front::CollectiveParams& { return b.sc.job.collectives; });
     add_keys(k, front::AsyncParams::keys(), [](Build& b) -> front::AsyncParams& { return b.sc.job.async; });
     add_own("output.trace");
-    k.push_back(Key{.scope = Scope::Root, .path = "traffic", .kind = Kind::Str, .traffic_list = true,
-                    .help = "Built-in Portals-level traffic: one pattern object, or an array of them running "
-                            "concurrently. Keys of each pattern: traffic.*"});
+    k.push_back(Key{.scope        = Scope::Root,
+                    .path         = "traffic",
+                    .kind         = Kind::Str,
+                    .traffic_list = true,
+                    .help         = "Built-in Portals-level traffic: one pattern object, or an array of them running "
+                                    "concurrently. Keys of each pattern: traffic.*"});
     for (const auto& pk : TrafficParams::keys()) {
       Key e     = entry(Scope::Traffic, pk);
       e.traffic = [&pk](TrafficParams& t, const Value& v) { pk.set(t, v); };
       k.push_back(std::move(e));
     }
     add_own("repeat");
-    k.push_back(Key{.scope = Scope::Root, .path = "sweep", .kind = Kind::Str, .opaque = true,
-                    .help = "shmemsim sweep: the keys, program arguments (arg) and environment variables (env) to "
-                            "vary, {\"cartesian\": [VAR...], \"zip\": [VAR...], \"plot\": {\"x\", \"y\", "
-                            "\"series\"}}; VAR is {\"key\"|\"arg\"|\"env\": NAME, \"values\": [...] or "
-                            "\"range\": {\"from\", \"to\", \"step\"|\"times\"}, \"name\"}. A single run ignores it "
-                            "(README, Sweeps)."});
+    k.push_back(Key{.scope  = Scope::Root,
+                    .path   = "sweep",
+                    .kind   = Kind::Str,
+                    .opaque = true,
+                    .help   = "shmemsim sweep: the keys, program arguments (arg) and environment variables (env) to "
+                              "vary, {\"cartesian\": [VAR...], \"zip\": [VAR...], \"plot\": {\"x\", \"y\", "
+                              "\"series\"}}; VAR is {\"key\"|\"arg\"|\"env\": NAME, \"values\": [...] or "
+                              "\"range\": {\"from\", \"to\", \"step\"|\"times\"}, \"name\"}. A single run ignores it "
+                              "(README, Sweeps)."});
     add_keys(k, EmulatorParams::keys(), [](Build& b) -> EmulatorParams& { return b.sc.emulator; });
     // Every scenario key is listed once.
     std::size_t own_listed = 0;
@@ -362,15 +402,14 @@ Value read_value(const Key& k, const json& v, const std::string& path)
       break;
     }
     case Kind::Time: {
-      const std::string range =
-          (k.min == 0 ? "expected a time between 0ns and " + detail::format_time(k.tmax)
-                      : "expected at least " + detail::format_time(k.min) + " and at most " + detail::format_time(k.tmax)) +
-          " (the clock counts picoseconds in 63 bits)";
+      const std::string range = (k.min == 0 ? "expected a time between 0ns and " + detail::format_time(k.tmax)
+                                            : "expected at least " + detail::format_time(k.min) + " and at most " +
+                                                  detail::format_time(k.tmax)) +
+                                " (the clock counts picoseconds in 63 bits)";
       try {
-        r.i = static_cast<std::int64_t>(
-            parse_with(v, path, "a time", detail::time_forms(), [](const std::string& s) {
-              return static_cast<std::uint64_t>(parse_time(s));
-            }));
+        r.i = static_cast<std::int64_t>(parse_with(v, path, "a time", detail::time_forms(), [](const std::string& s) {
+          return static_cast<std::uint64_t>(parse_time(s));
+        }));
       } catch (const Fail& f) {
         if (f.problem.find("too large") != std::string::npos)
           throw Fail{path, show(v) + " is out of range; " + range};
@@ -383,8 +422,8 @@ Value read_value(const Key& k, const json& v, const std::string& path)
     case Kind::Bandwidth:
       r.u = parse_with(v, path, "a bandwidth", detail::bandwidth_forms(), parse_bandwidth);
       if (r.u < k.size_min || r.u > k.size_max)
-        throw Fail{path, show(v) + " is out of range; expected a bandwidth between " + detail::format_bandwidth(k.size_min) +
-                             " and " + detail::format_bandwidth(k.size_max)};
+        throw Fail{path, show(v) + " is out of range; expected a bandwidth between " +
+                             detail::format_bandwidth(k.size_min) + " and " + detail::format_bandwidth(k.size_max)};
       break;
     case Kind::Speed: {
       if (!v.is_string())
@@ -428,8 +467,10 @@ Value read_value(const Key& k, const json& v, const std::string& path)
       }
       break;
     case Kind::Number:
-      if (!v.is_number() || v.get<double>() < static_cast<double>(k.min) || v.get<double>() > static_cast<double>(k.max))
-        throw Fail{path, "expected a number between " + std::to_string(k.min) + " and " + std::to_string(k.max) + ", got " + show(v)};
+      if (!v.is_number() || v.get<double>() < static_cast<double>(k.min) ||
+          v.get<double>() > static_cast<double>(k.max))
+        throw Fail{path, "expected a number between " + std::to_string(k.min) + " and " + std::to_string(k.max) +
+                             ", got " + show(v)};
       r.d = v.get<double>();
       break;
     case Kind::IntList: {
@@ -527,7 +568,7 @@ public:
           merged["job"]["threads"].is_number())
         merged["job"]["threads"] = json{{"per_pe", merged["job"]["threads"]}};
       check_keys(merged, Scope::Root, "", "");
-      Scenario sc                  = build(merged);
+      Scenario sc                   = build(merged);
       sc.platform.preset_by_default = preset_by_default_;
       if (doc.contains("platform") && doc["platform"].is_object())
         leaf_paths(doc["platform"], "", sc.platform.keys_given);
@@ -568,10 +609,12 @@ private:
     }
     for (const auto& s : segs)
       if (s.empty())
-        set_error(arg, "\"" + clip(path) + "\" is not a dotted key path; expected dotted.path=VALUE, e.g. --set "
-                                     "platform.fabric.routing=adaptive");
+        set_error(arg, "\"" + clip(path) +
+                           "\" is not a dotted key path; expected dotted.path=VALUE, e.g. --set "
+                           "platform.fabric.routing=adaptive");
     if (std::size_t bad = invalid_utf8(arg); bad != std::string::npos)
-      set_error(arg, "not valid UTF-8 (byte " + std::to_string(bad) + " of the argument); keys and values are UTF-8 text");
+      set_error(arg,
+                "not valid UTF-8 (byte " + std::to_string(bad) + " of the argument); keys and values are UTF-8 text");
     json value;
     if (std::string problem; !parse_set_value(text, &value, &problem))
       set_error(arg, problem);
@@ -662,7 +705,7 @@ private:
       preset_source_ = "preset " + name + (preset_by_default_ ? " (the default platform)" : "");
       text           = builtin;
     }
-    preset_ = parse_json(text, preset_source_);
+    preset_   = parse_json(text, preset_source_);
     auto perr = [&](const std::string& path, const std::string& problem) {
       throw ScenarioError(preset_source_ + ": " + (path.empty() ? "" : path + ": ") + problem);
     };
@@ -711,8 +754,9 @@ private:
         if (k->traffic_list)
           check_traffic(*it);
         if (k->opaque && !it->is_object())
-          throw Fail{shown, "expected an object, e.g. {\"cartesian\": [{\"key\": \"job.pes\", \"values\": [2, 4]}]}, got " +
-                                show(*it)};
+          throw Fail{shown,
+                     "expected an object, e.g. {\"cartesian\": [{\"key\": \"job.pes\", \"values\": [2, 4]}]}, got " +
+                         show(*it)};
         continue;
       }
       if (is_branch(scope, rel)) {
@@ -744,7 +788,7 @@ private:
   Scenario build(const json& doc)
   {
     Build b;
-    b.sc.source = source_;
+    b.sc.source   = source_;
     json resolved = json::object();
     for (const auto& k : schema()) {
       if (k.scope != Scope::Root || k.traffic_list || k.opaque)
@@ -772,33 +816,33 @@ private:
                  {"platform.noise.duration", "platform.noise.period"}};
     resolved["platform"]["fabric"]["down"] = f.down;
     resolved["platform"]["fabric"]["up"]   = f.up;
-    const auto& hosts = b.sc.platform.hosts;
+    const auto& hosts                      = b.sc.platform.hosts;
     if (hosts.nodes > f.capacity()) {
       std::string down;
       for (int d : f.down)
         down += (down.empty() ? "" : ", ") + std::to_string(d);
-      throw Fail{"platform.nodes", std::to_string(hosts.nodes) + " nodes do not fit a fat tree of capacity " +
-                                       std::to_string(f.capacity()) + " (levels " + std::to_string(f.levels) +
-                                       ", down [" + down + "]); raise platform.fabric.down or levels",
+      throw Fail{"platform.nodes",
+                 std::to_string(hosts.nodes) + " nodes do not fit a fat tree of capacity " +
+                     std::to_string(f.capacity()) + " (levels " + std::to_string(f.levels) + ", down [" + down +
+                     "]); raise platform.fabric.down or levels",
                  {"platform.nodes", "platform.fabric.levels", "platform.fabric.down"}};
     }
 
     // Job.
-    auto& job               = b.sc.job;
+    auto& job = b.sc.job;
     for (std::size_t i = 0; i < job.env.size(); ++i)
       if (std::string err = env_entry_error(job.env[i]); !err.empty())
         throw Fail{"job.env[" + std::to_string(i) + "]", err};
     const std::int64_t room = std::int64_t{hosts.nodes} * job.pes_per_node;
     if (job.pes == 0) {
       if (room > INT_MAX)
-        throw Fail{"job.pes_per_node", std::to_string(room) + " endpoints in all is too many; at most " +
-                                           std::to_string(INT_MAX)};
+        throw Fail{"job.pes_per_node",
+                   std::to_string(room) + " endpoints in all is too many; at most " + std::to_string(INT_MAX)};
       job.pes = static_cast<int>(room);
     } else if (job.pes > room) {
       throw Fail{"job.pes", std::to_string(job.pes) + " endpoints do not fit " + std::to_string(hosts.nodes) +
-                                " nodes x " + std::to_string(job.pes_per_node) +
-                                " pes_per_node = " + std::to_string(room) +
-                                "; raise job.pes_per_node or platform.nodes"};
+                                " nodes x " + std::to_string(job.pes_per_node) + " pes_per_node = " +
+                                std::to_string(room) + "; raise job.pes_per_node or platform.nodes"};
     }
     resolved["job"]["pes"] = job.pes;
     resolved.erase("repeat"); // a sweep's key, not a run's
@@ -841,15 +885,15 @@ private:
   static void check_rates(const PlatformParams& p)
   {
     __extension__ using u128 = unsigned __int128;
-    const auto& f          = p.fabric;
-    const std::uint64_t mx = p.limits.max_msg_size;
+    const auto& f            = p.fabric;
+    const std::uint64_t mx   = p.limits.max_msg_size;
     if (std::uint64_t{f.mtu} + f.header_size > 0xFFFF'FFFFu)
       throw Fail{"platform.fabric.header_size",
                  "mtu + header_size is " + std::to_string(std::uint64_t{f.mtu} + f.header_size) +
                      " bytes; a packet on the wire must be at most 4294967295 bytes",
                  {"platform.fabric.mtu", "platform.fabric.header_size"}};
     const u128 packets = (u128{mx} + f.mtu - 1) / f.mtu;
-    auto check = [&](const char* path, std::uint64_t bps, u128 bytes, const char* where) {
+    auto check         = [&](const char* path, std::uint64_t bps, u128 bytes, const char* where) {
       const u128 limit_s = static_cast<u128>(kMaxParamTime / kPsPerSecond);
       const u128 need    = (bytes * 8 + limit_s - 1) / limit_s; // bit/s
       if (u128{bps} >= need)
@@ -859,12 +903,13 @@ private:
       for (u128 x = secs; x > 0 || took.empty(); x /= 10)
         took.insert(took.begin(), static_cast<char>('0' + static_cast<int>(x % 10)));
       const std::string needed = need > std::numeric_limits<std::uint64_t>::max()
-                                     ? std::string("more than any bandwidth can give")
-                                     : "at least " + detail::format_bandwidth(static_cast<std::uint64_t>(need));
+                                             ? std::string("more than any bandwidth can give")
+                                             : "at least " + detail::format_bandwidth(static_cast<std::uint64_t>(need));
       throw Fail{path,
-                 "\"" + detail::format_bandwidth(bps) + "\" is too low: a message of platform.nic.limits.max_msg_size (" +
-                     detail::format_size(mx) + ") would take " + took + " s " + where + "; expected " + needed +
-                     " (at most " + detail::format_time(kMaxParamTime) + " per message), or a smaller max_msg_size",
+                 "\"" + detail::format_bandwidth(bps) +
+                     "\" is too low: a message of platform.nic.limits.max_msg_size (" + detail::format_size(mx) +
+                     ") would take " + took + " s " + where + "; expected " + needed + " (at most " +
+                     detail::format_time(kMaxParamTime) + " per message), or a smaller max_msg_size",
                  {path, "platform.nic.limits.max_msg_size"}};
     };
     check("platform.fabric.link_bandwidth", f.link_bandwidth, u128{mx} + packets * f.header_size,
@@ -978,8 +1023,8 @@ std::optional<ParamKind> key_kind(const std::string& path)
     return k->kind;
   if (path.rfind("traffic.", 0) != 0)
     return std::nullopt;
-  std::string rest       = path.substr(8);
-  const std::size_t dot  = rest.find('.');
+  std::string rest      = path.substr(8);
+  const std::size_t dot = rest.find('.');
   if (dot != std::string::npos && dot > 0 && rest.find_first_not_of("0123456789") == dot)
     rest = rest.substr(dot + 1); // traffic.N.KEY: the N-th pattern's KEY
   if (const Key* k = find_key(Scope::Traffic, rest))

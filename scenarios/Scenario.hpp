@@ -97,7 +97,7 @@ std::vector<std::string> preset_names();
 std::string preset_description(const std::string& name);
 
 // Unit parsing, exposed for tests. Each throws std::invalid_argument with a short reason.
-Ps parse_time(const std::string& s);            ///< "1.3us", "100ns", "2ms", "0.5s", "500ps"
+Ps parse_time(const std::string& s);                 ///< "1.3us", "100ns", "2ms", "0.5s", "500ps"
 std::uint64_t parse_bandwidth(const std::string& s); ///< bit/s from "40Gbps", "32Gb/s", "3.2GBps", "25.6Gbit/s"
 std::uint64_t parse_size(const std::string& s);      ///< bytes from "4KiB", "2048B", "1MB", "1MiB"
 double parse_speed(const std::string& s);            ///< flop/s from "13.32Gf", "1e9f"

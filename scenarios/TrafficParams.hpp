@@ -31,11 +31,11 @@ struct TrafficParams {
   std::uint64_t iterations = 100; ///< operations (or rounds) per sending endpoint
   int window               = 16;  ///< operations in flight per endpoint before it waits
   portals::AckReq ack      = portals::AckReq::CtAck;
-  int root                 = 0;   ///< pingpong/stream source, incast/fetch_add target
-  int peer                 = -1;  ///< pingpong/stream partner; -1: the last endpoint
+  int root                 = 0;     ///< pingpong/stream source, incast/fetch_add target
+  int peer                 = -1;    ///< pingpong/stream partner; -1: the last endpoint
   bool pairs               = false; ///< stream: endpoint e < n/2 streams to e + n/2
-  Ps gap              = 0;   ///< idle time between two issues of one endpoint
-  bool volatile_md         = true; ///< source MD marked PTL_MD_VOLATILE
+  Ps gap                   = 0;     ///< idle time between two issues of one endpoint
+  bool volatile_md         = true;  ///< source MD marked PTL_MD_VOLATILE
   bool independent_md      = false; ///< source MD marked PTL_MD_INDEPENDENT
   bool verify              = true;  ///< check the data that landed at the end
 
@@ -46,39 +46,66 @@ struct TrafficParams {
 inline const ParamTable<TrafficParams>& TrafficParams::keys()
 {
   using K = ParamKind;
+  using portals::AckReq;
   using shmemsim::field;
   using shmemsim::mapped;
-  using portals::AckReq;
   static const ParamTable<TrafficParams> table = {
-      {.path = "traffic.pattern", .kind = K::Enum,
-       .doc = "pingpong/stream: root <-> peer; alltoall: every endpoint to every other; incast: all to root; "
-              "fetch_add: all fetch-add on root; random: uniformly random targets.",
-       .field = field(&TrafficParams::pattern), .choices = pattern_names(), .noun = "pattern"},
-      {.path = "traffic.size", .kind = K::Size, .doc = "Bytes per operation (an integer is bytes).",
+      {.path    = "traffic.pattern",
+       .kind    = K::Enum,
+       .doc     = "pingpong/stream: root <-> peer; alltoall: every endpoint to every other; incast: all to root; "
+                  "fetch_add: all fetch-add on root; random: uniformly random targets.",
+       .field   = field(&TrafficParams::pattern),
+       .choices = pattern_names(),
+       .noun    = "pattern"},
+      {.path  = "traffic.size",
+       .kind  = K::Size,
+       .doc   = "Bytes per operation (an integer is bytes).",
        .field = field(&TrafficParams::size)},
-      {.path = "traffic.iterations", .kind = K::Int, .doc = "Operations (or rounds) per sending endpoint.",
-       .field = field(&TrafficParams::iterations), .min = 1, .max = std::numeric_limits<std::int64_t>::max()},
-      {.path = "traffic.window", .kind = K::Int, .doc = "Operations in flight per endpoint before it waits.",
-       .field = field(&TrafficParams::window), .min = 1},
-      {.path = "traffic.ack", .kind = K::Enum,
-       .doc = "Ack request: ct (PTL_CT_ACK_REQ), oc (PTL_OC_ACK_REQ), none (PTL_NO_ACK_REQ).",
-       .field = mapped(&TrafficParams::ack, {AckReq::CtAck, AckReq::OcAck, AckReq::NoAck}),
-       .choices = {"ct", "oc", "none"}, .noun = "ack type"},
-      {.path = "traffic.root", .kind = K::Int, .doc = "pingpong/stream source, incast/fetch_add target.",
+      {.path  = "traffic.iterations",
+       .kind  = K::Int,
+       .doc   = "Operations (or rounds) per sending endpoint.",
+       .field = field(&TrafficParams::iterations),
+       .min   = 1,
+       .max   = std::numeric_limits<std::int64_t>::max()},
+      {.path  = "traffic.window",
+       .kind  = K::Int,
+       .doc   = "Operations in flight per endpoint before it waits.",
+       .field = field(&TrafficParams::window),
+       .min   = 1},
+      {.path    = "traffic.ack",
+       .kind    = K::Enum,
+       .doc     = "Ack request: ct (PTL_CT_ACK_REQ), oc (PTL_OC_ACK_REQ), none (PTL_NO_ACK_REQ).",
+       .field   = mapped(&TrafficParams::ack, {AckReq::CtAck, AckReq::OcAck, AckReq::NoAck}),
+       .choices = {"ct", "oc", "none"},
+       .noun    = "ack type"},
+      {.path  = "traffic.root",
+       .kind  = K::Int,
+       .doc   = "pingpong/stream source, incast/fetch_add target.",
        .field = field(&TrafficParams::root)},
-      {.path = "traffic.peer", .kind = K::Int, .doc = "pingpong/stream partner; -1: the last endpoint.",
-       .field = field(&TrafficParams::peer), .min = -1},
-      {.path = "traffic.pairs", .kind = K::Bool,
-       .doc = "stream: every endpoint e of the first half streams to e + n/2 (root and peer ignored).",
+      {.path  = "traffic.peer",
+       .kind  = K::Int,
+       .doc   = "pingpong/stream partner; -1: the last endpoint.",
+       .field = field(&TrafficParams::peer),
+       .min   = -1},
+      {.path  = "traffic.pairs",
+       .kind  = K::Bool,
+       .doc   = "stream: every endpoint e of the first half streams to e + n/2 (root and peer ignored).",
        .field = field(&TrafficParams::pairs)},
-      {.path = "traffic.gap", .kind = K::Time, .doc = "Idle time between two issues of one endpoint.",
+      {.path  = "traffic.gap",
+       .kind  = K::Time,
+       .doc   = "Idle time between two issues of one endpoint.",
        .field = field(&TrafficParams::gap)},
-      {.path = "traffic.volatile", .kind = K::Bool, .doc = "Source MD marked PTL_MD_VOLATILE.",
+      {.path  = "traffic.volatile",
+       .kind  = K::Bool,
+       .doc   = "Source MD marked PTL_MD_VOLATILE.",
        .field = field(&TrafficParams::volatile_md)},
-      {.path = "traffic.independent", .kind = K::Bool,
-       .doc = "Source MD marked PTL_MD_INDEPENDENT (own injection queue while queues last).",
+      {.path  = "traffic.independent",
+       .kind  = K::Bool,
+       .doc   = "Source MD marked PTL_MD_INDEPENDENT (own injection queue while queues last).",
        .field = field(&TrafficParams::independent_md)},
-      {.path = "traffic.verify", .kind = K::Bool, .doc = "Check the data that landed at the end.",
+      {.path  = "traffic.verify",
+       .kind  = K::Bool,
+       .doc   = "Check the data that landed at the end.",
        .field = field(&TrafficParams::verify)},
   };
   return table;

@@ -51,9 +51,9 @@ __extension__ typedef unsigned __int128 u128;
 
 /// A non-negative decimal number, exactly: mantissa × 10^exp10.
 struct Decimal {
-  u128 mant  = 0;
-  int exp10  = 0;
-  bool neg   = false;
+  u128 mant = 0;
+  int exp10 = 0;
+  bool neg  = false;
 };
 
 constexpr int kMaxDigits = 24; // mantissa < 10^24 < 2^80, so mantissa × 2^43 (TiB/s in bit/s) fits in 128 bits
@@ -72,9 +72,9 @@ std::size_t scan_decimal(std::string_view s, Decimal& d)
     d.neg = true;
     ++i;
   }
-  bool any_digit = false;
+  bool any_digit  = false;
   int significant = 0;
-  auto take = [&](char c, bool fractional) -> bool {
+  auto take       = [&](char c, bool fractional) -> bool {
     any_digit = true;
     if (d.mant == 0 && c == '0') { // leading zero: no significance
       if (fractional)
@@ -109,7 +109,7 @@ std::size_t scan_decimal(std::string_view s, Decimal& d)
     return 0;
   if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
     std::size_t j = i + 1;
-    bool eneg = false;
+    bool eneg     = false;
     if (j < s.size() && (s[j] == '+' || s[j] == '-')) {
       eneg = s[j] == '-';
       ++j;
@@ -375,11 +375,24 @@ std::uint64_t parse_symmetric_size(const std::string& s)
       mult = 1;
     else if (suffix.size() == 1)
       switch (suffix.front()) {
-      case 'k': case 'K': mult = u128{1} << 10; break;
-      case 'm': case 'M': mult = u128{1} << 20; break;
-      case 'g': case 'G': mult = u128{1} << 30; break;
-      case 't': case 'T': mult = u128{1} << 40; break;
-      default: break;
+        case 'k':
+        case 'K':
+          mult = u128{1} << 10;
+          break;
+        case 'm':
+        case 'M':
+          mult = u128{1} << 20;
+          break;
+        case 'g':
+        case 'G':
+          mult = u128{1} << 30;
+          break;
+        case 't':
+        case 'T':
+          mult = u128{1} << 40;
+          break;
+        default:
+          break;
       }
     if (mult != 0) {
       // number x mult, rounded up.
@@ -422,7 +435,7 @@ double parse_speed(const std::string& s)
   std::size_t n = scan_decimal(v, d);
   if (n == 0 || n == std::string_view::npos)
     fail(s, "a speed", detail::speed_forms());
-  double number = 0;
+  double number  = 0;
   auto [ptr, ec] = std::from_chars(v.data(), v.data() + n, number);
   if (ec != std::errc() || ptr != v.data() + n)
     fail(s, "a speed", detail::speed_forms());
@@ -434,7 +447,7 @@ double parse_speed(const std::string& s)
     std::string_view p;
     double mult;
   };
-  static const Prefix prefixes[] = {{"", 1}, {"K", 1e3}, {"k", 1e3}, {"M", 1e6}, {"G", 1e9}, {"T", 1e12}};
+  static const Prefix prefixes[]           = {{"", 1}, {"K", 1e3}, {"k", 1e3}, {"M", 1e6}, {"G", 1e9}, {"T", 1e12}};
   static const std::string_view suffixes[] = {"f", "flops", "flop/s"};
   for (const auto& pre : prefixes) {
     if (unit.substr(0, pre.p.size()) != pre.p)
@@ -474,8 +487,9 @@ std::string format_bandwidth(std::uint64_t bps)
 std::string format_size(std::uint64_t bytes)
 {
   static const std::pair<std::uint64_t, std::string_view> units[] = {
-      {std::uint64_t{1} << 40, "TiB"}, {1'000'000'000'000, "TB"}, {std::uint64_t{1} << 30, "GiB"},
-      {1'000'000'000, "GB"},           {std::uint64_t{1} << 20, "MiB"}, {1'000'000, "MB"},
+      {std::uint64_t{1} << 40, "TiB"}, {1'000'000'000'000, "TB"},
+      {std::uint64_t{1} << 30, "GiB"}, {1'000'000'000, "GB"},
+      {std::uint64_t{1} << 20, "MiB"}, {1'000'000, "MB"},
       {std::uint64_t{1} << 10, "KiB"}, {1'000, "KB"}};
   if (bytes != 0)
     for (const auto& [m, u] : units)

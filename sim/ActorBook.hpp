@@ -29,7 +29,10 @@ public:
   /// No actor runs or is inside an activity: each one left waits on its Notifier (or none is left).
   bool all_waiting() const { return running_ == 0 && timed_.empty(); }
   /// `pid` runs and every other actor waits or is inside an activity.
-  bool alone(std::size_t pid) const { return running_ == 1 && pid < states_.size() && states_[pid].what == What::Running; }
+  bool alone(std::size_t pid) const
+  {
+    return running_ == 1 && pid < states_.size() && states_[pid].what == What::Running;
+  }
   /// Executions in progress (of actors other than a running one: they are inside them).
   int computing() const { return computing_; }
   /// The earliest date at which an activity may end (negative: none is in progress).
@@ -54,18 +57,18 @@ public:
 private:
   enum class What : unsigned char { Gone, Running, Waiting, Timed };
   struct State {
-    What what          = What::Gone;
-    bool computing     = false;
-    std::size_t slot   = 0; ///< index in timed_ while Timed
-    double earliest    = 0; ///< while Timed
+    What what        = What::Gone;
+    bool computing   = false;
+    std::size_t slot = 0; ///< index in timed_ while Timed
+    double earliest  = 0; ///< while Timed
   };
   State& at(std::size_t pid);
   void leave_timed(State& s);
 
-  std::vector<State> states_;       ///< by SimGrid pid
-  std::vector<std::size_t> timed_;  ///< pids inside an activity
-  int computing_ = 0;               ///< executions in progress
-  int running_ = 0;
+  std::vector<State> states_;      ///< by SimGrid pid
+  std::vector<std::size_t> timed_; ///< pids inside an activity
+  int computing_ = 0;              ///< executions in progress
+  int running_   = 0;
 };
 
 } // namespace shmemsim::sim

@@ -67,7 +67,7 @@ double DeferredSlices::quiet_until(std::size_t pid) const
   // the slice anyway, except in measured mode.)
   if (!book_.alone(pid) || book_.computing() > 0)
     return -1;
-  double quiet = ps_to_seconds(EventQueue::kHorizon);
+  double quiet       = ps_to_seconds(EventQueue::kHorizon);
   const double other = book_.earliest_end();
   if (other >= 0)
     quiet = std::min(quiet, other);
@@ -90,8 +90,7 @@ bool DeferredSlices::defer_sleep(std::size_t pid, double seconds)
   return defer_slice(pid, seconds, [seconds](double t) { return sleep_end(t, seconds); });
 }
 
-template <class EndOf>
-bool DeferredSlices::defer_slice(std::size_t pid, double amount, EndOf end_of)
+template <class EndOf> bool DeferredSlices::defer_slice(std::size_t pid, double amount, EndOf end_of)
 {
   checked_ = -1;
   if (mode_ == Mode::Off || amount <= 0)
@@ -135,8 +134,9 @@ void DeferredSlices::executed()
     return;
   const double clock = simgrid::s4u::Engine::get_clock();
   if (clock != checked_) {
-    std::fprintf(stderr, "shmemsim: SHMEMSIM_DEFER_SLICES=check: a time slice ended at %.17g s, its deferral computed %.17g s\n",
-                 clock, checked_);
+    std::fprintf(
+        stderr, "shmemsim: SHMEMSIM_DEFER_SLICES=check: a time slice ended at %.17g s, its deferral computed %.17g s\n",
+        clock, checked_);
     std::abort();
   }
   checked_ = -1;

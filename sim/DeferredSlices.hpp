@@ -65,24 +65,23 @@ public:
 private:
   /// Defer the slice of `amount` (flops, seconds; nothing to defer if not positive) that ends at
   /// end_of(t) if it starts at t.
-  template <class EndOf>
-  bool defer_slice(std::size_t pid, double amount, EndOf end_of);
+  template <class EndOf> bool defer_slice(std::size_t pid, double amount, EndOf end_of);
   /// The date before which nothing but `pid` can act (negative: something can act now).
   double quiet_until(std::size_t pid) const;
 
   ActorBook& book_;
   EventQueue& queue_;
   double speed_;
-  double margin_;           ///< kept before the next date anything else may happen (seconds)
-  Mode mode_         = Mode::On;
-  double start_      = -1; ///< SimGrid's clock when the deferred run of slices began
-  double until_      = -1; ///< the deferred slices' end (negative: none pending)
-  double quiet_      = -1; ///< while slices are deferred: nothing else acts before this date
-  std::size_t pid_   = 0;
-  unsigned long run_ = 0; ///< slices in the pending run
+  double margin_; ///< kept before the next date anything else may happen (seconds)
+  Mode mode_                             = Mode::On;
+  double start_                          = -1; ///< SimGrid's clock when the deferred run of slices began
+  double until_                          = -1; ///< the deferred slices' end (negative: none pending)
+  double quiet_                          = -1; ///< while slices are deferred: nothing else acts before this date
+  std::size_t pid_                       = 0;
+  unsigned long run_                     = 0; ///< slices in the pending run
   static constexpr unsigned long kMaxRun = 65536;
-  double checked_    = -1; ///< Check mode: the date the executed slice must end at
-  unsigned long deferred_ = 0;
+  double checked_                        = -1; ///< Check mode: the date the executed slice must end at
+  unsigned long deferred_                = 0;
 };
 
 } // namespace shmemsim::sim

@@ -112,10 +112,11 @@ void EventQueue::heap_pop()
 
 void EventQueue::refill()
 {
-  SHMEMSIM_ASSERT(heap_.empty() && run_pos_ == run_.size() && count_ > 0, "refilling a heap that is not empty, or an empty queue");
+  SHMEMSIM_ASSERT(heap_.empty() && run_pos_ == run_.size() && count_ > 0,
+                  "refilling a heap that is not empty, or an empty queue");
   // The next non-empty bucket of this epoch, in bucket order (circular from cur_ + 1).
   for (std::int64_t a = cur_ + 1; a < epoch_end_;) {
-    const auto i        = static_cast<std::size_t>(a & (kBuckets - 1));
+    const auto i             = static_cast<std::size_t>(a & (kBuckets - 1));
     const std::uint64_t word = nonempty_[i >> 6] >> (i & 63);
     if (word == 0) {
       a += 64 - static_cast<std::int64_t>(i & 63); // the rest of this word is empty

@@ -29,7 +29,7 @@ class EventQueue {
 public:
   using Fn = void (*)(void* obj, std::uint64_t arg);
 
-  EventQueue() = default;
+  EventQueue()                             = default;
   EventQueue(const EventQueue&)            = delete;
   EventQueue& operator=(const EventQueue&) = delete;
   ~EventQueue();
@@ -40,7 +40,8 @@ public:
   /// Schedule obj->Method(arg) at date t.
   template <auto Method, class T> void schedule(Ps t, T* obj, std::uint64_t arg = 0)
   {
-    schedule(t, [](void* o, std::uint64_t a) { (static_cast<T*>(o)->*Method)(a); }, obj, arg);
+    schedule(
+        t, [](void* o, std::uint64_t a) { (static_cast<T*>(o)->*Method)(a); }, obj, arg);
   }
 
   /// Current model date: the date of the event being processed, or SimGrid's clock in an actor.
@@ -106,7 +107,7 @@ private:
     void* obj;
     std::uint64_t arg;
   };
-  static constexpr int kBucketBits     = 10;
+  static constexpr int kBucketBits       = 10;
   static constexpr std::int64_t kBuckets = std::int64_t{1} << kBucketBits;
   /// (date, sequence) order, compared as one 128-bit number (dates are never negative): branch-free.
   static bool before(const Entry& a, const Entry& b)
@@ -164,27 +165,27 @@ private:
   std::vector<std::vector<Entry>> buckets_ = std::vector<std::vector<Entry>>(kBuckets);
   /// bit i: buckets_[i] is not empty
   std::vector<std::uint64_t> nonempty_ = std::vector<std::uint64_t>(kBuckets / 64);
-  std::vector<Entry> far_;                   ///< bucket a >= epoch_end_
-  std::vector<Entry> spare_;                 ///< far_'s previous storage, reused
-  int shift_               = 0;              ///< bucket of date t: t >> shift_
-  std::int64_t cur_        = -1;             ///< the bucket in the heap
-  std::int64_t epoch_end_  = 0;              ///< first bucket past this epoch
-  std::size_t count_ = 0;
-  std::uint64_t next_seq_  = 0;
-  std::uint64_t processed_ = 0;
-  Ps now_                  = 0;
+  std::vector<Entry> far_;                    ///< bucket a >= epoch_end_
+  std::vector<Entry> spare_;                  ///< far_'s previous storage, reused
+  int shift_                            = 0;  ///< bucket of date t: t >> shift_
+  std::int64_t cur_                     = -1; ///< the bucket in the heap
+  std::int64_t epoch_end_               = 0;  ///< first bucket past this epoch
+  std::size_t count_                    = 0;
+  std::uint64_t next_seq_               = 0;
+  std::uint64_t processed_              = 0;
+  Ps now_                               = 0;
   simgrid::kernel::timer::Timer* timer_ = nullptr;
-  Ps timer_at_             = 0;
-  bool lookahead_          = true;
-  Ps time_limit_           = 0;
-  bool past_horizon_       = false;
-  bool slices_deferred_    = false;
-  bool in_fire_            = false;
-  bool stop_batch_         = false;
-  bool woke_in_batch_      = false;
-  Ps fire_clock_           = 0;
-  Ps clock_                = 0; ///< SimGrid's clock in picoseconds (set_clock)
-  int activities_          = 0;
+  Ps timer_at_                          = 0;
+  bool lookahead_                       = true;
+  Ps time_limit_                        = 0;
+  bool past_horizon_                    = false;
+  bool slices_deferred_                 = false;
+  bool in_fire_                         = false;
+  bool stop_batch_                      = false;
+  bool woke_in_batch_                   = false;
+  Ps fire_clock_                        = 0;
+  Ps clock_                             = 0; ///< SimGrid's clock in picoseconds (set_clock)
+  int activities_                       = 0;
   std::vector<Notifier*> deferred_;
 };
 

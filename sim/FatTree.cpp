@@ -158,13 +158,13 @@ int FatTree::ports_per_switch(int level) const
 Ps FatTree::reserve(Port& port, Ps ready, const Packet* p)
 {
   const std::uint32_t bytes = p->wire_bytes;
-  const Ps start = std::max(ready, port.busy_until);
-  const Ps ser   = p->ser;
+  const Ps start            = std::max(ready, port.busy_until);
+  const Ps ser              = p->ser;
 #if SHMEMSIM_OBSERVERS
   if (obs_ != nullptr) {
     const bool node_port = &port >= node_ports_.data() && &port < node_ports_.data() + node_ports_.size();
-    const int link = node_port ? static_cast<int>(&port - node_ports_.data())
-                               : nodes_ + static_cast<int>(&port - switch_ports_.data());
+    const int link       = node_port ? static_cast<int>(&port - node_ports_.data())
+                                     : nodes_ + static_cast<int>(&port - switch_ports_.data());
     obs_->packet_hop(start, p->trace_id, link, start - ready, bytes);
   }
 #endif
@@ -189,12 +189,12 @@ Ps FatTree::inject(Packet* p, Ps ready)
   Flow& flow  = flows_.at(static_cast<std::uint32_t>(p->src_node), static_cast<std::uint32_t>(p->dst_node));
   p->flow_seq = flow.next++;
   ++flow.in_flight;
-  p->injected_at           = ready;
-  p->level                 = 1;
-  p->upper                 = sub_at(route_of(p->src_node), 1);
-  p->bnum                  = 0;
-  p->going_down            = false;
-  p->ser                   = serialization(p->wire_bytes);
+  p->injected_at = ready;
+  p->level       = 1;
+  p->upper       = sub_at(route_of(p->src_node), 1);
+  p->bnum        = 0;
+  p->going_down  = false;
+  p->ser         = serialization(p->wire_bytes);
   stats_.wire_bytes += p->wire_bytes;
   Port& port     = node_ports_[static_cast<std::size_t>(p->src_node)];
   const Ps start = reserve(port, ready, p);
@@ -213,12 +213,12 @@ int FatTree::up_port(const Packet& p, int level)
     case Routing::Random:
       return static_cast<int>(routing_rng_.below(static_cast<std::uint64_t>(ups)));
     case Routing::Adaptive: {
-      const int first = p_.down[static_cast<std::size_t>(level - 1)];
-      const Ps now    = q_.now();
+      const int first       = p_.down[static_cast<std::size_t>(level - 1)];
+      const Ps now          = q_.now();
       const std::int64_t sw = switch_of(p);
-      Ps best         = INT64_MAX;
-      int best_port   = 0;
-      int ties        = 0;
+      Ps best               = INT64_MAX;
+      int best_port         = 0;
+      int ties              = 0;
       for (int d = 0; d < ups; ++d) {
         const Ps free_at = std::max(now, switch_port(level, sw, first + d).busy_until);
         if (free_at < best) {
@@ -276,7 +276,7 @@ void FatTree::arrive(std::uint64_t packet_ptr)
   auto* p = reinterpret_cast<Packet*>(packet_ptr);
   ++stats_.packets;
   const auto src = static_cast<std::uint32_t>(p->src_node), dst = static_cast<std::uint32_t>(p->dst_node);
-  Flow* flow     = flows_.find(src, dst);
+  Flow* flow = flows_.find(src, dst);
   SHMEMSIM_ASSERT(flow != nullptr && flow->in_flight > 0, "a packet arrived on a flow with nothing in flight");
   if (p->flow_seq + 1 < flow->highest)
     ++stats_.reordered_packets;

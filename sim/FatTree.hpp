@@ -29,19 +29,19 @@ namespace shmemsim::sim {
 
 /// A packet in flight. Owners (the NIC) derive from it to carry their own data.
 struct Packet {
-  int src_node          = 0;
-  int dst_node          = 0;
+  int src_node             = 0;
+  int dst_node             = 0;
   std::uint32_t wire_bytes = 0; ///< on the wire, header included
   // Fabric-private routing state.
-  int level            = 0;
-  bool going_down      = false;
+  int level       = 0;
+  bool going_down = false;
   /// The switch within its level: index upper * B_level + bnum, where `upper` numbers the subtree
   /// below the switch's level the packet is in and `bnum` which of that subtree's switches it is.
-  std::int64_t upper   = 0;
-  std::int64_t bnum    = 0;
-  Ps ser               = 0; ///< time to serialize the packet on one link
+  std::int64_t upper     = 0;
+  std::int64_t bnum      = 0;
+  Ps ser                 = 0; ///< time to serialize the packet on one link
   std::uint64_t flow_seq = 0;
-  Ps injected_at       = 0;
+  Ps injected_at         = 0;
   std::uint64_t trace_id = 0; ///< the message it belongs to, for an observer (0: none)
 };
 
@@ -53,11 +53,11 @@ public:
 };
 
 struct FabricStats {
-  std::uint64_t packets          = 0;
-  std::uint64_t wire_bytes       = 0;
-  std::uint64_t hops             = 0;
+  std::uint64_t packets           = 0;
+  std::uint64_t wire_bytes        = 0;
+  std::uint64_t hops              = 0;
   std::uint64_t reordered_packets = 0; ///< arrived after a later-injected packet of the same node pair
-  Ps queueing_total              = 0;  ///< time packets waited for busy output ports, summed over hops
+  Ps queueing_total               = 0; ///< time packets waited for busy output ports, summed over hops
 };
 
 class FatTree {
@@ -121,8 +121,8 @@ private:
   EventQueue& q_;
   Rng routing_rng_;
   Rng jitter_rng_;
-  std::vector<std::int64_t> m_prefix_; ///< M_l = prod(down[0..l-1]), M_0 = 1
-  std::vector<std::int64_t> b_prefix_; ///< B_l = prod(up[0..l-2]), B_1 = 1
+  std::vector<std::int64_t> m_prefix_;   ///< M_l = prod(down[0..l-1]), M_0 = 1
+  std::vector<std::int64_t> b_prefix_;   ///< B_l = prod(up[0..l-2]), B_1 = 1
   std::vector<std::int64_t> level_base_; ///< first port index of level l's switches
   std::vector<std::int64_t> pps_;        ///< ports per switch of level l
   std::vector<std::int32_t> route_;      ///< see route_of

@@ -45,7 +45,7 @@ public:
   {
     if (count_ == 0)
       return 0;
-    const auto rank = static_cast<std::uint64_t>(q * static_cast<double>(count_ - 1));
+    const auto rank    = static_cast<std::uint64_t>(q * static_cast<double>(count_ - 1));
     std::uint64_t seen = 0;
     for (std::size_t i = 0; i < buckets_.size(); ++i) {
       seen += buckets_[i];

@@ -54,10 +54,10 @@ long mappings_in_use()
 MapPlan plan_mappings(long limit, long in_use, int pes, int loaded, long per_pe, long spare)
 {
   MapPlan p;
-  const long rest   = in_use + static_cast<long>(pes - loaded) * per_pe + spare;
-  p.need_guarded    = rest + 2L * pes;
-  p.need_bare       = rest + pes;
-  p.max_pes         = pes;
+  const long rest = in_use + static_cast<long>(pes - loaded) * per_pe + spare;
+  p.need_guarded  = rest + 2L * pes;
+  p.need_bare     = rest + pes;
+  p.max_pes       = pes;
   if (limit < 0 || p.need_guarded <= limit)
     return p;
   p.guards = false;
@@ -74,8 +74,9 @@ std::string map_limit_advice(const MapPlan& plan, long limit, int pes)
   const long raise = (plan.need_guarded + 999) / 1000 * 1000;
   return std::to_string(pes) + " PEs need about " + std::to_string(plan.need_bare) +
          " memory mappings (each PE's program copy, symmetric heap and stack), more than this system's "
-         "vm.max_map_count allows (" + std::to_string(limit) + "): raise it (sudo sysctl -w vm.max_map_count=" +
-         std::to_string(raise) + ") or run at most " + std::to_string(plan.max_pes) + " PEs";
+         "vm.max_map_count allows (" +
+         std::to_string(limit) + "): raise it (sudo sysctl -w vm.max_map_count=" + std::to_string(raise) +
+         ") or run at most " + std::to_string(plan.max_pes) + " PEs";
 }
 
 MapBudget::MapBudget(bool guards) : per_stack_(guards ? 2 : 1), limit_(max_map_count()), in_use_(mappings_in_use())

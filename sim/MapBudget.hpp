@@ -18,8 +18,8 @@ long mappings_in_use();
 
 /// How a run of `pes` PEs fits the limit. Pure arithmetic, so that it can be tested at any size.
 struct MapPlan {
-  bool fits        = true;  ///< the run fits, with `guards` or without
-  bool guards      = true;  ///< stacks keep SimGrid's guard pages (2 mappings each, else 1)
+  bool fits         = true; ///< the run fits, with `guards` or without
+  bool guards       = true; ///< stacks keep SimGrid's guard pages (2 mappings each, else 1)
   long need_guarded = 0;    ///< mappings needed with guard pages
   long need_bare    = 0;    ///< without them
   int max_pes       = 0;    ///< the most PEs that fit without guard pages (at most `pes` if it fits)

@@ -59,28 +59,32 @@ private:
   /// Interrupts that fell before the execution clock reached `t`.
   std::int64_t falls_before(Ps t) const { return t <= phase_ ? 0 : (t - phase_ + period_ - 1) / period_; }
 
-  Ps period_   = 0;
-  Ps duration_ = 0;
-  Ps phase_    = 0;
-  Ps clock_    = 0;
+  Ps period_           = 0;
+  Ps duration_         = 0;
+  Ps phase_            = 0;
+  Ps clock_            = 0;
   std::uint64_t count_ = 0;
 };
 
 inline const ParamTable<NoiseParams>& NoiseParams::keys()
 {
-  using K = ParamKind;
+  using K                                    = ParamKind;
   static const ParamTable<NoiseParams> table = {
-      {.path = "platform.noise.enabled", .kind = K::Bool,
-       .doc = "Operating-system noise: every thread (program threads, the NIC's progress thread) is interrupted "
-              "every platform.noise.period of its execution for platform.noise.duration, at a phase of its own "
-              "drawn from the seed (docs/model.md). Off: software costs are exact (a symmetric program may then "
-              "repeat the same interleaving forever).",
+      {.path  = "platform.noise.enabled",
+       .kind  = K::Bool,
+       .doc   = "Operating-system noise: every thread (program threads, the NIC's progress thread) is interrupted "
+                "every platform.noise.period of its execution for platform.noise.duration, at a phase of its own "
+                "drawn from the seed (docs/model.md). Off: software costs are exact (a symmetric program may then "
+                "repeat the same interleaving forever).",
        .field = field(&NoiseParams::enabled)},
-      {.path = "platform.noise.period", .kind = K::Time,
-       .doc = "Time between two detours of a running thread (the kernel's timer tick: 1ms at HZ=1000).",
-       .field = field(&NoiseParams::period), .min = 1},
-      {.path = "platform.noise.duration", .kind = K::Time,
-       .doc = "Time one detour takes from the running thread (a timer interrupt's handling), below the period.",
+      {.path  = "platform.noise.period",
+       .kind  = K::Time,
+       .doc   = "Time between two detours of a running thread (the kernel's timer tick: 1ms at HZ=1000).",
+       .field = field(&NoiseParams::period),
+       .min   = 1},
+      {.path  = "platform.noise.duration",
+       .kind  = K::Time,
+       .doc   = "Time one detour takes from the running thread (a timer interrupt's handling), below the period.",
        .field = field(&NoiseParams::duration)},
   };
   return table;

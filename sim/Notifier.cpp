@@ -57,7 +57,7 @@ void Notifier::notify()
   }
   // From an actor, the resume is a simcall: other actors may run before this one continues,
   // the woken one included, which may end and destroy this notifier: use locals only.
-  Simulation& sim             = sim_;
+  Simulation& sim            = sim_;
   simgrid::s4u::Actor* actor = actor_;
   sim.actors().woken(pid_);
   Simulation::SwitchGuard sw(sim);

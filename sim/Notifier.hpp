@@ -54,11 +54,11 @@ private:
   /// semaphore release both make the actor runnable at once.)
   simgrid::s4u::Actor* actor_ = nullptr;
   std::size_t pid_            = 0; ///< the owner's SimGrid pid (Simulation's ActorBook)
-  const Waitable* on_ = nullptr;
+  const Waitable* on_         = nullptr;
   const char* const* context_ = nullptr;
-  const char* call_   = nullptr;
-  bool waiting_       = false;
-  bool signaled_      = false;
+  const char* call_           = nullptr;
+  bool waiting_               = false;
+  bool signaled_              = false;
 };
 
 } // namespace shmemsim::sim

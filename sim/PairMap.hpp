@@ -80,7 +80,7 @@ public:
   std::size_t bytes() const { return table_.capacity() * sizeof(Entry); }
 
 private:
-  static constexpr std::uint64_t kEmpty    = ~std::uint64_t{0};
+  static constexpr std::uint64_t kEmpty     = ~std::uint64_t{0};
   static constexpr std::size_t kMinCapacity = 16;
   struct Entry {
     std::uint64_t key = kEmpty;

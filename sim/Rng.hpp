@@ -18,7 +18,10 @@ public:
   }
 
   /// A stream for one purpose (routing, jitter, traffic...), independent of the others.
-  static Rng stream(std::uint64_t seed, std::uint64_t purpose) { return Rng(seed ^ (0x9E3779B97F4A7C15ull * (purpose + 1))); }
+  static Rng stream(std::uint64_t seed, std::uint64_t purpose)
+  {
+    return Rng(seed ^ (0x9E3779B97F4A7C15ull * (purpose + 1)));
+  }
 
   std::uint64_t next()
   {

@@ -25,17 +25,19 @@ constexpr const char* kContextFactory = "--cfg=contexts/factory:thread";
 #else
 constexpr const char* kContextFactory = "--cfg=contexts/factory:raw";
 #endif
-}
+} // namespace
 
 Simulation::Simulation(const HostParams& hp, std::uint64_t seed, const NoiseParams& noise, bool stack_guards)
-    : seed_(seed), noise_(noise), stacks_(stack_guards), slices_(actors_, queue_, hp.core_speed), core_speed_(hp.core_speed)
+    : seed_(seed), noise_(noise), stacks_(stack_guards), slices_(actors_, queue_, hp.core_speed),
+      core_speed_(hp.core_speed)
 {
   if (g_alive)
     throw std::logic_error("only one Simulation may exist in a process");
   g_alive = true;
   // SimGrid's own chatter stays off: every message users see comes from shmemsim.
-  std::vector<std::string> args = {"shmemsim", "--log=root.thres:critical", "--log=ker_engine.app:file:/dev/null", "--log=ker_engine.add:no",
-                                   kContextFactory, "--cfg=contexts/nthreads:1"};
+  std::vector<std::string> args = {
+      "shmemsim",      "--log=root.thres:critical", "--log=ker_engine.app:file:/dev/null", "--log=ker_engine.add:no",
+      kContextFactory, "--cfg=contexts/nthreads:1"};
   if (!stack_guards)
     args.emplace_back("--cfg=contexts/guard-size:0");
   std::vector<char*> argv;
@@ -45,7 +47,8 @@ Simulation::Simulation(const HostParams& hp, std::uint64_t seed, const NoisePara
   int argc = static_cast<int>(args.size());
   // SimGrid's engine installs a SIGINT handler of its own (it exits with status 1): keep the
   // handlers the tool installed (they name the signal and exit with 128 + signal).
-  struct sigaction before_int{}, before_term{};
+  struct sigaction before_int {
+  }, before_term{};
   sigaction(SIGINT, nullptr, &before_int);
   sigaction(SIGTERM, nullptr, &before_term);
   engine_ = std::make_unique<sg4::Engine>(&argc, argv.data());
@@ -78,7 +81,8 @@ Simulation::~Simulation()
 void Simulation::spawn(const std::string& name, int node, std::function<void()> code)
 {
   if (!stacks_.take_stack())
-    throw NoRoomForStack("no room for " + name + "'s stack: the process's memory mappings would pass vm.max_map_count (" +
+    throw NoRoomForStack("no room for " + name +
+                         "'s stack: the process's memory mappings would pass vm.max_map_count (" +
                          std::to_string(stacks_.limit()) + ")");
   settle();
   actors_.expect_start(); // runnable from now on, though it runs later

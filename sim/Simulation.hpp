@@ -178,9 +178,9 @@ private:
   std::vector<Notifier*> notifiers_;
   std::vector<Notifier*> by_pid_;
   std::vector<std::string> blocked_;
-  bool deadlock_ = false;
-  Ps last_actor_stop_ = 0; ///< note_actor_stop()
-  Ps deadlock_at_     = -1; ///< a deadlock found when the time limit ended the run: when it began
+  bool deadlock_           = false;
+  Ps last_actor_stop_      = 0;  ///< note_actor_stop()
+  Ps deadlock_at_          = -1; ///< a deadlock found when the time limit ended the run: when it began
   SwitchHook before_block_ = nullptr;
   SwitchHook after_resume_ = nullptr;
   void* hook_ctx_          = nullptr;

@@ -22,8 +22,8 @@
 
 namespace shmemsim::tools {
 
-using scenarios::ScenarioError;
 using scenarios::Scenario;
+using scenarios::ScenarioError;
 
 using json   = nlohmann::json;
 namespace fs = std::filesystem;
@@ -38,7 +38,7 @@ struct LimitsArgs {
   std::vector<json> independent; ///< --independent: job.contexts.independent_mds values
   std::string jobs = "1";
   std::string y; ///< --y: the time column's figure (default: see time_figure)
-  bool quiet       = false;
+  bool quiet = false;
 };
 
 /// --independent: "yes", "no" or both, as job.contexts.independent_mds values.
@@ -68,7 +68,8 @@ std::vector<json> int_list(const base::Given& g, int min)
     char* end    = nullptr;
     const long n = std::strtol(item.c_str(), &end, 10);
     if (item.empty() || *end != '\0' || n < min || n > 1000000)
-      g.fail(opt + " " + v + ": expected numbers of at least " + std::to_string(min) + " separated by commas, e.g. 3,4,8");
+      g.fail(opt + " " + v + ": expected numbers of at least " + std::to_string(min) +
+             " separated by commas, e.g. 3,4,8");
     out.emplace_back(n);
   }
   if (out.empty())
@@ -96,9 +97,11 @@ std::vector<json> policy_list(const base::Given& g)
 base::CommandLine limits_table(LimitsArgs& a)
 {
   base::CommandLine cl("shmemsim", "limits");
-  cl.synopsis("SCENARIO.json [--cts LIST] [--mds LIST] [--queues LIST] [--policies LIST]\n"
-              "         [--independent yes,no] [--y FIGURE] [--set KEY=VALUE ...] [-j N] [-o DIR] [--quiet] PROGRAM [ARGS...]")
-      .summary("Run PROGRAM over NIC limits under each contexts policy (docs/limits.md): a generated sweep and its table.")
+  cl.synopsis(
+        "SCENARIO.json [--cts LIST] [--mds LIST] [--queues LIST] [--policies LIST]\n"
+        "         [--independent yes,no] [--y FIGURE] [--set KEY=VALUE ...] [-j N] [-o DIR] [--quiet] PROGRAM [ARGS...]")
+      .summary(
+          "Run PROGRAM over NIC limits under each contexts policy (docs/limits.md): a generated sweep and its table.")
       .description(R"TXT(Run PROGRAM over NIC limits under each contexts policy (docs/limits.md): a generated sweep of
 job.contexts.on_exhaustion (--policies) x platform.nic.limits.max_cts (--cts; the runtime keeps
 2 per PE) [x max_mds] [x platform.nic.injection_queues] [x job.contexts.independent_mds] in DIR.
@@ -108,7 +111,8 @@ with "time" in its name, else its first numeric one, else sim_time_s), thread in
 the hidden share of communication; writes DIR/limits.md, limits.json, limits.svg (time) and
 limits-shared.svg (contexts shared), and the sweep's own files.)TXT")
       .positional("SCENARIO.json", "the platform and job", a.scenario)
-      .rest("PROGRAM [ARGS...]", "an OpenSHMEM program built with shmemsim-cc, and its arguments (options end at PROGRAM)",
+      .rest("PROGRAM [ARGS...]",
+            "an OpenSHMEM program built with shmemsim-cc, and its arguments (options end at PROGRAM)",
             [&a](const base::Given& g) {
               a.program = g.values.front();
               a.args.assign(g.values.begin() + 1, g.values.end());
@@ -126,7 +130,8 @@ limits-shared.svg (contexts shared), and the sweep's own files.)TXT")
               "PTL_MD_INDEPENDENT, side by side",
               [&a](const base::Given& g) { a.independent = yes_no_list(g); })
       .option("--y", "FIGURE", "the figure of the time column", a.y)
-      .option("--set", "KEY=VALUE", "override one scenario key (repeatable)", [&a](const base::Given& g) { a.sets.push_back(g.value()); })
+      .option("--set", "KEY=VALUE", "override one scenario key (repeatable)",
+              [&a](const base::Given& g) { a.sets.push_back(g.value()); })
       .option("-j, --jobs", "N", "N runs at once (default 1)", a.jobs)
       .option("-o, --out", "DIR", "where the sweep and the table go (default limits-NAME for NAME.json)", a.out)
       .flag("--quiet", "no line on stderr for a run that succeeded", a.quiet);
@@ -177,11 +182,11 @@ json limits_scenario(const LimitsArgs& a)
   var("platform.nic.injection_queues", "injection_queues", a.queues);
   var("job.contexts.independent_mds", "independent_mds", a.independent);
   // The time plot (limits.svg) is drawn afterwards, once the program's figures are known.
-  json plots = json::array({{{"x", "max_cts"},
-                             {"y", "contexts.shared"},
-                             {"series", "policy"},
-                             {"file", "limits-shared.svg"},
-                             {"title", "contexts shared against max_cts per policy"}}});
+  json plots  = json::array({{{"x", "max_cts"},
+                              {"y", "contexts.shared"},
+                              {"series", "policy"},
+                              {"file", "limits-shared.svg"},
+                              {"title", "contexts shared against max_cts per policy"}}});
   sc["sweep"] = {{"cartesian", cart}, {"plot", plots}};
   return sc;
 }
@@ -193,7 +198,7 @@ namespace {
 /// A value at a dotted path of `j`, null when absent.
 json at_path(const json& j, const std::string& path)
 {
-  const json* at = &j;
+  const json* at   = &j;
   std::size_t from = 0;
   while (true) {
     const std::size_t dot = path.find('.', from);
@@ -259,7 +264,7 @@ json limits_rows(const std::string& out, const std::string& y)
   if (!results.is_object())
     throw ScenarioError(out + "/results.json: missing or not JSON");
   const std::string figure = time_figure(results, y);
-  json rows = json::array();
+  json rows                = json::array();
   for (const json& r : results["runs"]) {
     const fs::path dir = fs::path(out) / r["run"].get<std::string>();
     const json sc      = read_json_file(dir / "scenario.json");
@@ -270,18 +275,18 @@ json limits_rows(const std::string& out, const std::string& y)
     auto limit = [&](const char* name, const char* key) {
       return r["values"].contains(name) ? r["values"][name] : at_path(sc, key);
     };
-    row["max_cts"]          = limit("max_cts", "platform.nic.limits.max_cts");
-    row["max_mds"]          = limit("max_mds", "platform.nic.limits.max_mds");
-    row["injection_queues"] = limit("injection_queues", "platform.nic.injection_queues");
-    row["independent_mds"]  = limit("independent_mds", "job.contexts.independent_mds");
-    row["created"]          = sum("contexts.created");
-    row["refused"]          = sum("contexts.refused");
-    row["shared"]           = sum("contexts.shared");
-    row["cts_peak"]         = sum("nic.cts_peak_per_endpoint");
-    row["mds_peak"]         = sum("nic.mds_peak_per_endpoint");
+    row["max_cts"]            = limit("max_cts", "platform.nic.limits.max_cts");
+    row["max_mds"]            = limit("max_mds", "platform.nic.limits.max_mds");
+    row["injection_queues"]   = limit("injection_queues", "platform.nic.injection_queues");
+    row["independent_mds"]    = limit("independent_mds", "job.contexts.independent_mds");
+    row["created"]            = sum("contexts.created");
+    row["refused"]            = sum("contexts.refused");
+    row["shared"]             = sum("contexts.shared");
+    row["cts_peak"]           = sum("nic.cts_peak_per_endpoint");
+    row["mds_peak"]           = sum("nic.mds_peak_per_endpoint");
     row["independent_queues"] = sum("nic.independent_queues");
-    row["time_name"]        = figure;
-    row["time"]             = figure == "sim_time_s" ? sum("sim_time_s") : r["reported"].value(figure, json(nullptr));
+    row["time_name"]          = figure;
+    row["time"]               = figure == "sim_time_s" ? sum("sim_time_s") : r["reported"].value(figure, json(nullptr));
     trace_figures(dir, row);
     rows.push_back(row);
   }
@@ -305,18 +310,20 @@ std::string cell(const json& v)
 /// The rows as a Markdown table (aligned, so that it reads on a terminal too).
 std::string limits_table(const json& rows)
 {
-  const std::string time = rows.empty() ? "time" : rows[0]["time_name"].get<std::string>();
-  const std::vector<std::string> head = {"policy", "max_cts", "max_mds", "queues", "status", "created", "refused", "shared",
-                                         "indep. MDs", "CTs peak/limit", "MDs peak/limit", "indep. queues", time,
-                                         "interference_s", "hidden"};
+  const std::string time              = rows.empty() ? "time" : rows[0]["time_name"].get<std::string>();
+  const std::vector<std::string> head = {"policy",     "max_cts",        "max_mds",        "queues",
+                                         "status",     "created",        "refused",        "shared",
+                                         "indep. MDs", "CTs peak/limit", "MDs peak/limit", "indep. queues",
+                                         time,         "interference_s", "hidden"};
   std::vector<std::vector<std::string>> cells;
   for (const json& r : rows)
-    cells.push_back({cell(r["policy"]), cell(r["max_cts"]), cell(r["max_mds"]), cell(r["injection_queues"]), cell(r["status"]),
-                     cell(r["created"]), cell(r["refused"]), cell(r["shared"]),
-                     r["independent_mds"].is_boolean() ? (r["independent_mds"].get<bool>() ? "yes" : "no") : cell(r["independent_mds"]),
-                     cell(r["cts_peak"]) + "/" + cell(r["max_cts"]),
-                     cell(r["mds_peak"]) + "/" + cell(r["max_mds"]), cell(r["independent_queues"]), cell(r["time"]),
-                     cell(r["interference_s"]), cell(r["hidden_share"])});
+    cells.push_back({cell(r["policy"]), cell(r["max_cts"]), cell(r["max_mds"]), cell(r["injection_queues"]),
+                     cell(r["status"]), cell(r["created"]), cell(r["refused"]), cell(r["shared"]),
+                     r["independent_mds"].is_boolean() ? (r["independent_mds"].get<bool>() ? "yes" : "no")
+                                                       : cell(r["independent_mds"]),
+                     cell(r["cts_peak"]) + "/" + cell(r["max_cts"]), cell(r["mds_peak"]) + "/" + cell(r["max_mds"]),
+                     cell(r["independent_queues"]), cell(r["time"]), cell(r["interference_s"]),
+                     cell(r["hidden_share"])});
   std::vector<std::size_t> w(head.size());
   for (std::size_t c = 0; c < head.size(); ++c) {
     w[c] = head[c].size();
@@ -372,7 +379,7 @@ int limits_command(int argc, char** argv)
   LimitsArgs a;
   if (!parse_limits_args(argc, argv, a))
     return 0;
-  const json sc      = limits_scenario(a);
+  const json sc = limits_scenario(a);
   std::error_code ec;
   fs::create_directories(a.out, ec);
   if (ec)

@@ -21,9 +21,9 @@
 
 namespace shmemsim::tools {
 
-using scenarios::ScenarioError;
-using scenarios::Scenario;
 using scenarios::parse_size;
+using scenarios::Scenario;
+using scenarios::ScenarioError;
 
 using json   = nlohmann::json;
 namespace fs = std::filesystem;
@@ -57,8 +57,8 @@ void parse_sizes(const base::Given& g, MicrobenchArgs& a)
 {
   const std::string& v   = g.value();
   const std::size_t dots = v.find("..");
-  a.min = size_arg(g, v, v.substr(0, dots));
-  a.max = dots == std::string::npos ? a.min : size_arg(g, v, v.substr(dots + 2));
+  a.min                  = size_arg(g, v, v.substr(0, dots));
+  a.max                  = dots == std::string::npos ? a.min : size_arg(g, v, v.substr(dots + 2));
   if (a.min < 1 || a.max > kMaxSize)
     g.fail("--sizes " + v + ": sizes go from 1B to 64MiB");
   if (a.min > a.max)
@@ -89,14 +89,18 @@ unless --set says otherwise). Builds the shipped program with shmemsim-cc and ru
 shmemsim-run, PE 0 and PE 1 on two nodes (--pes-per-node 2: on one node). Prints the table and
 writes DIR/microbench.md, microbench.json, latency.svg, bandwidth.svg and rate.svg (log-log
 against size), and the run's directory DIR/run.)TXT")
-      .option("--scenario", "FILE.json", "the platform and job settings (default: the embedded qdr-16 platform)", a.scenario)
-      .option("--set", "KEY=VALUE", "override one scenario key (repeatable)", [&a](const base::Given& g) {
-        if (g.value().find('=') == std::string::npos || g.value().front() == '=')
-          g.fail("--set " + g.value() + ": expected KEY=VALUE, e.g. --set platform.fabric.link_latency=1us");
-        a.sets.push_back(g.value());
-      })
-      .option("-o, --out", "DIR", "where to write (default microbench, or microbench-NAME for --scenario NAME.json)", a.out)
-      .option("--sizes", "MIN..MAX", "message sizes, doubling from MIN while at most MAX (default 8B..1MiB, at most 64MiB)",
+      .option("--scenario", "FILE.json", "the platform and job settings (default: the embedded qdr-16 platform)",
+              a.scenario)
+      .option("--set", "KEY=VALUE", "override one scenario key (repeatable)",
+              [&a](const base::Given& g) {
+                if (g.value().find('=') == std::string::npos || g.value().front() == '=')
+                  g.fail("--set " + g.value() + ": expected KEY=VALUE, e.g. --set platform.fabric.link_latency=1us");
+                a.sets.push_back(g.value());
+              })
+      .option("-o, --out", "DIR", "where to write (default microbench, or microbench-NAME for --scenario NAME.json)",
+              a.out)
+      .option("--sizes", "MIN..MAX",
+              "message sizes, doubling from MIN while at most MAX (default 8B..1MiB, at most 64MiB)",
               [&a](const base::Given& g) { parse_sizes(g, a); })
       .option("--iterations", "N",
               "timed operations per latency figure (default 100); the bandwidth stream of each size is up to that many "
@@ -137,18 +141,20 @@ int run_step(const std::string& dir, std::vector<std::string> argv)
 {
   fs::create_directories(dir);
   SweepRun r;
-  r.name = fs::path(dir).filename().string();
-  r.dir  = dir;
-  r.argv = std::move(argv);
+  r.name     = fs::path(dir).filename().string();
+  r.dir      = dir;
+  r.argv     = std::move(argv);
   int status = -1;
   SweepExecutor(1).run({r}, [&](std::size_t, int st, double) { status = st; });
   return status;
 }
 
 /// The shmemsim-run command line of the benchmark.
-std::vector<std::string> run_command_line(const MicrobenchArgs& a, const fs::path& bin, const fs::path& dir, const fs::path& program)
+std::vector<std::string> run_command_line(const MicrobenchArgs& a, const fs::path& bin, const fs::path& dir,
+                                          const fs::path& program)
 {
-  std::vector<std::string> v = {(bin / "shmemsim-run").string(), "-np", "2", "--pes-per-node", std::to_string(a.pes_per_node)};
+  std::vector<std::string> v = {(bin / "shmemsim-run").string(), "-np", "2", "--pes-per-node",
+                                std::to_string(a.pes_per_node)};
   if (!a.scenario.empty())
     v.insert(v.end(), {"--scenario", fs::absolute(a.scenario).string()});
   v.insert(v.end(), {"--set", "job.compute=none"});
@@ -178,19 +184,22 @@ json platform_figures(const fs::path& run_dir)
   json out      = json::object();
   if (!sc.is_object() || !sc.contains("platform"))
     return out;
-  const json& p = sc["platform"];
-  out["preset"] = p.contains("preset") && p["preset"].is_string() ? p["preset"] : json("");
+  const json& p                    = sc["platform"];
+  out["preset"]                    = p.contains("preset") && p["preset"].is_string() ? p["preset"] : json("");
   const analysis::UnitReader units = scenario_unit_reader();
-  for (const char* key : {"fabric.link_bandwidth", "fabric.link_latency", "fabric.switch_latency", "fabric.mtu", "nic.pcie_bandwidth"}) {
+  for (const char* key :
+       {"fabric.link_bandwidth", "fabric.link_latency", "fabric.switch_latency", "fabric.mtu", "nic.pcie_bandwidth"}) {
     const std::string k(key);
     const std::size_t dot = k.find('.');
     if (!p.contains(k.substr(0, dot)) || !p[k.substr(0, dot)].contains(k.substr(dot + 1)))
       continue;
-    const json& v                  = p[k.substr(0, dot)][k.substr(dot + 1)];
-    const std::string name         = k.substr(dot + 1);
-    out[name]                      = v;
+    const json& v          = p[k.substr(0, dot)][k.substr(dot + 1)];
+    const std::string name = k.substr(dot + 1);
+    out[name]              = v;
     if (const auto u = units("platform." + k, v))
-      out[name + (u->quantity == analysis::Quantity::Time ? "_s" : u->quantity == analysis::Quantity::Size ? "_bytes" : "_Bps")] = u->base;
+      out[name + (u->quantity == analysis::Quantity::Time   ? "_s"
+                  : u->quantity == analysis::Quantity::Size ? "_bytes"
+                                                            : "_Bps")] = u->base;
   }
   return out;
 }
@@ -202,7 +211,8 @@ int nodes_used(const json& sc)
   if (!sc.is_object() || !sc.contains("job") || !sc["job"].is_object())
     return 0;
   const json& job = sc["job"];
-  const int ppn   = job.contains("pes_per_node") && job["pes_per_node"].is_number_integer() ? job["pes_per_node"].get<int>() : 0;
+  const int ppn =
+      job.contains("pes_per_node") && job["pes_per_node"].is_number_integer() ? job["pes_per_node"].get<int>() : 0;
   const bool block = job.value("placement", json("block")) == "block";
   return ppn <= 0 ? 0 : block && ppn >= 2 ? 1 : 2;
 }
@@ -211,8 +221,8 @@ int nodes_used(const json& sc)
 int step_failed(const char* what, const std::string& dir, int status)
 {
   const std::string line = first_error_line(dir);
-  std::fprintf(stderr, "shmemsim: microbench: %s failed (status %d)%s%s; see %s/stderr.txt\n", what, status, line.empty() ? "" : ": ",
-               line.c_str(), dir.c_str());
+  std::fprintf(stderr, "shmemsim: microbench: %s failed (status %d)%s%s; see %s/stderr.txt\n", what, status,
+               line.empty() ? "" : ": ", line.c_str(), dir.c_str());
   return status == 2 ? 2 : 1;
 }
 
@@ -229,8 +239,8 @@ int microbench_command(int argc, char** argv)
   MicrobenchArgs a;
   if (!parse_microbench_args(argc, argv, a))
     return 0;
-  const fs::path bin     = bin_dir();
-  const fs::path source  = bin.parent_path() / "share" / "shmemsim" / "microbench" / "shmem_microbench.c";
+  const fs::path bin    = bin_dir();
+  const fs::path source = bin.parent_path() / "share" / "shmemsim" / "microbench" / "shmem_microbench.c";
   if (!fs::exists(source))
     throw ScenarioError("microbench: the benchmark program is not installed: no " + source.string());
   std::error_code ec;
@@ -239,19 +249,23 @@ int microbench_command(int argc, char** argv)
     throw ScenarioError("microbench: -o " + a.out + ": cannot create the directory: " + ec.message());
   const fs::path dir = fs::absolute(a.out), program = dir / "build" / "shmem_microbench";
   if (!a.quiet)
-    std::fprintf(stderr, "shmemsim: microbench: building %s, then running it in %s\n", source.c_str(), (dir / "run").c_str());
-  if (int st = run_step((dir / "build").string(), {(bin / "shmemsim-cc").string(), "-O2", "-o", program.string(), source.string()}); st != 0)
+    std::fprintf(stderr, "shmemsim: microbench: building %s, then running it in %s\n", source.c_str(),
+                 (dir / "run").c_str());
+  if (int st = run_step((dir / "build").string(),
+                        {(bin / "shmemsim-cc").string(), "-O2", "-o", program.string(), source.string()});
+      st != 0)
     return step_failed("building the benchmark", (dir / "build").string(), st);
   if (int st = run_step((dir / "run").string(), run_command_line(a, bin, dir, program)); st != 0)
     return step_failed("the run", (dir / "run").string(), st);
-  const MicrobenchFigures f = parse_microbench_output(read_text(dir / "run" / "stdout.txt"), (dir / "run" / "stdout.txt").string());
+  const MicrobenchFigures f =
+      parse_microbench_output(read_text(dir / "run" / "stdout.txt"), (dir / "run" / "stdout.txt").string());
   MicrobenchSetup s;
-  s.scenario     = a.scenario.empty() ? "(none: the embedded qdr-16 platform)" : a.scenario;
-  s.sets         = a.sets;
-  s.iterations   = a.iterations;
-  s.pes_per_node = a.pes_per_node;
-  s.nodes        = nodes_used(read_json(dir / "run" / "scenario.json"));
-  s.platform     = platform_figures(dir / "run");
+  s.scenario              = a.scenario.empty() ? "(none: the embedded qdr-16 platform)" : a.scenario;
+  s.sets                  = a.sets;
+  s.iterations            = a.iterations;
+  s.pes_per_node          = a.pes_per_node;
+  s.nodes                 = nodes_used(read_json(dir / "run" / "scenario.json"));
+  s.platform              = platform_figures(dir / "run");
   const std::string table = microbench_table(f, s);
   write_text(dir / "microbench.md", table);
   write_text(dir / "microbench.json", microbench_json(f, s).dump(2) + "\n");

@@ -14,8 +14,8 @@
 
 namespace shmemsim::tools {
 
-using scenarios::ScenarioError;
 using scenarios::Scenario;
+using scenarios::ScenarioError;
 
 using json   = nlohmann::json;
 namespace fs = std::filesystem;
@@ -89,7 +89,8 @@ MicrobenchFigures parse_microbench_output(const std::string& text, const std::st
     throw ScenarioError(source + ": the fetch_add, add and pingpong figures are not all there (did the run finish?)");
   for (const auto& [size, names] : seen) {
     if (names.size() != 5)
-      throw ScenarioError(source + ": size " + std::to_string(size) + " lacks some of put, put_quiet, get, put_bw, put_rate");
+      throw ScenarioError(source + ": size " + std::to_string(size) +
+                          " lacks some of put, put_quiet, get, put_bw, put_rate");
     f.sizes.push_back(sizes[size]);
   }
   if (f.sizes.empty())
@@ -101,24 +102,29 @@ std::string microbench_table(const MicrobenchFigures& f, const MicrobenchSetup& 
 {
   std::ostringstream o;
   char buf[256];
-  o << "microbench: PE 0 -> PE 1, " << (s.nodes == 1 ? "on one node" : s.nodes == 2 ? "on two nodes" : "nodes not recorded") << ", " << s.iterations
-    << " iterations; simulated time of each timed loop (docs/microbench.md)\n";
+  o << "microbench: PE 0 -> PE 1, "
+    << (s.nodes == 1   ? "on one node"
+        : s.nodes == 2 ? "on two nodes"
+                       : "nodes not recorded")
+    << ", " << s.iterations << " iterations; simulated time of each timed loop (docs/microbench.md)\n";
   o << "scenario: " << s.scenario;
   for (const std::string& set : s.sets)
     o << " --set " << set;
   o << "\n\n";
-  std::snprintf(buf, sizeof buf, "| %9s | %11s | %11s | %11s | %13s | %12s |\n", "size", "put", "put+quiet", "get", "put bandwidth",
-                "message rate");
+  std::snprintf(buf, sizeof buf, "| %9s | %11s | %11s | %11s | %13s | %12s |\n", "size", "put", "put+quiet", "get",
+                "put bandwidth", "message rate");
   o << buf << "|-----------|-------------|-------------|-------------|---------------|--------------|\n";
   for (const SizeFigures& z : f.sizes) {
-    std::snprintf(buf, sizeof buf, "| %9s | %11s | %11s | %11s | %13s | %12s |\n", with_unit(static_cast<double>(z.size), Quantity::Size).c_str(),
+    std::snprintf(buf, sizeof buf, "| %9s | %11s | %11s | %11s | %13s | %12s |\n",
+                  with_unit(static_cast<double>(z.size), Quantity::Size).c_str(),
                   with_unit(z.put_s, Quantity::Time).c_str(), with_unit(z.put_quiet_s, Quantity::Time).c_str(),
                   with_unit(z.get_s, Quantity::Time).c_str(), with_unit(z.put_bw_Bps, Quantity::Bandwidth).c_str(),
                   with_unit(z.put_rate_per_s, Quantity::Rate).c_str());
     o << buf;
   }
   o << "\n8-byte atomics: fetch-add " << with_unit(f.fetch_add_s, Quantity::Time) << ", add (non-fetching) "
-    << with_unit(f.add_s, Quantity::Time) << "; put ping-pong, one way: " << with_unit(f.pingpong_s, Quantity::Time) << "\n";
+    << with_unit(f.add_s, Quantity::Time) << "; put ping-pong, one way: " << with_unit(f.pingpong_s, Quantity::Time)
+    << "\n";
   return o.str();
 }
 
@@ -135,19 +141,21 @@ json microbench_json(const MicrobenchFigures& f, const MicrobenchSetup& s)
                      {"get_s", z.get_s},
                      {"put_bw_Bps", z.put_bw_Bps},
                      {"put_rate_per_s", z.put_rate_per_s}});
-  return {{"scenario", s.scenario},
-          {"sets", s.sets},
-          {"iterations", s.iterations},
-          {"pes", 2},
-          {"pes_per_node", s.pes_per_node},
-          {"nodes_used", s.nodes},
-          {"platform", s.platform},
-          {"measures", "simulated time of the benchmark's own timed loops (clock_gettime in the program), computation not simulated "
-                       "unless job.compute is set"},
-          {"figures", what},
-          {"sizes", sizes},
-          {"atomics", {{"size_bytes", 8}, {"fetch_add_s", f.fetch_add_s}, {"add_s", f.add_s}}},
-          {"pingpong_s", f.pingpong_s}};
+  return {
+      {"scenario", s.scenario},
+      {"sets", s.sets},
+      {"iterations", s.iterations},
+      {"pes", 2},
+      {"pes_per_node", s.pes_per_node},
+      {"nodes_used", s.nodes},
+      {"platform", s.platform},
+      {"measures",
+       "simulated time of the benchmark's own timed loops (clock_gettime in the program), computation not simulated "
+       "unless job.compute is set"},
+      {"figures", what},
+      {"sizes", sizes},
+      {"atomics", {{"size_bytes", 8}, {"fetch_add_s", f.fetch_add_s}, {"add_s", f.add_s}}},
+      {"pingpong_s", f.pingpong_s}};
 }
 
 namespace {
@@ -174,9 +182,12 @@ std::string size_plot(const MicrobenchFigures& f, const std::string& title, cons
 
 std::vector<std::string> write_microbench_plots(const MicrobenchFigures& f, const std::string& dir)
 {
-  const fs::path lat = fs::path(dir) / "latency.svg", bw = fs::path(dir) / "bandwidth.svg", rate = fs::path(dir) / "rate.svg";
+  const fs::path lat = fs::path(dir) / "latency.svg", bw = fs::path(dir) / "bandwidth.svg",
+                 rate = fs::path(dir) / "rate.svg";
   write_text(lat, size_plot(f, "latency against message size (PE 0 -> PE 1)", "time", Quantity::Time,
-                            {{"put", &SizeFigures::put_s}, {"put + quiet", &SizeFigures::put_quiet_s}, {"get", &SizeFigures::get_s}}));
+                            {{"put", &SizeFigures::put_s},
+                             {"put + quiet", &SizeFigures::put_quiet_s},
+                             {"get", &SizeFigures::get_s}}));
   write_text(bw, size_plot(f, "put bandwidth against message size", "bandwidth", Quantity::Bandwidth,
                            {{"put_nbi stream", &SizeFigures::put_bw_Bps}}));
   write_text(rate, size_plot(f, "message rate against message size", "puts per second", Quantity::Rate,

@@ -30,9 +30,9 @@ MicrobenchFigures parse_microbench_output(const std::string& text, const std::st
 struct MicrobenchSetup {
   std::string scenario; ///< the scenario file, or a note that it is the default platform
   std::vector<std::string> sets;
-  long iterations  = 0;
-  int pes_per_node = 1;
-  int nodes        = 0;                ///< nodes PE 0 and PE 1 ran on (1 or 2; 0 unknown)
+  long iterations         = 0;
+  int pes_per_node        = 1;
+  int nodes               = 0;                        ///< nodes PE 0 and PE 1 ran on (1 or 2; 0 unknown)
   nlohmann::json platform = nlohmann::json::object(); ///< the platform's key figures (resolved)
 };
 

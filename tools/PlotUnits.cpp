@@ -6,11 +6,11 @@
 
 namespace shmemsim::tools {
 
-using scenarios::Scenario;
+using scenarios::key_kind;
+using scenarios::parse_bandwidth;
 using scenarios::parse_size;
 using scenarios::parse_time;
-using scenarios::parse_bandwidth;
-using scenarios::key_kind;
+using scenarios::Scenario;
 
 namespace {
 
@@ -38,10 +38,11 @@ std::optional<UnitValue> parse_as(ParamKind kind, const std::string& text)
 
 std::optional<UnitValue> read(const std::string& key, const nlohmann::json& value)
 {
-  const std::string path = key.rfind("scenario.", 0) == 0 ? key.substr(9) : key;
+  const std::string path              = key.rfind("scenario.", 0) == 0 ? key.substr(9) : key;
   const std::optional<ParamKind> kind = key_kind(path);
   const bool united = kind && (*kind == ParamKind::Time || *kind == ParamKind::Size || *kind == ParamKind::Bandwidth);
-  if (kind == ParamKind::Size && value.is_number()) // a size may be a bare number of bytes; times and bandwidths need units
+  if (kind == ParamKind::Size &&
+      value.is_number()) // a size may be a bare number of bytes; times and bandwidths need units
     return UnitValue{Quantity::Size, value.get<double>()};
   if (!value.is_string())
     return std::nullopt;
@@ -56,6 +57,9 @@ std::optional<UnitValue> read(const std::string& key, const nlohmann::json& valu
 
 } // namespace
 
-analysis::UnitReader scenario_unit_reader() { return read; }
+analysis::UnitReader scenario_unit_reader()
+{
+  return read;
+}
 
 } // namespace shmemsim::tools

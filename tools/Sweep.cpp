@@ -16,8 +16,8 @@
 
 namespace shmemsim::tools {
 
-using scenarios::ScenarioError;
 using scenarios::Scenario;
+using scenarios::ScenarioError;
 
 namespace fs = std::filesystem;
 
@@ -48,32 +48,37 @@ program's RESULT figures, summary.json's scalars), points.csv (mean/min/max over
 plots (sweep.plot). One line per finished run on stderr, with an ETA.
 --collect DIR collects the results of DIR's runs (made elsewhere from --export's lines) as above.)TXT")
       .positional("SCENARIO.json", "the scenario with a `sweep` section", a.req.scenario)
-      .rest("PROGRAM [ARGS...]", "the program every run runs with shmemsim-run, and its arguments (options end at PROGRAM)",
+      .rest("PROGRAM [ARGS...]",
+            "the program every run runs with shmemsim-run, and its arguments (options end at PROGRAM)",
             [&a](const base::Given& g) {
               a.req.has_program = true;
               a.req.program     = g.values.front();
               a.req.args.assign(g.values.begin() + 1, g.values.end());
             })
-      .option("--set", "KEY=VALUE", "override one scenario key (repeatable)", [&a](const base::Given& g) {
-        if (g.value().find('=') == std::string::npos || g.value().front() == '=')
-          g.fail("--set " + g.value() + ": expected KEY=VALUE, e.g. --set platform.fabric.routing=adaptive");
-        a.req.sets.push_back(g.value());
-      })
-      .option("-j, --jobs", "N", "N runs at once (default 1)", [&a](const base::Given& g) {
-        long long n = 0;
-        if (!base::parse_integer(g.value(), 1, SweepExecutor::kMaxJobs, n))
-          g.fail("-j " + g.value() + ": expected a number of runs at once, 1 to " + std::to_string(SweepExecutor::kMaxJobs));
-        a.jobs = static_cast<int>(n);
-      })
+      .option("--set", "KEY=VALUE", "override one scenario key (repeatable)",
+              [&a](const base::Given& g) {
+                if (g.value().find('=') == std::string::npos || g.value().front() == '=')
+                  g.fail("--set " + g.value() + ": expected KEY=VALUE, e.g. --set platform.fabric.routing=adaptive");
+                a.req.sets.push_back(g.value());
+              })
+      .option("-j, --jobs", "N", "N runs at once (default 1)",
+              [&a](const base::Given& g) {
+                long long n = 0;
+                if (!base::parse_integer(g.value(), 1, SweepExecutor::kMaxJobs, n))
+                  g.fail("-j " + g.value() + ": expected a number of runs at once, 1 to " +
+                         std::to_string(SweepExecutor::kMaxJobs));
+                a.jobs = static_cast<int>(n);
+              })
       .option("-o, --out", "DIR", "where the runs and results go (default sweep-NAME)", a.req.out)
       .option("--export", "FILE", "write the runs' shell command lines to FILE (one per line) instead of running them",
               a.export_file)
       .option("--collect", "DIR", "collect the results of DIR's runs, made elsewhere from --export's lines", a.collect)
-      .option("--trace", "LEVEL", "passed to every run: off, ops or packets", [&a](const base::Given& g) {
-        if (g.value() != "off" && g.value() != "ops" && g.value() != "packets")
-          g.fail("--trace " + g.value() + ": expected off, ops or packets");
-        a.req.trace = g.value();
-      })
+      .option("--trace", "LEVEL", "passed to every run: off, ops or packets",
+              [&a](const base::Given& g) {
+                if (g.value() != "off" && g.value() != "ops" && g.value() != "packets")
+                  g.fail("--trace " + g.value() + ": expected off, ops or packets");
+                a.req.trace = g.value();
+              })
       .option("--sim-time-limit", "T", "passed to every run", a.req.time_limit)
       .flag("--quiet", "no line on stderr for a run that succeeded", a.quiet);
   return cl;
@@ -142,8 +147,8 @@ int export_runs(const SweepIndex& x, const std::string& file)
     out << r.shell() << "\n";
   if (!out.flush())
     throw ScenarioError("--export " + file + ": cannot write");
-  std::printf("shmemsim: sweep: %zu runs written to %s (one shell line each); then: shmemsim sweep --collect %s\n", x.runs.size(),
-              file.c_str(), x.dir.c_str());
+  std::printf("shmemsim: sweep: %zu runs written to %s (one shell line each); then: shmemsim sweep --collect %s\n",
+              x.runs.size(), file.c_str(), x.dir.c_str());
   return 0;
 }
 
@@ -176,12 +181,13 @@ int sweep_command(int argc, char** argv)
       return;
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const double eta     = elapsed / static_cast<double>(done) * static_cast<double>(x.runs.size() - done);
-    std::string what = status == 0 ? "done" : "FAILED (status " + std::to_string(status) + ")";
-    std::string line = first_error_line(x.runs[i].dir);
+    std::string what     = status == 0 ? "done" : "FAILED (status " + std::to_string(status) + ")";
+    std::string line     = first_error_line(x.runs[i].dir);
     if (line.empty())
       line = "(nothing on stderr)";
-    std::fprintf(stderr, "[%zu/%zu] %s %s in %s, ETA %s%s%s\n", done, x.runs.size(), x.runs[i].name.c_str(), what.c_str(),
-                 duration(wall).c_str(), duration(eta).c_str(), status == 0 ? "" : ": ", status == 0 ? "" : line.c_str());
+    std::fprintf(stderr, "[%zu/%zu] %s %s in %s, ETA %s%s%s\n", done, x.runs.size(), x.runs[i].name.c_str(),
+                 what.c_str(), duration(wall).c_str(), duration(eta).c_str(), status == 0 ? "" : ": ",
+                 status == 0 ? "" : line.c_str());
   });
   return finish(x);
 }

@@ -20,8 +20,8 @@ extern char** environ;
 
 namespace shmemsim::tools {
 
-using scenarios::ScenarioError;
 using scenarios::Scenario;
+using scenarios::ScenarioError;
 
 namespace fs = std::filesystem;
 
@@ -50,7 +50,8 @@ pid_t spawn(const SweepRun& run)
   for (const std::string& a : run.argv)
     argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
-  const std::string out = (fs::path(run.dir) / "stdout.txt").string(), err = (fs::path(run.dir) / "stderr.txt").string();
+  const std::string out = (fs::path(run.dir) / "stdout.txt").string(),
+                    err = (fs::path(run.dir) / "stderr.txt").string();
   std::fflush(nullptr);
   const pid_t pid = ::fork();
   if (pid < 0)
@@ -61,7 +62,8 @@ pid_t spawn(const SweepRun& run)
     const int in = ::open("/dev/null", O_RDONLY);
     const int o  = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     const int e  = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (in < 0 || o < 0 || e < 0 || ::dup2(in, 0) < 0 || ::dup2(o, 1) < 0 || ::dup2(e, 2) < 0 || ::chdir(run.dir.c_str()) != 0)
+    if (in < 0 || o < 0 || e < 0 || ::dup2(in, 0) < 0 || ::dup2(o, 1) < 0 || ::dup2(e, 2) < 0 ||
+        ::chdir(run.dir.c_str()) != 0)
       ::_exit(126);
     ::execve(argv[0], argv.data(), environ);
     const char* msg = "shmemsim sweep: cannot execute the run's command\n";
@@ -97,16 +99,16 @@ void SweepExecutor::run(const std::vector<SweepRun>& runs, const Done& done)
     p = 0;
   const auto old_int  = ::signal(SIGINT, on_signal);
   const auto old_term = ::signal(SIGTERM, on_signal);
-  std::size_t next = 0;
+  std::size_t next    = 0;
   while (next < runs.size() || !running.empty()) {
     while (next < runs.size() && running.size() < static_cast<std::size_t>(jobs_)) {
       int slot = 0;
       while (slot_busy[static_cast<std::size_t>(slot)])
         ++slot;
-      const pid_t pid = spawn(runs[next]);
-      g_children[slot] = pid;
+      const pid_t pid                           = spawn(runs[next]);
+      g_children[slot]                          = pid;
       slot_busy[static_cast<std::size_t>(slot)] = true;
-      running[pid] = {next++, slot, Clock::now()};
+      running[pid]                              = {next++, slot, Clock::now()};
     }
     int st          = 0;
     const pid_t pid = ::waitpid(-1, &st, 0);
@@ -122,7 +124,7 @@ void SweepExecutor::run(const std::vector<SweepRun>& runs, const Done& done)
     running.erase(it);
     g_children[r.slot]                          = 0;
     slot_busy[static_cast<std::size_t>(r.slot)] = false;
-    const int status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    const int status                            = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
     write_status(runs[r.index], status);
     done(r.index, status, std::chrono::duration<double>(Clock::now() - r.start).count());
   }

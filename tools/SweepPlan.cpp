@@ -12,10 +12,10 @@
 
 namespace shmemsim::tools {
 
-using scenarios::ScenarioError;
-using scenarios::Scenario;
 using scenarios::kProgramPreset;
 using scenarios::load_scenario;
+using scenarios::Scenario;
+using scenarios::ScenarioError;
 
 using json   = nlohmann::json;
 namespace fs = std::filesystem;
@@ -45,8 +45,8 @@ json SweepRun::record() const
   json env_j = json::object();
   for (const auto& [k, v] : env)
     env_j[k] = v;
-  return json{{"name", name}, {"point", point}, {"repeat", repeat}, {"seed", seed}, {"cwd", dir},
-              {"command", argv}, {"env", env_j}, {"shell", shell()}};
+  return json{{"name", name}, {"point", point},  {"repeat", repeat}, {"seed", seed},
+              {"cwd", dir},   {"command", argv}, {"env", env_j},     {"shell", shell()}};
 }
 
 json SweepIndex::to_json() const
@@ -62,13 +62,19 @@ json SweepIndex::to_json() const
   }
   json plots_j = json::array();
   for (const SweepPlot& p : plots)
-    plots_j.push_back({{"x", p.x}, {"y", p.y}, {"series", p.series}, {"file", p.file}, {"title", p.title}, {"logx", p.logx},
-                       {"logy", p.logy}, {"errors", p.errors}});
+    plots_j.push_back({{"x", p.x},
+                       {"y", p.y},
+                       {"series", p.series},
+                       {"file", p.file},
+                       {"title", p.title},
+                       {"logx", p.logx},
+                       {"logy", p.logy},
+                       {"errors", p.errors}});
   json numeric_j = json::array();
   for (bool b : numeric)
     numeric_j.push_back(b);
-  return json{{"scenario", scenario}, {"repeat", repeat}, {"variables", names}, {"numeric", numeric_j},
-              {"plots", plots_j},     {"runs", runs_j}};
+  return json{{"scenario", scenario}, {"repeat", repeat}, {"variables", names},
+              {"numeric", numeric_j}, {"plots", plots_j}, {"runs", runs_j}};
 }
 
 SweepIndex SweepIndex::read(const std::string& dir)
@@ -76,7 +82,8 @@ SweepIndex SweepIndex::read(const std::string& dir)
   const fs::path file = fs::path(dir) / "sweep.json";
   std::ifstream in(file);
   if (!in)
-    throw ScenarioError(file.string() + ": cannot read (is " + dir + " a sweep's directory? shmemsim sweep -o DIR or --export writes it)");
+    throw ScenarioError(file.string() + ": cannot read (is " + dir +
+                        " a sweep's directory? shmemsim sweep -o DIR or --export writes it)");
   const json j = json::parse(in, nullptr, false);
   SweepIndex x;
   try {
@@ -124,8 +131,9 @@ public:
     program_mode_ = req.has_program || !base_.job.program.empty();
     for (const SweepVariable& v : spec_.variables())
       if (v.target != SweepVariable::Target::Key && !program_mode_)
-        throw ScenarioError(req.scenario + ": " + v.path + ": program arguments and environment variables need a program "
-                                                           "(job.program, or PROGRAM on the command line); this sweep runs traffic");
+        throw ScenarioError(req.scenario + ": " + v.path +
+                            ": program arguments and environment variables need a program "
+                            "(job.program, or PROGRAM on the command line); this sweep runs traffic");
     if (program_mode_ && !fs::exists(fs::path(req.bin_dir) / "shmemsim-run"))
       throw ScenarioError("shmemsim-run: not found in " + req.bin_dir + " (beside shmemsim); a program sweep runs it");
   }
@@ -145,12 +153,14 @@ public:
       for (std::size_t v = 0; v < x.names.size(); ++v)
         if (p.x == x.names[v] && !x.numeric[v])
           throw ScenarioError(req_.scenario + ": " + p.path + ".x: \"" + p.x + "\" has values that are not numbers (" +
-                              spec_.variables()[v].values.front().dump() + "); a plot's x axis needs numbers (give the values "
+                              spec_.variables()[v].values.front().dump() +
+                              "); a plot's x axis needs numbers (give the values "
                               "as numbers, or make it the series)");
     const std::size_t points = spec_.point_count();
     if (points * static_cast<std::size_t>(base_.repeat) > SweepSpec::kMaxRuns)
-      throw ScenarioError(req_.scenario + ": repeat: " + std::to_string(points) + " points x " + std::to_string(base_.repeat) +
-                          " repeats is more than " + std::to_string(SweepSpec::kMaxRuns) + " runs");
+      throw ScenarioError(req_.scenario + ": repeat: " + std::to_string(points) + " points x " +
+                          std::to_string(base_.repeat) + " repeats is more than " +
+                          std::to_string(SweepSpec::kMaxRuns) + " runs");
     std::size_t width = 4;
     while (std::to_string(points - 1).size() > width)
       ++width;
@@ -231,7 +241,7 @@ private:
     if (const auto it = checked_.find(sets); it != checked_.end())
       return it->second;
     try {
-      const Scenario sc = load_scenario(req_.scenario, sets, program_mode_ ? kProgramPreset : "");
+      const Scenario sc     = load_scenario(req_.scenario, sets, program_mode_ ? kProgramPreset : "");
       return checked_[sets] = Checked{sc.seed, sc.job.program, sc.job.args};
     } catch (const ScenarioError& e) {
       std::string desc;
@@ -245,10 +255,12 @@ private:
   {
     const std::string given = req_.has_program ? req_.program : sc.program;
     if (given.empty())
-      throw ScenarioError(req_.scenario + ": job.program: empty; name the program (or give PROGRAM on the command line)");
+      throw ScenarioError(req_.scenario +
+                          ": job.program: empty; name the program (or give PROGRAM on the command line)");
     const fs::path p = fs::absolute(given).lexically_normal();
     if (!fs::is_regular_file(p))
-      throw ScenarioError((req_.has_program ? std::string("PROGRAM ") : req_.scenario + ": job.program: ") + given + ": no such file");
+      throw ScenarioError((req_.has_program ? std::string("PROGRAM ") : req_.scenario + ": job.program: ") + given +
+                          ": no such file");
     return p.string();
   }
 
@@ -265,13 +277,15 @@ private:
       const std::string text = value_text(values[v]);
       if (var.position >= 0) {
         if (static_cast<std::size_t>(var.position) >= given)
-          throw ScenarioError(req_.scenario + ": " + var.path + ".arg: position " + std::to_string(var.position) + ", but the program has " +
-                              std::to_string(given) + " argument" + (given == 1 ? "" : "s") + " (0 is the first)");
+          throw ScenarioError(req_.scenario + ": " + var.path + ".arg: position " + std::to_string(var.position) +
+                              ", but the program has " + std::to_string(given) + " argument" + (given == 1 ? "" : "s") +
+                              " (0 is the first)");
         args[static_cast<std::size_t>(var.position)] = text;
         continue;
       }
       const bool joined = var.of.back() == '=';
-      auto it = std::find_if(args.begin(), args.end(), [&](const std::string& a) { return joined ? a.rfind(var.of, 0) == 0 : a == var.of; });
+      auto it           = std::find_if(args.begin(), args.end(),
+                                       [&](const std::string& a) { return joined ? a.rfind(var.of, 0) == 0 : a == var.of; });
       if (joined && it != args.end())
         *it = var.of + text;
       else if (joined)
@@ -318,7 +332,6 @@ private:
   mutable std::map<std::vector<std::string>, Checked> checked_;
 };
 
-
 } // namespace
 
 SweepIndex plan_sweep(const SweepRequest& req)
@@ -344,7 +357,8 @@ void prepare_sweep(const SweepIndex& index)
     SHMEMSIM_ASSERT(fs::path(r.dir).parent_path() == fs::path(index.dir), "a run's directory is inside the sweep's");
     if (fs::exists(r.dir)) {
       if (!fs::exists(fs::path(r.dir) / "point.json"))
-        throw ScenarioError(r.dir + ": exists and is not a sweep's run directory (no point.json); choose another -o DIR");
+        throw ScenarioError(r.dir +
+                            ": exists and is not a sweep's run directory (no point.json); choose another -o DIR");
       fs::remove_all(r.dir, ec);
       if (ec)
         throw ScenarioError(r.dir + ": cannot empty the earlier run's directory: " + ec.message());
@@ -352,8 +366,8 @@ void prepare_sweep(const SweepIndex& index)
     fs::create_directories(r.dir, ec);
     if (ec)
       throw ScenarioError(r.dir + ": cannot create: " + ec.message());
-    json rec      = r.record();
-    json values   = json::object();
+    json rec    = r.record();
+    json values = json::object();
     for (std::size_t v = 0; v < index.names.size(); ++v)
       values[index.names[v]] = r.values[v];
     rec["values"] = values;

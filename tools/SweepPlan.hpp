@@ -30,8 +30,8 @@ struct SweepRequest {
 
 /// One run: a point's repeat.
 struct SweepRun {
-  std::string name;   ///< "point-0007", or "point-0007-r1" when repeat > 1
-  std::size_t point = 0;
+  std::string name; ///< "point-0007", or "point-0007-r1" when repeat > 1
+  std::size_t point  = 0;
   int repeat         = 0;
   std::uint64_t seed = 0;
   std::vector<nlohmann::json> values; ///< one per variable

@@ -35,9 +35,10 @@ bool valid_name(const std::string& n)
 
 json figure(const std::string& v)
 {
-  if (!v.empty() && v.find_first_not_of("+-0123456789") == std::string::npos && v.find_first_of("0123456789") != std::string::npos) {
-    errno           = 0;
-    char* end       = nullptr;
+  if (!v.empty() && v.find_first_not_of("+-0123456789") == std::string::npos &&
+      v.find_first_of("0123456789") != std::string::npos) {
+    errno             = 0;
+    char* end         = nullptr;
     const long long i = std::strtoll(v.c_str(), &end, 10);
     if (*end == '\0' && errno == 0)
       return json(i);
@@ -156,7 +157,8 @@ SweepResults SweepResults::collect(const SweepIndex& index)
 
 std::size_t SweepResults::failed() const
 {
-  return static_cast<std::size_t>(std::count_if(runs_.begin(), runs_.end(), [](const SweepRunResult& r) { return r.status != 0; }));
+  return static_cast<std::size_t>(
+      std::count_if(runs_.begin(), runs_.end(), [](const SweepRunResult& r) { return r.status != 0; }));
 }
 
 std::vector<std::vector<std::size_t>> SweepResults::by_point() const
@@ -174,7 +176,7 @@ std::vector<std::vector<std::size_t>> SweepResults::by_point() const
 json SweepResults::stats(const std::vector<std::size_t>& runs, const std::string& metric, bool reported) const
 {
   double sum = 0, lo = 0, hi = 0;
-  int n      = 0;
+  int n = 0;
   for (std::size_t i : runs) {
     const SweepRunResult& r = runs_[i];
     if (r.status != 0)
@@ -250,7 +252,8 @@ std::string SweepResults::csv_points() const
     o << first.name.substr(0, first.name.find("-r"));
     for (const json& v : first.values)
       o << "," << csv_cell(v);
-    o << "," << runs.size() << "," << std::count_if(runs.begin(), runs.end(), [&](std::size_t i) { return runs_[i].status != 0; });
+    o << "," << runs.size() << ","
+      << std::count_if(runs.begin(), runs.end(), [&](std::size_t i) { return runs_[i].status != 0; });
     auto row = [&](const std::vector<std::string>& names, const std::vector<bool>& numeric, bool reported) {
       for (std::size_t k = 0; k < names.size(); ++k) {
         if (!numeric[k])
@@ -282,8 +285,14 @@ json SweepResults::json_all() const
     json scalars            = json::object();
     for (const auto& [k, v] : r.scalars)
       scalars[k] = v;
-    runs.push_back({{"run", run.name}, {"point", run.point}, {"repeat", run.repeat}, {"seed", run.seed}, {"values", values(run)},
-                    {"status", r.status < 0 ? json(nullptr) : json(r.status)}, {"error", r.error}, {"reported", r.reported},
+    runs.push_back({{"run", run.name},
+                    {"point", run.point},
+                    {"repeat", run.repeat},
+                    {"seed", run.seed},
+                    {"values", values(run)},
+                    {"status", r.status < 0 ? json(nullptr) : json(r.status)},
+                    {"error", r.error},
+                    {"reported", r.reported},
                     {"summary", scalars}});
   }
   for (const std::vector<std::size_t>& ids : by_point()) {
@@ -298,7 +307,8 @@ json SweepResults::json_all() const
         if (json s = stats(ids, summary_[k], false); !s.is_null())
           st[summary_[k]] = s;
     const auto failed = std::count_if(ids.begin(), ids.end(), [&](std::size_t i) { return runs_[i].status != 0; });
-    points.push_back({{"point", first.point}, {"values", values(first)}, {"runs", ids.size()}, {"failed", failed}, {"stats", st}});
+    points.push_back(
+        {{"point", first.point}, {"values", values(first)}, {"runs", ids.size()}, {"failed", failed}, {"stats", st}});
   }
   return json{{"variables", index_.names}, {"repeat", index_.repeat}, {"runs", runs}, {"points", points}};
 }

@@ -21,12 +21,12 @@ namespace shmemsim::tools {
 nlohmann::json parse_reported(std::istream& in);
 
 struct SweepRunResult {
-  int status = -1;         ///< the run's exit status; -1: not run (no `status` file)
-  std::string error;       ///< its first stderr line when it failed
+  int status = -1;                                    ///< the run's exit status; -1: not run (no `status` file)
+  std::string error;                                  ///< its first stderr line when it failed
   nlohmann::json reported = nlohmann::json::object(); ///< the program's figures
-  nlohmann::json summary;  ///< summary.json, null if absent
-  nlohmann::json scenario; ///< scenario.json, null if absent
-  std::map<std::string, nlohmann::json> scalars; ///< summary.json's scalars by dotted key
+  nlohmann::json summary;                             ///< summary.json, null if absent
+  nlohmann::json scenario;                            ///< scenario.json, null if absent
+  std::map<std::string, nlohmann::json> scalars;      ///< summary.json's scalars by dotted key
 };
 
 class SweepResults {

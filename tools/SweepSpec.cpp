@@ -12,8 +12,8 @@
 
 namespace shmemsim::tools {
 
-using scenarios::ScenarioError;
 using scenarios::Scenario;
+using scenarios::ScenarioError;
 
 using json = nlohmann::json;
 
@@ -72,7 +72,9 @@ public:
     only_keys(spec, "sweep", {"cartesian", "zip", "plot"});
     if (const auto it = spec.find("cartesian"); it != spec.end()) {
       if (!it->is_array())
-        fail("sweep.cartesian", "expected an array of variables ({\"key\": ..., \"values\": [...]}) or {\"zip\": [...]}, got " + show(*it));
+        fail("sweep.cartesian",
+             "expected an array of variables ({\"key\": ..., \"values\": [...]}) or {\"zip\": [...]}, got " +
+                 show(*it));
       for (std::size_t i = 0; i < it->size(); ++i) {
         const std::string p = "sweep.cartesian[" + std::to_string(i) + "]";
         const json& e       = (*it)[i];
@@ -127,7 +129,7 @@ private:
       fail(path, "expected a variable {\"key\"|\"arg\"|\"env\": ..., \"values\": [...]}, got " + show(v));
     only_keys(v, path, {"key", "arg", "env", "values", "range", "name"});
     SweepVariable var;
-    var.path       = path;
+    var.path        = path;
     const int kinds = static_cast<int>(v.contains("key")) + v.contains("arg") + v.contains("env");
     if (kinds != 1)
       fail(path, "give exactly one of key (a scenario key), arg (a program argument) or env (an environment variable)");
@@ -145,10 +147,12 @@ private:
     }
     for (const SweepVariable& o : out_.vars_) {
       if (o.name == var.name)
-        fail(path + ".name", "\"" + var.name + "\" is also the name of " + o.path + "; give each variable its own name");
+        fail(path + ".name",
+             "\"" + var.name + "\" is also the name of " + o.path + "; give each variable its own name");
       if (o.target == var.target && o.of == var.of && o.position == var.position)
-        fail(path, "sets the same " + std::string(var.target == SweepVariable::Target::Key ? "key" : "argument or variable") +
-                       " as " + o.path);
+        fail(path, "sets the same " +
+                       std::string(var.target == SweepVariable::Target::Key ? "key" : "argument or variable") + " as " +
+                       o.path);
     }
     out_.vars_.push_back(std::move(var));
     return out_.vars_.size() - 1;
@@ -173,8 +177,10 @@ private:
         var.of   = it->get<std::string>();
         var.name = "arg:" + var.of;
       } else {
-        fail(path + ".arg", "expected an option (\"-t\": the argument after it; \"--size=\": one argument --size=VALUE) "
-                            "or a position (0 is the first argument), got " + show(*it));
+        fail(path + ".arg",
+             "expected an option (\"-t\": the argument after it; \"--size=\": one argument --size=VALUE) "
+             "or a position (0 is the first argument), got " +
+                 show(*it));
       }
     } else {
       const json& e = v["env"];
@@ -195,7 +201,8 @@ private:
       const bool text = e.is_string() || e.is_number() || e.is_boolean();
       if (var.target != SweepVariable::Target::Key && !text)
         fail(path + "[" + std::to_string(i) + "]", "expected a string, number or boolean (a program argument or "
-                                                   "environment value is text), got " + show(e));
+                                                   "environment value is text), got " +
+                                                       show(e));
       if (e.is_null())
         fail(path + "[" + std::to_string(i) + "]", "null is not a value; give the key's value");
       var.values.push_back(e);
@@ -207,18 +214,20 @@ private:
   void range(const json& r, const std::string& path, SweepVariable& var) const
   {
     if (!r.is_object())
-      fail(path, "expected {\"from\": 1, \"to\": 11, \"step\": 1} or {\"from\": 1, \"to\": 64, \"times\": 2}, got " + show(r));
+      fail(path, "expected {\"from\": 1, \"to\": 11, \"step\": 1} or {\"from\": 1, \"to\": 64, \"times\": 2}, got " +
+                     show(r));
     only_keys(r, path, {"from", "to", "step", "times"});
     for (const char* k : {"from", "to"})
       if (!r.contains(k) || !r[k].is_number())
-        fail(path + "." + k, r.contains(k) ? "expected a number, got " + show(r[k]) : std::string("missing; a range needs from and to"));
+        fail(path + "." + k, r.contains(k) ? "expected a number, got " + show(r[k])
+                                           : std::string("missing; a range needs from and to"));
     if (r.contains("step") && r.contains("times"))
       fail(path, "give step (arithmetic) or times (geometric), not both");
-    const char* by   = r.contains("times") ? "times" : "step";
-    const json by_v  = r.contains(by) ? r[by] : json(1);
+    const char* by  = r.contains("times") ? "times" : "step";
+    const json by_v = r.contains(by) ? r[by] : json(1);
     if (!by_v.is_number())
       fail(path + "." + by, "expected a number, got " + show(by_v));
-    const bool ints  = r["from"].is_number_integer() && r["to"].is_number_integer() && by_v.is_number_integer();
+    const bool ints   = r["from"].is_number_integer() && r["to"].is_number_integer() && by_v.is_number_integer();
     const double from = r["from"].get<double>(), to = r["to"].get<double>(), s = by_v.get<double>();
     if (std::string(by) == "step") {
       if (s == 0 || !std::isfinite(s) || (to - from) / s < 0)
@@ -228,13 +237,14 @@ private:
       if (n > kMaxRangeValues)
         fail(path, "has " + show(json(n)) + " values; at most " + std::to_string(kMaxRangeValues));
       for (std::size_t i = 0; i < static_cast<std::size_t>(n); ++i)
-        var.values.push_back(ints ? json(r["from"].get<std::int64_t>() + static_cast<std::int64_t>(i) * by_v.get<std::int64_t>())
-                                  : json(round15(from + static_cast<double>(i) * s)));
+        var.values.push_back(
+            ints ? json(r["from"].get<std::int64_t>() + static_cast<std::int64_t>(i) * by_v.get<std::int64_t>())
+                 : json(round15(from + static_cast<double>(i) * s)));
       return;
     }
     if (!(from > 0) || !(s > 1) || !std::isfinite(s) || to < from)
-      fail(path, "a geometric range needs 0 < from <= to and times > 1, got from " + show(r["from"]) + ", to " + show(r["to"]) +
-                     ", times " + show(by_v));
+      fail(path, "a geometric range needs 0 < from <= to and times > 1, got from " + show(r["from"]) + ", to " +
+                     show(r["to"]) + ", times " + show(by_v));
     double x = from;
     for (std::int64_t xi = ints ? r["from"].get<std::int64_t>() : 0; x <= to * (1 + 1e-12);) {
       var.values.push_back(ints ? json(xi) : json(x));
@@ -253,7 +263,8 @@ private:
       return;
     }
     if (!p.is_array() || p.empty())
-      fail("sweep.plot", "expected a plot {\"x\": ..., \"y\": ..., \"series\": ...} or an array of them, got " + show(p));
+      fail("sweep.plot",
+           "expected a plot {\"x\": ..., \"y\": ..., \"series\": ...} or an array of them, got " + show(p));
     for (std::size_t i = 0; i < p.size(); ++i)
       out_.plots_.push_back(plot(p[i], "sweep.plot[" + std::to_string(i) + "]", "plot-" + std::to_string(i) + ".svg"));
   }
@@ -264,8 +275,8 @@ private:
       fail(path, "expected {\"x\": NAME, \"y\": METRIC, \"series\": NAME}, got " + show(p));
     only_keys(p, path, {"x", "y", "series", "file", "title", "logx", "logy", "errors"});
     SweepPlot r;
-    r.file = file;
-    r.path = path;
+    r.file    = file;
+    r.path    = path;
     auto text = [&](const char* k, std::string& into, bool required) {
       if (!p.contains(k)) {
         if (required)
@@ -282,7 +293,8 @@ private:
     text("title", r.title, false);
     text("file", r.file, false);
     if (r.file.find('/') != std::string::npos || r.file.size() < 5 || r.file.substr(r.file.size() - 4) != ".svg")
-      fail(path + ".file", "\"" + r.file + "\" is not a file name ending in .svg (it is written in the sweep's directory)");
+      fail(path + ".file",
+           "\"" + r.file + "\" is not a file name ending in .svg (it is written in the sweep's directory)");
     for (const char* k : {"logx", "logy"})
       if (p.contains(k)) {
         if (!p[k].is_boolean())
@@ -291,7 +303,8 @@ private:
       }
     text("errors", r.errors, false);
     if (r.errors != "minmax" && r.errors != "stddev")
-      fail(path + ".errors", "\"" + r.errors + "\" is neither minmax (median, min to max) nor stddev (mean -+ one standard deviation)");
+      fail(path + ".errors",
+           "\"" + r.errors + "\" is neither minmax (median, min to max) nor stddev (mean -+ one standard deviation)");
     return r;
   }
 

@@ -30,9 +30,9 @@ struct SweepVariable {
   /// Key: the dotted scenario path; Arg: the option ("-t": its value is the next argument; "--n=": one
   /// argument "--n=VALUE"), empty for a position; Env: the variable's name.
   std::string of;
-  int position = -1;    ///< Arg by position: index in the program's arguments
-  std::string name;     ///< column name in the results (default: `of`, "arg:-t", "arg:2", "env:VAR")
-  std::string path;     ///< JSON path of its specification, for messages ("sweep.cartesian[1]")
+  int position = -1; ///< Arg by position: index in the program's arguments
+  std::string name;  ///< column name in the results (default: `of`, "arg:-t", "arg:2", "env:VAR")
+  std::string path;  ///< JSON path of its specification, for messages ("sweep.cartesian[1]")
   std::vector<nlohmann::json> values;
 };
 

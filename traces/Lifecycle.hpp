@@ -86,7 +86,7 @@ private:
   std::map<std::uint64_t, OpState> ops_;
   std::map<std::uint64_t, MsgState> msgs_;
   std::map<std::pair<int, int>, long long> outstanding_; ///< by (pe, thr)
-  std::map<int, long long> queued_, in_flight_;           ///< by NIC node
+  std::map<int, long long> queued_, in_flight_;          ///< by NIC node
 };
 
 /// The walk over a trace's events, in order, that a converter derives from: `visit` steps the

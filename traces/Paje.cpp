@@ -111,9 +111,18 @@ struct LineLater {
   }
 };
 
-std::string pe_alias(int pe) { return "pe" + std::to_string(pe); }
-std::string thr_alias(int pe, int thr) { return "pe" + std::to_string(pe) + "t" + std::to_string(thr); }
-std::string nic_alias(int node) { return "nic" + std::to_string(node); }
+std::string pe_alias(int pe)
+{
+  return "pe" + std::to_string(pe);
+}
+std::string thr_alias(int pe, int thr)
+{
+  return "pe" + std::to_string(pe) + "t" + std::to_string(thr);
+}
+std::string nic_alias(int node)
+{
+  return "nic" + std::to_string(node);
+}
 
 /// The containers: a Node per node holding its NIC and PEs, a Thread per PE thread; and the CTs
 /// (a variable type each; a PE whose CTs change gets a container).
@@ -227,7 +236,8 @@ private:
     const int n = lifecycle().node(e.src);
     setvar(e.t, "queued", nic_alias(n), lifecycle().queued(n));
     if (op)
-      add(e.t, 1, "15 " + sec(e.t) + " Message 0 " + e.what + ' ' + thr_alias(op->pe, op->thr) + " m" + std::to_string(e.id));
+      add(e.t, 1,
+          "15 " + sec(e.t) + " Message 0 " + e.what + ' ' + thr_alias(op->pe, op->thr) + " m" + std::to_string(e.id));
   }
 
   void injected(const Event& e, const MessageLifecycle::Msg& m) override
@@ -244,7 +254,8 @@ private:
     else
       setvar(e.t, "queued", nic_alias(n), lifecycle().queued(n));
     if (d.op) {
-      add(e.t, 1, "16 " + sec(e.t) + " Message 0 " + d.msg.kind + ' ' + pe_alias(d.msg.dst) + " m" + std::to_string(e.id));
+      add(e.t, 1,
+          "16 " + sec(e.t) + " Message 0 " + d.msg.kind + ' ' + pe_alias(d.msg.dst) + " m" + std::to_string(e.id));
       add(e.t, 1, "15 " + sec(e.t) + " Ack 0 ack " + pe_alias(d.msg.dst) + " a" + std::to_string(e.id));
     }
   }

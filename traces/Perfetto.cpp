@@ -53,13 +53,14 @@ struct Writer {
   }
   void sort_index(int pid, int index)
   {
-    event("\"ph\":\"M\",\"pid\":" + std::to_string(pid) + ",\"name\":\"process_sort_index\",\"args\":{\"sort_index\":" +
-          std::to_string(index) + "}");
+    event("\"ph\":\"M\",\"pid\":" + std::to_string(pid) +
+          ",\"name\":\"process_sort_index\",\"args\":{\"sort_index\":" + std::to_string(index) + "}");
   }
-  void slice(int pid, int tid, std::int64_t t, std::int64_t dur, const std::string& cat, const std::string& name, const std::string& args)
+  void slice(int pid, int tid, std::int64_t t, std::int64_t dur, const std::string& cat, const std::string& name,
+             const std::string& args)
   {
-    event("\"ph\":\"X\",\"pid\":" + std::to_string(pid) + ",\"tid\":" + std::to_string(tid) + ",\"ts\":" + us(t) + ",\"dur\":" + us(dur) +
-          ",\"cat\":" + str(cat) + ",\"name\":" + str(name) + ",\"args\":{" + args + "}");
+    event("\"ph\":\"X\",\"pid\":" + std::to_string(pid) + ",\"tid\":" + std::to_string(tid) + ",\"ts\":" + us(t) +
+          ",\"dur\":" + us(dur) + ",\"cat\":" + str(cat) + ",\"name\":" + str(name) + ",\"args\":{" + args + "}");
   }
   void flow(char ph, std::uint64_t id, int pid, int tid, std::int64_t t, const std::string& name)
   {
@@ -71,23 +72,30 @@ struct Writer {
   /// its flight (distinct numeric ids: 2 msg and 2 msg + 1).
   void async(char ph, std::uint64_t msg, bool flight, int pid, std::int64_t t, const std::string& name)
   {
-    event(std::string("\"ph\":\"") + ph + "\",\"cat\":\"" + (flight ? "in_flight" : "queued") + "\",\"id\":" +
-          std::to_string(2 * msg + (flight ? 1 : 0)) + ",\"pid\":" + std::to_string(pid) + ",\"tid\":0,\"ts\":" + us(t) +
-          ",\"name\":" + str(name));
+    event(std::string("\"ph\":\"") + ph + "\",\"cat\":\"" + (flight ? "in_flight" : "queued") +
+          "\",\"id\":" + std::to_string(2 * msg + (flight ? 1 : 0)) + ",\"pid\":" + std::to_string(pid) +
+          ",\"tid\":0,\"ts\":" + us(t) + ",\"name\":" + str(name));
   }
   void counter(int pid, std::int64_t t, const std::string& name, const std::string& args)
   {
-    event("\"ph\":\"C\",\"pid\":" + std::to_string(pid) + ",\"ts\":" + us(t) + ",\"name\":" + str(name) + ",\"args\":{" + args + "}");
+    event("\"ph\":\"C\",\"pid\":" + std::to_string(pid) + ",\"ts\":" + us(t) + ",\"name\":" + str(name) +
+          ",\"args\":{" + args + "}");
   }
   void instant(int pid, int tid, std::int64_t t, const std::string& name, const std::string& args)
   {
-    event("\"ph\":\"i\",\"s\":\"t\",\"pid\":" + std::to_string(pid) + ",\"tid\":" + std::to_string(tid) + ",\"ts\":" + us(t) +
-          ",\"name\":" + str(name) + ",\"args\":{" + args + "}");
+    event("\"ph\":\"i\",\"s\":\"t\",\"pid\":" + std::to_string(pid) + ",\"tid\":" + std::to_string(tid) +
+          ",\"ts\":" + us(t) + ",\"name\":" + str(name) + ",\"args\":{" + args + "}");
   }
 };
 
-std::string kv(const char* k, long long v) { return std::string("\"") + k + "\":" + std::to_string(v); }
-std::string kvu(const char* k, unsigned long long v) { return std::string("\"") + k + "\":" + std::to_string(v); }
+std::string kv(const char* k, long long v)
+{
+  return std::string("\"") + k + "\":" + std::to_string(v);
+}
+std::string kvu(const char* k, unsigned long long v)
+{
+  return std::string("\"") + k + "\":" + std::to_string(v);
+}
 
 /// The "otherData" object: the trace's #meta values.
 void write_other_data(const Trace& header, std::ostream& out)
@@ -173,8 +181,8 @@ private:
   void issued(const Event& e) override
   {
     w_.slice(e.pe, e.thr, e.t, 0, "op", e.what,
-             kvu("id", e.id) + "," + kv("ctx", e.ctx) + "," + kv("ct", e.ct) + "," + kvu("seq", e.seq) + "," + kvu("bytes", e.bytes) + "," +
-                 kv("target", e.target_pe));
+             kvu("id", e.id) + "," + kv("ctx", e.ctx) + "," + kv("ct", e.ct) + "," + kvu("seq", e.seq) + "," +
+                 kvu("bytes", e.bytes) + "," + kv("target", e.target_pe));
     outstanding_counter(e.pe, e.thr, e.t);
   }
 
@@ -197,9 +205,11 @@ private:
   void hop(const Event& e) override
   {
     link_bytes_[e.link] += e.bytes;
-    w_.instant(kPerfettoFabricPid, e.link, e.t, "packet", kvu("msg", e.id) + "," + kv("queued_ps", e.queued) + "," + kvu("bytes", e.bytes));
+    w_.instant(kPerfettoFabricPid, e.link, e.t, "packet",
+               kvu("msg", e.id) + "," + kv("queued_ps", e.queued) + "," + kvu("bytes", e.bytes));
     auto name = tracks_.links.find(static_cast<std::uint64_t>(e.link));
-    w_.counter(kPerfettoFabricPid, e.t, "bytes on " + (name != tracks_.links.end() ? name->second : std::to_string(e.link)),
+    w_.counter(kPerfettoFabricPid, e.t,
+               "bytes on " + (name != tracks_.links.end() ? name->second : std::to_string(e.link)),
                kvu("bytes", link_bytes_[e.link]));
   }
 
@@ -210,7 +220,8 @@ private:
     w_.async('e', e.id, m.injected, kPerfettoNicPid + m.node, e.t, (m.injected ? "in flight " : "queued ") + m.kind);
     nic_counters(m.node, e.t);
     w_.slice(m.dst, kPerfettoIncomingTid, e.t, 0, "delivery", "deliver " + m.kind,
-             kvu("msg", e.id) + "," + kvu("op", m.op) + "," + kv("src", m.src) + "," + kv("ooo", e.ooo ? 1 : 0) + "," + kvu("depth", e.depth));
+             kvu("msg", e.id) + "," + kvu("op", m.op) + "," + kv("src", m.src) + "," + kv("ooo", e.ooo ? 1 : 0) + "," +
+                 kvu("depth", e.depth));
     if (d.op) {
       w_.flow('f', 2 * e.id, m.dst, kPerfettoIncomingTid, e.t, "message");
       w_.flow('s', 2 * e.id + 1, m.dst, kPerfettoIncomingTid, e.t, "ack");
@@ -237,7 +248,8 @@ private:
   void wait_closed(const Event& b, const Event& e) override
   {
     w_.slice(e.pe, e.thr, b.t, e.t - b.t, "wait", b.what,
-             kv("ctx", b.ctx) + "," + kv("ct", b.ct) + "," + kvu("target", b.target) + "," + kvu("final_target", e.target));
+             kv("ctx", b.ctx) + "," + kv("ct", b.ct) + "," + kvu("target", b.target) + "," +
+                 kvu("final_target", e.target));
   }
 
   void wait_unfinished(const Event& b, std::int64_t end) override
@@ -251,8 +263,8 @@ private:
 
   void limit(const Event& e) override
   {
-    w_.event("\"ph\":\"i\",\"s\":\"p\",\"pid\":" + std::to_string(e.pe) + ",\"tid\":0,\"ts\":" + us(e.t) + ",\"name\":" +
-             str("limit " + e.what) + ",\"args\":{}");
+    w_.event("\"ph\":\"i\",\"s\":\"p\",\"pid\":" + std::to_string(e.pe) + ",\"tid\":0,\"ts\":" + us(e.t) +
+             ",\"name\":" + str("limit " + e.what) + ",\"args\":{}");
   }
 
   Writer& w_;

@@ -154,7 +154,7 @@ void TraceObserver::lock(Ps t, Ps dur, int pe, int thr)
 
 Recorder::Recorder(Level level, const std::string& dir) : level_(level)
 {
-  packets_ = level == Level::Packets; // the fabric reports packet hops only then
+  packets_     = level == Level::Packets; // the fabric reports packet hops only then
   namespace fs = std::filesystem;
   std::error_code ec;
   fs::create_directories(dir, ec);
@@ -271,7 +271,7 @@ std::string Recorder::finish()
 
 std::vector<std::string> Recorder::write()
 {
-  namespace fs = std::filesystem;
+  namespace fs          = std::filesystem;
   const std::string evt = finish();
   std::vector<std::string> files{evt};
   // Made from trace.evt, read again per pass: the trace is never held in memory.

@@ -134,7 +134,7 @@ private:
   std::ofstream out_;
   std::string path_;
   int pe_;
-  Ps last_ = 0;                     ///< the latest date written
+  Ps last_               = 0; ///< the latest date written
   std::uint64_t next_op_ = 1;
   std::vector<std::uint64_t> sent_; ///< by target: messages issued to it
 };

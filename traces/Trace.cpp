@@ -14,8 +14,8 @@ struct TypeName {
   const char* tag;
 };
 constexpr TypeName kTypes[] = {
-    {Type::Pe, "pe"},     {Type::Link, "link"}, {Type::Ctx, "ctx"}, {Type::Op, "op"},     {Type::Msg, "msg"},
-    {Type::Inj, "inj"},   {Type::Hop, "hop"},   {Type::Dlv, "dlv"}, {Type::Done, "done"}, {Type::Ct, "ct"},
+    {Type::Pe, "pe"},     {Type::Link, "link"}, {Type::Ctx, "ctx"},   {Type::Op, "op"},     {Type::Msg, "msg"},
+    {Type::Inj, "inj"},   {Type::Hop, "hop"},   {Type::Dlv, "dlv"},   {Type::Done, "done"}, {Type::Ct, "ct"},
     {Type::Wait, "wait"}, {Type::Wend, "wend"}, {Type::Comp, "comp"}, {Type::Lock, "lock"}, {Type::Limit, "limit"},
 };
 
@@ -105,8 +105,7 @@ namespace {
 
 /// Calls `f` on each field of an event after its tag, in the order of the compact format
 /// (docs/traces.md): the one list the writer and the reader both follow.
-template <class E, class F>
-void for_each_field(E& e, F&& f)
+template <class E, class F> void for_each_field(E& e, F&& f)
 {
   switch (e.type) {
     case Type::Pe:
@@ -154,23 +153,30 @@ void for_each_field(E& e, F&& f)
 }
 
 // A field on a line: names as words, flags as 0 or 1, numbers in decimal.
-void write_field(std::ostream& o, const std::string& s) { o << word(s); }
-void write_field(std::ostream& o, bool b) { o << (b ? 1 : 0); }
-template <class N>
-void write_field(std::ostream& o, const N& n)
+void write_field(std::ostream& o, const std::string& s)
+{
+  o << word(s);
+}
+void write_field(std::ostream& o, bool b)
+{
+  o << (b ? 1 : 0);
+}
+template <class N> void write_field(std::ostream& o, const N& n)
 {
   o << n;
 }
 
-void read_field(std::istream& in, std::string& s) { in >> s; }
+void read_field(std::istream& in, std::string& s)
+{
+  in >> s;
+}
 void read_field(std::istream& in, bool& b)
 {
   int v = 0;
   in >> v;
   b = v != 0;
 }
-template <class N>
-void read_field(std::istream& in, N& n)
+template <class N> void read_field(std::istream& in, N& n)
 {
   in >> n;
 }
@@ -190,7 +196,9 @@ void write_event(std::ostream& o, const Event& e)
 bool TraceReader::next(Event& e)
 {
   std::string line;
-  auto bad = [&](const std::string& why) { return std::runtime_error(name_ + ":" + std::to_string(lineno_) + ": " + why); };
+  auto bad = [&](const std::string& why) {
+    return std::runtime_error(name_ + ":" + std::to_string(lineno_) + ": " + why);
+  };
   while (std::getline(in_, line)) {
     ++lineno_;
     if (line.empty())

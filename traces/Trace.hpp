@@ -46,27 +46,27 @@ const char* tag(Type t);
 /// One event. Which fields a type uses is listed above (and in docs/traces.md); the others stay
 /// at their defaults. Dates and durations are integer picoseconds of simulated time.
 struct Event {
-  Type type          = Type::Op;
-  std::int64_t t     = 0;
-  std::uint64_t id   = 0;  ///< op id (Op), message id (Msg, Inj, Hop, Dlv, Done), link id (Link)
-  std::uint64_t op   = 0;  ///< Msg: the operation it belongs to (0: none)
-  int pe             = -1; ///< Pe, Ctx, Op, Ct, Wait, Wend, Comp, Lock, Limit
-  int thr            = -1; ///< the PE's thread (0: its main thread)
-  int ctx            = -1; ///< the PE's context (0: the default one; -1: none, e.g. wait_until)
-  int ct             = -1; ///< counting event of the PE's NI
-  int node           = -1; ///< Pe
-  int src = -1, dst = -1;  ///< Msg endpoints
-  int link           = -1; ///< Hop
-  std::uint64_t seq  = 0;  ///< Op: the CT's issued count once this op is counted
-  std::uint64_t bytes = 0; ///< Op, Msg, Hop
-  int target_pe      = -1; ///< Op
-  std::uint64_t target = 0; ///< Wait, Wend: the count waited for
+  Type type        = Type::Op;
+  std::int64_t t   = 0;
+  std::uint64_t id = 0;                   ///< op id (Op), message id (Msg, Inj, Hop, Dlv, Done), link id (Link)
+  std::uint64_t op = 0;                   ///< Msg: the operation it belongs to (0: none)
+  int pe           = -1;                  ///< Pe, Ctx, Op, Ct, Wait, Wend, Comp, Lock, Limit
+  int thr          = -1;                  ///< the PE's thread (0: its main thread)
+  int ctx          = -1;                  ///< the PE's context (0: the default one; -1: none, e.g. wait_until)
+  int ct           = -1;                  ///< counting event of the PE's NI
+  int node         = -1;                  ///< Pe
+  int src = -1, dst = -1;                 ///< Msg endpoints
+  int link              = -1;             ///< Hop
+  std::uint64_t seq     = 0;              ///< Op: the CT's issued count once this op is counted
+  std::uint64_t bytes   = 0;              ///< Op, Msg, Hop
+  int target_pe         = -1;             ///< Op
+  std::uint64_t target  = 0;              ///< Wait, Wend: the count waited for
   std::uint64_t success = 0, failure = 0; ///< Ct
-  bool ooo           = false; ///< Dlv: delivered before an earlier-issued message of the same pair
-  std::uint64_t depth = 0;    ///< Dlv: later-issued messages of the pair delivered before it
-  std::int64_t queued = 0;    ///< Hop: time the packet queued for the link
-  std::int64_t dur    = 0;    ///< Comp, Lock
-  std::string what;           ///< Ctx, Op (kind), Msg (kind), Link (name), Wait, Limit
+  bool ooo            = false;            ///< Dlv: delivered before an earlier-issued message of the same pair
+  std::uint64_t depth = 0;                ///< Dlv: later-issued messages of the pair delivered before it
+  std::int64_t queued = 0;                ///< Hop: time the packet queued for the link
+  std::int64_t dur    = 0;                ///< Comp, Lock
+  std::string what;                       ///< Ctx, Op (kind), Msg (kind), Link (name), Wait, Limit
 };
 
 /// A whole trace: header values and events in the order recorded (dates never decrease).
@@ -109,9 +109,9 @@ private:
   DateOrder order_;
   Level level_ = Level::Ops;
   std::map<std::string, std::string> meta_;
-  long lineno_      = 0;
-  bool header_      = false;
-  bool dated_       = false; ///< an event with a date was read
+  long lineno_       = 0;
+  bool header_       = false;
+  bool dated_        = false; ///< an event with a date was read
   std::int64_t last_ = 0;     ///< its date
 };
 

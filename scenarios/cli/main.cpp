@@ -52,13 +52,16 @@ base::CommandLine run_table(const std::string& cmd, Args& a)
 {
   base::CommandLine cl("shmemsim", cmd);
   const bool run = cmd == "run";
-  cl.synopsis(run ? "SCENARIO.json [--set KEY=VALUE ...] [--out DIR] [--trace LEVEL] [--sim-time-limit T] [--quiet] [--perf]"
-                  : "SCENARIO.json [--set KEY=VALUE ...]")
+  cl.synopsis(
+        run ? "SCENARIO.json [--set KEY=VALUE ...] [--out DIR] [--trace LEVEL] [--sim-time-limit T] [--quiet] [--perf]"
+            : "SCENARIO.json [--set KEY=VALUE ...]")
       .summary(run ? "Run the scenario's workload on its simulated cluster and print the results."
                    : "Check the scenario and print its effective values.")
-      .positional("SCENARIO.json", "the platform and the workload (docs/runs.md; `shmemsim keys` lists every key)", a.scenario)
+      .positional("SCENARIO.json", "the platform and the workload (docs/runs.md; `shmemsim keys` lists every key)",
+                  a.scenario)
       .unexpected("one scenario file per run")
-      .option("--set", "KEY=VALUE", "override one key (dotted path; VALUE is JSON if it parses, else a string); repeatable",
+      .option("--set", "KEY=VALUE",
+              "override one key (dotted path; VALUE is JSON if it parses, else a string); repeatable",
               [&a](const base::Given& g) {
                 if (g.value().find('=') == std::string::npos || g.value().front() == '=')
                   g.fail("--set " + g.value() + ": expected KEY=VALUE, e.g. --set platform.fabric.routing=adaptive");
@@ -72,7 +75,8 @@ base::CommandLine run_table(const std::string& cmd, Args& a)
                 "trace.json for Perfetto, trace.paje; docs/traces.md)",
                 a.out)
         .option("--trace", "LEVEL", "trace detail with --out: off, ops (default, or output.trace), packets", a.trace)
-        .option("--sim-time-limit", "T", "stop at simulated time T (e.g. 10ms) with status 4, saying what still runs", a.time_limit)
+        .option("--sim-time-limit", "T", "stop at simulated time T (e.g. 10ms) with status 4, saying what still runs",
+                a.time_limit)
         .flag("--quiet", "print nothing but errors (no progress line either)", a.quiet)
         .flag("--perf", "print wall-clock speed (model events and operations per second) on stderr", a.perf)
         .epilogue("exit status: 0 ok, 1 a data check failed, 2 bad input, 3 deadlock, 4 simulated-time limit,\n"
@@ -103,13 +107,15 @@ int cmd_run(const Args& a)
   request.sim_time_limit = a.time_limit;
   request.quiet          = a.quiet;
   run::TrafficWorkload traffic(request.scenario);
-  run::SimulatedPlatform platform(request, run::place_endpoints(request.scenario), traffic, run::simulation_settings(request));
-  const run::Finished f  = run::execute(request, platform);
+  run::SimulatedPlatform platform(request, run::place_endpoints(request.scenario), traffic,
+                                  run::simulation_settings(request));
+  const run::Finished f    = run::execute(request, platform);
   const run::RunOutcome& r = f.outcome;
-  const Scenario& sc     = request.scenario;
+  const Scenario& sc       = request.scenario;
   if (!a.quiet) {
-    std::printf("shmemsim: %s: %d endpoints on %d nodes, seed %llu\n", sc.source.c_str(), r.summary["endpoints"].get<int>(),
-                r.summary["nodes"].get<int>(), static_cast<unsigned long long>(sc.seed));
+    std::printf("shmemsim: %s: %d endpoints on %d nodes, seed %llu\n", sc.source.c_str(),
+                r.summary["endpoints"].get<int>(), r.summary["nodes"].get<int>(),
+                static_cast<unsigned long long>(sc.seed));
     std::printf("  %-26s %s\n", "platform", describe_platform(sc.platform).c_str());
     std::fputs(run::format_summary(r.summary).c_str(), stdout);
   }
@@ -126,9 +132,9 @@ int cmd_run(const Args& a)
   if (a.perf) {
     const double ev  = static_cast<double>(r.summary["events"].get<std::uint64_t>());
     const double ops = static_cast<double>(r.summary["operations"]["issued"].get<std::uint64_t>());
-    std::fprintf(stderr,
-                 "perf: wall %.3f s (simulation %.3f s): %.3f M model events/s, %.3f M operations/s in the simulation\n",
-                 r.wall_seconds, r.run_wall_seconds, ev / r.run_wall_seconds / 1e6, ops / r.run_wall_seconds / 1e6);
+    std::fprintf(
+        stderr, "perf: wall %.3f s (simulation %.3f s): %.3f M model events/s, %.3f M operations/s in the simulation\n",
+        r.wall_seconds, r.run_wall_seconds, ev / r.run_wall_seconds / 1e6, ops / r.run_wall_seconds / 1e6);
   }
   std::fflush(stdout);
   return f.status();
@@ -145,7 +151,10 @@ base::CommandLine no_arguments(const std::string& cmd, const std::string& summar
   return cl;
 }
 
-base::CommandLine keys_table() { return no_arguments("keys", "List every scenario key with its default and meaning."); }
+base::CommandLine keys_table()
+{
+  return no_arguments("keys", "List every scenario key with its default and meaning.");
+}
 base::CommandLine presets_table()
 {
   return no_arguments("presets", "List the built-in platform presets, one line each: name and description.");
@@ -161,20 +170,22 @@ base::CommandLine calibrate_table(CalibrateArgs& a)
 {
   base::CommandLine cl("shmemsim", "calibrate");
   cl.synopsis("-o HOST.json [--quick] [--runs N] [--keep DIR]")
-      .summary("Time compute kernels natively and counted, fit this machine's per-instruction, per-divide and "
-               "per-operation-class latency costs, write a scenario of its cores (shmemsim-calibrate; bench/README.md).")
+      .summary(
+          "Time compute kernels natively and counted, fit this machine's per-instruction, per-divide and "
+          "per-operation-class latency costs, write a scenario of its cores (shmemsim-calibrate; bench/README.md).")
       .description("Times compute kernels natively and counted, fits this machine's platform.latency.* (chain\n"
                    "latencies per operation class), platform.divide_time and platform.instruction_time, prints the\n"
                    "table, and writes HOST.json: a scenario of this machine's cores (on the qdr-16 preset's network)\n"
                    "for shmemsim-run --scenario HOST.json (bench/README.md gives the method).")
       .option("-o, --output", "FILE", "the scenario to write", a.out)
       .flag("--quick", "small problem sizes, one native run each (a smoke test: the figures are noisy)", a.quick)
-      .option("--runs", "N", "native runs per kernel, the fastest counts (default 15)", [&a](const base::Given& g) {
-        long long n = 0;
-        if (!base::parse_integer(g.value(), 1, 1000000, n))
-          g.fail("--runs " + g.value() + ": expected a positive integer");
-        a.runs = g.value();
-      })
+      .option("--runs", "N", "native runs per kernel, the fastest counts (default 15)",
+              [&a](const base::Given& g) {
+                long long n = 0;
+                if (!base::parse_integer(g.value(), 1, 1000000, n))
+                  g.fail("--runs " + g.value() + ": expected a positive integer");
+                a.runs = g.value();
+              })
       .option("--keep", "DIR", "build and run in DIR and keep it (default: a temporary directory)", a.keep);
   return cl;
 }
@@ -217,10 +228,12 @@ void print_help()
   CalibrateArgs c;
   std::printf("usage: shmemsim COMMAND [ARGS]\n\n"
               "commands ('shmemsim COMMAND --help' prints a command's arguments and options):\n%s%s%s%s%s",
-              run_table("run", a).listing().c_str(), run_table("validate", a).listing().c_str(), keys_table().listing().c_str(),
-              presets_table().listing().c_str(), calibrate_table(c).listing().c_str());
-  std::printf("\nsweeps (README, Sweeps):\n%s%s%s", shmemsim::tools::sweep_usage().c_str(), shmemsim::tools::limits_usage().c_str(), shmemsim::tools::microbench_usage().c_str());
-  std::printf("\nanalysis commands (read a run directory's trace.evt and JSON files):\n%s", shmemsim::analysis::usage().c_str());
+              run_table("run", a).listing().c_str(), run_table("validate", a).listing().c_str(),
+              keys_table().listing().c_str(), presets_table().listing().c_str(), calibrate_table(c).listing().c_str());
+  std::printf("\nsweeps (README, Sweeps):\n%s%s%s", shmemsim::tools::sweep_usage().c_str(),
+              shmemsim::tools::limits_usage().c_str(), shmemsim::tools::microbench_usage().c_str());
+  std::printf("\nanalysis commands (read a run directory's trace.evt and JSON files):\n%s",
+              shmemsim::analysis::usage().c_str());
   std::fputs(R"TXT(
 options, the same for every command (README, "Command-line conventions"): --opt VALUE or --opt=VALUE;
   -j N or -jN for one-letter options; -- ends the options; -h or --help prints the command's usage.
@@ -246,7 +259,6 @@ void on_interrupt(int sig)
 }
 } // namespace
 
-
 int main(int argc, char** argv)
 {
   std::signal(SIGINT, on_interrupt);
@@ -258,14 +270,14 @@ int main(int argc, char** argv)
     if (cmd == "--help" || cmd == "-h" || cmd == "help") {
       if (argc > 2)
         usage_error(std::string(argv[2]).rfind('-', 0) == 0 ? "unknown option '" + std::string(argv[2]) + "'"
-                                                             : "unexpected argument '" + std::string(argv[2]) + "'");
+                                                            : "unexpected argument '" + std::string(argv[2]) + "'");
       print_help();
       return 0;
     }
     if (cmd == "--version") {
       if (argc > 2)
         usage_error(std::string(argv[2]).rfind('-', 0) == 0 ? "unknown option '" + std::string(argv[2]) + "'"
-                                                             : "unexpected argument '" + std::string(argv[2]) + "'");
+                                                            : "unexpected argument '" + std::string(argv[2]) + "'");
       std::puts("shmemsim 0.1.0");
       return 0;
     }
@@ -302,7 +314,9 @@ int main(int argc, char** argv)
       std::printf("%s\n", sc.resolved.dump(2).c_str());
       return 0;
     }
-    usage_error("unknown command '" + cmd + "'; choose run, sweep, limits, microbench, validate, keys, presets, calibrate, report, diagram, plot, figure or compare");
+    usage_error(
+        "unknown command '" + cmd +
+        "'; choose run, sweep, limits, microbench, validate, keys, presets, calibrate, report, diagram, plot, figure or compare");
   } catch (const ScenarioError& e) {
     std::fprintf(stderr, "shmemsim: %s\n", e.what());
     return kExitBadInput;

@@ -21,8 +21,8 @@ BootClient::BootClient(const std::string& host, int port, const std::string& tok
   if (!ec)
     asio::connect(socket_, endpoints, ec);
   if (ec)
-    throw std::runtime_error("cannot reach the launcher's bootstrap service at " + host + ":" + std::to_string(port) + ": " +
-                             ec.message());
+    throw std::runtime_error("cannot reach the launcher's bootstrap service at " + host + ":" + std::to_string(port) +
+                             ": " + ec.message());
   socket_.set_option(tcp::no_delay(true));
   send_line("HELLO " + token + " " + std::to_string(rank) + " " + kind);
 }

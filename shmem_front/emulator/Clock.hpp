@@ -14,7 +14,8 @@ namespace shmemsim::emulator {
 inline Ps job_time(std::uint64_t epoch_ns)
 {
   const auto now = static_cast<std::uint64_t>(
-      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count());
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
+          .count());
   return now > epoch_ns ? static_cast<Ps>(now - epoch_ns) * 1000 : 0;
 }
 

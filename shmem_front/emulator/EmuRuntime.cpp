@@ -77,7 +77,7 @@ front::CollectiveParams EmuRuntime::collectives()
 namespace {
 /// The calling thread's library calls in progress (routines call routines) and when it last left
 /// the library (-1: not known yet, e.g. a thread before its first call).
-thread_local int t_depth           = 0;
+thread_local int t_depth            = 0;
 thread_local std::int64_t t_left_at = -1;
 thread_local const char* t_routine  = nullptr; ///< the outermost routine the thread is in
 } // namespace

@@ -42,7 +42,7 @@ EmuTransport::EmuTransport(const Config& cfg, Nic& nic, std::function<void(const
     throw std::runtime_error("PE " + std::to_string(cfg.rank) + " cannot bind its default context: " + limit +
                              " (raise platform.nic.limits.max_cts / max_mds)");
   front::CounterSource& source = *this; // a private base: converted here, where it is accessible
-  table_ = std::make_unique<front::ContextTable>(cfg.rank, cfg.on_exhaustion, source, d);
+  table_                       = std::make_unique<front::ContextTable>(cfg.rank, cfg.on_exhaustion, source, d);
 }
 
 EmuTransport::~EmuTransport() = default;
@@ -194,9 +194,9 @@ void EmuTransport::put(TransportCtx* ctx, void* dest, const void* src, std::size
     nic_.note_update();
     return;
   }
-  Ctrs* c = ctrs(ctx);
-  Header h        = request(MsgType::Put, dest, n);
-  h.cookie        = reinterpret_cast<std::uint64_t>(&c->ct);
+  Ctrs* c                = ctrs(ctx);
+  Header h               = request(MsgType::Put, dest, n);
+  h.cookie               = reinterpret_cast<std::uint64_t>(&c->ct);
   const std::uint64_t op = issue(ctx, c, false, blocking ? "put" : c->request_slot ? "put_req" : "put_nbi", n, pe);
   // `src` is copied or sent: reusable on return; but a blocking put above max_volatile_size waits
   // for its ACK below, so what the socket does not take at once is sent from `src` in place.
@@ -214,10 +214,10 @@ void EmuTransport::get(TransportCtx* ctx, void* dest, const void* src, std::size
     std::memmove(dest, src, n);
     return;
   }
-  Ctrs* c = ctrs(ctx);
-  Header h        = request(MsgType::Get, src, n);
-  h.cookie        = reinterpret_cast<std::uint64_t>(c->split ? &c->get_ct : &c->ct);
-  h.dest          = reinterpret_cast<std::uint64_t>(dest);
+  Ctrs* c                = ctrs(ctx);
+  Header h               = request(MsgType::Get, src, n);
+  h.cookie               = reinterpret_cast<std::uint64_t>(c->split ? &c->get_ct : &c->ct);
+  h.dest                 = reinterpret_cast<std::uint64_t>(dest);
   const std::uint64_t op = issue(ctx, c, true, blocking ? "get" : c->request_slot ? "get_req" : "get_nbi", n, pe);
   nic_.send_request(pe, h, nullptr, 0, op);
   if (blocking)
@@ -249,13 +249,13 @@ void EmuTransport::send_amo(TransportCtx* ctx, AmoOp op, AmoType t, void* dest, 
     nic_.note_update();
     return;
   }
-  Ctrs* c = ctrs(ctx);
-  Header h        = request(MsgType::Amo, dest, size);
-  h.len           = 0;
-  h.op            = static_cast<std::uint8_t>(static_cast<std::uint8_t>(op) | (signal ? kSignalOp : 0));
-  h.dtype         = static_cast<std::uint8_t>(t);
+  Ctrs* c  = ctrs(ctx);
+  Header h = request(MsgType::Amo, dest, size);
+  h.len    = 0;
+  h.op     = static_cast<std::uint8_t>(static_cast<std::uint8_t>(op) | (signal ? kSignalOp : 0));
+  h.dtype  = static_cast<std::uint8_t>(t);
   std::memcpy(&h.value[0], value, size);
-  h.cookie = reinterpret_cast<std::uint64_t>(&c->ct);
+  h.cookie                  = reinterpret_cast<std::uint64_t>(&c->ct);
   const std::uint64_t op_id = issue(ctx, c, false, c->request_slot ? "amo_req" : "amo", size, pe);
   nic_.send_request(pe, h, nullptr, 0, op_id, true);
   c->fence_needs_quiet.store(true, std::memory_order_relaxed);
@@ -276,16 +276,20 @@ void EmuTransport::fetch_amo(TransportCtx* ctx, AmoOp op, AmoType t, void* dest,
       nic_.note_update();
     return;
   }
-  Ctrs* c = ctrs(ctx);
-  Header h        = request(MsgType::FetchAmo, dest, size);
-  h.len           = 0;
-  h.op            = static_cast<std::uint8_t>(op);
-  h.dtype         = static_cast<std::uint8_t>(t);
-  h.value[0]      = v[0];
-  h.value[1]      = v[1];
-  h.dest          = reinterpret_cast<std::uint64_t>(result);
-  h.cookie        = reinterpret_cast<std::uint64_t>(c->split ? &c->get_ct : &c->ct);
-  const std::uint64_t op_id = issue(ctx, c, true, blocking ? "famo" : c->request_slot ? "famo_req" : "famo_nbi", size, pe);
+  Ctrs* c                   = ctrs(ctx);
+  Header h                  = request(MsgType::FetchAmo, dest, size);
+  h.len                     = 0;
+  h.op                      = static_cast<std::uint8_t>(op);
+  h.dtype                   = static_cast<std::uint8_t>(t);
+  h.value[0]                = v[0];
+  h.value[1]                = v[1];
+  h.dest                    = reinterpret_cast<std::uint64_t>(result);
+  h.cookie                  = reinterpret_cast<std::uint64_t>(c->split ? &c->get_ct : &c->ct);
+  const std::uint64_t op_id = issue(ctx, c, true,
+                                    blocking          ? "famo"
+                                    : c->request_slot ? "famo_req"
+                                                      : "famo_nbi",
+                                    size, pe);
   nic_.send_request(pe, h, nullptr, 0, op_id);
   c->fence_needs_quiet.store(true, std::memory_order_relaxed);
   if (blocking)

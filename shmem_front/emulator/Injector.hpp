@@ -16,9 +16,9 @@
 namespace shmemsim::emulator {
 
 struct Decision {
-  std::uint64_t index = 0;    ///< the message's rank in its stream (from 1)
+  std::uint64_t index    = 0; ///< the message's rank in its stream (from 1)
   std::uint64_t delay_ns = 0; ///< release after this long
-  int hold = 0;               ///< requests: later requests that must overtake it first (0: none)
+  int hold               = 0; ///< requests: later requests that must overtake it first (0: none)
 };
 
 class Injector {
@@ -39,10 +39,11 @@ public:
     if (cfg_.jitter_ns > 0)
       d.delay_ns += rng() % (cfg_.jitter_ns + 1);
     if (request && cfg_.reorder_probability > 0) {
-      const double u = static_cast<double>(rng() >> 11) * 0x1.0p-53;
+      const double u            = static_cast<double>(rng() >> 11) * 0x1.0p-53;
       const std::uint64_t depth = rng();
       if (u < cfg_.reorder_probability)
-        d.hold = 1 + static_cast<int>(depth % static_cast<std::uint64_t>(cfg_.reorder_depth > 0 ? cfg_.reorder_depth : 1));
+        d.hold =
+            1 + static_cast<int>(depth % static_cast<std::uint64_t>(cfg_.reorder_depth > 0 ? cfg_.reorder_depth : 1));
     }
     return d;
   }

@@ -74,7 +74,6 @@ bool is_local_host(const std::string& host)
 
 namespace {
 
-
 struct Session : std::enable_shared_from_this<Session> {
   explicit Session(tcp::socket s) : socket(std::move(s)) {}
   tcp::socket socket;
@@ -89,14 +88,14 @@ struct Session : std::enable_shared_from_this<Session> {
 };
 
 struct PeSlot {
-  pid_t pid = -1;
+  pid_t pid      = -1;
   bool announced = false; ///< sent EXIT
   bool reaped    = false;
   int status     = 0;
   std::string stats;
   std::uint64_t progress = 0;
-  double cpu = 0;
-  std::string routine = "-";
+  double cpu             = 0;
+  std::string routine    = "-";
   std::string note; ///< what its wait adds to a deadlock report (heartbeats)
   std::shared_ptr<Session> boot;
 };
@@ -151,7 +150,7 @@ private:
 
 int Job::run()
 {
-  token_ = make_token();
+  token_          = make_token();
   spec_.job.token = token_;
   acceptor_.open(tcp::v4());
   acceptor_.set_option(tcp::acceptor::reuse_address(true));
@@ -160,7 +159,7 @@ int Job::run()
   spec_.job.boot_port = acceptor_.local_endpoint().port();
   timespec ts{};
   clock_gettime(CLOCK_REALTIME, &ts);
-  spec_.job.epoch = static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+  spec_.job.epoch    = static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
   spec_.job.epoch_ns = static_cast<std::uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<std::uint64_t>(ts.tv_nsec);
   for (const std::string& h : spec_.pe_hosts)
     nodes_.emplace(h, static_cast<int>(nodes_.size()));
@@ -228,13 +227,15 @@ pid_t Job::start_pe(int rank, const std::string& host, bool remote)
     argv.push_back(w.data());
   argv.push_back(nullptr);
   const std::string env = std::string(kConfigVar) + "=" + config;
-  int in[2] = {-1, -1};
+  int in[2]             = {-1, -1};
   if (remote && pipe(in) != 0)
-    throw std::runtime_error(std::string("cannot start PE ") + std::to_string(rank) + ": pipe: " + std::strerror(errno));
+    throw std::runtime_error(std::string("cannot start PE ") + std::to_string(rank) +
+                             ": pipe: " + std::strerror(errno));
   const pid_t launcher = getpid();
   const pid_t pid      = fork();
   if (pid < 0)
-    throw std::runtime_error(std::string("cannot start PE ") + std::to_string(rank) + ": fork: " + std::strerror(errno));
+    throw std::runtime_error(std::string("cannot start PE ") + std::to_string(rank) +
+                             ": fork: " + std::strerror(errno));
   if (pid == 0) {
     // The PE dies with the launcher, whatever kills it; all PEs share one process group.
     prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -387,19 +388,19 @@ void Job::handle(const std::shared_ptr<Session>& s, const std::string& line)
 
 void Job::on_exit_message(int rank, int status, const std::string& stats)
 {
-  PeSlot& pe   = pes_[static_cast<std::size_t>(rank)];
-  pe.announced = true;
-  pe.status    = status;
-  pe.stats     = stats;
+  PeSlot& pe     = pes_[static_cast<std::size_t>(rank)];
+  pe.announced   = true;
+  pe.status      = status;
+  pe.stats       = stats;
   last_progress_ = Clock::now();
-  bool all = true;
+  bool all       = true;
   for (const PeSlot& p : pes_)
     all = all && p.announced;
   if (status != 0 && !all) {
     // The others may be ending too (a program that checks its arguments on every PE, PE 0 saying
     // why): a moment for them to finish, so that no PE's last lines are lost, then the job ends.
     if (!failing_) {
-      failing_ = true;
+      failing_               = true;
       const std::string line = "PE " + std::to_string(rank) + " exited with status " + std::to_string(status) +
                                " while other PEs were running: the job ends";
       auto t = std::make_shared<asio::steady_timer>(io_, std::chrono::seconds(1));
@@ -471,7 +472,8 @@ void Job::on_reaped(int rank, int wstatus)
     const int sig = WTERMSIG(wstatus);
     // A crash signal: the PE has said where it crashed (shmemsim-emu-pe's handler).
     const bool said = sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE || sig == SIGILL || sig == SIGABRT;
-    end(128 + sig, said ? std::vector<std::string>{} : std::vector<std::string>{who + " was killed: " + shmemsim::front::signal_text(sig)});
+    end(128 + sig, said ? std::vector<std::string>{}
+                        : std::vector<std::string>{who + " was killed: " + shmemsim::front::signal_text(sig)});
     return;
   }
   const int status = WEXITSTATUS(wstatus);
@@ -500,11 +502,12 @@ void Job::arm_watchdog()
     const double idle = std::chrono::duration<double>(Clock::now() - last_progress_).count();
     if (spec_.stall_timeout > 0 && idle > spec_.stall_timeout && !done_sent_) {
       char head[160];
-      std::snprintf(head, sizeof head, "deadlock: no PE progressed for %.0f s (emulator.stall_timeout)", spec_.stall_timeout);
+      std::snprintf(head, sizeof head, "deadlock: no PE progressed for %.0f s (emulator.stall_timeout)",
+                    spec_.stall_timeout);
       std::vector<std::string> lines = {head};
       for (std::size_t r = 0; r < pes_.size(); ++r)
         lines.push_back("PE " + std::to_string(r) +
-                        (pes_[r].announced       ? " has ended (exit status " + std::to_string(pes_[r].status) + ")"
+                        (pes_[r].announced        ? " has ended (exit status " + std::to_string(pes_[r].status) + ")"
                          : pes_[r].routine == "-" ? " is blocked in the program's own code (no thread in the library)"
                                                   : " waits in " + pes_[r].routine +
                                                         (pes_[r].note.empty() ? std::string() : ". " + pes_[r].note)));
@@ -546,8 +549,8 @@ void Job::tally()
     std::istringstream in(p.stats);
     std::string item;
     while (in >> item) {
-      const auto eq = item.find('=');
-      const std::string k = item.substr(0, eq);
+      const auto eq         = item.find('=');
+      const std::string k   = item.substr(0, eq);
       const std::uint64_t v = std::stoull(item.substr(eq + 1));
       if (k == "deliveries")
         r.deliveries += v;
@@ -570,13 +573,13 @@ void Job::report()
     return;
   const std::uint64_t deliveries = outcome_.deliveries, ooo = outcome_.out_of_order, restored = outcome_.restored,
                       held = outcome_.held;
-  const double wall = outcome_.wall_seconds;
-  std::fprintf(stderr,
-               "shmemsim-run: %d PEs finished (emulated) in %.3f s of wall time, exit status %d; %llu deliveries, %llu out of "
-               "order, %llu held back by the injector, %llu restored to order\n",
-               spec_.job.npes, wall, result_, static_cast<unsigned long long>(deliveries),
-               static_cast<unsigned long long>(ooo), static_cast<unsigned long long>(held),
-               static_cast<unsigned long long>(restored));
+  const double wall        = outcome_.wall_seconds;
+  std::fprintf(
+      stderr,
+      "shmemsim-run: %d PEs finished (emulated) in %.3f s of wall time, exit status %d; %llu deliveries, %llu out of "
+      "order, %llu held back by the injector, %llu restored to order\n",
+      spec_.job.npes, wall, result_, static_cast<unsigned long long>(deliveries), static_cast<unsigned long long>(ooo),
+      static_cast<unsigned long long>(held), static_cast<unsigned long long>(restored));
 }
 
 } // namespace

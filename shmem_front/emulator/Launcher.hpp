@@ -17,9 +17,9 @@
 namespace shmemsim::emulator {
 
 struct LaunchSpec {
-  Config job;              ///< everything but rank, boot_port and token (the launcher sets them)
-  std::string pe_program;  ///< the shmemsim-emu-pe executable
-  std::string program;     ///< the OpenSHMEM program (built by shmemsim-cc)
+  Config job;             ///< everything but rank, boot_port and token (the launcher sets them)
+  std::string pe_program; ///< the shmemsim-emu-pe executable
+  std::string program;    ///< the OpenSHMEM program (built by shmemsim-cc)
   std::vector<std::string> args;
   /// Each PE's host (empty: every PE here, on job.boot_host). A host that is an address of this
   /// machine gets its PEs forked here, listening on it; any other is reached with ssh.
@@ -29,9 +29,9 @@ struct LaunchSpec {
   /// The words of the command that starts a PE on another host; the host and the remote command
   /// follow them (emulator.ssh).
   std::vector<std::string> ssh = {"ssh", "-o", "BatchMode=yes", "-T"};
-  double wall_limit = 3600; ///< seconds (0: none)
-  double stall_timeout = 60; ///< seconds without progress of any PE: a deadlock (0: never)
-  bool quiet = false;
+  double wall_limit            = 3600; ///< seconds (0: none)
+  double stall_timeout         = 60;   ///< seconds without progress of any PE: a deadlock (0: never)
+  bool quiet                   = false;
   /// Where each PE writes its trace events (pe_trace_file; empty: no trace). An absolute path;
   /// PEs on other hosts need it at the same path (a shared file system).
   std::string trace_dir;
@@ -39,7 +39,7 @@ struct LaunchSpec {
 
 /// What the job did, for the run directory's summary.json.
 struct LaunchReport {
-  double wall_seconds = 0;
+  double wall_seconds      = 0;
   std::uint64_t deliveries = 0, out_of_order = 0, restored = 0, held = 0;
   /// The NICs' work, summed over the PEs: messages, payload_bytes, copied_bytes, reads, sleeps
   /// (NicStats).

@@ -38,7 +38,8 @@ namespace {
 std::uint64_t now_ns()
 {
   return static_cast<std::uint64_t>(
-      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count());
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+          .count());
 }
 
 std::vector<std::uint8_t> token_bytes(const std::string& hex)
@@ -84,13 +85,13 @@ struct Nic::Peer {
   }
   int pe;
   std::vector<std::unique_ptr<Conn>> conns; ///< the paths to this peer
-  std::mutex mutex; ///< everything below up to the receive side, and the connections' send side
+  std::mutex mutex;                         ///< everything below up to the receive side, and the connections' send side
   std::uint64_t next_seq = 0;
   std::mt19937_64 route_rng; ///< random routing's choices (seeded)
   // Batching (nothing injected): requests following each other closely, sent in one write.
   std::vector<char> batch;
-  bool doorbell = false;             ///< the progress thread is asked to send the batch
-  std::uint64_t last_request_ns = 0; ///< when the last batchable request to this peer was issued
+  bool doorbell                 = false; ///< the progress thread is asked to send the batch
+  std::uint64_t last_request_ns = 0;     ///< when the last batchable request to this peer was issued
   // Injection
   asio::steady_timer timer;
   Injector injector;
@@ -98,7 +99,7 @@ struct Nic::Peer {
   std::uint64_t order = 0;
   // Receive side (progress thread only)
   std::uint64_t ack_cookie = 0, ack_count = 0; ///< ACKs owed, for one counter (ack())
-  std::uint64_t ack_seq = 0;                   ///< the last request acknowledged (names it for an observer)
+  std::uint64_t ack_seq  = 0;                  ///< the last request acknowledged (names it for an observer)
   std::uint64_t expected = 1;
   std::map<std::uint64_t, std::pair<Header, std::vector<char>>> stash;
   // Deliveries: every request up to `delivered_low` came, and those of `delivered_above` (came
@@ -127,7 +128,7 @@ void Nic::connect(BootClient& boot)
     if (pe != me)
       peers_[static_cast<std::size_t>(pe)] = std::make_unique<Peer>(io_, pe, cfg_, me);
   tcp::endpoint local(asio::ip::make_address(cfg_.listen_host), 0);
-  acceptor_ = std::make_unique<tcp::acceptor>(io_, local);
+  acceptor_                    = std::make_unique<tcp::acceptor>(io_, local);
   const std::string& advertise = cfg_.advertise.empty() ? cfg_.listen_host : cfg_.advertise;
   boot.put("addr." + std::to_string(me), advertise + ":" + std::to_string(acceptor_->local_endpoint().port()));
   boot.barrier();
@@ -230,8 +231,9 @@ void Nic::accept_peers(int count)
     acceptor_->accept(s);
     Hello hello{};
     const bool ok = read_hello(s, &hello) && hello.magic == kHelloMagic &&
-                    std::memcmp(hello.token, token.data(), kTokenBytes) == 0 && static_cast<int>(hello.rank) > cfg_.rank &&
-                    static_cast<int>(hello.rank) < cfg_.npes && hello.path < peers_[hello.rank]->conns.size() &&
+                    std::memcmp(hello.token, token.data(), kTokenBytes) == 0 &&
+                    static_cast<int>(hello.rank) > cfg_.rank && static_cast<int>(hello.rank) < cfg_.npes &&
+                    hello.path < peers_[hello.rank]->conns.size() &&
                     !peers_[hello.rank]->conns[hello.path]->socket.is_open();
     if (!ok) {
       refuse(s); // the job goes on
@@ -360,9 +362,9 @@ bool Nic::batch_locked(Peer& p, const Header& h, const void* payload, std::size_
 {
   if (cfg_.delays() || n > kBatchPayload)
     return false;
-  const std::uint64_t t      = now_ns();
-  const bool stream          = t - p.last_request_ns < kStreamGapNs;
-  p.last_request_ns          = t;
+  const std::uint64_t t = now_ns();
+  const bool stream     = t - p.last_request_ns < kStreamGapNs;
+  p.last_request_ns     = t;
   if (!stream && p.batch.empty())
     return false;
   if (p.batch.empty()) {
@@ -507,8 +509,8 @@ bool Nic::send_parts_locked(Conn& c, const iovec* iov, int count, Payload how)
     return false;
   // Nothing queued: send from the caller's buffers at once (no copy, no progress-thread hop).
   msghdr msg{};
-  msg.msg_iov    = const_cast<iovec*>(iov);
-  msg.msg_iovlen = static_cast<std::size_t>(count);
+  msg.msg_iov     = const_cast<iovec*>(iov);
+  msg.msg_iovlen  = static_cast<std::size_t>(count);
   const ssize_t r = ::sendmsg(c.socket.native_handle(), &msg, MSG_DONTWAIT | MSG_NOSIGNAL);
   if (r < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
     return false; // the queue's writer reports it
@@ -650,7 +652,7 @@ void Nic::process(Conn& c)
     std::memcpy(&c.header, c.in.data() + c.in_lo, sizeof(Header));
     if (static_cast<int>(c.header.src) != p.pe)
       bad_message(p, "a message claiming to come from PE " + std::to_string(c.header.src));
-    const char* data = c.in.data() + c.in_lo + sizeof(Header);
+    const char* data        = c.in.data() + c.in_lo + sizeof(Header);
     const std::size_t avail = c.in_hi - c.in_lo - sizeof(Header);
     c.direct                = false;
     c.payload.clear();
@@ -664,7 +666,8 @@ void Nic::process(Conn& c)
     // reply in the initiator's destination (its operation is pending until the reply is counted).
     std::byte* into = c.header.type == MsgType::Put ? at(c.header.seg, c.header.offset, len)
                                                     : reinterpret_cast<std::byte*>(c.header.dest);
-    c.direct = into != nullptr && (c.header.type == MsgType::Reply || !cfg_.total_ordering || c.header.seq == p.expected);
+    c.direct =
+        into != nullptr && (c.header.type == MsgType::Reply || !cfg_.total_ordering || c.header.seq == p.expected);
     if (!c.direct) {
       copied(len); // cleared
       c.payload.resize(len);
@@ -689,15 +692,16 @@ void Nic::process(Conn& c)
 
 void Nic::read_rest(Conn& c, char* dst, std::size_t left)
 {
-  c.socket.async_read_some(asio::buffer(dst, left), [this, &c, dst, left](const boost::system::error_code& ec, std::size_t n) {
-    if (ec)
-      return; // the peer ended (the launcher reports an early end)
-    reads_.fetch_add(1, std::memory_order_relaxed);
-    if (n < left)
-      return read_rest(c, dst + n, left - n);
-    on_message(c);
-    process(c);
-  });
+  c.socket.async_read_some(asio::buffer(dst, left),
+                           [this, &c, dst, left](const boost::system::error_code& ec, std::size_t n) {
+                             if (ec)
+                               return; // the peer ended (the launcher reports an early end)
+                             reads_.fetch_add(1, std::memory_order_relaxed);
+                             if (n < left)
+                               return read_rest(c, dst + n, left - n);
+                             on_message(c);
+                             process(c);
+                           });
 }
 
 void Nic::on_message(Conn& c)
@@ -929,11 +933,11 @@ void Nic::flush_acks(Peer& p)
   if (p.ack_count == 0)
     return;
   Header r;
-  r.type   = MsgType::Ack;
-  r.src    = static_cast<std::uint32_t>(cfg_.rank);
-  r.cookie = p.ack_cookie;
-  r.seq    = p.ack_seq;
-  r.len    = p.ack_count;
+  r.type      = MsgType::Ack;
+  r.src       = static_cast<std::uint32_t>(cfg_.rank);
+  r.cookie    = p.ack_cookie;
+  r.seq       = p.ack_seq;
+  r.len       = p.ack_count;
   p.ack_count = 0;
   messages_.fetch_add(1, std::memory_order_relaxed);
   std::lock_guard lock(p.mutex);
@@ -942,7 +946,8 @@ void Nic::flush_acks(Peer& p)
 
 void Nic::complete(std::uint64_t cookie, std::uint64_t count)
 {
-  const std::uint64_t total = reinterpret_cast<std::atomic<std::uint64_t>*>(cookie)->fetch_add(count, std::memory_order_acq_rel) + count;
+  const std::uint64_t total =
+      reinterpret_cast<std::atomic<std::uint64_t>*>(cookie)->fetch_add(count, std::memory_order_acq_rel) + count;
   SHMEMSIM_OBSERVE(obs_, ct_changed(now(), cfg_.rank, counter_index(cookie), total, 0));
   notify_waiters();
 }
@@ -976,7 +981,9 @@ void Nic::notify_waiters()
 {
   if (waiters_.load() == 0)
     return;
-  { std::lock_guard lock(wait_mutex_); }
+  {
+    std::lock_guard lock(wait_mutex_);
+  }
   wait_cv_.notify_all();
 }
 

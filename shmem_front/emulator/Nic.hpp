@@ -49,16 +49,16 @@ struct Segments {
 
 /// Figures for the launcher's report.
 struct NicStats {
-  std::uint64_t deliveries = 0;   ///< requests executed at this PE
+  std::uint64_t deliveries   = 0; ///< requests executed at this PE
   std::uint64_t out_of_order = 0; ///< of those, delivered after a later one of the same pair
-  std::uint64_t restored = 0;     ///< held by the receiver to restore a pair's order (total ordering)
-  std::uint64_t held = 0;         ///< requests the injector held back for others to overtake
+  std::uint64_t restored     = 0; ///< held by the receiver to restore a pair's order (total ordering)
+  std::uint64_t held         = 0; ///< requests the injector held back for others to overtake
   // The work it took (summary.json's emulator.work; tests bound them, not times):
-  std::uint64_t messages = 0;     ///< messages sent: requests, ACKs and REPLYs
+  std::uint64_t messages      = 0; ///< messages sent: requests, ACKs and REPLYs
   std::uint64_t payload_bytes = 0; ///< payload sent (puts and replies)
-  std::uint64_t copied_bytes = 0; ///< payload bytes copied or cleared in this process's memory (not by the kernel)
-  std::uint64_t reads = 0;        ///< receive system calls on the connections
-  std::uint64_t sleeps = 0;       ///< times a thread blocked: the progress thread in epoll, a wait on the condition variable
+  std::uint64_t copied_bytes  = 0; ///< payload bytes copied or cleared in this process's memory (not by the kernel)
+  std::uint64_t reads         = 0; ///< receive system calls on the connections
+  std::uint64_t sleeps = 0; ///< times a thread blocked: the progress thread in epoll, a wait on the condition variable
 };
 
 class Nic {
@@ -113,7 +113,8 @@ public:
   /// (EmuTransport::wait: a CT, then the issued count). It may only read atomics.
   template <class Done> void wait_until(const Done& done)
   {
-    wait_until(+[](const void* d) { return (*static_cast<const Done*>(d))(); }, &done);
+    wait_until(
+        +[](const void* d) { return (*static_cast<const Done*>(d))(); }, &done);
   }
   void wait_until(bool (*done)(const void*), const void* arg);
   /// Block until updates() exceeds `seen`, or at most `max_wait` (stores by this PE's own threads

@@ -13,16 +13,17 @@ namespace shmemsim::emulator {
 enum class MsgType : std::uint8_t { Put = 1, Get, Amo, FetchAmo, Ack, Reply };
 
 struct Header {
-  MsgType type       = MsgType::Put;
-  std::uint8_t op    = 0; ///< front::AmoOp, with kSignalOp for a collective's signal
-  std::uint8_t dtype = 0; ///< front::AmoType
-  std::uint8_t seg   = 0;
-  std::uint32_t src  = 0;       ///< the sending PE
-  std::uint64_t seq  = 0;       ///< requests: per (source, target) pair, from 1
-  std::uint64_t offset = 0;     ///< in the target's segment
-  std::uint64_t len    = 0;     ///< data bytes (PUT/REPLY: the payload that follows; GET: asked for); ACK: operations acknowledged
-  std::uint64_t cookie = 0;     ///< the initiator's counter to increment on ACK/REPLY
-  std::uint64_t dest   = 0;     ///< REPLY: where the initiator wants the data
+  MsgType type         = MsgType::Put;
+  std::uint8_t op      = 0; ///< front::AmoOp, with kSignalOp for a collective's signal
+  std::uint8_t dtype   = 0; ///< front::AmoType
+  std::uint8_t seg     = 0;
+  std::uint32_t src    = 0; ///< the sending PE
+  std::uint64_t seq    = 0; ///< requests: per (source, target) pair, from 1
+  std::uint64_t offset = 0; ///< in the target's segment
+  std::uint64_t len =
+      0; ///< data bytes (PUT/REPLY: the payload that follows; GET: asked for); ACK: operations acknowledged
+  std::uint64_t cookie   = 0;      ///< the initiator's counter to increment on ACK/REPLY
+  std::uint64_t dest     = 0;      ///< REPLY: where the initiator wants the data
   std::uint64_t value[2] = {0, 0}; ///< AMO operand and comparand (raw bits, 4 or 8 bytes used)
 };
 static_assert(sizeof(Header) == 64, "the wire header is 64 bytes");

@@ -42,9 +42,11 @@ using namespace shmemsim::emulator;
 
 // The counting hooks shmemsim-cc's plugin calls at every basic block: nothing to count here (real
 // time is measured, not charged). Exported, they are found before the interposition library's.
-extern "C" __attribute__((visibility("default"))) void __shmemsim_count(unsigned long) {}
-extern "C" __attribute__((visibility("default"))) void __shmemsim_count_chain(unsigned long, unsigned long, unsigned long,
-                                                                            unsigned long)
+extern "C" __attribute__((visibility("default"))) void __shmemsim_count(unsigned long)
+{
+}
+extern "C" __attribute__((visibility("default"))) void __shmemsim_count_chain(unsigned long, unsigned long,
+                                                                              unsigned long, unsigned long)
 {
 }
 
@@ -52,9 +54,9 @@ namespace {
 
 struct Pe {
   Config cfg;
-  BootClient* boot    = nullptr;
-  Nic* nic            = nullptr;
-  EmuRuntime* runtime = nullptr;
+  BootClient* boot               = nullptr;
+  Nic* nic                       = nullptr;
+  EmuRuntime* runtime            = nullptr;
   traces::PartRecorder* recorder = nullptr; ///< this PE's part of the trace (--out), if any
   std::atomic<bool> in_main{false};
   std::atomic<bool> exiting{false};
@@ -89,8 +91,8 @@ ProgramMain load_program(const char* path, Segments& mem)
   if (m == nullptr)
     die(std::string(path) + ": has no main function");
   const loader::ProgramImage image = loader::describe_loaded_program(h);
-  mem.base[0] = image.data;
-  mem.size[0] = image.data_size;
+  mem.base[0]                      = image.data;
+  mem.size[0]                      = image.data_size;
   return m;
 }
 
@@ -129,7 +131,6 @@ void finish(int status)
   }
 }
 
-
 /// The program's threads, numbered as the simulator numbers them: 0 the PE's main thread, then
 /// 1, 2, ... in the order they are created (by the program or the libraries it calls once main
 /// runs; the NIC's own threads are not the program's).
@@ -162,7 +163,8 @@ void on_crash(int sig)
     std::snprintf(who, sizeof who, "thread %d", t_thread);
   char line[256];
   const int n = std::snprintf(line, sizeof line, "shmemsim-run: PE %d (%s) crashed: %s%s%s\n", g_pe.cfg.rank, who,
-                              shmemsim::front::signal_text(sig), routine != nullptr ? " in " : "", routine != nullptr ? routine : "");
+                              shmemsim::front::signal_text(sig), routine != nullptr ? " in " : "",
+                              routine != nullptr ? routine : "");
   if (n > 0)
     (void)!write(2, line, static_cast<std::size_t>(n));
   signal(sig, SIG_DFL);
@@ -182,7 +184,7 @@ double cpu_seconds()
 // exit() called by the program (exported: found before libc's): its PE's part ends with `status`.
 extern "C" __attribute__((visibility("default"), noreturn)) void exit(int status) noexcept
 {
-  using ExitFn = void (*)(int);
+  using ExitFn       = void (*)(int);
   static ExitFn real = reinterpret_cast<ExitFn>(dlsym(RTLD_NEXT, "exit"));
   if (g_pe.in_main.load())
     finish(status);
@@ -192,13 +194,13 @@ extern "C" __attribute__((visibility("default"), noreturn)) void exit(int status
 
 // pthread_create (exported: found before libc's) numbers the program's threads for crash reports.
 extern "C" __attribute__((visibility("default"))) int pthread_create(pthread_t* thread, const pthread_attr_t* attr,
-                                                                    void* (*fn)(void*), void* arg)
+                                                                     void* (*fn)(void*), void* arg)
 {
-  using CreateFn = int (*)(pthread_t*, const pthread_attr_t*, void* (*)(void*), void*);
+  using CreateFn       = int (*)(pthread_t*, const pthread_attr_t*, void* (*)(void*), void*);
   static CreateFn real = reinterpret_cast<CreateFn>(dlsym(RTLD_NEXT, "pthread_create"));
   if (!g_pe.in_main.load())
     return real(thread, attr, fn, arg);
-  auto* start = new ThreadStart{fn, arg, g_threads.fetch_add(1) + 1};
+  auto* start  = new ThreadStart{fn, arg, g_threads.fetch_add(1) + 1};
   const int rc = real(thread, attr, start_thread, start);
   if (rc != 0)
     delete start;
@@ -244,7 +246,7 @@ int main(int argc, char** argv)
     return 2;
   }
   const ProgramMain program_main = load_program(argv[1], mem);
-  mem.base[1] = static_cast<std::byte*>(loader::map_symmetric_heap(cfg.heap_bytes));
+  mem.base[1]                    = static_cast<std::byte*>(loader::map_symmetric_heap(cfg.heap_bytes));
   if (mem.base[1] == MAP_FAILED)
     die("cannot map a symmetric heap of " + std::to_string(cfg.heap_bytes) + " bytes: " + std::strerror(errno) +
         " (lower SHMEM_SYMMETRIC_SIZE)");
@@ -255,10 +257,10 @@ int main(int argc, char** argv)
     die(m);
   };
   // Never destroyed: the process ends with exit() while nothing uses them any more.
-  auto* nic     = new Nic(cfg, mem, fatal);
-  g_pe.nic      = nic;
-  auto* runtime = new EmuRuntime(cfg, mem, *g_pe.boot);
-  g_pe.runtime  = runtime;
+  auto* nic               = new Nic(cfg, mem, fatal);
+  g_pe.nic                = nic;
+  auto* runtime           = new EmuRuntime(cfg, mem, *g_pe.boot);
+  g_pe.runtime            = runtime;
   EmuTransport* transport = nullptr;
   try {
     transport = new EmuTransport(cfg, *nic, fatal);
@@ -278,10 +280,11 @@ int main(int argc, char** argv)
   nic->every(std::chrono::milliseconds(250), [monitor, nic, runtime, transport] {
     const char* r = runtime->routine();
     char head[256];
-    std::snprintf(head, sizeof head, "HB %llu %.3f %s", static_cast<unsigned long long>(runtime->calls() + nic->progress()),
-                  cpu_seconds(), r != nullptr ? r : "-");
+    std::snprintf(head, sizeof head, "HB %llu %.3f %s",
+                  static_cast<unsigned long long>(runtime->calls() + nic->progress()), cpu_seconds(),
+                  r != nullptr ? r : "-");
     // Then what the routine waiting now adds to a report (a pSync word the program overwrote).
-    std::string line = head;
+    std::string line       = head;
     const std::string note = transport->wait_note();
     if (!note.empty())
       line += " " + note;

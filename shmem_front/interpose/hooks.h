@@ -11,7 +11,7 @@ extern "C" {
 
 /* Process state libc keeps once per process, kept once per PE instead. */
 struct shmemsim_libc_state {
-  struct random_data random;   /* rand, random, srand, srandom */
+  struct random_data random; /* rand, random, srand, srandom */
   char random_state[128];
   int random_ready;
   struct drand48_data drand48; /* drand48 family */

@@ -30,8 +30,14 @@ EXPORT unsigned long shmemsim_instruction_fs;
 EXPORT unsigned long shmemsim_divide_fs;
 EXPORT unsigned long shmemsim_latency_fs[SHMEMSIM_CHAIN_CLASSES];
 
-EXPORT void shmemsim_interpose_install(const struct shmemsim_hooks* h) { hooks = h; }
-EXPORT const struct shmemsim_hooks* shmemsim_interpose_hooks(void) { return hooks; }
+EXPORT void shmemsim_interpose_install(const struct shmemsim_hooks* h)
+{
+  hooks = h;
+}
+EXPORT const struct shmemsim_hooks* shmemsim_interpose_hooks(void)
+{
+  return hooks;
+}
 
 /* Work after which the running thread's time slice ends (the runtime sets it; the counter is
  * reset whenever computation is charged). */
@@ -170,7 +176,10 @@ EXPORT void __shmemsim_count(unsigned long instructions)
 }
 
 /* The inline path's call: shmemsim_left ran out, the time slice may have ended. */
-EXPORT void __shmemsim_count_slow(void) { count(0); }
+EXPORT void __shmemsim_count_slow(void)
+{
+  count(0);
+}
 
 /* The same in a block that leads into innermost loop `loop` (entered or not): the execution of a
  * loop that was open ends and is charged; this loop's next iterations form a new execution. */
@@ -278,15 +287,15 @@ EXPORT void __shmemsim_count_chain_slow(unsigned long instructions, unsigned lon
  * for the new execution's first iterations. Its chain is the open loop's from now on, as the
  * header's first iteration would set it (an execution of no iteration charges nothing). */
 EXPORT void __shmemsim_count_enter_arm(unsigned long instructions, unsigned long loop,
-                                       unsigned long header_instructions, unsigned long chain,
-                                       unsigned long divides, unsigned long loop_instructions, unsigned long* slot)
+                                       unsigned long header_instructions, unsigned long chain, unsigned long divides,
+                                       unsigned long loop_instructions, unsigned long* slot)
 {
   /* The execution that ends here, if it is this loop's from the start, counted on this slot: its
    * iterations, for the inline re-entry below. */
-  const int again = loop != 0 && loop == open_loop.loop && armed_slot == slot && armed_open;
+  const int again           = loop != 0 && loop == open_loop.loop && armed_slot == slot && armed_open;
   const unsigned long ended = again ? open_loop.iterations + armed_runs - slot[0] : 0;
-  const int from_start = again && open_loop.iterations == 0;
-  slot[2] = 0;
+  const int from_start      = again && open_loop.iterations == 0;
+  slot[2]                   = 0;
   __shmemsim_count_enter(instructions, loop);
   if (loop == 0 || loop != open_loop.loop)
     return; /* the time slice ended: the runtime closed the execution */
@@ -307,15 +316,18 @@ EXPORT void __shmemsim_count_enter_arm(unsigned long instructions, unsigned long
   }
 }
 
-static int active(void) { return hooks != NULL && hooks->active(); }
+static int active(void)
+{
+  return hooks != NULL && hooks->active();
+}
 
-#define REAL(ret, name, params)                                         \
-  static ret(*real_##name) params;                                      \
-  static ret(*get_real_##name(void)) params                             \
-  {                                                                     \
-    if (real_##name == NULL)                                            \
-      *(void**)(&real_##name) = dlsym(RTLD_NEXT, #name);                \
-    return real_##name;                                                 \
+#define REAL(ret, name, params)                                                                                        \
+  static ret(*real_##name) params;                                                                                     \
+  static ret(*get_real_##name(void)) params                                                                            \
+  {                                                                                                                    \
+    if (real_##name == NULL)                                                                                           \
+      *(void**)(&real_##name) = dlsym(RTLD_NEXT, #name);                                                               \
+    return real_##name;                                                                                                \
   }
 
 REAL(int, clock_gettime, (clockid_t, struct timespec*))
@@ -456,8 +468,8 @@ static int program_crash_action_set[NSIG];
 
 EXPORT int shmemsim_interpose_program_handles(int sig)
 {
-  return sig > 0 && sig < NSIG && program_crash_action_set[sig] &&
-         program_crash_action[sig].sa_handler != SIG_DFL && program_crash_action[sig].sa_handler != SIG_IGN;
+  return sig > 0 && sig < NSIG && program_crash_action_set[sig] && program_crash_action[sig].sa_handler != SIG_DFL &&
+         program_crash_action[sig].sa_handler != SIG_IGN;
 }
 
 REAL(int, sigaction, (int, const struct sigaction*, struct sigaction*))
@@ -551,7 +563,10 @@ static long pe_random(void)
   return r;
 }
 
-static void pe_srandom(unsigned seed) { srandom_r(seed, rnd()); }
+static void pe_srandom(unsigned seed)
+{
+  srandom_r(seed, rnd());
+}
 
 EXPORT long random(void)
 {
@@ -690,7 +705,10 @@ EXPORT int pthread_create(pthread_t* t, const pthread_attr_t* a, void* (*fn)(voi
   }
   return r;
 }
-EXPORT int pthread_join(pthread_t t, void** ret) { return active() ? hooks->thread_join((unsigned long)t, ret) : get_real_pthread_join()(t, ret); }
+EXPORT int pthread_join(pthread_t t, void** ret)
+{
+  return active() ? hooks->thread_join((unsigned long)t, ret) : get_real_pthread_join()(t, ret);
+}
 EXPORT void pthread_exit(void* ret)
 {
   if (active())
@@ -698,9 +716,18 @@ EXPORT void pthread_exit(void* ret)
   get_real_pthread_exit()(ret);
   __builtin_unreachable();
 }
-EXPORT pthread_t pthread_self(void) { return active() ? (pthread_t)hooks->thread_self() : get_real_pthread_self()(); }
-EXPORT int pthread_equal(pthread_t a, pthread_t b) { return active() ? a == b : get_real_pthread_equal()(a, b); }
-EXPORT int pthread_detach(pthread_t t) { return active() ? hooks->thread_detach((unsigned long)t) : get_real_pthread_detach()(t); }
+EXPORT pthread_t pthread_self(void)
+{
+  return active() ? (pthread_t)hooks->thread_self() : get_real_pthread_self()();
+}
+EXPORT int pthread_equal(pthread_t a, pthread_t b)
+{
+  return active() ? a == b : get_real_pthread_equal()(a, b);
+}
+EXPORT int pthread_detach(pthread_t t)
+{
+  return active() ? hooks->thread_detach((unsigned long)t) : get_real_pthread_detach()(t);
+}
 
 EXPORT int pthread_mutex_init(pthread_mutex_t* m, const pthread_mutexattr_t* a)
 {
@@ -708,27 +735,60 @@ EXPORT int pthread_mutex_init(pthread_mutex_t* m, const pthread_mutexattr_t* a)
     return get_real_pthread_mutex_init()(m, a);
   return hooks->mutex_forget(m);
 }
-EXPORT int pthread_mutex_destroy(pthread_mutex_t* m) { return active() ? hooks->mutex_forget(m) : get_real_pthread_mutex_destroy()(m); }
-EXPORT int pthread_mutex_lock(pthread_mutex_t* m) { return active() ? hooks->mutex_lock(m, 0) : get_real_pthread_mutex_lock()(m); }
-EXPORT int pthread_mutex_trylock(pthread_mutex_t* m) { return active() ? hooks->mutex_lock(m, 1) : get_real_pthread_mutex_trylock()(m); }
-EXPORT int pthread_mutex_unlock(pthread_mutex_t* m) { return active() ? hooks->mutex_unlock(m) : get_real_pthread_mutex_unlock()(m); }
+EXPORT int pthread_mutex_destroy(pthread_mutex_t* m)
+{
+  return active() ? hooks->mutex_forget(m) : get_real_pthread_mutex_destroy()(m);
+}
+EXPORT int pthread_mutex_lock(pthread_mutex_t* m)
+{
+  return active() ? hooks->mutex_lock(m, 0) : get_real_pthread_mutex_lock()(m);
+}
+EXPORT int pthread_mutex_trylock(pthread_mutex_t* m)
+{
+  return active() ? hooks->mutex_lock(m, 1) : get_real_pthread_mutex_trylock()(m);
+}
+EXPORT int pthread_mutex_unlock(pthread_mutex_t* m)
+{
+  return active() ? hooks->mutex_unlock(m) : get_real_pthread_mutex_unlock()(m);
+}
 
-EXPORT int pthread_cond_init(pthread_cond_t* c, const pthread_condattr_t* a) { return active() ? 0 : get_real_pthread_cond_init()(c, a); }
-EXPORT int pthread_cond_destroy(pthread_cond_t* c) { return active() ? 0 : get_real_pthread_cond_destroy()(c); }
-EXPORT int pthread_cond_wait(pthread_cond_t* c, pthread_mutex_t* m) { return active() ? hooks->cond_wait(c, m, NULL) : get_real_pthread_cond_wait()(c, m); }
+EXPORT int pthread_cond_init(pthread_cond_t* c, const pthread_condattr_t* a)
+{
+  return active() ? 0 : get_real_pthread_cond_init()(c, a);
+}
+EXPORT int pthread_cond_destroy(pthread_cond_t* c)
+{
+  return active() ? 0 : get_real_pthread_cond_destroy()(c);
+}
+EXPORT int pthread_cond_wait(pthread_cond_t* c, pthread_mutex_t* m)
+{
+  return active() ? hooks->cond_wait(c, m, NULL) : get_real_pthread_cond_wait()(c, m);
+}
 EXPORT int pthread_cond_timedwait(pthread_cond_t* c, pthread_mutex_t* m, const struct timespec* t)
 {
   return active() ? hooks->cond_wait(c, m, t) : get_real_pthread_cond_timedwait()(c, m, t);
 }
-EXPORT int pthread_cond_signal(pthread_cond_t* c) { return active() ? hooks->cond_signal(c, 0) : get_real_pthread_cond_signal()(c); }
-EXPORT int pthread_cond_broadcast(pthread_cond_t* c) { return active() ? hooks->cond_signal(c, 1) : get_real_pthread_cond_broadcast()(c); }
+EXPORT int pthread_cond_signal(pthread_cond_t* c)
+{
+  return active() ? hooks->cond_signal(c, 0) : get_real_pthread_cond_signal()(c);
+}
+EXPORT int pthread_cond_broadcast(pthread_cond_t* c)
+{
+  return active() ? hooks->cond_signal(c, 1) : get_real_pthread_cond_broadcast()(c);
+}
 
 EXPORT int pthread_barrier_init(pthread_barrier_t* b, const pthread_barrierattr_t* a, unsigned n)
 {
   return active() ? hooks->barrier_init(b, n) : get_real_pthread_barrier_init()(b, a, n);
 }
-EXPORT int pthread_barrier_destroy(pthread_barrier_t* b) { return active() ? 0 : get_real_pthread_barrier_destroy()(b); }
-EXPORT int pthread_barrier_wait(pthread_barrier_t* b) { return active() ? hooks->barrier_wait(b) : get_real_pthread_barrier_wait()(b); }
+EXPORT int pthread_barrier_destroy(pthread_barrier_t* b)
+{
+  return active() ? 0 : get_real_pthread_barrier_destroy()(b);
+}
+EXPORT int pthread_barrier_wait(pthread_barrier_t* b)
+{
+  return active() ? hooks->barrier_wait(b) : get_real_pthread_barrier_wait()(b);
+}
 
 EXPORT int pthread_once(pthread_once_t* once, void (*fn)(void))
 {
@@ -751,25 +811,73 @@ EXPORT int pthread_key_create(pthread_key_t* k, void (*d)(void*))
   *k           = (pthread_key_t)key;
   return r;
 }
-EXPORT int pthread_key_delete(pthread_key_t k) { return active() ? hooks->key_delete((unsigned)k) : get_real_pthread_key_delete()(k); }
-EXPORT void* pthread_getspecific(pthread_key_t k) { return active() ? hooks->get_specific((unsigned)k) : get_real_pthread_getspecific()(k); }
-EXPORT int pthread_setspecific(pthread_key_t k, const void* v) { return active() ? hooks->set_specific((unsigned)k, v) : get_real_pthread_setspecific()(k, v); }
+EXPORT int pthread_key_delete(pthread_key_t k)
+{
+  return active() ? hooks->key_delete((unsigned)k) : get_real_pthread_key_delete()(k);
+}
+EXPORT void* pthread_getspecific(pthread_key_t k)
+{
+  return active() ? hooks->get_specific((unsigned)k) : get_real_pthread_getspecific()(k);
+}
+EXPORT int pthread_setspecific(pthread_key_t k, const void* v)
+{
+  return active() ? hooks->set_specific((unsigned)k, v) : get_real_pthread_setspecific()(k, v);
+}
 
 /* Spin locks and read-write locks are simulated as mutexes (exclusive, also for readers). */
-EXPORT int pthread_spin_init(pthread_spinlock_t* s, int p) { return active() ? hooks->mutex_forget((void*)s) : get_real_pthread_spin_init()(s, p); }
-EXPORT int pthread_spin_destroy(pthread_spinlock_t* s) { return active() ? hooks->mutex_forget((void*)s) : get_real_pthread_spin_destroy()(s); }
-EXPORT int pthread_spin_lock(pthread_spinlock_t* s) { return active() ? hooks->mutex_lock((void*)s, 0) : get_real_pthread_spin_lock()(s); }
-EXPORT int pthread_spin_trylock(pthread_spinlock_t* s) { return active() ? hooks->mutex_lock((void*)s, 1) : get_real_pthread_spin_trylock()(s); }
-EXPORT int pthread_spin_unlock(pthread_spinlock_t* s) { return active() ? hooks->mutex_unlock((void*)s) : get_real_pthread_spin_unlock()(s); }
-EXPORT int pthread_rwlock_init(pthread_rwlock_t* l, const pthread_rwlockattr_t* a) { return active() ? hooks->mutex_forget(l) : get_real_pthread_rwlock_init()(l, a); }
-EXPORT int pthread_rwlock_destroy(pthread_rwlock_t* l) { return active() ? hooks->mutex_forget(l) : get_real_pthread_rwlock_destroy()(l); }
-EXPORT int pthread_rwlock_rdlock(pthread_rwlock_t* l) { return active() ? hooks->mutex_lock(l, 0) : get_real_pthread_rwlock_rdlock()(l); }
-EXPORT int pthread_rwlock_wrlock(pthread_rwlock_t* l) { return active() ? hooks->mutex_lock(l, 0) : get_real_pthread_rwlock_wrlock()(l); }
-EXPORT int pthread_rwlock_tryrdlock(pthread_rwlock_t* l) { return active() ? hooks->mutex_lock(l, 1) : get_real_pthread_rwlock_tryrdlock()(l); }
-EXPORT int pthread_rwlock_trywrlock(pthread_rwlock_t* l) { return active() ? hooks->mutex_lock(l, 1) : get_real_pthread_rwlock_trywrlock()(l); }
-EXPORT int pthread_rwlock_unlock(pthread_rwlock_t* l) { return active() ? hooks->mutex_unlock(l) : get_real_pthread_rwlock_unlock()(l); }
+EXPORT int pthread_spin_init(pthread_spinlock_t* s, int p)
+{
+  return active() ? hooks->mutex_forget((void*)s) : get_real_pthread_spin_init()(s, p);
+}
+EXPORT int pthread_spin_destroy(pthread_spinlock_t* s)
+{
+  return active() ? hooks->mutex_forget((void*)s) : get_real_pthread_spin_destroy()(s);
+}
+EXPORT int pthread_spin_lock(pthread_spinlock_t* s)
+{
+  return active() ? hooks->mutex_lock((void*)s, 0) : get_real_pthread_spin_lock()(s);
+}
+EXPORT int pthread_spin_trylock(pthread_spinlock_t* s)
+{
+  return active() ? hooks->mutex_lock((void*)s, 1) : get_real_pthread_spin_trylock()(s);
+}
+EXPORT int pthread_spin_unlock(pthread_spinlock_t* s)
+{
+  return active() ? hooks->mutex_unlock((void*)s) : get_real_pthread_spin_unlock()(s);
+}
+EXPORT int pthread_rwlock_init(pthread_rwlock_t* l, const pthread_rwlockattr_t* a)
+{
+  return active() ? hooks->mutex_forget(l) : get_real_pthread_rwlock_init()(l, a);
+}
+EXPORT int pthread_rwlock_destroy(pthread_rwlock_t* l)
+{
+  return active() ? hooks->mutex_forget(l) : get_real_pthread_rwlock_destroy()(l);
+}
+EXPORT int pthread_rwlock_rdlock(pthread_rwlock_t* l)
+{
+  return active() ? hooks->mutex_lock(l, 0) : get_real_pthread_rwlock_rdlock()(l);
+}
+EXPORT int pthread_rwlock_wrlock(pthread_rwlock_t* l)
+{
+  return active() ? hooks->mutex_lock(l, 0) : get_real_pthread_rwlock_wrlock()(l);
+}
+EXPORT int pthread_rwlock_tryrdlock(pthread_rwlock_t* l)
+{
+  return active() ? hooks->mutex_lock(l, 1) : get_real_pthread_rwlock_tryrdlock()(l);
+}
+EXPORT int pthread_rwlock_trywrlock(pthread_rwlock_t* l)
+{
+  return active() ? hooks->mutex_lock(l, 1) : get_real_pthread_rwlock_trywrlock()(l);
+}
+EXPORT int pthread_rwlock_unlock(pthread_rwlock_t* l)
+{
+  return active() ? hooks->mutex_unlock(l) : get_real_pthread_rwlock_unlock()(l);
+}
 
-EXPORT int sched_yield(void) { return active() ? hooks->yield() : get_real_sched_yield()(); }
+EXPORT int sched_yield(void)
+{
+  return active() ? hooks->yield() : get_real_sched_yield()();
+}
 
 /* ---------------------------------------------------------------- C++ threads (libstdc++)
  * std::mutex and std::lock_guard are inline calls to pthread_mutex_*, caught above. The members
@@ -804,11 +912,15 @@ static void* std_thread_body(void* state)
 #define STD_CV_WAIT _ZNSt18condition_variable4waitERSt11unique_lockISt5mutexE
 #define STD_CV_NOTIFY_ONE _ZNSt18condition_variable10notify_oneEv
 #define STD_CV_NOTIFY_ALL _ZNSt18condition_variable10notify_allEv
-#define STD_SLEEP_FOR _ZNSt11this_thread11__sleep_forENSt6chrono8durationIlSt5ratioILl1ELl1EEEENS1_IlS2_ILl1ELl1000000000EEEE
+#define STD_SLEEP_FOR                                                                                                  \
+  _ZNSt11this_thread11__sleep_forENSt6chrono8durationIlSt5ratioILl1ELl1EEEENS1_IlS2_ILl1ELl1000000000EEEE
 #define STR_(x) #x
 #define STR(x) STR_(x)
 
-static void* next_symbol(const char* name) { return dlsym(RTLD_NEXT, name); }
+static void* next_symbol(const char* name)
+{
+  return dlsym(RTLD_NEXT, name);
+}
 
 /* `self` is the std::thread (its id, a pthread_t, first); `state` the unique_ptr<_State>. */
 EXPORT void STD_THREAD_START(void* self, void** state, void (*unused)(void))
@@ -817,8 +929,8 @@ EXPORT void STD_THREAD_START(void* self, void** state, void (*unused)(void))
     ((void (*)(void*, void**, void (*)(void)))next_symbol(STR(STD_THREAD_START)))(self, state, unused);
     return;
   }
-  void* st = *state;
-  *state   = NULL;
+  void* st         = *state;
+  *state           = NULL;
   unsigned long id = 0;
   if (hooks->thread_create(&id, std_thread_body, st) == 0)
     *(unsigned long*)self = id;

@@ -22,19 +22,19 @@ using namespace shmemsim::front;
 namespace {
 
 struct Options {
-  int np          = -1;
-  int ppn         = -1;
+  int np  = -1;
+  int ppn = -1;
   std::string scenario;
   std::vector<std::string> sets;
-  long long seed  = -1;
+  long long seed = -1;
   std::string sim_time_limit;
   double wall_limit = 3600;
   std::string out;
   std::string trace;
-  bool quiet = false;
-  bool tag   = false;
+  bool quiet   = false;
+  bool tag     = false;
   bool emulate = false;
-  std::string hosts; ///< --hosts FILE (or another launcher's host-file option, with --emulate)
+  std::string hosts;     ///< --hosts FILE (or another launcher's host-file option, with --emulate)
   std::string host_file; ///< the last -hostfile FILE or the like
   std::string program;
   std::vector<std::string> args;
@@ -59,8 +59,9 @@ std::string lower(std::string s)
   return s;
 }
 
-constexpr const char* kWhyBinding = "simulated cores are shared fairly by their node's PEs and threads, nothing is bound";
-constexpr const char* kWhyMapBy   = "only ppr:K:node, node, slot and core mean something here";
+constexpr const char* kWhyBinding =
+    "simulated cores are shared fairly by their node's PEs and threads, nothing is bound";
+constexpr const char* kWhyMapBy    = "only ppr:K:node, node, slot and core mean something here";
 constexpr const char* kWhyHostFile = "the nodes are the simulated platform's (--scenario, --set platform.nodes=N)";
 
 /// -x VAR=VALUE, -genv/-env VAR VALUE: a variable for the PEs. Every PE runs in this process and
@@ -71,8 +72,9 @@ constexpr const char* kWhyHostFile = "the nodes are the simulated platform's (--
 void set_pe_variable(Options& o, const base::Given& g, const std::string& var, const char* value)
 {
   const std::string& opt = g.name;
-  const bool valid = !var.empty() && var.find('=') == std::string::npos &&
-                     std::all_of(var.begin(), var.end(), [](char c) { return c == '_' || std::isalnum(static_cast<unsigned char>(c)); }) &&
+  const bool valid       = !var.empty() && var.find('=') == std::string::npos &&
+                     std::all_of(var.begin(), var.end(),
+                                 [](char c) { return c == '_' || std::isalnum(static_cast<unsigned char>(c)); }) &&
                      !std::isdigit(static_cast<unsigned char>(var.front()));
   if (!valid)
     g.fail(opt + " " + var + (value != nullptr ? std::string("=") + value : "") +
@@ -144,10 +146,11 @@ void map_by(Options& o, const base::Given& g)
   if (how == "ppr") {
     // ppr:K:node (K PEs per node), possibly with modifiers after another ':'.
     const std::size_t a1 = v.find(':'), a2 = v.find(':', a1 + 1);
-    const std::string k  = v.substr(a1 + 1, a2 == std::string::npos ? std::string::npos : a2 - a1 - 1);
+    const std::string k    = v.substr(a1 + 1, a2 == std::string::npos ? std::string::npos : a2 - a1 - 1);
     const std::string unit = a2 == std::string::npos ? "" : lower(v.substr(a2 + 1, v.find(':', a2 + 1) - a2 - 1));
     if (unit == "node") {
-      if (k.empty() || k.size() > 7 || !std::all_of(k.begin(), k.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }) ||
+      if (k.empty() || k.size() > 7 ||
+          !std::all_of(k.begin(), k.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }) ||
           std::stoi(k) < 1)
         g.fail(g.name + " " + v + ": expected ppr:K:node with an integer K >= 1");
       o.ppn = std::stoi(k);
@@ -170,10 +173,11 @@ base::CommandLine launcher_table(Options& o)
   cl.synopsis("[OPTIONS] PROGRAM [ARGS...]")
       .description("Run an OpenSHMEM program built with shmemsim-cc on a simulated cluster. Options stop at PROGRAM:\n"
                    "everything after it belongs to the program (-- ends the options too).")
-      .rest("PROGRAM [ARGS...]", "", [&o](const Given& g) {
-        o.program = g.values.front();
-        o.args.assign(g.values.begin() + 1, g.values.end());
-      })
+      .rest("PROGRAM [ARGS...]", "",
+            [&o](const Given& g) {
+              o.program = g.values.front();
+              o.args.assign(g.values.begin() + 1, g.values.end());
+            })
       .option("-np, -n, --np", "N", "number of PEs (job.pes)", [&o](const Given& g) { o.np = parse_int(g, 1); })
       .option("--pes-per-node", "K", "PEs per node (default: as many as needed to fit the nodes)",
               [&o](const Given& g) { o.ppn = parse_int(g, 1); })
@@ -181,13 +185,15 @@ base::CommandLine launcher_table(Options& o)
               "platform and job settings (a platform naming no preset, or no --scenario: the embedded qdr-16 "
               "platform; one stderr line names the platform of a run)",
               o.scenario)
-      .option("--set", "KEY=VALUE", "override a scenario key (repeatable), e.g. --set job.compute=none", [&o](const Given& g) {
-        if (g.value().find('=') == std::string::npos || g.value().front() == '=')
-          g.fail("--set " + g.value() + ": expected KEY=VALUE");
-        o.sets.push_back(g.value());
-      })
+      .option("--set", "KEY=VALUE", "override a scenario key (repeatable), e.g. --set job.compute=none",
+              [&o](const Given& g) {
+                if (g.value().find('=') == std::string::npos || g.value().front() == '=')
+                  g.fail("--set " + g.value() + ": expected KEY=VALUE");
+                o.sets.push_back(g.value());
+              })
       .option("--seed", "S", "random seed (routing, jitter)", [&o](const Given& g) { o.seed = parse_int(g, 0); })
-      .option("--sim-time-limit", "T", "stop when simulated time reaches T (e.g. 10s, 500ms), exit status 4", o.sim_time_limit)
+      .option("--sim-time-limit", "T", "stop when simulated time reaches T (e.g. 10s, 500ms), exit status 4",
+              o.sim_time_limit)
       .option("--wall-time-limit", "SECS", "stop after SECS seconds of real time (default 3600), exit status 4",
               [&o](const Given& g) { o.wall_limit = parse_int(g, 0); })
       .option("--out", "DIR",
@@ -205,7 +211,8 @@ base::CommandLine launcher_table(Options& o)
               "with --emulate: the hosts the PEs run on, one per line (emulator.hosts); -hostfile, --hostfile, "
               "-machinefile, --machinefile and -f mean the same there",
               o.hosts)
-      .flag("--quiet", "no summary line on stderr at the end, no progress line on a terminal (the platform line, notices "
+      .flag("--quiet",
+            "no summary line on stderr at the end, no progress line on a terminal (the platform line, notices "
             "and errors stay)",
             o.quiet)
       .section("other launchers' options (Open MPI, MPICH, SOS oshrun), for suites' run scripts:")
@@ -227,18 +234,31 @@ base::CommandLine launcher_table(Options& o)
               [&o](const Given& g) { set_pe_variable(o, g, g.values[0], g.values[1].c_str()); })
       .section("ignored, with one notice line on stderr:")
       .flag("--oversubscribe, -oversubscribe", "PEs may always outnumber a simulated node's cores",
-            [&o](const Given& g) { o.ignored.push_back({g.name, "PEs may always outnumber a simulated node's cores"}); })
-      .option("--bind-to, -bind-to", "X", kWhyBinding, [&o](const Given& g) { o.ignored.push_back({g.name + " " + g.value(), kWhyBinding}); })
-      .flag("--report-bindings, -report-bindings", kWhyBinding, [&o](const Given& g) { o.ignored.push_back({g.name, kWhyBinding}); })
+            [&o](const Given& g) {
+              o.ignored.push_back({g.name, "PEs may always outnumber a simulated node's cores"});
+            })
+      .option("--bind-to, -bind-to", "X", kWhyBinding,
+              [&o](const Given& g) {
+                o.ignored.push_back({g.name + " " + g.value(), kWhyBinding});
+              })
+      .flag("--report-bindings, -report-bindings", kWhyBinding,
+            [&o](const Given& g) {
+              o.ignored.push_back({g.name, kWhyBinding});
+            })
       .option("-hostfile, --hostfile, -machinefile, --machinefile, -f", "FILE",
-              std::string(kWhyHostFile) + "; with --emulate, the same as --hosts FILE", [&o](const Given& g) {
+              std::string(kWhyHostFile) + "; with --emulate, the same as --hosts FILE",
+              [&o](const Given& g) {
                 o.host_file = g.value(); // ignored in a simulation; the emulator's hosts with --emulate (parse)
                 o.ignored.push_back({g.name + " " + o.host_file, kWhyHostFile});
               })
       .option("--mca, -mca, --gmca, -gmca", std::vector<std::string>{"KEY", "VALUE"}, "no Open MPI components here",
-              [&o](const Given& g) { o.ignored.push_back({g.name + " " + g.values[0] + " " + g.values[1], "no Open MPI components here"}); })
+              [&o](const Given& g) {
+                o.ignored.push_back({g.name + " " + g.values[0] + " " + g.values[1], "no Open MPI components here"});
+              })
       .flag("-v, --verbose", "no verbose mode; --out DIR records the run",
-            [&o](const Given& g) { o.ignored.push_back({g.name, "no verbose mode; --out DIR records the run"}); })
+            [&o](const Given& g) {
+              o.ignored.push_back({g.name, "no verbose mode; --out DIR records the run"});
+            })
       .epilogue(R"TXT(environment (OpenSHMEM 1.5; the deprecated SMA_ names work too, the SHMEM_ name wins):
   SHMEM_SYMMETRIC_SIZE    symmetric heap per PE (default job.symmetric_heap, 512 MiB): a number with
                           an optional k, m, g or t suffix in either case (2^10..2^40), e.g. 512m, 1G
@@ -297,8 +317,9 @@ void notice_unused_traffic(const std::string& scenario_file)
   std::ifstream in(scenario_file);
   const nlohmann::json doc = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false, /*ignore_comments=*/true);
   if (doc.is_object() && doc.contains("traffic") && doc["traffic"].is_array() && !doc["traffic"].empty())
-    std::fprintf(stderr, "shmemsim-run: %s: its traffic (%zu pattern%s) is not run: shmemsim-run runs the program; "
-                         "shmemsim run runs a scenario's traffic\n",
+    std::fprintf(stderr,
+                 "shmemsim-run: %s: its traffic (%zu pattern%s) is not run: shmemsim-run runs the program; "
+                 "shmemsim run runs a scenario's traffic\n",
                  scenario_file.c_str(), doc["traffic"].size(), doc["traffic"].size() == 1 ? "" : "s");
 }
 
@@ -336,7 +357,8 @@ scenarios::Scenario launch_scenario(const Options& o)
 std::string platform_origin(const Options& o, const scenarios::Scenario& sc)
 {
   const scenarios::PlatformParams& p = sc.platform;
-  const bool by_set = std::any_of(o.sets.begin(), o.sets.end(), [](const std::string& s) { return s.starts_with("platform.preset="); });
+  const bool by_set =
+      std::any_of(o.sets.begin(), o.sets.end(), [](const std::string& s) { return s.starts_with("platform.preset="); });
   if (p.preset_by_default)
     return o.scenario.empty() ? " (the embedded default: no --scenario)"
                               : " (the embedded default: " + o.scenario + " names no platform.preset)";
@@ -365,7 +387,7 @@ run::Request request_of(const Options& o)
 
 int main(int argc, char** argv)
 {
-  const Options o   = parse(argc, argv);
+  const Options o      = parse(argc, argv);
   run::Request request = request_of(o);
   run::install_signal_handlers(request);
   adopt_sma_variables();

@@ -28,18 +28,24 @@ inline const ParamTable<AsyncParams>& AsyncParams::keys()
   using K = ParamKind;
   using shmemsim::field;
   static const ParamTable<AsyncParams> table = {
-      {.path = "job.async.workers", .kind = K::Int,
-       .doc = "AsyncSHMEM (shmemx_worker_init): workers per PE, i.e. threads running tasks at a time, the PE's "
-              "main thread starting as worker 0 (SHMEM_ASYNC_WORKERS in the environment wins); 0: the node's "
-              "program cores divided among its PEs. A suspended task keeps its thread while a spare one takes its "
-              "worker's place; the offload runtime adds one communication worker and both add one thread that "
-              "watches communication-driven tasks (docs/extensions-async.md).",
-       .field = field(&AsyncParams::workers), .min = 0, .max = 1024},
-      {.path = "job.async.runtime", .kind = K::Enum,
-       .doc = "AsyncSHMEM runtime design (SHMEM_ASYNC_RUNTIME wins): offload (one communication worker performs "
-              "every SHMEM call of the tasks; the calling task waits while its worker runs other tasks) or "
-              "contexts (each worker issues on a communication context of its own).",
-       .field = field(&AsyncParams::design), .choices = {"offload", "contexts"}, .noun = "AsyncSHMEM runtime"},
+      {.path  = "job.async.workers",
+       .kind  = K::Int,
+       .doc   = "AsyncSHMEM (shmemx_worker_init): workers per PE, i.e. threads running tasks at a time, the PE's "
+                "main thread starting as worker 0 (SHMEM_ASYNC_WORKERS in the environment wins); 0: the node's "
+                "program cores divided among its PEs. A suspended task keeps its thread while a spare one takes its "
+                "worker's place; the offload runtime adds one communication worker and both add one thread that "
+                "watches communication-driven tasks (docs/extensions-async.md).",
+       .field = field(&AsyncParams::workers),
+       .min   = 0,
+       .max   = 1024},
+      {.path    = "job.async.runtime",
+       .kind    = K::Enum,
+       .doc     = "AsyncSHMEM runtime design (SHMEM_ASYNC_RUNTIME wins): offload (one communication worker performs "
+                  "every SHMEM call of the tasks; the calling task waits while its worker runs other tasks) or "
+                  "contexts (each worker issues on a communication context of its own).",
+       .field   = field(&AsyncParams::design),
+       .choices = {"offload", "contexts"},
+       .noun    = "AsyncSHMEM runtime"},
   };
   return table;
 }

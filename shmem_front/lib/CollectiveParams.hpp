@@ -34,22 +34,32 @@ inline const ParamTable<CollectiveParams>& CollectiveParams::keys()
   using K = ParamKind;
   using shmemsim::field;
   static const ParamTable<CollectiveParams> table = {
-      {.path = "job.collectives.barrier", .kind = K::Enum,
-       .doc = "Team/active-set barriers and syncs: dissemination (log2 p rounds) or tree (binomial gather and "
-              "release).",
-       .field = field(&CollectiveParams::barrier), .choices = {"dissemination", "tree"}, .noun = "barrier algorithm"},
-      {.path = "job.collectives.broadcast", .kind = K::Enum,
-       .doc = "Broadcast: binomial tree or linear (the root puts to every PE).",
-       .field = field(&CollectiveParams::broadcast), .choices = {"binomial", "linear"},
-       .noun = "broadcast algorithm"},
-      {.path = "job.collectives.collect", .kind = K::Enum,
-       .doc = "collect/fcollect: ring (p-1 steps to the right neighbour) or linear (every PE puts to every PE).",
-       .field = field(&CollectiveParams::collect), .choices = {"ring", "linear"}, .noun = "collect algorithm"},
-      {.path = "job.collectives.reduce", .kind = K::Enum,
-       .doc = "Reductions: recursive_doubling (log2 p rounds of gets), linear (the first PE gets, reduces and "
-              "puts the result) or ring (reduce-scatter + allgather in p chunks).",
-       .field = field(&CollectiveParams::reduce), .choices = {"recursive_doubling", "linear", "ring"},
-       .noun = "reduction algorithm"},
+      {.path    = "job.collectives.barrier",
+       .kind    = K::Enum,
+       .doc     = "Team/active-set barriers and syncs: dissemination (log2 p rounds) or tree (binomial gather and "
+                  "release).",
+       .field   = field(&CollectiveParams::barrier),
+       .choices = {"dissemination", "tree"},
+       .noun    = "barrier algorithm"},
+      {.path    = "job.collectives.broadcast",
+       .kind    = K::Enum,
+       .doc     = "Broadcast: binomial tree or linear (the root puts to every PE).",
+       .field   = field(&CollectiveParams::broadcast),
+       .choices = {"binomial", "linear"},
+       .noun    = "broadcast algorithm"},
+      {.path    = "job.collectives.collect",
+       .kind    = K::Enum,
+       .doc     = "collect/fcollect: ring (p-1 steps to the right neighbour) or linear (every PE puts to every PE).",
+       .field   = field(&CollectiveParams::collect),
+       .choices = {"ring", "linear"},
+       .noun    = "collect algorithm"},
+      {.path    = "job.collectives.reduce",
+       .kind    = K::Enum,
+       .doc     = "Reductions: recursive_doubling (log2 p rounds of gets), linear (the first PE gets, reduces and "
+                  "puts the result) or ring (reduce-scatter + allgather in p chunks).",
+       .field   = field(&CollectiveParams::reduce),
+       .choices = {"recursive_doubling", "linear", "ring"},
+       .noun    = "reduction algorithm"},
   };
   return table;
 }

@@ -85,9 +85,10 @@ TransportCtx* ContextTable::share(const std::string& why)
   ++(on_default ? counts_.shared_default : counts_.shared_created);
   if (!noticed_) {
     noticed_ = true;
-    source_.notice(prefix() + "context " + std::to_string(c->id) + " shares " +
-                   (on_default ? std::string("the default context's") : "context " + std::to_string(c->owner->id) + "'s") +
-                   " resources: " + why);
+    source_.notice(
+        prefix() + "context " + std::to_string(c->id) + " shares " +
+        (on_default ? std::string("the default context's") : "context " + std::to_string(c->owner->id) + "'s") +
+        " resources: " + why);
   }
   source_.ctx_event(c->id, c->counters, CtxEvent::Share);
   ctxs_.push_back(std::move(c));

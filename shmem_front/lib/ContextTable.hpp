@@ -47,13 +47,13 @@ public:
 /// One communication context (or request slot) of a PE. Backends read `id` and `counters`; the
 /// rest is the table's.
 struct TransportCtx {
-  int id             = 0;       ///< numbers the PE's contexts and request slots in traces (0: the default one)
-  Counters* counters = nullptr; ///< where its operations are issued and counted (its owner's)
-  TransportCtx* owner = this;   ///< the context whose counters it uses (itself unless shared)
-  int sharers        = 0;       ///< contexts issuing on its counters
-  bool destroyed     = false;   ///< destroyed while shared: its counters live on for its sharers
-  bool request_slot  = false;   ///< a request slot (never a context, never shared by one)
-  int req_users      = 0;       ///< open requests issuing on it
+  int id              = 0;       ///< numbers the PE's contexts and request slots in traces (0: the default one)
+  Counters* counters  = nullptr; ///< where its operations are issued and counted (its owner's)
+  TransportCtx* owner = this;    ///< the context whose counters it uses (itself unless shared)
+  int sharers         = 0;       ///< contexts issuing on its counters
+  bool destroyed      = false;   ///< destroyed while shared: its counters live on for its sharers
+  bool request_slot   = false;   ///< a request slot (never a context, never shared by one)
+  int req_users       = 0;       ///< open requests issuing on it
 };
 
 /// One open request: the slot its operations are issued on.
@@ -108,8 +108,8 @@ private:
   std::unique_ptr<TransportCtx> def_;
   std::vector<std::unique_ptr<TransportCtx>> ctxs_; ///< created contexts and request slots, in creation order
   std::vector<TransportCtx*> req_slots_;            ///< the request slots, oldest first
-  int next_id_ = 1;
-  std::size_t round_robin_ = 0; ///< the next created context to share (OnExhaustion::RoundRobin)
+  int next_id_             = 1;
+  std::size_t round_robin_ = 0;                ///< the next created context to share (OnExhaustion::RoundRobin)
   bool noticed_ = false, req_noticed_ = false; ///< the notice line about contexts, about requests, said
   ContextCounts counts_;
 };

@@ -161,7 +161,8 @@ void Entry::check_pe(int pe) const
 {
   const int n = rt().n_pes();
   if (pe < 0 || pe >= n)
-    fail("invalid PE " + std::to_string(pe) + "; the job has " + std::to_string(n) + " PEs (0.." + std::to_string(n - 1) + ")");
+    fail("invalid PE " + std::to_string(pe) + "; the job has " + std::to_string(n) + " PEs (0.." +
+         std::to_string(n - 1) + ")");
 }
 
 void Entry::check_symmetric(const void* addr, std::size_t n, const char* what) const

@@ -13,9 +13,9 @@
 #include <vector>
 
 struct shmemsim_ctx {
-  std::uint32_t magic = 0x53484354; // "SHCT"
-  int pe              = -1;
-  long options        = 0;
+  std::uint32_t magic                 = 0x53484354; // "SHCT"
+  int pe                              = -1;
+  long options                        = 0;
   shmemsim::front::TransportCtx* tctx = nullptr;
   /// Its place among the PE's contexts in creation order (1: the first). Routines that visit every
   /// context (shmem_clear_lock, shmem_finalize) go in this order, never in the order of addresses,
@@ -31,11 +31,11 @@ namespace shmemsim::front {
 constexpr std::size_t kReservedHeap = 4096;
 
 struct PeState {
-  bool initialized  = false;
-  bool finalized    = false;
-  int thread_level  = 0;
+  bool initialized = false;
+  bool finalized   = false;
+  int thread_level = 0;
   SymmetricHeap heap;
-  std::uintptr_t heap_base = 0; ///< address of this PE's symmetric heap (set by shmem_init)
+  std::uintptr_t heap_base    = 0; ///< address of this PE's symmetric heap (set by shmem_init)
   std::uint64_t barrier_epoch = 0;
   // The PE's context handles. Under SHMEM_THREAD_MULTIPLE its threads create, use and destroy
   // them at once (in the emulator they are real threads): `live` and `destroyed` are read and
@@ -54,7 +54,7 @@ struct PeState {
   /// has it borrowed: its transport context may go then. False if it was not live.
   bool retire_ctx(shmemsim_ctx* c);
 
-  PeState() = default;
+  PeState()                          = default;
   PeState(const PeState&)            = delete;
   PeState& operator=(const PeState&) = delete;
   /// The PE's context handles (live and destroyed) are owned here.

@@ -68,9 +68,9 @@ public:
   std::size_t heap_bytes() const { return list_.capacity() * sizeof(int); }
 
 private:
-  int start_          = 0;
-  long stride_        = 1;
-  std::size_t size_   = 0;
+  int start_        = 0;
+  long stride_      = 1;
+  std::size_t size_ = 0;
   std::vector<int> list_; ///< empty for a progression
 };
 

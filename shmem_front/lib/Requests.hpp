@@ -21,7 +21,7 @@ struct shmemx_aset {
   std::uint32_t magic = 0x41534554; // "ASET"
   int owner           = -1;         ///< world PE whose object this is
   shmemsim::front::PeList members;  ///< world PE of each index of the set
-  int me = -1;                      ///< the owner's index
+  int me                   = -1;    ///< the owner's index
   std::uint64_t nb_started = 0;     ///< non-blocking collectives started on it (their sequence numbers)
   int outstanding          = 0;     ///< of those, not yet completed
 };
@@ -32,7 +32,7 @@ namespace shmemsim::front {
 class Request {
 public:
   explicit Request(const char* routine) : routine_(routine) {}
-  virtual ~Request() = default;
+  virtual ~Request()                 = default;
   Request(const Request&)            = delete;
   Request& operator=(const Request&) = delete;
   /// Advance without blocking; true once complete.

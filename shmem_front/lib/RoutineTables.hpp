@@ -5,6 +5,12 @@
 
 #include <shmem.h>
 
-#define SHMEMSIM_DEFINE_WITH_CTX(RET, NAME, KIND, ELEM, PARAMS)                                   \
-  RET shmem_##NAME PARAMS { return SHMEMSIM_BODY_##KIND(SHMEM_CTX_DEFAULT, "shmem_" #NAME, ELEM); } \
-  RET shmem_ctx_##NAME(shmem_ctx_t ctx, SHMEMSIM_UNPAREN PARAMS) { return SHMEMSIM_BODY_##KIND(ctx, "shmem_ctx_" #NAME, ELEM); }
+#define SHMEMSIM_DEFINE_WITH_CTX(RET, NAME, KIND, ELEM, PARAMS)                                                        \
+  RET shmem_##NAME PARAMS                                                                                              \
+  {                                                                                                                    \
+    return SHMEMSIM_BODY_##KIND(SHMEM_CTX_DEFAULT, "shmem_" #NAME, ELEM);                                              \
+  }                                                                                                                    \
+  RET shmem_ctx_##NAME(shmem_ctx_t ctx, SHMEMSIM_UNPAREN PARAMS)                                                       \
+  {                                                                                                                    \
+    return SHMEMSIM_BODY_##KIND(ctx, "shmem_ctx_" #NAME, ELEM);                                                        \
+  }

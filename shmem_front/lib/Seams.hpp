@@ -61,8 +61,8 @@ public:
 
   /// A context with `options` (SHMEM_CTX_* bits). Returns null if resources are exhausted.
   virtual TransportCtx* ctx_create(long options) = 0;
-  virtual void ctx_destroy(TransportCtx* ctx) = 0;
-  virtual TransportCtx* default_ctx() = 0;
+  virtual void ctx_destroy(TransportCtx* ctx)    = 0;
+  virtual TransportCtx* default_ctx()            = 0;
 
   /// Put `n` bytes from local `src` to symmetric `dest` on `pe`. Blocking: return once `src` may
   /// be reused (local completion); non-blocking: at once, completed by quiet.
@@ -84,11 +84,12 @@ public:
 
   /// Updates of this PE's symmetric memory by others, counted. wait_for_update blocks until the
   /// count exceeds `seen` (the caller re-checks its condition).
-  virtual std::uint64_t updates() = 0;
+  virtual std::uint64_t updates()                                    = 0;
   virtual void wait_for_update(std::uint64_t seen, const char* call) = 0;
   /// The same, waiting on the symmetric object at `what` (reports name it; null: none in particular);
   /// `note` (may be null) adds to the wait's report.
-  virtual void wait_for_update_on(std::uint64_t seen, const char* call, const void* what, const WaitNote* note = nullptr)
+  virtual void wait_for_update_on(std::uint64_t seen, const char* call, const void* what,
+                                  const WaitNote* note = nullptr)
   {
     (void)what;
     (void)note;
@@ -138,13 +139,13 @@ public:
 /// process backend. The library's own threads (AsyncSHMEM's workers) are made through it.
 struct Pthreads {
   int (*create)(pthread_t*, const pthread_attr_t*, void* (*)(void*), void*) = &pthread_create;
-  int (*join)(pthread_t, void**)                                             = &pthread_join;
-  pthread_t (*self)()                                                        = &pthread_self;
-  int (*mutex_lock)(pthread_mutex_t*)                                        = &pthread_mutex_lock;
-  int (*mutex_unlock)(pthread_mutex_t*)                                      = &pthread_mutex_unlock;
-  int (*cond_wait)(pthread_cond_t*, pthread_mutex_t*)                        = &pthread_cond_wait;
-  int (*cond_signal)(pthread_cond_t*)                                        = &pthread_cond_signal;
-  int (*cond_broadcast)(pthread_cond_t*)                                     = &pthread_cond_broadcast;
+  int (*join)(pthread_t, void**)                                            = &pthread_join;
+  pthread_t (*self)()                                                       = &pthread_self;
+  int (*mutex_lock)(pthread_mutex_t*)                                       = &pthread_mutex_lock;
+  int (*mutex_unlock)(pthread_mutex_t*)                                     = &pthread_mutex_unlock;
+  int (*cond_wait)(pthread_cond_t*, pthread_mutex_t*)                       = &pthread_cond_wait;
+  int (*cond_signal)(pthread_cond_t*)                                       = &pthread_cond_signal;
+  int (*cond_broadcast)(pthread_cond_t*)                                    = &pthread_cond_broadcast;
 };
 
 /// Runtime seam: what any backend provides the routines (the simulator's PE runtime, or real

@@ -101,7 +101,7 @@ public:
   static std::string describe(const Overwrite& o, const std::string& word, int pe, const char* routine)
   {
     const std::string p = "PE " + std::to_string(pe);
-    std::string s = p + "'s " + routine + " waits for " + word + " to change; PE " + std::to_string(o.from) +
+    std::string s       = p + "'s " + routine + " waits for " + word + " to change; PE " + std::to_string(o.from) +
                     " wrote " + std::to_string(o.left) + " into it at t=" + format_date(o.date) +
                     ", but a later store of " + p + "'s own program overwrote that remote write with " +
                     std::to_string(o.by);

@@ -125,8 +125,11 @@ template <class T> void posting(const char* name, shmem_ctx_t c, AmoOp op, T* de
 #define SHMEMSIM_BODY_xor_(C, NAME, ELEM) posting(NAME, C, AmoOp::Xor, dest, value, pe)
 #define SHMEMSIM_BODY_fetch_xor_nbi(C, NAME, ELEM) fetching_nbi(NAME, C, AmoOp::Xor, fetch, dest, value, pe)
 
-#define SHMEMSIM_DEFINE(RET, NAME, KIND, ELEM, PARAMS) \
-  RET shmem_##NAME PARAMS { return SHMEMSIM_BODY_##KIND(SHMEM_CTX_DEFAULT, "shmem_" #NAME, ELEM); }
+#define SHMEMSIM_DEFINE(RET, NAME, KIND, ELEM, PARAMS)                                                                 \
+  RET shmem_##NAME PARAMS                                                                                              \
+  {                                                                                                                    \
+    return SHMEMSIM_BODY_##KIND(SHMEM_CTX_DEFAULT, "shmem_" #NAME, ELEM);                                              \
+  }
 
 #define SHMEMSIM_DEFINE_EXT_(TYPE, TYPENAME) SHMEMSIM_AMO_EXTENDED_ROUTINES(SHMEMSIM_DEFINE_WITH_CTX, TYPE, TYPENAME)
 #define SHMEMSIM_DEFINE_STD_(TYPE, TYPENAME) SHMEMSIM_AMO_STANDARD_ROUTINES(SHMEMSIM_DEFINE_WITH_CTX, TYPE, TYPENAME)

@@ -83,7 +83,7 @@ void aset_broadcast(const char* name, void* dest, const void* source, std::size_
                     shmemx_aset* aset, long* pSync)
 {
   Entry e(name);
-  shmemx_aset* a = check_aset(e, aset);
+  shmemx_aset* a          = check_aset(e, aset);
   const std::size_t bytes = bytes_of(e, nelems, elem);
   e.check_symmetric(dest, bytes, "dest");
   const int n = static_cast<int>(a->members.size());
@@ -97,7 +97,7 @@ void aset_collect(const char* name, bool fixed, void* dest, const void* source, 
                   shmemx_aset* aset, long* pSync)
 {
   Entry e(name);
-  shmemx_aset* a = check_aset(e, aset);
+  shmemx_aset* a          = check_aset(e, aset);
   const std::size_t bytes = bytes_of(e, nelems, elem);
   e.check_symmetric(source, bytes, "source");
   e.check_symmetric(dest, fixed ? bytes * a->members.size() : bytes, "dest");
@@ -147,8 +147,11 @@ shmemx_aset* check_aset(const Entry& e, shmemx_aset* aset)
 #define SHMEMX_AS_sum_(NAME, T) ((void)pWrk, aset_reduce(NAME, RedOp::Sum, dest, source, nreduce, aset, pSync))
 #define SHMEMX_AS_prod_(NAME, T) ((void)pWrk, aset_reduce(NAME, RedOp::Prod, dest, source, nreduce, aset, pSync))
 
-#define SHMEMX_AS_DEFINE(RET, BASE, KIND, ELEM, PARAMS, ARGS) \
-  RET shmemx_##BASE##_aset PARAMS { SHMEMX_AS_##KIND("shmemx_" #BASE "_aset", ELEM); }
+#define SHMEMX_AS_DEFINE(RET, BASE, KIND, ELEM, PARAMS, ARGS)                                                          \
+  RET shmemx_##BASE##_aset PARAMS                                                                                      \
+  {                                                                                                                    \
+    SHMEMX_AS_##KIND("shmemx_" #BASE "_aset", ELEM);                                                                   \
+  }
 #define SHMEMX_AS_SIZED_(SIZE) SHMEMX_ASET_COLL_SIZED_ROUTINES(SHMEMX_AS_DEFINE, SIZE)
 #define SHMEMX_AS_RB_(TYPE, TYPENAME) SHMEMX_ASET_REDUCE_BITWISE_ROUTINES(SHMEMX_AS_DEFINE, TYPE, TYPENAME)
 #define SHMEMX_AS_RA_(TYPE, TYPENAME) SHMEMX_ASET_REDUCE_ARITH_ROUTINES(SHMEMX_AS_DEFINE, TYPE, TYPENAME)
@@ -167,7 +170,8 @@ shmemx_aset* shmemx_create_strided_aset(int PE_start, int PE_stride, int PE_size
 shmemx_aset* shmemx_create_log_strided_aset(int PE_start, int PE_log_stride, int PE_size, int stride_base)
 {
   Entry e("shmemx_create_log_strided_aset");
-  const std::string what = "log-strided set " + args(PE_start, PE_log_stride, PE_size) + ", " + std::to_string(stride_base) + ")";
+  const std::string what =
+      "log-strided set " + args(PE_start, PE_log_stride, PE_size) + ", " + std::to_string(stride_base) + ")";
   if (stride_base < 1 || PE_log_stride < 0)
     e.fail(what + ": stride_base must be at least 1 and PE_log_stride at least 0");
   long stride = 1; // stride_base ** PE_log_stride, the distance between members
@@ -189,7 +193,8 @@ shmemx_aset* shmemx_create_custom_aset(int PE_start, shmemx_offset_fn offset, in
   std::vector<int> m;
   for (int i = 0; i < PE_size; ++i)
     m.push_back(offset(i, PE_start, PE_size, const_params));
-  return make_aset(e, m, "custom set (PE_start " + std::to_string(PE_start) + ", PE_size " + std::to_string(PE_size) + ")");
+  return make_aset(e, m,
+                   "custom set (PE_start " + std::to_string(PE_start) + ", PE_size " + std::to_string(PE_size) + ")");
 }
 
 shmemx_aset* shmemx_create_generic_aset(int* PE_list, int PE_size)
@@ -221,7 +226,7 @@ void shmemx_delete_aset(shmemx_aset* aset)
   check_aset(e, aset);
   if (aset->outstanding > 0)
     e.fail(std::to_string(aset->outstanding) + " non-blocking collective(s) on the set have not completed "
-           "(wait for their requests first)");
+                                               "(wait for their requests first)");
   live_asets().erase(aset);
   delete aset;
 }

@@ -48,15 +48,15 @@ constexpr int kFirstUserSlot             = 2;
 
 /// Word indices in a slot (or pSync).
 enum Word : int {
-  kDown     = 0,  ///< kDown + k: from the member 2^k below (k < 16)
-  kGather   = 16, ///< tree barrier: arrivals of children
-  kAny      = 17, ///< + bank: counters from any member
-  kReady    = 19, ///< + bank: reduction round bits "my partial is published"
-  kDone     = 21, ///< + bank: reduction round bits "I have read your partial"
-  kSize     = 23, ///< collect: the caller's nelems (a value)
-  kVal      = 24, ///< 24, 25: internal small reductions (source, dest)
+  kDown      = 0,  ///< kDown + k: from the member 2^k below (k < 16)
+  kGather    = 16, ///< tree barrier: arrivals of children
+  kAny       = 17, ///< + bank: counters from any member
+  kReady     = 19, ///< + bank: reduction round bits "my partial is published"
+  kDone      = 21, ///< + bank: reduction round bits "I have read your partial"
+  kSize      = 23, ///< collect: the caller's nelems (a value)
+  kVal       = 24, ///< 24, 25: internal small reductions (source, dest)
   kFromRight = 26, ///< from the member 1 above (mod n): ring reduction "I have read your chunk"
-  kWords    = 32,
+  kWords     = 32,
   kMaxRounds = 16,
 };
 
@@ -69,22 +69,22 @@ struct shmemsim_team {
   std::uint32_t magic = 0x5445414d; // "TEAM"
   int owner           = -1;         ///< world PE whose handle this is
   shmemsim::front::PeList members;  ///< world PE of each team index
-  int me   = -1;                    ///< the owner's index
-  int slot = -1;                    ///< reserved-heap slot
-  int num_contexts = 0;
-  std::uint64_t any_calls = 0;      ///< calls that used the ANY/READY/DONE banks
-  bool predefined = false;
+  int me                  = -1;     ///< the owner's index
+  int slot                = -1;     ///< reserved-heap slot
+  int num_contexts        = 0;
+  std::uint64_t any_calls = 0; ///< calls that used the ANY/READY/DONE banks
+  bool predefined         = false;
 };
 
 namespace shmemsim::front {
 
 /// The PEs taking part in one collective call, as the algorithms see them.
 struct Group {
-  const PeList* members = nullptr; ///< world PEs by index
-  int me      = 0;
-  std::uint64_t* words = nullptr; ///< kWords symmetric words
+  const PeList* members    = nullptr; ///< world PEs by index
+  int me                   = 0;
+  std::uint64_t* words     = nullptr; ///< kWords symmetric words
   std::uint64_t* any_calls = nullptr; ///< bank chooser (null: always bank 0, pSync)
-  const char* routine = "";
+  const char* routine      = "";
   /// The words are the caller's pSync (active-set forms): the program owns them, so signals into
   /// them are journaled and a wait's report says when the program overwrote one (SignalJournal.hpp).
   bool psync = false;

@@ -65,7 +65,7 @@ void signal(Group& g, int idx, int word, std::uint64_t v = 1)
 /// For the report of a wait on a word of the caller's pSync: whether a signal that landed there
 /// was overwritten by the program since (SignalJournal.hpp).
 struct PsyncNote final : WaitNote {
-  SignalJournal* journal = nullptr; ///< the waiting PE's
+  SignalJournal* journal    = nullptr; ///< the waiting PE's
   const std::uint64_t* word = nullptr;
   int index = 0, pe = 0;
   const char* routine = "";
@@ -152,10 +152,10 @@ void sync_dissemination(Group& g)
 
 void sync_tree(Group& g)
 {
-  const int n     = g.n();
-  const int me    = g.me;
+  const int n          = g.n();
+  const int me         = g.me;
   const unsigned limit = me == 0 ? static_cast<unsigned>(n) : lowbit(static_cast<unsigned>(me));
-  int children = 0;
+  int children         = 0;
   for (unsigned m = 1; m < limit && me + static_cast<int>(m) < n; m <<= 1)
     ++children;
   if (children != 0)
@@ -172,10 +172,10 @@ void sync_tree(Group& g)
 
 void bcast_binomial(Group& g, void* dest, const void* source, std::size_t bytes, int root)
 {
-  const int n       = g.n();
+  const int n        = g.n();
   const unsigned rel = static_cast<unsigned>((g.me - root + n) % n);
-  const void* from  = source;
-  unsigned limit    = static_cast<unsigned>(n);
+  const void* from   = source;
+  unsigned limit     = static_cast<unsigned>(n);
   if (rel != 0) {
     limit = lowbit(rel);
     await(g, kDown + log2i(limit), 1); // from my parent, 2^k below
@@ -303,9 +303,9 @@ void collect(Group& g, void* dest, const void* source, std::size_t bytes)
 void alltoalls(Group& g, void* dest, const void* source, std::ptrdiff_t dst, std::ptrdiff_t sst, std::size_t nelems,
                std::size_t elem)
 {
-  const int n  = g.n();
-  const int me = g.me;
-  auto* d      = static_cast<char*>(dest);
+  const int n   = g.n();
+  const int me  = g.me;
+  auto* d       = static_cast<char*>(dest);
   const auto* s = static_cast<const char*>(source);
   std::vector<char> block(nelems * elem);
   auto at = [&](std::size_t blk, std::size_t i, std::ptrdiff_t stride) {
@@ -352,7 +352,7 @@ template <class T, class Op> void reduce_rd(Group& g, T* dest, const T* source, 
       std::memmove(dest, acc.data(), bytes);
     return;
   }
-  const int bank = g.next_bank();
+  const int bank  = g.next_bank();
   const int ready = kReady + bank, done = kDone + bank;
   constexpr std::uint64_t kFoldIn = 1ull << 20, kFoldOut = 1ull << 21;
   int p2 = 1;
@@ -376,9 +376,9 @@ template <class T, class Op> void reduce_rd(Group& g, T* dest, const T* source, 
       acc[i] = op(acc[i], tmp[i]);
   }
   std::uint64_t pending = 0; // my previous partner has not yet read my dest
-  int k = 0;
+  int k                 = 0;
   for (int mask = 1; mask < p2; mask <<= 1, ++k) {
-    const int q          = me ^ mask;
+    const int q             = me ^ mask;
     const std::uint64_t bit = 1ull << k;
     if (pending != 0) {
       await_bits(g, done, pending);
@@ -457,8 +457,8 @@ template <class T, class Op> void reduce_ring(Group& g, T* dest, const T* source
       std::memmove(dest, source, count * sizeof(T));
     return;
   }
-  auto lo = [&](int c) { return count * static_cast<std::size_t>(c) / static_cast<std::size_t>(P); };
-  auto len = [&](int c) { return lo(c + 1) - lo(c); };
+  auto lo        = [&](int c) { return count * static_cast<std::size_t>(c) / static_cast<std::size_t>(P); };
+  auto len       = [&](int c) { return lo(c + 1) - lo(c); };
   const int left = (me - 1 + P) % P, right = (me + 1) % P;
   std::vector<T> tmp(count / static_cast<std::size_t>(P) + 1);
   // Reduce-scatter: publish chunk me-s, combine the left neighbour's chunk me-1-s with mine.
@@ -491,9 +491,15 @@ template <class T, class Op> void reduce_ring(Group& g, T* dest, const T* source
 template <class T, class Op> void reduce(Group& g, T* dest, const T* source, std::size_t count, Op op)
 {
   switch (algorithms().reduce) {
-    case ReduceAlgorithm::RecursiveDoubling: reduce_rd(g, dest, source, count, op); break;
-    case ReduceAlgorithm::Linear: reduce_linear(g, dest, source, count, op); break;
-    case ReduceAlgorithm::Ring: reduce_ring(g, dest, source, count, op); break;
+    case ReduceAlgorithm::RecursiveDoubling:
+      reduce_rd(g, dest, source, count, op);
+      break;
+    case ReduceAlgorithm::Linear:
+      reduce_linear(g, dest, source, count, op);
+      break;
+    case ReduceAlgorithm::Ring:
+      reduce_ring(g, dest, source, count, op);
+      break;
   }
 }
 
@@ -567,28 +573,42 @@ template <class F> void with_op(RedOp op, RedType t, F f)
   auto typed = [&](auto zero) {
     using T = decltype(zero);
     switch (op) {
-      case RedOp::Max: return f(zero, OpMax{});
-      case RedOp::Min: return f(zero, OpMin{});
-      case RedOp::Sum: return f(zero, OpSum{});
-      case RedOp::Prod: return f(zero, OpProd{});
-      default: break;
+      case RedOp::Max:
+        return f(zero, OpMax{});
+      case RedOp::Min:
+        return f(zero, OpMin{});
+      case RedOp::Sum:
+        return f(zero, OpSum{});
+      case RedOp::Prod:
+        return f(zero, OpProd{});
+      default:
+        break;
     }
     if constexpr (std::is_integral_v<T>) {
       switch (op) {
-        case RedOp::And: return f(zero, OpAnd{});
-        case RedOp::Or: return f(zero, OpOr{});
-        default: return f(zero, OpXor{});
+        case RedOp::And:
+          return f(zero, OpAnd{});
+        case RedOp::Or:
+          return f(zero, OpOr{});
+        default:
+          return f(zero, OpXor{});
       }
     }
     SHMEMSIM_ASSERT(false, "a bitwise reduction on a floating-point type");
   };
   switch (t) {
-    case RedType::Short: return typed(short{});
-    case RedType::Int: return typed(int{});
-    case RedType::Long: return typed(long{});
-    case RedType::LongLong: return typed(0LL);
-    case RedType::Float: return typed(float{});
-    case RedType::Double: return typed(double{});
+    case RedType::Short:
+      return typed(short{});
+    case RedType::Int:
+      return typed(int{});
+    case RedType::Long:
+      return typed(long{});
+    case RedType::LongLong:
+      return typed(0LL);
+    case RedType::Float:
+      return typed(float{});
+    case RedType::Double:
+      return typed(double{});
   }
 }
 } // namespace
@@ -604,7 +624,7 @@ void group_reduce(Group& g, RedOp op, RedType t, void* dest, const void* source,
 void combine(RedOp op, RedType t, void* acc, const void* in, std::size_t count)
 {
   with_op(op, t, [&](auto zero, auto o) {
-    using T = decltype(zero);
+    using T       = decltype(zero);
     auto* a       = static_cast<T*>(acc);
     const auto* b = static_cast<const T*>(in);
     for (std::size_t i = 0; i < count; ++i)
@@ -754,7 +774,8 @@ void as_broadcast(const char* name, void* dest, const void* source, std::size_t 
   const std::size_t bytes = bytes_of(e, nelems, elem);
   e.check_symmetric(dest, bytes, "dest");
   if (root < 0 || root >= PE_size)
-    e.fail("PE_root " + std::to_string(root) + " is not within the active set (0.." + std::to_string(PE_size - 1) + ")");
+    e.fail("PE_root " + std::to_string(root) + " is not within the active set (0.." + std::to_string(PE_size - 1) +
+           ")");
   broadcast(as.g, dest, source, bytes, root, false);
 }
 
@@ -794,15 +815,15 @@ void as_alltoalls(const char* name, void* dest, const void* source, std::ptrdiff
 #define SHMEMSIM_BODY_fcollect(NAME, ELEM) team_collect(NAME, true, team, dest, source, nelems, ELEM)
 #define SHMEMSIM_BODY_alltoall(NAME, ELEM) team_alltoalls(NAME, team, dest, source, 1, 1, nelems, ELEM)
 #define SHMEMSIM_BODY_alltoalls(NAME, ELEM) team_alltoalls(NAME, team, dest, source, dst, sst, nelems, ELEM)
-#define SHMEMSIM_BODY_as_broadcast(NAME, ELEM) \
+#define SHMEMSIM_BODY_as_broadcast(NAME, ELEM)                                                                         \
   as_broadcast(NAME, dest, source, nelems, ELEM, PE_root, PE_start, logPE_stride, PE_size, pSync)
-#define SHMEMSIM_BODY_as_collect(NAME, ELEM) \
+#define SHMEMSIM_BODY_as_collect(NAME, ELEM)                                                                           \
   as_collect(NAME, false, dest, source, nelems, ELEM, PE_start, logPE_stride, PE_size, pSync)
-#define SHMEMSIM_BODY_as_fcollect(NAME, ELEM) \
+#define SHMEMSIM_BODY_as_fcollect(NAME, ELEM)                                                                          \
   as_collect(NAME, true, dest, source, nelems, ELEM, PE_start, logPE_stride, PE_size, pSync)
-#define SHMEMSIM_BODY_as_alltoall(NAME, ELEM) \
+#define SHMEMSIM_BODY_as_alltoall(NAME, ELEM)                                                                          \
   as_alltoalls(NAME, dest, source, 1, 1, nelems, ELEM, PE_start, logPE_stride, PE_size, pSync)
-#define SHMEMSIM_BODY_as_alltoalls(NAME, ELEM) \
+#define SHMEMSIM_BODY_as_alltoalls(NAME, ELEM)                                                                         \
   as_alltoalls(NAME, dest, source, dst, sst, nelems, ELEM, PE_start, logPE_stride, PE_size, pSync)
 
 #define SHMEMSIM_OP_and_ OpAnd
@@ -813,15 +834,21 @@ void as_alltoalls(const char* name, void* dest, const void* source, std::ptrdiff
 #define SHMEMSIM_OP_sum_ OpSum
 #define SHMEMSIM_OP_prod_ OpProd
 
-#define SHMEMSIM_DEFINE_COLL(RET, NAME, KIND, ELEM, PARAMS) \
-  RET shmem_##NAME PARAMS { return SHMEMSIM_BODY_##KIND("shmem_" #NAME, ELEM); }
-#define SHMEMSIM_DEFINE_REDUCE(RET, NAME, KIND, ELEM, PARAMS) \
-  RET shmem_##NAME PARAMS { return team_reduce("shmem_" #NAME, team, dest, source, nreduce, SHMEMSIM_OP_##KIND{}); }
-#define SHMEMSIM_DEFINE_TO_ALL(RET, NAME, KIND, ELEM, PARAMS)                                                     \
-  RET shmem_##NAME PARAMS                                                                                       \
-  {                                                                                                             \
-    (void)pWrk; /* the algorithms need no work array */                                                         \
-    to_all("shmem_" #NAME, dest, source, nreduce, PE_start, logPE_stride, PE_size, pSync, SHMEMSIM_OP_##KIND{}); \
+#define SHMEMSIM_DEFINE_COLL(RET, NAME, KIND, ELEM, PARAMS)                                                            \
+  RET shmem_##NAME PARAMS                                                                                              \
+  {                                                                                                                    \
+    return SHMEMSIM_BODY_##KIND("shmem_" #NAME, ELEM);                                                                 \
+  }
+#define SHMEMSIM_DEFINE_REDUCE(RET, NAME, KIND, ELEM, PARAMS)                                                          \
+  RET shmem_##NAME PARAMS                                                                                              \
+  {                                                                                                                    \
+    return team_reduce("shmem_" #NAME, team, dest, source, nreduce, SHMEMSIM_OP_##KIND{});                             \
+  }
+#define SHMEMSIM_DEFINE_TO_ALL(RET, NAME, KIND, ELEM, PARAMS)                                                          \
+  RET shmem_##NAME PARAMS                                                                                              \
+  {                                                                                                                    \
+    (void)pWrk; /* the algorithms need no work array */                                                                \
+    to_all("shmem_" #NAME, dest, source, nreduce, PE_start, logPE_stride, PE_size, pSync, SHMEMSIM_OP_##KIND{});       \
   }
 
 #define SHMEMSIM_DEFINE_TYPED_(TYPE, TYPENAME) SHMEMSIM_COLL_TYPED_ROUTINES(SHMEMSIM_DEFINE_COLL, TYPE, TYPENAME)

@@ -142,7 +142,7 @@ void shmem_set_lock(long* lock)
 {
   Entry e("shmem_set_lock");
   const LockWords w = words(e, lock);
-  bool waiting = false; // for a sibling thread that holds it, or is acquiring it
+  bool waiting      = false; // for a sibling thread that holds it, or is acquiring it
   wait_for(e.routine(), [&] { return taken_locks().claim(lock, &waiting); });
   reset_node(w);
   const std::uint32_t prev = fetch_op(AmoOp::Swap, w.tail, self_id(), nullptr, 0);
@@ -186,7 +186,7 @@ void shmem_clear_lock(long* lock)
     wait_for(e.routine(), [&] { return (load_updated(w.node) & kNextMask) != 0; });
     const std::uint32_t next = load_updated(w.node) & kNextMask;
     post_or(w.node, kGrant, static_cast<int>(next) - 1);
-  } // else nobody queued behind: the lock is free again
+  }                         // else nobody queued behind: the lock is free again
   release_locally(w, lock); // the PE's other threads may take it now
 }
 

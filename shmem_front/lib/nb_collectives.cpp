@@ -31,7 +31,7 @@ using namespace shmemsim::front;
 
 namespace {
 
-constexpr std::uint64_t kCountUnit  = 1ull << 48;
+constexpr std::uint64_t kCountUnit = 1ull << 48;
 /// pSync words used: the blocking active-set forms use the first kWords (coll_team.hpp), these the next 4.
 constexpr int kFirstWord = kWords;
 static_assert(kFirstWord + 4 <= SHMEM_SYNC_SIZE);
@@ -42,26 +42,31 @@ enum class Kind : std::uint8_t { Barrier, Broadcast, Collect, Fcollect, Reduce }
 const char* kind_name(Kind k)
 {
   switch (k) {
-    case Kind::Barrier: return "barrier";
-    case Kind::Broadcast: return "broadcast";
-    case Kind::Collect: return "collect";
-    case Kind::Fcollect: return "fcollect";
-    case Kind::Reduce: return "reduction";
+    case Kind::Barrier:
+      return "barrier";
+    case Kind::Broadcast:
+      return "broadcast";
+    case Kind::Collect:
+      return "collect";
+    case Kind::Fcollect:
+      return "fcollect";
+    case Kind::Reduce:
+      return "reduction";
   }
   return "?";
 }
 
 /// What one call asks for.
 struct Spec {
-  Kind kind = Kind::Barrier;
-  void* dest = nullptr;
+  Kind kind          = Kind::Barrier;
+  void* dest         = nullptr;
   const void* source = nullptr;
-  std::size_t bytes = 0; ///< the caller's block (reductions: nreduce elements)
-  int root = 0;
-  RedOp op = RedOp::Sum;
-  RedType type = RedType::Int;
-  void* work = nullptr; ///< reductions: pWrk, one slot of `bytes` per member
-  std::size_t count = 0; ///< reductions: nreduce
+  std::size_t bytes  = 0; ///< the caller's block (reductions: nreduce elements)
+  int root           = 0;
+  RedOp op           = RedOp::Sum;
+  RedType type       = RedType::Int;
+  void* work         = nullptr; ///< reductions: pWrk, one slot of `bytes` per member
+  std::size_t count  = 0;       ///< reductions: nreduce
 };
 
 /// The calling PE's pSync use: collectives started per pSync, and the pSyncs in use now.
@@ -79,9 +84,9 @@ std::uint32_t signature(std::uint64_t seq, const Spec& s)
 {
   // collect: the members' sizes differ, so the size is not part of it.
   const std::uint64_t bytes = s.kind == Kind::Collect ? 0 : s.bytes;
-  std::uint64_t x = seq * 0x9e3779b97f4a7c15ull ^ (static_cast<std::uint64_t>(s.kind) << 56) ^ bytes * 0xff51afd7ed558ccdull ^
-                    static_cast<std::uint64_t>(s.root) << 32 ^ static_cast<std::uint64_t>(s.op) << 40 ^
-                    static_cast<std::uint64_t>(s.type) << 44;
+  std::uint64_t x           = seq * 0x9e3779b97f4a7c15ull ^ (static_cast<std::uint64_t>(s.kind) << 56) ^
+                    bytes * 0xff51afd7ed558ccdull ^ static_cast<std::uint64_t>(s.root) << 32 ^
+                    static_cast<std::uint64_t>(s.op) << 40 ^ static_cast<std::uint64_t>(s.type) << 44;
   x ^= x >> 33;
   x *= 0xc4ceb9fe1a85ec53ull;
   x ^= x >> 29;
@@ -92,8 +97,8 @@ std::uint32_t signature(std::uint64_t seq, const Spec& s)
 class NbCollective final : public Request {
 public:
   NbCollective(const char* routine, shmemx_aset* a, long* pSync, std::uint64_t bank, const Spec& s)
-      : Request(routine), aset_(a), psync_(pSync), words_(reinterpret_cast<std::uint64_t*>(pSync) + kFirstWord + 2 * bank), spec_(s),
-        seq_(a->nb_started++)
+      : Request(routine), aset_(a), psync_(pSync),
+        words_(reinterpret_cast<std::uint64_t*>(pSync) + kFirstWord + 2 * bank), spec_(s), seq_(a->nb_started++)
   {
     sig_ = signature(seq_, s);
     ++a->outstanding;
@@ -135,10 +140,10 @@ private:
   std::uint64_t* words_; ///< ARRIVE = words_[0], PREFIX = words_[1]
   Spec spec_;
   std::uint64_t seq_;
-  std::uint32_t sig_ = 0;
+  std::uint32_t sig_    = 0;
   std::uint64_t signal_ = 0, prefix_ = 0; ///< operands of the atomic adds
-  State state_ = State::Data;
-  bool advancing_ = false; ///< advance() is running (a sibling thread may call it meanwhile)
+  State state_         = State::Data;
+  bool advancing_      = false; ///< advance() is running (a sibling thread may call it meanwhile)
   TransportRequest* t_ = nullptr;
 };
 
@@ -210,8 +215,9 @@ void NbCollective::step(const char* call)
     take(1, w);
     const std::size_t off = w % kPrefixUnit;
     if (spec_.bytes != 0 && !rt().is_symmetric(static_cast<char*>(spec_.dest) + off, spec_.bytes))
-      rt().fatal(std::string(call) + ": dest " + hex(spec_.dest) + " of " + routine() + " is too small: this PE's block goes at byte " +
-                 std::to_string(off) + " (" + std::to_string(spec_.bytes) + " bytes), past the symmetric object");
+      rt().fatal(std::string(call) + ": dest " + hex(spec_.dest) + " of " + routine() +
+                 " is too small: this PE's block goes at byte " + std::to_string(off) + " (" +
+                 std::to_string(spec_.bytes) + " bytes), past the symmetric object");
     put_block(spec_.dest, off, spec_.source);
     state_ = State::Data;
   }
@@ -242,16 +248,18 @@ void NbCollective::arrived(const char* call)
   if (count < need)
     return;
   if (count > need)
-    mismatch(call, "more signals than members arrived on its pSync (was the pSync given to another collective meanwhile?)");
+    mismatch(call,
+             "more signals than members arrived on its pSync (was the pSync given to another collective meanwhile?)");
   if (w % kCountUnit != need * sig_ % kCountUnit)
-    mismatch(call, "the other members started a different collective as their #" + std::to_string(seq_) +
-                       " on the set (non-blocking collectives must be called in the same order on every PE of the set)");
+    mismatch(call,
+             "the other members started a different collective as their #" + std::to_string(seq_) +
+                 " on the set (non-blocking collectives must be called in the same order on every PE of the set)");
   take(0, w);
   if (spec_.kind == Kind::Reduce && spec_.count != 0) {
     // The members' contributions in index order, mine from source: the same result everywhere.
     std::vector<unsigned char> acc(spec_.bytes);
     const auto* work = static_cast<const unsigned char*>(spec_.work);
-    auto slot        = [&](int i) { return i == aset_->me ? spec_.source : work + static_cast<std::size_t>(i) * spec_.bytes; };
+    auto slot = [&](int i) { return i == aset_->me ? spec_.source : work + static_cast<std::size_t>(i) * spec_.bytes; };
     std::memcpy(acc.data(), slot(0), spec_.bytes);
     for (int i = 1; i < n(); ++i)
       combine(spec_.op, spec_.type, acc.data(), slot(i), spec_.count);
@@ -263,8 +271,8 @@ void NbCollective::arrived(const char* call)
 void NbCollective::mismatch(const char* call, const std::string& what)
 {
   rt().fatal(std::string(call) + ": non-blocking " + kind_name(spec_.kind) + " #" + std::to_string(seq_) +
-             " on an active set of " + std::to_string(n()) + " PEs (started by " + routine() + ", pSync " + hex(psync_) +
-             "): " + what);
+             " on an active set of " + std::to_string(n()) + " PEs (started by " + routine() + ", pSync " +
+             hex(psync_) + "): " + what);
   std::abort();
 }
 
@@ -305,7 +313,8 @@ void start(const Entry& e, shmemx_aset* aset, long* pSync, shmemx_request_handle
   e.check_symmetric(pSync, sizeof(long) * SHMEM_SYNC_SIZE, "pSync");
   PsyncUse& use = psync_use();
   if (use.busy.count(pSync) != 0)
-    e.fail("pSync " + hex(pSync) + " is in use by an outstanding non-blocking collective of this PE "
+    e.fail("pSync " + hex(pSync) +
+           " is in use by an outstanding non-blocking collective of this PE "
            "(give each outstanding collective its own pSync, or wait for it first)");
   use.busy.insert(pSync);
   const std::uint64_t bank = use.started[pSync]++ & 1;
@@ -412,10 +421,10 @@ void progress_collectives()
 #define SHMEMX_NB_sum_(NAME, T) SHMEMX_NB_RED_(NAME, Sum)
 #define SHMEMX_NB_prod_(NAME, T) SHMEMX_NB_RED_(NAME, Prod)
 
-#define SHMEMX_NB_DEFINE(RET, BASE, KIND, ELEM, PARAMS, ARGS)                 \
-  RET shmemx_##BASE##_aset_req(SHMEMSIM_UNPAREN PARAMS, SHMEMX_REQ_ARG_)       \
-  {                                                                           \
-    SHMEMX_NB_##KIND("shmemx_" #BASE "_aset_req", ELEM);                      \
+#define SHMEMX_NB_DEFINE(RET, BASE, KIND, ELEM, PARAMS, ARGS)                                                          \
+  RET shmemx_##BASE##_aset_req(SHMEMSIM_UNPAREN PARAMS, SHMEMX_REQ_ARG_)                                               \
+  {                                                                                                                    \
+    SHMEMX_NB_##KIND("shmemx_" #BASE "_aset_req", ELEM);                                                               \
   }
 #define SHMEMX_NB_SIZED_(SIZE) SHMEMX_ASET_COLL_SIZED_ROUTINES(SHMEMX_NB_DEFINE, SIZE)
 #define SHMEMX_NB_RB_(TYPE, TYPENAME) SHMEMX_ASET_REDUCE_BITWISE_ROUTINES(SHMEMX_NB_DEFINE, TYPE, TYPENAME)

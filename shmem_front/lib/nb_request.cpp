@@ -57,7 +57,7 @@ bool RequestTable::issued(std::uint64_t id) const
 void add_request(std::unique_ptr<Request> r, shmemx_request_handle_t* out)
 {
   const std::uint64_t id = request_table().add(std::move(r));
-  *out = reinterpret_cast<shmemx_request_handle_t>(static_cast<std::uintptr_t>(id));
+  *out                   = reinterpret_cast<shmemx_request_handle_t>(static_cast<std::uintptr_t>(id));
 }
 
 void finalize_requests(const Entry& e)
@@ -74,9 +74,10 @@ void finalize_requests(const Entry& e)
   }
   if (leaked == 0)
     return;
-  std::fprintf(stderr, "shmemsim: PE %d: shmem_finalize: %zu request%s never waited for or tested to completion "
-               "(completed now): %s%s\n", rt().my_pe(), leaked, leaked == 1 ? " was" : "s were", names.c_str(),
-               leaked > 4 ? ", ..." : "");
+  std::fprintf(stderr,
+               "shmemsim: PE %d: shmem_finalize: %zu request%s never waited for or tested to completion "
+               "(completed now): %s%s\n",
+               rt().my_pe(), leaked, leaked == 1 ? " was" : "s were", names.c_str(), leaked > 4 ? ", ..." : "");
   std::fflush(stderr);
 }
 
@@ -159,7 +160,8 @@ template <class T> AmoType amo_type()
 
 /// A (fetching when `fetch` is not null) AMO with a request; `dest` is the remote object.
 template <class T>
-void amo(const char* name, AmoOp op, T* fetch, T* dest, T value, const T* cond, int pe, shmemx_request_handle_t* request)
+void amo(const char* name, AmoOp op, T* fetch, T* dest, T value, const T* cond, int pe,
+         shmemx_request_handle_t* request)
 {
   static_assert(sizeof(T) == 4 || sizeof(T) == 8);
   Entry e(name);
@@ -186,7 +188,8 @@ std::shared_ptr<Request> find(const Entry& e, shmemx_request_handle_t h)
   if (auto r = t.find(id))
     return r;
   if (t.issued(id))
-    e.fail("request #" + std::to_string(id) + " has already completed and was released (by shmemx_wait_request or "
+    e.fail("request #" + std::to_string(id) +
+           " has already completed and was released (by shmemx_wait_request or "
            "a shmemx_test_request that returned 1)");
   e.fail("request " + hex(h) + " is not a request of this PE");
 }
@@ -196,7 +199,8 @@ std::shared_ptr<Request> find(const Entry& e, shmemx_request_handle_t h)
 // Bodies per KIND; parameter names are those of the rows in shmemx.h.
 #define SHMEMX_RQ_put(NAME, ELEM) rma(NAME, true, dest, source, nelems, ELEM, pe, request)
 #define SHMEMX_RQ_get(NAME, ELEM) rma(NAME, false, dest, source, nelems, ELEM, pe, request)
-#define SHMEMX_RQ_fetch(NAME, T) amo<T>(NAME, AmoOp::Fetch, fetch, const_cast<T*>(source), static_cast<T>(0), nullptr, pe, request)
+#define SHMEMX_RQ_fetch(NAME, T)                                                                                       \
+  amo<T>(NAME, AmoOp::Fetch, fetch, const_cast<T*>(source), static_cast<T>(0), nullptr, pe, request)
 #define SHMEMX_RQ_set(NAME, T) amo<T>(NAME, AmoOp::Set, nullptr, dest, value, nullptr, pe, request)
 #define SHMEMX_RQ_swap(NAME, T) amo<T>(NAME, AmoOp::Swap, fetch, dest, value, nullptr, pe, request)
 #define SHMEMX_RQ_compare_swap(NAME, T) amo<T>(NAME, AmoOp::CompareSwap, fetch, dest, value, &cond, pe, request)
@@ -211,8 +215,11 @@ std::shared_ptr<Request> find(const Entry& e, shmemx_request_handle_t h)
 #define SHMEMX_RQ_or_(NAME, T) amo<T>(NAME, AmoOp::Or, nullptr, dest, value, nullptr, pe, request)
 #define SHMEMX_RQ_xor_(NAME, T) amo<T>(NAME, AmoOp::Xor, nullptr, dest, value, nullptr, pe, request)
 
-#define SHMEMX_RQ_DEFINE(RET, BASE, KIND, ELEM, PARAMS, ARGS) \
-  RET shmemx_##BASE##_req PARAMS { SHMEMX_RQ_##KIND("shmemx_" #BASE "_req", ELEM); }
+#define SHMEMX_RQ_DEFINE(RET, BASE, KIND, ELEM, PARAMS, ARGS)                                                          \
+  RET shmemx_##BASE##_req PARAMS                                                                                       \
+  {                                                                                                                    \
+    SHMEMX_RQ_##KIND("shmemx_" #BASE "_req", ELEM);                                                                    \
+  }
 #define SHMEMX_RQ_TYPED_(TYPE, TYPENAME) SHMEMX_REQ_TYPED_ROUTINES(SHMEMX_RQ_DEFINE, TYPE, TYPENAME)
 #define SHMEMX_RQ_SIZED_(SIZE) SHMEMX_REQ_SIZED_ROUTINES(SHMEMX_RQ_DEFINE, SIZE)
 #define SHMEMX_RQ_AE_(TYPE, TYPENAME) SHMEMX_REQ_AMO_EXTENDED_ROUTINES(SHMEMX_RQ_DEFINE, TYPE, TYPENAME)

@@ -12,13 +12,13 @@ using namespace shmemsim::front;
 
 namespace {
 
-
 template <class T> void wait_until(const char* name, T* ivar, int cmp, T value)
 {
   Entry e(name);
   check_cmp(e, cmp);
   e.check_symmetric(ivar, sizeof(T), "ivar");
-  wait_for(name, [&] { return satisfied<T>(load_updated(ivar), cmp, value); }, ivar);
+  wait_for(
+      name, [&] { return satisfied<T>(load_updated(ivar), cmp, value); }, ivar);
 }
 
 template <class T> int test(const char* name, T* ivar, int cmp, T value)
@@ -39,8 +39,11 @@ template <class T> int test(const char* name, T* ivar, int cmp, T value)
 #define SHMEMSIM_BODY_test(C, NAME, ELEM) test(NAME, ivar, cmp, cmp_value)
 #define SHMEMSIM_BODY_wait(C, NAME, ELEM) wait_until(NAME, ivar, SHMEM_CMP_NE, cmp_value)
 
-#define SHMEMSIM_DEFINE(RET, NAME, KIND, ELEM, PARAMS) \
-  RET shmem_##NAME PARAMS { return SHMEMSIM_BODY_##KIND(SHMEM_CTX_DEFAULT, "shmem_" #NAME, ELEM); }
+#define SHMEMSIM_DEFINE(RET, NAME, KIND, ELEM, PARAMS)                                                                 \
+  RET shmem_##NAME PARAMS                                                                                              \
+  {                                                                                                                    \
+    return SHMEMSIM_BODY_##KIND(SHMEM_CTX_DEFAULT, "shmem_" #NAME, ELEM);                                              \
+  }
 
 #define SHMEMSIM_DEFINE_P2P_(TYPE, TYPENAME) SHMEMSIM_P2P_ROUTINES(SHMEMSIM_DEFINE, TYPE, TYPENAME)
 #define SHMEMSIM_DEFINE_WAIT_(TYPE, TYPENAME) SHMEMSIM_WAIT_DEPRECATED_ROUTINES(SHMEMSIM_DEFINE, TYPE, TYPENAME)

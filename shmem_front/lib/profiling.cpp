@@ -25,17 +25,19 @@ extern "C" void shmem_pcontrol(const int level, ...)
 #else
 #define SHMEMSIM_ENDBR_ ""
 #endif
-#define SHMEMSIM_TRAMPOLINE_(NAME)                                                                   \
-  ".globl p" #NAME "\n\t.type p" #NAME ", @function\n\t.p2align 4\np" #NAME ":\n\t" SHMEMSIM_ENDBR_ \
-  "jmp " #NAME "@PLT\n\t.size p" #NAME ", .-p" #NAME "\n\t"
+#define SHMEMSIM_TRAMPOLINE_(NAME)                                                                                     \
+  ".globl p" #NAME "\n\t.type p" #NAME ", @function\n\t.p2align 4\np" #NAME ":\n\t" SHMEMSIM_ENDBR_ "jmp " #NAME       \
+  "@PLT\n\t.size p" #NAME ", .-p" #NAME "\n\t"
 #elif defined(__aarch64__)
-#define SHMEMSIM_TRAMPOLINE_(NAME)                                                                   \
-  ".globl p" #NAME "\n\t.type p" #NAME ", %function\n\t.p2align 2\np" #NAME ":\n\t"                \
+#define SHMEMSIM_TRAMPOLINE_(NAME)                                                                                     \
+  ".globl p" #NAME "\n\t.type p" #NAME ", %function\n\t.p2align 2\np" #NAME ":\n\t"                                    \
   "b " #NAME "\n\t.size p" #NAME ", .-p" #NAME "\n\t"
 #else
 #error "shmemsim: pshmem_ trampolines are written for x86-64 and AArch64 only"
 #endif
 
+// Name tables laid out by hand (X-macros), as in the public headers:
+// clang-format off
 // The shmemx_ extensions (shmemx.h).
 #define SHMEMSIM_PNX_(RET, NAME, KIND, ELEM, PARAMS) SHMEMSIM_PN_(shmemx_##NAME)
 #define SHMEMSIM_PNX_TYPED_(TYPE, TYPENAME) SHMEMX_NB_TYPED_ROUTINES(SHMEMSIM_PNX_, TYPE, TYPENAME)
@@ -65,3 +67,4 @@ asm(".pushsection .text\n\t" SHMEMX_SEED003_NAMES_() ".popsection\n");
 #define SHMEMSIM_PN_ SHMEMSIM_TRAMPOLINE_
 asm(".pushsection .text\n\t" SHMEMSIM_PSHMEMX_ASYNC_NAMES_() ".popsection\n");
 #undef SHMEMSIM_PN_
+// clang-format on

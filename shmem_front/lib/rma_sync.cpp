@@ -51,14 +51,38 @@ static void getmem(const char* name, shmem_ctx_t ctx, void* dest, const void* so
 
 extern "C" {
 
-void shmem_putmem(void* d, const void* s, size_t n, int pe) { putmem("shmem_putmem", SHMEM_CTX_DEFAULT, d, s, n, pe, true); }
-void shmem_getmem(void* d, const void* s, size_t n, int pe) { getmem("shmem_getmem", SHMEM_CTX_DEFAULT, d, s, n, pe, true); }
-void shmem_putmem_nbi(void* d, const void* s, size_t n, int pe) { putmem("shmem_putmem_nbi", SHMEM_CTX_DEFAULT, d, s, n, pe, false); }
-void shmem_getmem_nbi(void* d, const void* s, size_t n, int pe) { getmem("shmem_getmem_nbi", SHMEM_CTX_DEFAULT, d, s, n, pe, false); }
-void shmem_ctx_putmem(shmem_ctx_t c, void* d, const void* s, size_t n, int pe) { putmem("shmem_ctx_putmem", c, d, s, n, pe, true); }
-void shmem_ctx_getmem(shmem_ctx_t c, void* d, const void* s, size_t n, int pe) { getmem("shmem_ctx_getmem", c, d, s, n, pe, true); }
-void shmem_ctx_putmem_nbi(shmem_ctx_t c, void* d, const void* s, size_t n, int pe) { putmem("shmem_ctx_putmem_nbi", c, d, s, n, pe, false); }
-void shmem_ctx_getmem_nbi(shmem_ctx_t c, void* d, const void* s, size_t n, int pe) { getmem("shmem_ctx_getmem_nbi", c, d, s, n, pe, false); }
+void shmem_putmem(void* d, const void* s, size_t n, int pe)
+{
+  putmem("shmem_putmem", SHMEM_CTX_DEFAULT, d, s, n, pe, true);
+}
+void shmem_getmem(void* d, const void* s, size_t n, int pe)
+{
+  getmem("shmem_getmem", SHMEM_CTX_DEFAULT, d, s, n, pe, true);
+}
+void shmem_putmem_nbi(void* d, const void* s, size_t n, int pe)
+{
+  putmem("shmem_putmem_nbi", SHMEM_CTX_DEFAULT, d, s, n, pe, false);
+}
+void shmem_getmem_nbi(void* d, const void* s, size_t n, int pe)
+{
+  getmem("shmem_getmem_nbi", SHMEM_CTX_DEFAULT, d, s, n, pe, false);
+}
+void shmem_ctx_putmem(shmem_ctx_t c, void* d, const void* s, size_t n, int pe)
+{
+  putmem("shmem_ctx_putmem", c, d, s, n, pe, true);
+}
+void shmem_ctx_getmem(shmem_ctx_t c, void* d, const void* s, size_t n, int pe)
+{
+  getmem("shmem_ctx_getmem", c, d, s, n, pe, true);
+}
+void shmem_ctx_putmem_nbi(shmem_ctx_t c, void* d, const void* s, size_t n, int pe)
+{
+  putmem("shmem_ctx_putmem_nbi", c, d, s, n, pe, false);
+}
+void shmem_ctx_getmem_nbi(shmem_ctx_t c, void* d, const void* s, size_t n, int pe)
+{
+  getmem("shmem_ctx_getmem_nbi", c, d, s, n, pe, false);
+}
 
 void shmem_fence(void)
 {

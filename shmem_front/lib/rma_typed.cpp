@@ -57,7 +57,7 @@ void strided(const char* name, shmem_ctx_t c, bool is_put, void* dest, const voi
   Entry e(name);
   TransportCtx* t = e.ctx(c);
   e.check_pe(pe);
-  const char* what             = is_put ? "dest" : "source";
+  const char* what   = is_put ? "dest" : "source";
   const void* remote = is_put ? static_cast<const void*>(dest) : source;
   if (nelems == 0)
     return; // zero-length: nothing moves, any pointer is valid
@@ -104,7 +104,6 @@ template <class T> T single_get(const char* name, shmem_ctx_t c, const T* source
 #define SHMEMSIM_BODY_g(C, NAME, ELEM) single_get(NAME, C, source, pe)
 #define SHMEMSIM_BODY_iput(C, NAME, ELEM) strided(NAME, C, true, dest, source, dst, sst, nelems, ELEM, pe)
 #define SHMEMSIM_BODY_iget(C, NAME, ELEM) strided(NAME, C, false, dest, source, dst, sst, nelems, ELEM, pe)
-
 
 #define SHMEMSIM_DEFINE_TYPED_(TYPE, TYPENAME) SHMEMSIM_RMA_TYPED_ROUTINES(SHMEMSIM_DEFINE_WITH_CTX, TYPE, TYPENAME)
 #define SHMEMSIM_DEFINE_SIZED_(SIZE) SHMEMSIM_RMA_SIZED_ROUTINES(SHMEMSIM_DEFINE_WITH_CTX, SIZE)

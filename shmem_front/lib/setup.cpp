@@ -155,7 +155,7 @@ void shmem_finalize(void)
   TeamState& teams = team_state();
   teams.teams.clear(); // teams made by splits (their handles are invalid from now on)
   teams.ctx_team.clear();
-  teams.used_slots   = (1u << kWorldSlot) | (1u << kSharedSlot);
+  teams.used_slots    = (1u << kWorldSlot) | (1u << kSharedSlot);
   e.pe().thread_level = SHMEM_THREAD_SINGLE;
   e.pe().initialized  = false;
   e.pe().finalized    = true;
@@ -224,8 +224,8 @@ void shmem_info_get_name(char* name)
 /// (enough for shmem_malloc's 64 bytes), larger alignments rely on how the heaps are mapped.
 static void* heap_allocate(Entry& e, std::size_t size, std::size_t alignment)
 {
-  const std::uintptr_t base  = e.pe().heap_base;
-  const std::size_t residue  = (alignment - base % alignment) % alignment;
+  const std::uintptr_t base = e.pe().heap_base;
+  const std::size_t residue = (alignment - base % alignment) % alignment;
   for (int pe = 0; pe < rt().n_pes(); ++pe) {
     const PeState* other = pe_state_of(pe);
     if (other != nullptr && other->heap_base != 0 && (other->heap_base + residue) % alignment != 0) {
@@ -354,7 +354,8 @@ int shmem_ctx_create(long options, shmem_ctx_t* ctx)
 {
   Entry e("shmem_ctx_create");
   if ((options & ~(SHMEM_CTX_SERIALIZED | SHMEM_CTX_PRIVATE | SHMEM_CTX_NOSTORE)) != 0)
-    e.fail("unknown option bits " + std::to_string(options) + "; use SHMEM_CTX_SERIALIZED, SHMEM_CTX_PRIVATE, SHMEM_CTX_NOSTORE");
+    e.fail("unknown option bits " + std::to_string(options) +
+           "; use SHMEM_CTX_SERIALIZED, SHMEM_CTX_PRIVATE, SHMEM_CTX_NOSTORE");
   TransportCtx* t = tp().ctx_create(options);
   if (t == nullptr) {
     *ctx = SHMEM_CTX_INVALID;

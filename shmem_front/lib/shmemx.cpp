@@ -65,7 +65,8 @@ template <class T> T fadd(const char* name, shmem_ctx_t c, T* target, T value, i
   e.check_pe(pe);
   e.check_symmetric(target, sizeof(T), "target");
   T old{};
-  tp().fetch_amo(t, AmoOp::Add, sizeof(T) == 4 ? AmoType::Int32 : AmoType::Int64, target, &value, nullptr, &old, pe, true);
+  tp().fetch_amo(t, AmoOp::Add, sizeof(T) == 4 ? AmoType::Int32 : AmoType::Int64, target, &value, nullptr, &old, pe,
+                 true);
   return old;
 }
 
@@ -74,8 +75,11 @@ template <class T> T fadd(const char* name, shmem_ctx_t c, T* target, T value, i
 #define SHMEMX_BODY_put_nb(NAME, ELEM) nb(NAME, ctx, true, target, source, len, ELEM, pe)
 #define SHMEMX_BODY_get_nb(NAME, ELEM) nb(NAME, ctx, false, target, source, len, ELEM, pe)
 #define SHMEMX_BODY_fadd_nb(NAME, ELEM) fadd(NAME, ctx, target, value, pe)
-#define SHMEMX_DEFINE(RET, NAME, KIND, ELEM, PARAMS) \
-  RET shmemx_##NAME PARAMS { return SHMEMX_BODY_##KIND("shmemx_" #NAME, ELEM); }
+#define SHMEMX_DEFINE(RET, NAME, KIND, ELEM, PARAMS)                                                                   \
+  RET shmemx_##NAME PARAMS                                                                                             \
+  {                                                                                                                    \
+    return SHMEMX_BODY_##KIND("shmemx_" #NAME, ELEM);                                                                  \
+  }
 #define SHMEMX_DEFINE_TYPED_(TYPE, TYPENAME) SHMEMX_NB_TYPED_ROUTINES(SHMEMX_DEFINE, TYPE, TYPENAME)
 #define SHMEMX_DEFINE_FADD_(TYPE, TYPENAME) SHMEMX_FADD_NB_ROUTINES(SHMEMX_DEFINE, TYPE, TYPENAME)
 
@@ -164,10 +168,10 @@ void shmemx_sync(int PE_start, int logPE_stride, int PE_size, long* pSync)
   // Dissemination over the set: in round r, signal member idx + 2^r and wait for a signal in
   // pSync[r], then consume it. Counting (not flagging) lets a fast PE's signal for the next call
   // wait in the slot. No quiet: that is the point of the "loud" barrier.
-  const long idx        = (me - PE_start) / stride;
-  const long one        = 1;
-  const long* slots     = pSync;
-  int r                 = 0;
+  const long idx    = (me - PE_start) / stride;
+  const long one    = 1;
+  const long* slots = pSync;
+  int r             = 0;
   for (long dist = 1; dist < PE_size; dist *= 2, ++r) {
     const int peer = static_cast<int>(PE_start + ((idx + dist) % PE_size) * stride);
     tp().amo(tp().default_ctx(), AmoOp::Add, AmoType::Int64, &pSync[r], &one, peer);

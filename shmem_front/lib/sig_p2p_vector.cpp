@@ -17,7 +17,6 @@ using namespace shmemsim::front;
 
 namespace {
 
-
 /// One wait/test set: ivars, the optional status mask, and one comparison value or a vector.
 template <class T> struct Set {
   const T* ivars;
@@ -28,7 +27,10 @@ template <class T> struct Set {
   const T* values; // null: `value` for every element
 
   bool included(std::size_t i) const { return status == nullptr || status[i] == 0; }
-  bool holds(std::size_t i) const { return satisfied<T>(load_updated(&ivars[i]), cmp, values != nullptr ? values[i] : value); }
+  bool holds(std::size_t i) const
+  {
+    return satisfied<T>(load_updated(&ivars[i]), cmp, values != nullptr ? values[i] : value);
+  }
   bool empty() const
   {
     for (std::size_t i = 0; i < nelems; ++i)
@@ -92,11 +94,13 @@ void wait_all(const char* name, T* ivars, std::size_t nelems, const int* status,
 {
   Entry e(name);
   const Set<T> s = make_set(e, ivars, nelems, status, cmp, value, values);
-  wait_for(name, [&] { return s.all(); }, ivars);
+  wait_for(
+      name, [&] { return s.all(); }, ivars);
 }
 
 template <class T>
-std::size_t wait_any(const char* name, T* ivars, std::size_t nelems, const int* status, int cmp, T value, const T* values)
+std::size_t wait_any(const char* name, T* ivars, std::size_t nelems, const int* status, int cmp, T value,
+                     const T* values)
 {
   Entry e(name);
   const Set<T> s = make_set(e, ivars, nelems, status, cmp, value, values);
@@ -104,7 +108,8 @@ std::size_t wait_any(const char* name, T* ivars, std::size_t nelems, const int* 
     return SIZE_MAX;
   std::size_t& cursor = any_cursor();
   std::size_t found   = SIZE_MAX;
-  wait_for(name, [&] { return (found = s.any(cursor)) != SIZE_MAX; }, ivars);
+  wait_for(
+      name, [&] { return (found = s.any(cursor)) != SIZE_MAX; }, ivars);
   cursor = found + 1;
   return found;
 }
@@ -120,7 +125,8 @@ std::size_t wait_some(const char* name, T* ivars, std::size_t nelems, std::size_
   if (indices == nullptr)
     e.fail("indices is NULL: it must point to an array of at least nelems size_t");
   std::size_t n = 0;
-  wait_for(name, [&] { return (n = s.some(indices)) != 0; }, ivars);
+  wait_for(
+      name, [&] { return (n = s.some(indices)) != 0; }, ivars);
   return n;
 }
 
@@ -137,7 +143,8 @@ int test_all(const char* name, T* ivars, std::size_t nelems, const int* status, 
 }
 
 template <class T>
-std::size_t test_any(const char* name, T* ivars, std::size_t nelems, const int* status, int cmp, T value, const T* values)
+std::size_t test_any(const char* name, T* ivars, std::size_t nelems, const int* status, int cmp, T value,
+                     const T* values)
 {
   Entry e(name);
   const Set<T> s = make_set(e, ivars, nelems, status, cmp, value, values);
@@ -185,29 +192,36 @@ template <class T> const T* need_values(const char* name, const T* values, std::
 #define SHMEMSIM_NOVALUES_(P) static_cast<const std::remove_pointer_t<decltype(P)>*>(nullptr)
 #define SHMEMSIM_ZERO_(P) static_cast<std::remove_pointer_t<decltype(P)>>(0)
 #define SHMEMSIM_VALUES_(NAME) need_values(NAME, cmp_values, nelems)
-#define SHMEMSIM_BODY_wait_until_any(NAME, ELEM) wait_any(NAME, ivars, nelems, status, cmp, cmp_value, SHMEMSIM_NOVALUES_(ivars))
-#define SHMEMSIM_BODY_wait_until_all(NAME, ELEM) wait_all(NAME, ivars, nelems, status, cmp, cmp_value, SHMEMSIM_NOVALUES_(ivars))
-#define SHMEMSIM_BODY_wait_until_some(NAME, ELEM) \
+#define SHMEMSIM_BODY_wait_until_any(NAME, ELEM)                                                                       \
+  wait_any(NAME, ivars, nelems, status, cmp, cmp_value, SHMEMSIM_NOVALUES_(ivars))
+#define SHMEMSIM_BODY_wait_until_all(NAME, ELEM)                                                                       \
+  wait_all(NAME, ivars, nelems, status, cmp, cmp_value, SHMEMSIM_NOVALUES_(ivars))
+#define SHMEMSIM_BODY_wait_until_some(NAME, ELEM)                                                                      \
   wait_some(NAME, ivars, nelems, indices, status, cmp, cmp_value, SHMEMSIM_NOVALUES_(ivars))
-#define SHMEMSIM_BODY_wait_until_all_vector(NAME, ELEM) \
+#define SHMEMSIM_BODY_wait_until_all_vector(NAME, ELEM)                                                                \
   wait_all(NAME, ivars, nelems, status, cmp, SHMEMSIM_ZERO_(ivars), SHMEMSIM_VALUES_(NAME))
-#define SHMEMSIM_BODY_wait_until_any_vector(NAME, ELEM) \
+#define SHMEMSIM_BODY_wait_until_any_vector(NAME, ELEM)                                                                \
   wait_any(NAME, ivars, nelems, status, cmp, SHMEMSIM_ZERO_(ivars), SHMEMSIM_VALUES_(NAME))
-#define SHMEMSIM_BODY_wait_until_some_vector(NAME, ELEM) \
+#define SHMEMSIM_BODY_wait_until_some_vector(NAME, ELEM)                                                               \
   wait_some(NAME, ivars, nelems, indices, status, cmp, SHMEMSIM_ZERO_(ivars), SHMEMSIM_VALUES_(NAME))
-#define SHMEMSIM_BODY_test_all(NAME, ELEM) test_all(NAME, ivars, nelems, status, cmp, cmp_value, SHMEMSIM_NOVALUES_(ivars))
-#define SHMEMSIM_BODY_test_any(NAME, ELEM) test_any(NAME, ivars, nelems, status, cmp, cmp_value, SHMEMSIM_NOVALUES_(ivars))
-#define SHMEMSIM_BODY_test_some(NAME, ELEM) \
+#define SHMEMSIM_BODY_test_all(NAME, ELEM)                                                                             \
+  test_all(NAME, ivars, nelems, status, cmp, cmp_value, SHMEMSIM_NOVALUES_(ivars))
+#define SHMEMSIM_BODY_test_any(NAME, ELEM)                                                                             \
+  test_any(NAME, ivars, nelems, status, cmp, cmp_value, SHMEMSIM_NOVALUES_(ivars))
+#define SHMEMSIM_BODY_test_some(NAME, ELEM)                                                                            \
   test_some(NAME, ivars, nelems, indices, status, cmp, cmp_value, SHMEMSIM_NOVALUES_(ivars))
-#define SHMEMSIM_BODY_test_all_vector(NAME, ELEM) \
+#define SHMEMSIM_BODY_test_all_vector(NAME, ELEM)                                                                      \
   test_all(NAME, ivars, nelems, status, cmp, SHMEMSIM_ZERO_(ivars), SHMEMSIM_VALUES_(NAME))
-#define SHMEMSIM_BODY_test_any_vector(NAME, ELEM) \
+#define SHMEMSIM_BODY_test_any_vector(NAME, ELEM)                                                                      \
   test_any(NAME, ivars, nelems, status, cmp, SHMEMSIM_ZERO_(ivars), SHMEMSIM_VALUES_(NAME))
-#define SHMEMSIM_BODY_test_some_vector(NAME, ELEM) \
+#define SHMEMSIM_BODY_test_some_vector(NAME, ELEM)                                                                     \
   test_some(NAME, ivars, nelems, indices, status, cmp, SHMEMSIM_ZERO_(ivars), SHMEMSIM_VALUES_(NAME))
 
-#define SHMEMSIM_DEFINE(RET, NAME, KIND, ELEM, PARAMS) \
-  RET shmem_##NAME PARAMS { return SHMEMSIM_BODY_##KIND("shmem_" #NAME, ELEM); }
+#define SHMEMSIM_DEFINE(RET, NAME, KIND, ELEM, PARAMS)                                                                 \
+  RET shmem_##NAME PARAMS                                                                                              \
+  {                                                                                                                    \
+    return SHMEMSIM_BODY_##KIND("shmem_" #NAME, ELEM);                                                                 \
+  }
 #define SHMEMSIM_DEFINE_VECTOR_(TYPE, TYPENAME) SHMEMSIM_P2P_VECTOR_ROUTINES(SHMEMSIM_DEFINE, TYPE, TYPENAME)
 
 extern "C" {

@@ -47,11 +47,10 @@ void put_signal(const char* name, shmem_ctx_t c, void* dest, const void* source,
 
 } // namespace
 
-#define SHMEMSIM_BODY_put_signal(C, NAME, ELEM) \
+#define SHMEMSIM_BODY_put_signal(C, NAME, ELEM)                                                                        \
   put_signal(NAME, C, dest, source, nelems, ELEM, sig_addr, signal, sig_op, pe, true)
-#define SHMEMSIM_BODY_put_signal_nbi(C, NAME, ELEM) \
+#define SHMEMSIM_BODY_put_signal_nbi(C, NAME, ELEM)                                                                    \
   put_signal(NAME, C, dest, source, nelems, ELEM, sig_addr, signal, sig_op, pe, false)
-
 
 #define SHMEMSIM_DEFINE_TYPED_(TYPE, TYPENAME) SHMEMSIM_SIGNAL_TYPED_ROUTINES(SHMEMSIM_DEFINE_WITH_CTX, TYPE, TYPENAME)
 #define SHMEMSIM_DEFINE_SIZED_(SIZE) SHMEMSIM_SIGNAL_SIZED_ROUTINES(SHMEMSIM_DEFINE_WITH_CTX, SIZE)
@@ -73,7 +72,7 @@ uint64_t shmem_signal_wait_until(uint64_t* sig_addr, int cmp, uint64_t cmp_value
 {
   Entry e("shmem_signal_wait_until");
   e.check_symmetric(sig_addr, sizeof(std::uint64_t), "sig_addr");
-  std::uint64_t seen              = 0;
+  std::uint64_t seen = 0;
   check_cmp(e, cmp);
   auto holds = [&](std::uint64_t x) { return satisfied<std::uint64_t>(x, cmp, cmp_value); };
   wait_for(

@@ -46,8 +46,8 @@ void blocked(const char* name, shmem_ctx_t c, bool is_put, void* dest, const voi
   if (nblocks > 1) {
     const auto b = static_cast<std::ptrdiff_t>(bsize);
     if (b < 0 || dst < b || sst < b)
-      e.fail("strides dst " + std::to_string(dst) + " and sst " + std::to_string(sst) +
-             " must be at least bsize " + std::to_string(bsize) + " (the distance between block starts)");
+      e.fail("strides dst " + std::to_string(dst) + " and sst " + std::to_string(sst) + " must be at least bsize " +
+             std::to_string(bsize) + " (the distance between block starts)");
   }
   const std::ptrdiff_t remote_stride = is_put ? dst : sst;
   const std::size_t last_start =
@@ -57,8 +57,8 @@ void blocked(const char* name, shmem_ctx_t c, bool is_put, void* dest, const voi
   if (__builtin_add_overflow(last_start, block_bytes, &extent))
     e.fail("the extent of the blocks overflows size_t");
   e.check_symmetric(is_put ? static_cast<const void*>(dest) : source, extent, is_put ? "dest" : "source");
-  auto* d       = static_cast<char*>(dest);
-  const auto* s = static_cast<const char*>(source);
+  auto* d              = static_cast<char*>(dest);
+  const auto* s        = static_cast<const char*>(source);
   const std::size_t de = static_cast<std::size_t>(dst) * elem, se = static_cast<std::size_t>(sst) * elem;
   for (std::size_t i = 0; i < nblocks; ++i) {
     if (is_put)
@@ -76,7 +76,8 @@ void blocked(const char* name, shmem_ctx_t c, bool is_put, void* dest, const voi
 // completed by one quiet, and sums them in member order (so the result of a floating-point scan
 // is the same on every run); a second barrier so no member returns, or overwrites an in-place
 // source with its result, before every member has read it.
-template <class T> int scan(const char* name, bool inclusive, shmem_team_t team, T* dest, const T* source, std::size_t nelems)
+template <class T>
+int scan(const char* name, bool inclusive, shmem_team_t team, T* dest, const T* source, std::size_t nelems)
 {
   Entry e(name);
   shmemsim_team* tm = resolve_team(e, team);
@@ -92,9 +93,9 @@ template <class T> int scan(const char* name, bool inclusive, shmem_team_t team,
   if (d != s && d < s + bytes && s < d + bytes)
     e.fail("dest " + hex(dest) + " and source " + hex(source) + " overlap without being the same (" +
            std::to_string(bytes) + " bytes)");
-  Group g          = team_group(e, tm);
-  const int n      = g.n();
-  const int count  = inclusive ? g.me + 1 : g.me; // members whose sources are summed
+  Group g         = team_group(e, tm);
+  const int n     = g.n();
+  const int count = inclusive ? g.me + 1 : g.me; // members whose sources are summed
   std::vector<T> parts(static_cast<std::size_t>(count) * nelems);
   if (n > 1)
     group_sync(g);
@@ -159,15 +160,16 @@ void pe_quiet(const char* name, shmem_ctx_t c, const int* target_pes, std::size_
 #define SHMEMSIM_BODY_signal_add(C, NAME, ELEM) signal_update(NAME, C, AmoOp::Add, sig_addr, signal, pe)
 #define SHMEMSIM_BODY_signal_set(C, NAME, ELEM) signal_update(NAME, C, AmoOp::Set, sig_addr, signal, pe)
 
-#define SHMEMSIM_DEFINE_SCAN(RET, NAME, KIND, ELEM, PARAMS)                                                \
-  RET shmem_##NAME PARAMS                                                                                 \
-  {                                                                                                       \
-    return scan("shmem_" #NAME, SHMEMSIM_SCAN_INCLUSIVE_##KIND, team, dest, source, nelems);              \
+#define SHMEMSIM_DEFINE_SCAN(RET, NAME, KIND, ELEM, PARAMS)                                                            \
+  RET shmem_##NAME PARAMS                                                                                              \
+  {                                                                                                                    \
+    return scan("shmem_" #NAME, SHMEMSIM_SCAN_INCLUSIVE_##KIND, team, dest, source, nelems);                           \
   }
 #define SHMEMSIM_SCAN_INCLUSIVE_inscan true
 #define SHMEMSIM_SCAN_INCLUSIVE_exscan false
 
-#define SHMEMSIM_DEFINE_IB_TYPED_(TYPE, TYPENAME) SHMEMSIM_IBRMA_TYPED_ROUTINES(SHMEMSIM_DEFINE_WITH_CTX, TYPE, TYPENAME)
+#define SHMEMSIM_DEFINE_IB_TYPED_(TYPE, TYPENAME)                                                                      \
+  SHMEMSIM_IBRMA_TYPED_ROUTINES(SHMEMSIM_DEFINE_WITH_CTX, TYPE, TYPENAME)
 #define SHMEMSIM_DEFINE_IB_SIZED_(SIZE) SHMEMSIM_IBRMA_SIZED_ROUTINES(SHMEMSIM_DEFINE_WITH_CTX, SIZE)
 #define SHMEMSIM_DEFINE_SCAN_(TYPE, TYPENAME) SHMEMSIM_SCAN_ROUTINES(SHMEMSIM_DEFINE_SCAN, TYPE, TYPENAME)
 
@@ -202,8 +204,10 @@ void shmem_ctx_session_start(shmem_ctx_t ctx, long options, const shmem_ctx_sess
     return;
   e.ctx(ctx); // a live context of the calling PE, or a fatal error
   if ((config_mask & ~SHMEM_CTX_SESSION_TOTAL_OPS) != 0)
-    e.fail("config_mask " + std::to_string(config_mask) + " has bits no configuration field uses; valid: 0, "
-           "SHMEM_CTX_SESSION_TOTAL_OPS (" + std::to_string(SHMEM_CTX_SESSION_TOTAL_OPS) + ")");
+    e.fail("config_mask " + std::to_string(config_mask) +
+           " has bits no configuration field uses; valid: 0, "
+           "SHMEM_CTX_SESSION_TOTAL_OPS (" +
+           std::to_string(SHMEM_CTX_SESSION_TOTAL_OPS) + ")");
   if (config_mask != 0 && config == nullptr)
     e.fail("config is NULL with config_mask " + std::to_string(config_mask));
 }

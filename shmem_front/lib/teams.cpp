@@ -111,13 +111,13 @@ void apply_config(shmemsim_team* t, const shmem_team_config_t* config, long mask
 /// Collective over `parent`: agree on a reserved-heap slot free on every parent member, and
 /// make the team of `members` (world PEs, in team order) on the PEs that belong to it. Every
 /// parent member gets the same `ok`. Returns the new handle, or SHMEM_TEAM_INVALID.
-shmem_team_t split(const Entry& e, shmemsim_team* parent, PeList members,
-                   const shmem_team_config_t* config, long mask, bool& ok)
+shmem_team_t split(const Entry& e, shmemsim_team* parent, PeList members, const shmem_team_config_t* config, long mask,
+                   bool& ok)
 {
-  TeamState& s  = team_state();
-  Group g       = team_group(e, parent);
+  TeamState& s    = team_state();
+  Group g         = team_group(e, parent);
   const auto used = group_or(g, s.used_slots);
-  int slot      = -1;
+  int slot        = -1;
   for (int i = kFirstUserSlot; i < kSlots; ++i)
     if ((used & (1u << i)) == 0) {
       slot = i;
@@ -131,7 +131,7 @@ shmem_team_t split(const Entry& e, shmemsim_team* parent, PeList members,
   if (!members.contains(rt().my_pe()))
     return SHMEM_TEAM_INVALID;
   const std::size_t size = members.size();
-  auto t = make_team(std::move(members), slot, false);
+  auto t                 = make_team(std::move(members), slot, false);
   apply_config(t.get(), config, mask);
   s.used_slots |= 1u << slot;
   shmemsim_team* handle = t.get();
@@ -203,8 +203,8 @@ int shmem_team_split_strided(shmem_team_t parent_team, int start, int stride, in
   Entry e("shmem_team_split_strided");
   if (new_team == nullptr)
     e.fail("new_team is NULL");
-  *new_team                = SHMEM_TEAM_INVALID;
-  shmemsim_team* parent    = resolve_team(e, parent_team);
+  *new_team             = SHMEM_TEAM_INVALID;
+  shmemsim_team* parent = resolve_team(e, parent_team);
   if (parent == nullptr)
     return -1;
   const long n    = static_cast<long>(parent->members.size());
@@ -222,9 +222,9 @@ int shmem_team_split_strided(shmem_team_t parent_team, int start, int stride, in
   return ok ? 0 : -1;
 }
 
-int shmem_team_split_2d(shmem_team_t parent_team, int xrange, const shmem_team_config_t* xaxis_config,
-                        long xaxis_mask, shmem_team_t* xaxis_team, const shmem_team_config_t* yaxis_config,
-                        long yaxis_mask, shmem_team_t* yaxis_team)
+int shmem_team_split_2d(shmem_team_t parent_team, int xrange, const shmem_team_config_t* xaxis_config, long xaxis_mask,
+                        shmem_team_t* xaxis_team, const shmem_team_config_t* yaxis_config, long yaxis_mask,
+                        shmem_team_t* yaxis_team)
 {
   Entry e("shmem_team_split_2d");
   if (xaxis_team == nullptr || yaxis_team == nullptr)

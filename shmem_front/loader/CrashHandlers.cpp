@@ -13,7 +13,7 @@ void install_crash_handlers(void (*handler)(int))
   ss.ss_sp   = altstack.data();
   ss.ss_size = altstack.size();
   sigaltstack(&ss, nullptr);
-  struct sigaction sa{};
+  struct sigaction sa {};
   sa.sa_handler = handler;
   sa.sa_flags   = SA_ONSTACK | SA_RESETHAND;
   for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT})

@@ -31,7 +31,7 @@ private:
   std::vector<int> fds_;
   /// Descriptors left to the rest of the run: copies beyond the limit minus these go to files.
   static constexpr unsigned kSpare = 256;
-  std::size_t max_open_ = static_cast<std::size_t>(-1);
+  std::size_t max_open_            = static_cast<std::size_t>(-1);
 };
 
 } // namespace shmemsim::loader

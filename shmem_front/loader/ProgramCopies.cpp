@@ -40,7 +40,8 @@ void* open_copy(const std::string& program, const std::string& path)
 /// PE `index`'s copy as a file in the temporary directory, loaded, and deleted.
 void* open_file_copy(const std::string& program, int index)
 {
-  const fs::path copy = fs::path(g_tmpdir) / ("pe" + std::to_string(index) + "-" + fs::path(program).filename().string());
+  const fs::path copy =
+      fs::path(g_tmpdir) / ("pe" + std::to_string(index) + "-" + fs::path(program).filename().string());
   std::snprintf(g_copy, sizeof g_copy, "%s", copy.c_str());
   std::error_code ec;
   fs::copy_file(program, copy, fs::copy_options::overwrite_existing, ec);

@@ -16,7 +16,7 @@ struct Query {
   ProgramImage image;
 };
 
-std::byte* at(const dl_phdr_info* info, const ElfW(Phdr)& ph)
+std::byte* at(const dl_phdr_info* info, const ElfW(Phdr) & ph)
 {
   return reinterpret_cast<std::byte*>(info->dlpi_addr + ph.p_vaddr);
 }
@@ -72,8 +72,8 @@ void* map_symmetric_heap(std::uint64_t bytes)
   void* raw = mmap(nullptr, bytes + align, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (raw == MAP_FAILED)
     return raw;
-  const auto start   = reinterpret_cast<std::uintptr_t>(raw);
-  const auto aligned = (start + align - 1) & ~static_cast<std::uintptr_t>(align - 1);
+  const auto start               = reinterpret_cast<std::uintptr_t>(raw);
+  const auto aligned             = (start + align - 1) & ~static_cast<std::uintptr_t>(align - 1);
   const std::uint64_t mapped_end = start + bytes + align;
   const std::uint64_t heap_end   = (aligned + bytes + page - 1) & ~(page - 1);
   if (aligned > start) // give back the slack on both sides

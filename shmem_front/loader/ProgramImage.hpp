@@ -12,10 +12,10 @@ namespace shmemsim::loader {
 struct ProgramImage {
   /// The writable PT_LOAD segment past its RELRO part (.data and .bss: the program's symmetric
   /// static data); null/0 when the program has none.
-  std::byte* data     = nullptr;
+  std::byte* data       = nullptr;
   std::size_t data_size = 0;
   /// PT_TLS: the initial image (.tdata, tls_filesz bytes) and the whole block (tls_memsz).
-  bool has_tls = false;
+  bool has_tls               = false;
   const std::byte* tls_image = nullptr;
   std::size_t tls_filesz = 0, tls_memsz = 0;
 };

@@ -137,10 +137,10 @@ Pe& pe_state()
 {
   void** slot = hooks()->omp_pe_slot();
   if (*slot == nullptr) {
-    auto* pe                     = new Pe;
-    pe->defaults.nthreads        = env_int("OMP_NUM_THREADS", std::max(1, hooks()->default_threads()), 1);
-    pe->defaults.dynamic         = env_bool("OMP_DYNAMIC", false);
-    pe->defaults.thread_limit    = env_int("OMP_THREAD_LIMIT", pe->defaults.thread_limit, 1);
+    auto* pe                       = new Pe;
+    pe->defaults.nthreads          = env_int("OMP_NUM_THREADS", std::max(1, hooks()->default_threads()), 1);
+    pe->defaults.dynamic           = env_bool("OMP_DYNAMIC", false);
+    pe->defaults.thread_limit      = env_int("OMP_THREAD_LIMIT", pe->defaults.thread_limit, 1);
     pe->defaults.max_active_levels = std::min(1, env_int("OMP_MAX_ACTIVE_LEVELS", 1, 0));
     env_bool("OMP_NESTED", false); // accepted; nested regions run serialized
     env_schedule(pe->defaults);
@@ -153,18 +153,18 @@ Thread& self()
 {
   void** slot = hooks()->omp_thread_slot();
   if (*slot == nullptr) { // an initial thread: the PE's main thread or a thread of the program
-    Pe& pe      = pe_state();
-    auto* t     = new Thread;
-    t->pe       = &pe;
-    t->sim      = hooks()->self();
-    t->icv      = pe.defaults;
-    Team* team  = new_team(pe);
-    team->nthreads = 1;
-    team->members  = {t};
-    t->team     = team;
-    t->task     = new Task;
+    Pe& pe            = pe_state();
+    auto* t           = new Thread;
+    t->pe             = &pe;
+    t->sim            = hooks()->self();
+    t->icv            = pe.defaults;
+    Team* team        = new_team(pe);
+    team->nthreads    = 1;
+    team->members     = {t};
+    t->team           = team;
+    t->task           = new Task;
     t->task->implicit = true;
-    *slot       = t;
+    *slot             = t;
   }
   return *static_cast<Thread*>(*slot);
 }
@@ -320,7 +320,7 @@ void run_task(Thread& me, Task* t)
 namespace {
 void* worker_main(void* arg)
 {
-  auto* w = static_cast<Thread*>(arg);
+  auto* w                     = static_cast<Thread*>(arg);
   *hooks()->omp_thread_slot() = w;
   w->sim                      = hooks()->self();
   for (;;) {
@@ -349,10 +349,10 @@ unsigned resolve_threads(Thread& me, unsigned requested)
 
 void parallel_begin(Thread& me, void (*fn)(void*), void* data, unsigned nthreads, WorkShare* combined)
 {
-  Pe& pe        = *me.pe;
-  Team* t       = new_team(pe);
-  t->nthreads   = nthreads;
-  t->level      = me.team->level + 1;
+  Pe& pe          = *me.pe;
+  Team* t         = new_team(pe);
+  t->nthreads     = nthreads;
+  t->level        = me.team->level + 1;
   t->active_level = me.team->active_level + (nthreads > 1 ? 1 : 0);
   t->ancestor_id  = me.id;
   t->parent       = me.team;
@@ -366,15 +366,15 @@ void parallel_begin(Thread& me, void (*fn)(void*), void* data, unsigned nthreads
   me.saved.push_back(
       Saved{me.team, me.id, me.task, me.ws_seq, me.ws, me.static_trip, me.have_chunk, me.chunk_lo, me.chunk_hi});
   auto enter_team = [&](Thread& th, unsigned id) {
-    th.team        = t;
-    th.id          = id;
-    th.task        = new Task;
+    th.team           = t;
+    th.id             = id;
+    th.task           = new Task;
     th.task->implicit = true;
     th.task->final    = false;
-    th.ws_seq      = combined != nullptr ? 1 : 0;
-    th.ws          = combined;
-    th.static_trip = 0;
-    th.have_chunk  = false;
+    th.ws_seq         = combined != nullptr ? 1 : 0;
+    th.ws             = combined;
+    th.static_trip    = 0;
+    th.have_chunk     = false;
   };
   const Icv icv = me.icv;
   enter_team(me, 0);
@@ -393,7 +393,7 @@ void parallel_begin(Thread& me, void (*fn)(void*), void* data, unsigned nthreads
       w->worker = true;
       w->busy   = true; // creating a thread lets other threads run: none of them may take it
       pe.workers.push_back(w);
-      next = pe.workers.size();
+      next              = pe.workers.size();
       unsigned long tid = 0;
       if (hooks()->thread_create(&tid, worker_main, w) != 0)
         unsupported("parallel (cannot create a thread)");
@@ -429,7 +429,7 @@ void parallel_end(Thread& me)
   t->work.clear();
   t->members.clear();
   t->queue.clear();
-  auto& stack = me.saved;
+  auto& stack   = me.saved;
   const Saved s = stack.back();
   stack.pop_back();
   me.team        = s.team;

@@ -46,42 +46,42 @@ struct TaskGroup {
 };
 
 struct Task {
-  void (*fn)(void*) = nullptr;
-  void* data        = nullptr; ///< the task's own copy of its arguments (malloc'ed)
-  Task* parent      = nullptr;
-  TaskGroup* group  = nullptr; ///< the taskgroup the task counts in (may be null)
+  void (*fn)(void*)    = nullptr;
+  void* data           = nullptr; ///< the task's own copy of its arguments (malloc'ed)
+  Task* parent         = nullptr;
+  TaskGroup* group     = nullptr; ///< the taskgroup the task counts in (may be null)
   TaskGroup* taskgroup = nullptr; ///< innermost taskgroup active in the task's region
-  unsigned children = 0; ///< child tasks not completed
-  bool done         = false;
-  bool final        = false;
-  bool implicit     = false;
+  unsigned children    = 0;       ///< child tasks not completed
+  bool done            = false;
+  bool final           = false;
+  bool implicit        = false;
 };
 
 /// One worksharing construct (loop, sections, single) of a team, shared by its threads, which
 /// meet it in the same order (numbered by `seq`).
 struct WorkShare {
-  std::uint64_t seq = 0;
-  unsigned left     = 0; ///< threads that are done with it
-  int sched         = kStatic;
+  std::uint64_t seq   = 0;
+  unsigned left       = 0; ///< threads that are done with it
+  int sched           = kStatic;
   std::uint64_t chunk = 0;
-  std::uint64_t n     = 0; ///< iterations
-  std::uint64_t next  = 0; ///< dynamic, guided: first iteration not handed out
+  std::uint64_t n     = 0;                    ///< iterations
+  std::uint64_t next  = 0;                    ///< dynamic, guided: first iteration not handed out
   std::uint64_t start = 0, incr = 0, end = 0; ///< raw 64-bit loop bounds (long or unsigned long long)
-  bool ordered        = false;
-  std::uint64_t ordered_next = 0; ///< the first iteration whose chunk may run its ordered regions
-  void* copy          = nullptr;  ///< copyprivate
-  void* mem           = nullptr;  ///< lastprivate(conditional:) buffer
+  bool ordered               = false;
+  std::uint64_t ordered_next = 0;       ///< the first iteration whose chunk may run its ordered regions
+  void* copy                 = nullptr; ///< copyprivate
+  void* mem                  = nullptr; ///< lastprivate(conditional:) buffer
 };
 
 struct Team {
-  unsigned nthreads  = 1;
-  int level          = 0;
-  int active_level   = 0;
+  unsigned nthreads    = 1;
+  int level            = 0;
+  int active_level     = 0;
   unsigned ancestor_id = 0; ///< the encountering thread's number in the parent team
-  Team* parent       = nullptr;
+  Team* parent         = nullptr;
   std::vector<Thread*> members;
   // barrier
-  unsigned arrived       = 0;
+  unsigned arrived         = 0;
   std::uint64_t generation = 0;
   std::vector<Thread*> waiters; ///< threads parked until something happens in the team
   // worksharing
@@ -110,20 +110,20 @@ struct Thread {
   Team* team    = nullptr;
   unsigned id   = 0;
   Icv icv;
-  Task* task    = nullptr;
-  std::uint64_t ws_seq = 0;
-  WorkShare* ws        = nullptr;
+  Task* task                = nullptr;
+  std::uint64_t ws_seq      = 0;
+  WorkShare* ws             = nullptr;
   std::uint64_t static_trip = 0;
-  bool have_chunk = false;
+  bool have_chunk           = false;
   std::uint64_t chunk_lo = 0, chunk_hi = 0;
   // pool workers
-  bool worker   = false;
-  bool busy     = false;
-  bool has_work = false;
-  bool quit     = false;
+  bool worker       = false;
+  bool busy         = false;
+  bool has_work     = false;
+  bool quit         = false;
   void (*fn)(void*) = nullptr;
-  void* data    = nullptr;
-  std::string waiting; ///< what the thread is parked on (deadlock reports)
+  void* data        = nullptr;
+  std::string waiting;      ///< what the thread is parked on (deadlock reports)
   std::vector<Saved> saved; ///< enclosing regions of the teams this thread is thread 0 of
 };
 

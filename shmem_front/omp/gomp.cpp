@@ -83,14 +83,14 @@ void loop_init(WorkShare& ws, bool ull_loop, bool up, std::uint64_t start, std::
   } else if (up ? start < end : start > end) {
     n = up ? (end - start - 1) / incr + 1 : (start - end - 1) / (0 - incr) + 1;
   }
-  ws.n       = n;
-  ws.next    = 0;
-  ws.start   = start;
-  ws.end     = end;
-  ws.incr    = incr;
-  ws.sched   = sched;
-  ws.chunk   = chunk;
-  ws.ordered = ordered;
+  ws.n            = n;
+  ws.next         = 0;
+  ws.start        = start;
+  ws.end          = end;
+  ws.incr         = incr;
+  ws.sched        = sched;
+  ws.chunk        = chunk;
+  ws.ordered      = ordered;
   ws.ordered_next = 0;
 }
 
@@ -112,7 +112,7 @@ void finish_chunk(Thread& me, const char* routine)
 /// The next chunk [lo, hi) of iterations for the calling thread, or false.
 bool next_chunk(Thread& me, std::uint64_t* lo, std::uint64_t* hi)
 {
-  WorkShare& ws        = *me.ws;
+  WorkShare& ws           = *me.ws;
   const std::uint64_t nth = me.team->nthreads, id = me.id;
   switch (ws.sched) {
     case kStatic:
@@ -166,8 +166,7 @@ bool next_chunk(Thread& me, std::uint64_t* lo, std::uint64_t* hi)
 }
 
 /// GOMP_loop_*_next for every schedule: the work share knows its own.
-template <typename T>
-bool loop_next(T* istart, T* iend, const char* routine)
+template <typename T> bool loop_next(T* istart, T* iend, const char* routine)
 {
   Thread& me = self();
   hooks()->charge(routine); // the previous chunk's computation: other threads may grab chunks meanwhile
@@ -235,9 +234,9 @@ void loop_end(bool wait)
 /// The work share of a combined parallel loop, set up before the team starts.
 WorkShare* combined_loop(Thread& me, long start, long end, long incr, int sched, long chunk)
 {
-  auto* ws           = new WorkShare;
-  std::uint64_t c    = static_cast<std::uint64_t>(chunk);
-  const int s        = effective_sched(me, sched, &c);
+  auto* ws        = new WorkShare;
+  std::uint64_t c = static_cast<std::uint64_t>(chunk);
+  const int s     = effective_sched(me, sched, &c);
   loop_init(*ws, false, true, static_cast<std::uint64_t>(start), static_cast<std::uint64_t>(end),
             static_cast<std::uint64_t>(incr), s, c, false);
   return ws;
@@ -266,7 +265,7 @@ std::string critical_name(void** pptr)
 {
   Dl_info info{};
   if (dladdr(pptr, &info) != 0 && info.dli_sname != nullptr) {
-    std::string s = info.dli_sname;
+    std::string s            = info.dli_sname;
     const std::string prefix = ".gomp_critical_user_";
     if (s.rfind(prefix, 0) == 0)
       return "the critical section '" + s.substr(prefix.size()) + "'";
@@ -407,20 +406,23 @@ EXPORT void GOMP_single_copy_end(void* data)
 
 // ================================================================== loops (long)
 
-#define LOOP_START(NAME, SCHED, ORDERED)                                                                      \
-  EXPORT bool NAME(long start, long end, long incr, long chunk, long* istart, long* iend)                     \
-  {                                                                                                           \
-    return loop_start<long>(false, true, start, end, incr, SCHED, static_cast<std::uint64_t>(chunk), istart,  \
-                            iend, ORDERED, nullptr, nullptr, #NAME);                                           \
+#define LOOP_START(NAME, SCHED, ORDERED)                                                                               \
+  EXPORT bool NAME(long start, long end, long incr, long chunk, long* istart, long* iend)                              \
+  {                                                                                                                    \
+    return loop_start<long>(false, true, start, end, incr, SCHED, static_cast<std::uint64_t>(chunk), istart, iend,     \
+                            ORDERED, nullptr, nullptr, #NAME);                                                         \
   }
-#define LOOP_RUNTIME_START(NAME, ORDERED)                                                                     \
-  EXPORT bool NAME(long start, long end, long incr, long* istart, long* iend)                                 \
-  {                                                                                                           \
-    return loop_start<long>(false, true, start, end, incr, kRuntime, 0, istart, iend, ORDERED, nullptr,       \
-                            nullptr, #NAME);                                                                   \
+#define LOOP_RUNTIME_START(NAME, ORDERED)                                                                              \
+  EXPORT bool NAME(long start, long end, long incr, long* istart, long* iend)                                          \
+  {                                                                                                                    \
+    return loop_start<long>(false, true, start, end, incr, kRuntime, 0, istart, iend, ORDERED, nullptr, nullptr,       \
+                            #NAME);                                                                                    \
   }
-#define LOOP_NEXT(NAME)                                                                                       \
-  EXPORT bool NAME(long* istart, long* iend) { return loop_next<long>(istart, iend, #NAME); }
+#define LOOP_NEXT(NAME)                                                                                                \
+  EXPORT bool NAME(long* istart, long* iend)                                                                           \
+  {                                                                                                                    \
+    return loop_next<long>(istart, iend, #NAME);                                                                       \
+  }
 
 LOOP_START(GOMP_loop_static_start, kStatic, false)
 LOOP_START(GOMP_loop_dynamic_start, kDynamic, false)
@@ -454,32 +456,39 @@ EXPORT bool GOMP_loop_start(long start, long end, long incr, long sched, long ch
                           istart, iend, false, reductions, mem, "GOMP_loop_start");
 }
 
-EXPORT bool GOMP_loop_ordered_start(long start, long end, long incr, long sched, long chunk, long* istart,
-                                    long* iend, uintptr_t* reductions, void** mem)
+EXPORT bool GOMP_loop_ordered_start(long start, long end, long incr, long sched, long chunk, long* istart, long* iend,
+                                    uintptr_t* reductions, void** mem)
 {
   return loop_start<long>(false, true, start, end, incr, static_cast<int>(sched), static_cast<std::uint64_t>(chunk),
                           istart, iend, true, reductions, mem, "GOMP_loop_ordered_start");
 }
 
-EXPORT void GOMP_loop_end(void) { loop_end(true); }
-EXPORT void GOMP_loop_end_nowait(void) { loop_end(false); }
+EXPORT void GOMP_loop_end(void)
+{
+  loop_end(true);
+}
+EXPORT void GOMP_loop_end_nowait(void)
+{
+  loop_end(false);
+}
 
 // ================================================================== loops (unsigned long long)
 
-#define ULL_START(NAME, SCHED, ORDERED)                                                                        \
-  EXPORT bool NAME(bool up, ull start, ull end, ull incr, ull chunk, ull* istart, ull* iend)                   \
-  {                                                                                                            \
-    return loop_start<ull>(true, up, start, end, incr, SCHED, chunk, istart, iend, ORDERED, nullptr, nullptr,  \
-                           #NAME);                                                                              \
+#define ULL_START(NAME, SCHED, ORDERED)                                                                                \
+  EXPORT bool NAME(bool up, ull start, ull end, ull incr, ull chunk, ull* istart, ull* iend)                           \
+  {                                                                                                                    \
+    return loop_start<ull>(true, up, start, end, incr, SCHED, chunk, istart, iend, ORDERED, nullptr, nullptr, #NAME);  \
   }
-#define ULL_RUNTIME_START(NAME, ORDERED)                                                                       \
-  EXPORT bool NAME(bool up, ull start, ull end, ull incr, ull* istart, ull* iend)                              \
-  {                                                                                                            \
-    return loop_start<ull>(true, up, start, end, incr, kRuntime, 0, istart, iend, ORDERED, nullptr, nullptr,   \
-                           #NAME);                                                                              \
+#define ULL_RUNTIME_START(NAME, ORDERED)                                                                               \
+  EXPORT bool NAME(bool up, ull start, ull end, ull incr, ull* istart, ull* iend)                                      \
+  {                                                                                                                    \
+    return loop_start<ull>(true, up, start, end, incr, kRuntime, 0, istart, iend, ORDERED, nullptr, nullptr, #NAME);   \
   }
-#define ULL_NEXT(NAME)                                                                                         \
-  EXPORT bool NAME(ull* istart, ull* iend) { return loop_next<ull>(istart, iend, #NAME); }
+#define ULL_NEXT(NAME)                                                                                                 \
+  EXPORT bool NAME(ull* istart, ull* iend)                                                                             \
+  {                                                                                                                    \
+    return loop_next<ull>(istart, iend, #NAME);                                                                        \
+  }
 
 ULL_START(GOMP_loop_ull_static_start, kStatic, false)
 ULL_START(GOMP_loop_ull_dynamic_start, kDynamic, false)
@@ -522,17 +531,17 @@ EXPORT bool GOMP_loop_ull_ordered_start(bool up, ull start, ull end, ull incr, l
 
 // ================================================================== combined parallel loops
 
-#define PARALLEL_LOOP(NAME, SCHED)                                                                              \
-  EXPORT void NAME(void (*fn)(void*), void* data, unsigned num_threads, long start, long end, long incr,       \
-                   long chunk, unsigned /*flags*/)                                                              \
-  {                                                                                                             \
-    parallel_loop(fn, data, num_threads, start, end, incr, SCHED, chunk, #NAME);                                \
+#define PARALLEL_LOOP(NAME, SCHED)                                                                                     \
+  EXPORT void NAME(void (*fn)(void*), void* data, unsigned num_threads, long start, long end, long incr, long chunk,   \
+                   unsigned /*flags*/)                                                                                 \
+  {                                                                                                                    \
+    parallel_loop(fn, data, num_threads, start, end, incr, SCHED, chunk, #NAME);                                       \
   }
-#define PARALLEL_LOOP_RUNTIME(NAME)                                                                             \
-  EXPORT void NAME(void (*fn)(void*), void* data, unsigned num_threads, long start, long end, long incr,       \
-                   unsigned /*flags*/)                                                                          \
-  {                                                                                                             \
-    parallel_loop(fn, data, num_threads, start, end, incr, kRuntime, 0, #NAME);                                 \
+#define PARALLEL_LOOP_RUNTIME(NAME)                                                                                    \
+  EXPORT void NAME(void (*fn)(void*), void* data, unsigned num_threads, long start, long end, long incr,               \
+                   unsigned /*flags*/)                                                                                 \
+  {                                                                                                                    \
+    parallel_loop(fn, data, num_threads, start, end, incr, kRuntime, 0, #NAME);                                        \
   }
 
 PARALLEL_LOOP(GOMP_parallel_loop_static, kStatic)
@@ -661,12 +670,12 @@ EXPORT void GOMP_task(void (*fn)(void*), void* data, void (*cpyfn)(void*, void*)
   // dependences ask for).
   if (dep)
     wait_children(me, "GOMP_task");
-  auto* t   = new Task;
-  t->fn     = fn;
-  t->parent = parent;
-  t->group  = parent->taskgroup;
-  t->taskgroup = t->group;
-  t->final  = (flags & 2u) != 0 || parent->final;
+  auto* t                 = new Task;
+  t->fn                   = fn;
+  t->parent               = parent;
+  t->group                = parent->taskgroup;
+  t->taskgroup            = t->group;
+  t->final                = (flags & 2u) != 0 || parent->final;
   const std::size_t align = static_cast<std::size_t>(std::max(arg_align, 1L));
   const std::size_t size  = static_cast<std::size_t>(std::max(arg_size, 0L));
   void* block             = nullptr;
@@ -707,15 +716,15 @@ EXPORT void GOMP_taskyield(void)
 
 EXPORT void GOMP_taskgroup_start(void)
 {
-  Thread& me   = self();
-  auto* g      = new TaskGroup;
-  g->prev      = me.task->taskgroup;
+  Thread& me         = self();
+  auto* g            = new TaskGroup;
+  g->prev            = me.task->taskgroup;
   me.task->taskgroup = g;
 }
 
 EXPORT void GOMP_taskgroup_end(void)
 {
-  Thread& me   = self();
+  Thread& me = self();
   hooks()->charge("GOMP_taskgroup_end");
   TaskGroup* g = me.task->taskgroup;
   if (g == nullptr)

@@ -27,11 +27,12 @@ double thread_cpu_seconds()
 
 ComputeAccounting::ComputeAccounting(sim::Simulation& sim, const RuntimeParams& params, WorkCounter counter)
     : sim_(sim), mode_(params.compute), scale_(params.compute_scale), core_speed_(params.core_speed),
-      flops_per_fs_(1e-15 * params.core_speed * params.compute_scale), poll_cost_(params.poll_cost),
-      counter_(counter), work_(counter.work), instruction_fs_(to_fs(ps_to_seconds(params.instruction_time))),
-      divide_fs_(to_fs(ps_to_seconds(params.divide_time))),
-      latency_fs_{to_fs(ps_to_seconds(params.latency_int)), to_fs(ps_to_seconds(params.latency_load)),
-                  to_fs(ps_to_seconds(params.latency_fp_add)), to_fs(ps_to_seconds(params.latency_fp_mul))},
+      flops_per_fs_(1e-15 * params.core_speed * params.compute_scale), poll_cost_(params.poll_cost), counter_(counter),
+      work_(counter.work), instruction_fs_(to_fs(ps_to_seconds(params.instruction_time))),
+      divide_fs_(to_fs(ps_to_seconds(params.divide_time))), latency_fs_{to_fs(ps_to_seconds(params.latency_int)),
+                                                                        to_fs(ps_to_seconds(params.latency_load)),
+                                                                        to_fs(ps_to_seconds(params.latency_fp_add)),
+                                                                        to_fs(ps_to_seconds(params.latency_fp_mul))},
       window_(static_cast<unsigned long>(params.reorder_window))
 {
   SHMEMSIM_ASSERT(params.reorder_window >= 0, "the reorder window is not negative");
@@ -42,7 +43,9 @@ ComputeAccounting::ComputeAccounting(sim::Simulation& sim, const RuntimeParams& 
   // work, so a scaled quantum is shorter in unscaled work; without a counted cost (none, or a zero
   // scale) a quantum of unscaled work.
   const double quantum = ps_to_seconds(params.compute_quantum) * 1e15 / (scale_ > 0 ? scale_ : 1.0);
-  quantum_work_ = quantum < 1 ? 1 : quantum > 1e18 ? static_cast<unsigned long>(1e18) : static_cast<unsigned long>(quantum);
+  quantum_work_        = quantum < 1      ? 1
+                         : quantum > 1e18 ? static_cast<unsigned long>(1e18)
+                                          : static_cast<unsigned long>(quantum);
 }
 
 void ComputeAccounting::arm_slices()
@@ -51,7 +54,7 @@ void ComputeAccounting::arm_slices()
   *counter_.divide_fs      = divide_fs_;
   for (int c = 0; c < SHMEMSIM_CHAIN_CLASSES; ++c)
     counter_.latency_fs[c] = latency_fs_[c];
-  *counter_.slice_work     = quantum_work_;
+  *counter_.slice_work = quantum_work_;
   if (counter_.window != nullptr)
     *counter_.window = window_;
   set_work(*work_);

@@ -89,9 +89,9 @@ private:
   unsigned long instruction_fs_;
   unsigned long divide_fs_;
   unsigned long latency_fs_[SHMEMSIM_CHAIN_CLASSES]; ///< integer, load, floating add, floating multiply
-  unsigned long window_;      ///< platform.reorder_window (instructions)
-  unsigned long quantum_work_ = 1; ///< the compute quantum in the counter's units (fs)
-  ShmemObserver* obs_    = nullptr;
+  unsigned long window_;                             ///< platform.reorder_window (instructions)
+  unsigned long quantum_work_ = 1;                   ///< the compute quantum in the counter's units (fs)
+  ShmemObserver* obs_         = nullptr;
 };
 
 } // namespace shmemsim::front

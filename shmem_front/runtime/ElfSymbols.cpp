@@ -28,7 +28,8 @@ ElfSymbols ElfSymbols::read(const std::string& path)
   std::ifstream in(path, std::ios::binary);
   const std::vector<char> file((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   const auto header = records<Elf64_Ehdr>(file, 0, 1);
-  if (header.empty() || std::memcmp(header[0].e_ident, ELFMAG, SELFMAG) != 0 || header[0].e_ident[EI_CLASS] != ELFCLASS64)
+  if (header.empty() || std::memcmp(header[0].e_ident, ELFMAG, SELFMAG) != 0 ||
+      header[0].e_ident[EI_CLASS] != ELFCLASS64)
     return result;
   const auto sections = records<Elf64_Shdr>(file, header[0].e_shoff, header[0].e_shnum);
   // The full symbol table when the program has one, else the exported symbols.
@@ -41,7 +42,7 @@ ElfSymbols ElfSymbols::read(const std::string& path)
         if (ELF64_ST_TYPE(sym.st_info) != STT_OBJECT || sym.st_name >= strtab.sh_size ||
             strtab.sh_offset + sym.st_name >= file.size())
           continue;
-        const char* name = file.data() + strtab.sh_offset + sym.st_name;
+        const char* name       = file.data() + strtab.sh_offset + sym.st_name;
         const std::size_t room = file.size() - (strtab.sh_offset + sym.st_name);
         result.symbols_.push_back({sym.st_value, sym.st_size, std::string(name, strnlen(name, room))});
       }

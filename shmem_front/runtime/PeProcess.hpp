@@ -30,56 +30,56 @@ struct PeProcess {
   ProgramMain main = nullptr;
   std::vector<std::string> args; ///< argv[0] is the program
   std::vector<char*> argv;
-  int exit_status = 0;
-  bool finished   = false;
+  int exit_status     = 0;
+  bool finished       = false;
   const char* routine = nullptr; ///< library routine the PE is in (for reports)
   // Process state kept per PE and swapped at every actor switch (ProcessState).
   int optind = 1, opterr = 1, optopt = '?';
   char* optarg = nullptr;
   int err      = 0;
   shmemsim_libc_state libc{};
-  double cpu_mark = 0; ///< measured mode: CPU time when the PE last left the library (ComputeAccounting)
+  double cpu_mark = 0;       ///< measured mode: CPU time when the PE last left the library (ComputeAccounting)
   FILE* out       = nullptr; ///< --tag-output: this PE's stdout and stderr (prefix every line; OutputTagging)
   FILE* err_out   = nullptr;
-  bool has_tls    = false;   ///< the program has thread-local variables (PT_TLS)
-  void* handle    = nullptr; ///< this PE's copy of the program (dlopen)
+  bool has_tls    = false;              ///< the program has thread-local variables (PT_TLS)
+  void* handle    = nullptr;            ///< this PE's copy of the program (dlopen)
   const std::byte* tls_image = nullptr; ///< the copy's initial TLS image (.tdata)
   std::size_t tls_filesz = 0, tls_memsz = 0;
-  int threads     = 1;       ///< threads created so far (the main thread included)
-  void* omp       = nullptr; ///< the OpenMP runtime's state for this PE (its slot)
-  bool maps_peers = false;   ///< shmem_ptr gave it another PE's memory (its stores may land there)
-  char** env      = nullptr; ///< its environment (libc's environ while it runs)
-  std::vector<char*> env_storage; ///< its environment's array (null-terminated), when it is ours
+  int threads     = 1;                 ///< threads created so far (the main thread included)
+  void* omp       = nullptr;           ///< the OpenMP runtime's state for this PE (its slot)
+  bool maps_peers = false;             ///< shmem_ptr gave it another PE's memory (its stores may land there)
+  char** env      = nullptr;           ///< its environment (libc's environ while it runs)
+  std::vector<char*> env_storage;      ///< its environment's array (null-terminated), when it is ours
   std::deque<std::string> env_strings; ///< "NAME=value" entries made by setenv
 };
 
 /// One simulated thread of a PE (its main thread included): an actor.
 struct SimThread {
-  PeProcess* pe        = nullptr;
-  unsigned long tid    = 0;
-  int index            = 0; ///< 0 for the PE's main thread
-  std::size_t pid      = 0; ///< its actor's pid
-  int err              = 0; ///< errno, kept per thread
-  const char* routine  = nullptr;
+  PeProcess* pe           = nullptr;
+  unsigned long tid       = 0;
+  int index               = 0; ///< 0 for the PE's main thread
+  std::size_t pid         = 0; ///< its actor's pid
+  int err                 = 0; ///< errno, kept per thread
+  const char* routine     = nullptr;
   sim::Notifier* notifier = nullptr; ///< its actor's (valid while the actor runs)
-  bool finished        = false;
-  bool detached        = false; ///< its resources go at its end; it cannot be joined
-  void* retval         = nullptr;
+  bool finished           = false;
+  bool detached           = false; ///< its resources go at its end; it cannot be joined
+  void* retval            = nullptr;
   std::vector<SimThread*> joiners;
   // condition-variable wait state (SyncObjects)
-  bool cond_signaled = false;
-  bool cond_timed_out = false;
-  bool in_cond_wait  = false;
-  std::uint64_t cond_generation = 0; ///< numbers this thread's condition waits (stale timeouts)
+  bool cond_signaled            = false;
+  bool cond_timed_out           = false;
+  bool in_cond_wait             = false;
+  std::uint64_t cond_generation = 0;        ///< numbers this thread's condition waits (stale timeouts)
   std::map<unsigned, const void*> specific; ///< pthread_setspecific values
   std::vector<std::byte> tls; ///< this thread's copy of the program's TLS block (while it is switched out)
-  void* omp        = nullptr; ///< the OpenMP runtime's state for this thread (its slot)
-  bool unparked    = false;   ///< a wake-up for park() is pending
+  void* omp     = nullptr;    ///< the OpenMP runtime's state for this thread (its slot)
+  bool unparked = false;      ///< a wake-up for park() is pending
   // compute accounting (ComputeAccounting)
-  unsigned long work = 0;    ///< counted instructions not yet charged (while it is switched out)
-  bool computing       = false; ///< charging computation (in a SimGrid execution or a poll)
-  Ps last_call    = 0;  ///< when it last entered or left a charging call
-  Ps sliced_from  = -1; ///< start of the run of time slices in progress (-1: none)
+  unsigned long work = 0;     ///< counted instructions not yet charged (while it is switched out)
+  bool computing     = false; ///< charging computation (in a SimGrid execution or a poll)
+  Ps last_call       = 0;     ///< when it last entered or left a charging call
+  Ps sliced_from     = -1;    ///< start of the run of time slices in progress (-1: none)
 };
 
 } // namespace shmemsim::front

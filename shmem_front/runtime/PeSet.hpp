@@ -56,7 +56,7 @@ private:
   std::vector<PeProcess>& pes_;
   std::function<void(int)> store_listener_;
   ElfSymbols symbols_;
-  int arrived_ = 0;
+  int arrived_              = 0;
   std::uint64_t generation_ = 0;
   std::vector<sim::Notifier*> barrier_waiters_;
 };

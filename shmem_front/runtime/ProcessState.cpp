@@ -42,9 +42,9 @@ std::byte* tls_block(const PeProcess& pe)
     } index{0, 0};
     std::size_t modid = 0;
     dlinfo(pe.handle, RTLD_DI_TLS_MODID, &modid);
-    index.module      = modid;
-    static auto* get  = reinterpret_cast<void* (*)(TlsIndex*)>(dlsym(RTLD_DEFAULT, "__tls_get_addr"));
-    p                 = get(&index);
+    index.module     = modid;
+    static auto* get = reinterpret_cast<void* (*)(TlsIndex*)>(dlsym(RTLD_DEFAULT, "__tls_get_addr"));
+    p                = get(&index);
   }
   return static_cast<std::byte*>(p);
 }

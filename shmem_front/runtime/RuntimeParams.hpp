@@ -27,31 +27,31 @@ enum class ComputeMode {
 inline constexpr std::time_t kEpoch = 1409529600;
 
 struct RuntimeParams {
-  ComputeMode compute     = ComputeMode::Counted; ///< job.compute
-  double compute_scale    = 1.0;                  ///< job.compute_scale: multiplies computation time
+  ComputeMode compute  = ComputeMode::Counted; ///< job.compute
+  double compute_scale = 1.0;                  ///< job.compute_scale: multiplies computation time
   /// job.compute_quantum: simulated compute after which a thread that calls nothing is charged and
   /// yields (time slicing).
-  Ps compute_quantum = 2'000'000;
-  double core_speed       = sim::HostParams{}.core_speed; ///< platform.core_speed, flop/s
+  Ps compute_quantum  = 2'000'000;
+  double core_speed   = sim::HostParams{}.core_speed;       ///< platform.core_speed, flop/s
   Ps instruction_time = sim::HostParams{}.instruction_time; ///< platform.instruction_time: one counted instruction
   /// platform.latency.*: counted loops' chain latencies by operation class (defaults: HostParams's)
-  Ps latency_int    = sim::HostParams{}.latency_int;
-  Ps latency_load   = sim::HostParams{}.latency_load;
-  Ps latency_fp_add = sim::HostParams{}.latency_fp_add;
-  Ps latency_fp_mul = sim::HostParams{}.latency_fp_mul;
-  int reorder_window      = sim::HostParams{}.reorder_window; ///< platform.reorder_window, instructions
+  Ps latency_int     = sim::HostParams{}.latency_int;
+  Ps latency_load    = sim::HostParams{}.latency_load;
+  Ps latency_fp_add  = sim::HostParams{}.latency_fp_add;
+  Ps latency_fp_mul  = sim::HostParams{}.latency_fp_mul;
+  int reorder_window = sim::HostParams{}.reorder_window; ///< platform.reorder_window, instructions
   /// platform.divide_time: the divider busy for one divide or square root
-  Ps divide_time = sim::HostParams{}.divide_time;
-  int program_cores       = 1;     ///< cores of a node for programs (the NIC's progress core excluded)
+  Ps divide_time    = sim::HostParams{}.divide_time;
+  int program_cores = 1; ///< cores of a node for programs (the NIC's progress core excluded)
   /// job.threads.per_pe: default OpenMP team size (OMP_NUM_THREADS wins); 0: the node's program
   /// cores divided among its PEs.
-  int threads_per_pe      = 0;
+  int threads_per_pe = 0;
   /// job.threads.library_lock: hold time of the library's internal lock, paid by operations on
   /// shared contexts under SHMEM_THREAD_MULTIPLE (estimate: 100 ns; 0: no cost).
-  Ps library_lock    = 100'000;
-  Ps poll_cost       = 100'000; ///< what a poll that found nothing costs (100 ns)
-  CollectiveParams collectives;      ///< job.collectives.*
-  AsyncParams async;                 ///< job.async.*
+  Ps library_lock = 100'000;
+  Ps poll_cost    = 100'000;    ///< what a poll that found nothing costs (100 ns)
+  CollectiveParams collectives; ///< job.collectives.*
+  AsyncParams async;            ///< job.async.*
 };
 
 } // namespace shmemsim::front

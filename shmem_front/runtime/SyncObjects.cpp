@@ -124,8 +124,9 @@ int SyncObjects::cond_wait(void* c, void* m, const timespec* abstime)
   ++me->cond_generation;
   cv.waiters.push_back(me);
   if (abstime != nullptr) {
-    const double deadline = static_cast<double>(abstime->tv_sec - kEpoch) + static_cast<double>(abstime->tv_nsec) * 1e-9;
-    const Ps at      = std::max(sim_.queue().now(), seconds_to_ps(std::max(deadline, 0.0)));
+    const double deadline =
+        static_cast<double>(abstime->tv_sec - kEpoch) + static_cast<double>(abstime->tv_nsec) * 1e-9;
+    const Ps at = std::max(sim_.queue().now(), seconds_to_ps(std::max(deadline, 0.0)));
     sim_.queue().schedule(at, &CondTimeout::fire, new CondTimeout{me, me->cond_generation});
   }
   mutex_unlock(m);
@@ -209,7 +210,7 @@ void SyncObjects::library_lock(const void* lock)
   // The computation was charged by the routine's entry: take the lock, hold it, hand it over.
   const Ps t0 = sim_.queue().now();
   const OpenInterval open(obs_, t0); // reported below, dated t0
-  Mutex& mx        = mutexes_[lock];
+  Mutex& mx = mutexes_[lock];
   if (mx.owner == nullptr)
     mx.owner = me;
   else

@@ -25,14 +25,14 @@ struct PortalsTransport::Ctrs final : Counters {
   portals::MdHandle md, get_md;
   std::uint64_t issued = 0, get_issued = 0;
   bool fence_needs_quiet = false;
-  bool single_ct    = false; ///< puts and gets counted on one CT whatever the mapping (request slots)
-  bool request_slot = false; ///< a request slot's (ops "put_req", ...)
+  bool single_ct         = false; ///< puts and gets counted on one CT whatever the mapping (request slots)
+  bool request_slot      = false; ///< a request slot's (ops "put_req", ...)
 };
 
 /// One PE: its NI, its target counter, and the counters its ContextTable acquired.
 struct PortalsTransport::PeNet final : CounterSource {
   PortalsTransport* t = nullptr;
-  portals::Ni* ni = nullptr;
+  portals::Ni* ni     = nullptr;
   portals::CtHandle target_ct;
   std::unique_ptr<Ctrs> def;
   std::vector<std::unique_ptr<Ctrs>> ctrs;
@@ -48,7 +48,8 @@ struct PortalsTransport::PeNet final : CounterSource {
   // CounterSource
   Counters* acquire(CounterUse use, int id, std::string* limit) override
   {
-    Ctrs* c = use == CounterUse::Request ? t->make_request_slot(*this, limit) : t->make_ctx(*this, t->independent_mds_, limit);
+    Ctrs* c = use == CounterUse::Request ? t->make_request_slot(*this, limit)
+                                         : t->make_ctx(*this, t->independent_mds_, limit);
     if (c != nullptr)
       c->id = id;
     return c;
@@ -57,8 +58,8 @@ struct PortalsTransport::PeNet final : CounterSource {
   void ctx_event(int id, const Counters* c, CtxEvent what) override
   {
     if (t->obs_ != nullptr)
-      t->obs_->ctx_event(t->now(), ni->id(), t->current_thread_(), id, c != nullptr ? static_cast<const Ctrs*>(c)->ct.index : -1,
-                         what);
+      t->obs_->ctx_event(t->now(), ni->id(), t->current_thread_(), id,
+                         c != nullptr ? static_cast<const Ctrs*>(c)->ct.index : -1, what);
   }
   void notice(const std::string& line) override
   {
@@ -138,7 +139,8 @@ PortalsTransport::PeNet& PortalsTransport::me()
 void PortalsTransport::check(Status s, const char* what)
 {
   if (s != Status::Ok)
-    fatal_(std::string(what) + " failed in the network model: " + portals::to_string(s) + " (" + me().ni->last_error() + ")");
+    fatal_(std::string(what) + " failed in the network model: " + portals::to_string(s) + " (" + me().ni->last_error() +
+           ")");
 }
 
 void PortalsTransport::set_observer(ShmemObserver* obs, std::function<int()> current_thread)
@@ -154,9 +156,9 @@ std::uint64_t PortalsTransport::note_op(const TransportCtx* ctx, const Ctrs* c, 
     return 0;
   // The count the operation's completion brings its counter to: the lean mapping counts puts and
   // gets on one CT, the split one on two.
-  const bool lean          = mapping_ == CtxMapping::Lean || c->single_ct;
-  const std::uint64_t seq  = lean ? c->issued + c->get_issued + 1 : (get_side ? c->get_issued : c->issued) + 1;
-  const int ct             = get_side ? c->get_ct.index : c->ct.index;
+  const bool lean         = mapping_ == CtxMapping::Lean || c->single_ct;
+  const std::uint64_t seq = lean ? c->issued + c->get_issued + 1 : (get_side ? c->get_issued : c->issued) + 1;
+  const int ct            = get_side ? c->get_ct.index : c->ct.index;
   return obs_->op_issued(now(), c->pe, current_thread_(), ctx->id, ct, seq, kind, bytes, target);
 }
 
@@ -168,7 +170,7 @@ PortalsTransport::Ctrs* PortalsTransport::make_ctx(PeNet& p, bool independent, s
   // Created contexts ask for injection resources of their own (the contexts paper's proposed
   // PTL_MD_INDEPENDENT): the NIC grants a queue while it has spare ones (platform.nic.injection_queues).
   const std::uint32_t vol = portals::MD_VOLATILE | (independent ? portals::MD_INDEPENDENT : 0u);
-  auto undo = [&] {
+  auto undo               = [&] {
     if (c->md.index >= 0)
       ni.md_release(c->md);
     if (c->get_md.index >= 0)
@@ -203,7 +205,8 @@ PortalsTransport::Ctrs* PortalsTransport::make_ctx(PeNet& p, bool independent, s
       return no_ct();
     if (ni.md_bind(portals::MdDesc{nullptr, UINT64_MAX, portals::MD_EVENT_CT_ACK | vol, c->ct}, &c->md) != Status::Ok)
       return no_md();
-    if (ni.md_bind(portals::MdDesc{nullptr, UINT64_MAX, portals::MD_EVENT_CT_REPLY | (vol & portals::MD_INDEPENDENT), c->get_ct},
+    if (ni.md_bind(portals::MdDesc{nullptr, UINT64_MAX, portals::MD_EVENT_CT_REPLY | (vol & portals::MD_INDEPENDENT),
+                                   c->get_ct},
                    &c->get_md) != Status::Ok)
       return no_md();
   }
@@ -215,19 +218,21 @@ PortalsTransport::Ctrs* PortalsTransport::make_ctx(PeNet& p, bool independent, s
 void PortalsTransport::setup()
 {
   for (int pe = 0; pe < net_.endpoints(); ++pe) {
-    auto p          = std::make_unique<PeNet>();
-    p->t            = this;
-    p->ni           = &net_.ni(pe);
-    auto& ni        = *p->ni;
+    auto p            = std::make_unique<PeNet>();
+    p->t              = this;
+    p->ni             = &net_.ni(pe);
+    auto& ni          = *p->ni;
     const PeMemory& m = memory_.at(static_cast<std::size_t>(pe));
     std::uint32_t pt;
     portals::LeHandle le;
     const std::uint32_t opts = portals::LE_OP_PUT | portals::LE_OP_GET | portals::LE_EVENT_CT_COMM;
-    if (ni.ct_alloc(&p->target_ct) != Status::Ok || ni.pt_alloc(0, &pt) != Status::Ok || ni.pt_alloc(1, &pt) != Status::Ok ||
+    if (ni.ct_alloc(&p->target_ct) != Status::Ok || ni.pt_alloc(0, &pt) != Status::Ok ||
+        ni.pt_alloc(1, &pt) != Status::Ok ||
         ni.le_append(0, portals::LeDesc{m.data, m.data_size, opts, p->target_ct}, &le) != Status::Ok ||
         ni.le_append(1, portals::LeDesc{m.heap, m.heap_size, opts, p->target_ct}, &le) != Status::Ok)
-      throw std::runtime_error("PE " + std::to_string(pe) + " cannot set up its symmetric memory in the Portals model: " +
-                               ni.last_error() + " (raise platform.nic.limits)");
+      throw std::runtime_error("PE " + std::to_string(pe) +
+                               " cannot set up its symmetric memory in the Portals model: " + ni.last_error() +
+                               " (raise platform.nic.limits)");
     Ctrs* d = make_ctx(*p, false);
     if (d == nullptr)
       throw std::runtime_error("PE " + std::to_string(pe) + " cannot bind its default context: " + ni.last_error() +
@@ -328,8 +333,8 @@ void PortalsTransport::wait(Ctrs* c, bool gets_only, const char* what)
 
 void PortalsTransport::put(TransportCtx* ctx, void* dest, const void* src, std::size_t n, int pe, bool blocking)
 {
-  Ctrs* c = ctrs(ctx);
-  auto& ni        = *me().ni;
+  Ctrs* c  = ctrs(ctx);
+  auto& ni = *me().ni;
   std::uint32_t pt;
   std::uint64_t off;
   target_of(dest, n, &pt, &off);
@@ -351,8 +356,8 @@ void PortalsTransport::put(TransportCtx* ctx, void* dest, const void* src, std::
 
 void PortalsTransport::get(TransportCtx* ctx, void* dest, const void* src, std::size_t n, int pe, bool blocking)
 {
-  Ctrs* c = ctrs(ctx);
-  auto& ni        = *me().ni;
+  Ctrs* c  = ctrs(ctx);
+  auto& ni = *me().ni;
   std::uint32_t pt;
   std::uint64_t off;
   target_of(src, n, &pt, &off);
@@ -373,8 +378,8 @@ void PortalsTransport::amo(TransportCtx* ctx, AmoOp op, AmoType t, void* dest, c
     put(ctx, dest, value, size, pe, !ctrs(ctx)->request_slot);
     return;
   }
-  Ctrs* c = ctrs(ctx);
-  auto& ni        = *me().ni;
+  Ctrs* c  = ctrs(ctx);
+  auto& ni = *me().ni;
   std::uint32_t pt;
   std::uint64_t off;
   target_of(dest, size, &pt, &off);
@@ -407,8 +412,8 @@ void PortalsTransport::watched_write(Ps t, int target, int initiator, const std:
   pes_.at(static_cast<std::size_t>(target))->journal.remote(word, ps_to_seconds(t), initiator, before, *word);
 }
 
-void PortalsTransport::fetch_amo(TransportCtx* ctx, AmoOp op, AmoType t, void* dest, const void* value, const void* cond,
-                                 void* result, int pe, bool blocking)
+void PortalsTransport::fetch_amo(TransportCtx* ctx, AmoOp op, AmoType t, void* dest, const void* value,
+                                 const void* cond, void* result, int pe, bool blocking)
 {
   const std::size_t size = amo_size(t);
   Ctrs* c                = ctrs(ctx);
@@ -416,16 +421,20 @@ void PortalsTransport::fetch_amo(TransportCtx* ctx, AmoOp op, AmoType t, void* d
   std::uint32_t pt;
   std::uint64_t off;
   target_of(dest, size, &pt, &off);
-  const bool floating = t == AmoType::Float || t == AmoType::Double;
-  const std::uint64_t id = note_op(ctx, c, true, blocking ? "famo" : c->request_slot ? "famo_req" : "famo_nbi", size, pe);
+  const bool floating    = t == AmoType::Float || t == AmoType::Double;
+  const std::uint64_t id = note_op(ctx, c, true,
+                                   blocking          ? "famo"
+                                   : c->request_slot ? "famo_req"
+                                                     : "famo_nbi",
+                                   size, pe);
   ++c->get_issued;
   initiate();
   Status s;
   if (op == AmoOp::Fetch && floating) {
     s = ni.get(c->get_md, addr(result), size, pe, pt, off, id); // an aligned element read is atomic
   } else if (op == AmoOp::Fetch) {
-    s = ni.fetch_atomic(c->get_md, addr(result), c->md, addr(kZero), size, pe, pt, off, portals::AtomicOp::Bor, datatype(t),
-                        id);
+    s = ni.fetch_atomic(c->get_md, addr(result), c->md, addr(kZero), size, pe, pt, off, portals::AtomicOp::Bor,
+                        datatype(t), id);
   } else if (op == AmoOp::Swap || op == AmoOp::CompareSwap) {
     s = ni.swap(c->get_md, addr(result), c->md, addr(value), size, pe, pt, off, cond, atomic_op(op), datatype(t), id);
   } else {
@@ -475,12 +484,12 @@ namespace {
 /// What a thread blocked in wait_for_update waits for, for deadlock and time-limit reports.
 struct UpdateWait final : sim::Waitable {
   int ni = 0, ct = 0;
-  std::uint64_t test = 0;
+  std::uint64_t test   = 0;
   const portals::Ni* n = nullptr;
   portals::CtHandle h;
   const void* object = nullptr; ///< the symmetric object waited on (null: the library's own wait)
   const std::function<std::string(const void*)>* namer = nullptr;
-  const WaitNote* note = nullptr; ///< what the waiting routine adds (null: nothing)
+  const WaitNote* note                                 = nullptr; ///< what the waiting routine adds (null: nothing)
   std::string describe_wait() const override
   {
     CtEvent ev;
@@ -490,7 +499,7 @@ struct UpdateWait final : sim::Waitable {
       char addr[32];
       std::snprintf(addr, sizeof addr, "%p", object);
       const std::string name = namer != nullptr && *namer ? (*namer)(object) : std::string();
-      of = name.empty() ? std::string("its symmetric memory at ") + addr : name + " (" + addr + ")";
+      of                     = name.empty() ? std::string("its symmetric memory at ") + addr : name + " (" + addr + ")";
     }
     std::string s = "an update of " + of + " by another PE or thread: CT " + std::to_string(ct) + " of endpoint " +
                     std::to_string(ni) + " reaching " + std::to_string(test) + " (success " +
@@ -509,23 +518,23 @@ void PortalsTransport::wait_for_update(std::uint64_t seen, const char* call)
 void PortalsTransport::wait_for_update_on(std::uint64_t seen, const char* /*call*/, const void* object,
                                           const WaitNote* note)
 {
-  PeNet& p = me();
+  PeNet& p      = me();
   const int thr = obs_ != nullptr ? current_thread_() : 0;
   SHMEMSIM_OBSERVE(obs_, wait_begin(now(), p.ni->id(), thr, -1, p.target_ct.index, "wait_until", seen + 1));
   sim::Notifier& self = net_.simulation().self_notifier();
   // Woken by the target CT (a delivery from another PE) or by a store of a sibling thread.
   while (updates() <= seen) {
     const std::uint64_t ct_test = seen + 1 - p.local_stores; // updates() <= seen: no wrap
-    bool reached = false;
+    bool reached                = false;
     check(p.ni->ct_watch(p.target_ct, ct_test, &self, &reached), "PtlCTWait");
     if (reached)
       break;
     p.update_waiters.push_back(&self);
     UpdateWait what;
-    what.ni   = p.ni->id();
-    what.ct   = p.target_ct.index;
-    what.test = ct_test;
-    what.n    = p.ni;
+    what.ni     = p.ni->id();
+    what.ct     = p.target_ct.index;
+    what.test   = ct_test;
+    what.n      = p.ni;
     what.h      = p.target_ct;
     what.object = object;
     what.namer  = &name_address_;

@@ -44,7 +44,8 @@ public:
   void fence(TransportCtx* ctx) override;
   std::uint64_t updates() override;
   void wait_for_update(std::uint64_t seen, const char* call) override;
-  void wait_for_update_on(std::uint64_t seen, const char* call, const void* what, const WaitNote* note = nullptr) override;
+  void wait_for_update_on(std::uint64_t seen, const char* call, const void* what,
+                          const WaitNote* note = nullptr) override;
   /// The target's NI watches the word (Ni::watch_word) before the atomic add is issued, so the
   /// add, and any later write into the word, is recorded in the target's journal as it lands.
   void signal(TransportCtx* ctx, std::uint64_t* word, std::uint64_t value, int pe) override;
@@ -96,11 +97,11 @@ private:
   /// Spend the host CPU time of one Portals data-movement call on the calling thread.
   void initiate();
   /// Tell the observer about an operation about to be issued on `ctx` (counted on `c`).
-  std::uint64_t note_op(const TransportCtx* ctx, const Ctrs* c, bool get_side, const char* kind, std::uint64_t bytes, int target);
+  std::uint64_t note_op(const TransportCtx* ctx, const Ctrs* c, bool get_side, const char* kind, std::uint64_t bytes,
+                        int target);
   Ps now() { return net_.simulation().queue().now(); }
   /// portals::WriteWatcher: into the target PE's signal journal.
-  void watched_write(Ps t, int target, int initiator, const std::uint64_t* word,
-                     const std::uint64_t* before) override;
+  void watched_write(Ps t, int target, int initiator, const std::uint64_t* word, const std::uint64_t* before) override;
 
   portals::Network& net_;
   std::vector<PeMemory> memory_;
@@ -112,7 +113,7 @@ private:
   std::function<void(const std::string&)> notice_;
   std::function<std::string(const void*)> name_address_;
   bool independent_mds_ = true;
-  ShmemObserver* obs_ = nullptr;
+  ShmemObserver* obs_   = nullptr;
   std::function<int()> current_thread_;
 };
 

@@ -18,15 +18,21 @@ enum class OpKind : std::uint8_t { Put, Get, Atomic, FetchAtomic, Swap };
 const char* to_string(OpKind k);
 
 /// Which way a reply carries data: gets and fetching atomics get a reply, the others an ACK.
-inline bool has_reply(OpKind k) { return k == OpKind::Get || k == OpKind::FetchAtomic || k == OpKind::Swap; }
+inline bool has_reply(OpKind k)
+{
+  return k == OpKind::Get || k == OpKind::FetchAtomic || k == OpKind::Swap;
+}
 /// Whether the request carries data from the initiator.
-inline bool has_request_payload(OpKind k) { return k != OpKind::Get; }
+inline bool has_request_payload(OpKind k)
+{
+  return k != OpKind::Get;
+}
 
 struct Message {
-  Message()                          = default;
-  Message(Message&&)                 = default;
-  Message& operator=(Message&&)      = default;
-  virtual ~Message()                 = default;
+  Message()                     = default;
+  Message(Message&&)            = default;
+  Message& operator=(Message&&) = default;
+  virtual ~Message()            = default;
 
   OpKind kind          = OpKind::Put;
   int src_ep           = 0;
@@ -67,7 +73,10 @@ struct Message {
 
 private:
   static constexpr std::uint64_t kSmall = 32;
-  std::byte* buffer(std::unique_ptr<std::byte[]>& heap, std::byte* small) { return length <= kSmall ? small : heap.get(); }
+  std::byte* buffer(std::unique_ptr<std::byte[]>& heap, std::byte* small)
+  {
+    return length <= kSmall ? small : heap.get();
+  }
   void alloc(std::unique_ptr<std::byte[]>& heap)
   {
     if (length > kSmall && !heap)
@@ -81,11 +90,11 @@ private:
 
 public:
   // Filled in by the NIC.
-  std::uint64_t pair_seq    = 0; ///< issue order among all messages of (src_ep, dst_ep)
-  std::uint64_t ordered_seq = 0; ///< issue order among ordered messages of the pair
-  Ps issued_at         = 0;
-  std::uint64_t trace_id    = 0; ///< given by an observer at issue (0: none)
-  Ps delivered_at      = 0;
+  std::uint64_t pair_seq        = 0; ///< issue order among all messages of (src_ep, dst_ep)
+  std::uint64_t ordered_seq     = 0; ///< issue order among ordered messages of the pair
+  Ps issued_at                  = 0;
+  std::uint64_t trace_id        = 0; ///< given by an observer at issue (0: none)
+  Ps delivered_at               = 0;
   std::uint32_t request_packets = 0;
   std::uint32_t reply_packets   = 0;
   std::uint32_t arrived         = 0; ///< request packets through the target's receive engine

@@ -8,7 +8,6 @@
 
 namespace shmemsim::nic {
 
-
 const char* to_string(OpKind k)
 {
   switch (k) {
@@ -29,11 +28,11 @@ const char* to_string(OpKind k)
 enum PacketDir : int { kRequest = 0, kAck = 1, kReply = 2 };
 
 struct Nic::NicPacket : sim::Packet {
-  Message* msg          = nullptr;
-  int dir               = kRequest;
-  std::uint32_t index   = 0;
-  std::uint64_t offset  = 0; ///< payload offset within the message
-  std::uint32_t bytes   = 0; ///< payload bytes
+  Message* msg         = nullptr;
+  int dir              = kRequest;
+  std::uint32_t index  = 0;
+  std::uint64_t offset = 0; ///< payload offset within the message
+  std::uint32_t bytes  = 0; ///< payload bytes
 };
 
 PairState& Nic::pair(const Message& m)
@@ -57,7 +56,6 @@ std::vector<void*>& packet_pool()
   return pool;
 }
 } // namespace
-
 
 Nic::NicPacket* Nic::make_packet(Message* m, int dir, std::uint32_t index, std::uint64_t offset, std::uint32_t bytes,
                                  int dst_node)
@@ -91,8 +89,8 @@ static void free_packet(void* p)
 
 Nic::Nic(int index, int node, const NicParams& p, sim::FatTree& fabric, sim::EventQueue& q, const Directory& dir,
          LatencyStats& latency, Pcie& pcie, PairStates& pairs)
-    : index_(index), node_(node), p_(p), fabric_(fabric), q_(q), dir_(dir), latency_(latency), mtu_(fabric.params().mtu),
-      header_(fabric.params().header_size), pcie_(pcie), pairs_(pairs)
+    : index_(index), node_(node), p_(p), fabric_(fabric), q_(q), dir_(dir), latency_(latency),
+      mtu_(fabric.params().mtu), header_(fabric.params().header_size), pcie_(pcie), pairs_(pairs)
 {
   for (std::size_t ep = 0; ep < dir.nic_of.size(); ++ep)
     SHMEMSIM_ASSERT(dir.nic_of[ep] != index || dir.node_of[ep] == node, "a NIC serves endpoints of its own node only");
@@ -152,8 +150,8 @@ void Nic::release_queue(int qi)
 
 void Nic::submit(Message* m)
 {
-  const Ps now = q_.now();
-  m->issued_at = now;
+  const Ps now  = q_.now();
+  m->issued_at  = now;
   PairState& st = pair(*m);
   m->pair_seq   = st.issued++;
   if (m->ordered)
@@ -202,18 +200,18 @@ void Nic::start_next(int qi)
 
 void Nic::queue_step(std::uint64_t qi)
 {
-  Queue& q       = queues_[qi];
-  Message* m     = q.cur;
-  const Ps now   = q_.now();
-  const auto i   = q.next_pkt;
-  const PacketSpan span = has_request_payload(m->kind) ? packet_span(m->length, i) : PacketSpan{};
+  Queue& q                  = queues_[qi];
+  Message* m                = q.cur;
+  const Ps now              = q_.now();
+  const auto i              = q.next_pkt;
+  const PacketSpan span     = has_request_payload(m->kind) ? packet_span(m->length, i) : PacketSpan{};
   const std::uint64_t off   = span.offset;
   const std::uint32_t bytes = span.bytes;
-  Ps ready = now;
+  Ps ready                  = now;
   if (bytes > 0 && !m->inline_payload) {
     // DMA read of this packet's payload from host memory (one PCIe round trip per message).
-    const Ps begin = std::max(now + (i == 0 ? p_.pcie_latency : 0), pcie_.read_busy);
-    ready          = begin + transfer_time(bytes, p_.pcie_bandwidth);
+    const Ps begin  = std::max(now + (i == 0 ? p_.pcie_latency : 0), pcie_.read_busy);
+    ready           = begin + transfer_time(bytes, p_.pcie_bandwidth);
     pcie_.read_busy = ready;
     std::memcpy(m->request_data() + off, m->source + off, bytes);
   }
@@ -231,8 +229,7 @@ void Nic::queue_step(std::uint64_t qi)
   } else {
     q.cur = nullptr;
     q_.schedule(
-        ready,
-        [](void* o, std::uint64_t a) { static_cast<Nic*>(o)->start_next(static_cast<int>(a)); }, this, qi);
+        ready, [](void* o, std::uint64_t a) { static_cast<Nic*>(o)->start_next(static_cast<int>(a)); }, this, qi);
   }
 }
 
@@ -256,15 +253,15 @@ void Nic::send(NicPacket* p, Ps ready)
 
 void Nic::loopback_arrive(std::uint64_t pkt)
 {
-  auto* p      = reinterpret_cast<NicPacket*>(pkt);
+  auto* p       = reinterpret_cast<NicPacket*>(pkt);
   const auto ep = static_cast<std::size_t>(packet_endpoint(p));
   dir_.nics[static_cast<std::size_t>(dir_.nic_of[ep])]->on_packet_arrival(p);
 }
 
 void Nic::on_packet_arrival(sim::Packet* sp)
 {
-  auto* p    = static_cast<NicPacket*>(sp);
-  Message* m = p->msg;
+  auto* p      = static_cast<NicPacket*>(sp);
+  Message* m   = p->msg;
   const Ps now = q_.now();
   switch (p->dir) {
     case kRequest:
@@ -281,9 +278,9 @@ void Nic::on_packet_arrival(sim::Packet* sp)
     }
     case kReply: {
       // DMA write of the reply data into the initiator's memory.
-      const Ps begin  = std::max(now, pcie_.write_busy);
-      const Ps done   = begin + transfer_time(p->bytes, p_.pcie_bandwidth);
-      pcie_.write_busy = done;
+      const Ps begin    = std::max(now, pcie_.write_busy);
+      const Ps done     = begin + transfer_time(p->bytes, p_.pcie_bandwidth);
+      pcie_.write_busy  = done;
       write_landed_max_ = std::max(write_landed_max_, done + p_.pcie_latency);
       q_.schedule<&Nic::reply_land>(done + p_.pcie_latency, this, reinterpret_cast<std::uint64_t>(p));
       return;
@@ -336,14 +333,15 @@ void Nic::process_request(NicPacket* p)
 
   switch (m.kind) {
     case OpKind::Put: {
-      const std::uint64_t writable = m.target_ok && p->offset < m.mlength ? std::min<std::uint64_t>(p->bytes, m.mlength - p->offset) : 0;
+      const std::uint64_t writable =
+          m.target_ok && p->offset < m.mlength ? std::min<std::uint64_t>(p->bytes, m.mlength - p->offset) : 0;
       Ps land = t;
       if (writable > 0) {
         Ps wbegin = std::max(t, pcie_.write_busy);
         if (m.ordered)
           wbegin = std::max({wbegin, read_done_max_, atomic_done_max_});
         const Ps done     = wbegin + transfer_time(writable, p_.pcie_bandwidth);
-        pcie_.write_busy   = done;
+        pcie_.write_busy  = done;
         land              = done + p_.pcie_latency;
         write_landed_max_ = std::max(write_landed_max_, land);
       }
@@ -366,7 +364,7 @@ void Nic::process_request(NicPacket* p)
       }
       if (len > 0) {
         pcie_.read_busy = cursor;
-        read_done_max_ = std::max(read_done_max_, cursor);
+        read_done_max_  = std::max(read_done_max_, cursor);
       }
       return;
     }
@@ -464,8 +462,10 @@ void Nic::target_done(Message& m)
     ++stats_.failed_deliveries;
   latency_.delivery.add(now - m.issued_at);
   PairState& d = *find_pair(m);
-  SHMEMSIM_OBSERVE(obs_, msg_delivered(now, m.trace_id, m.pair_seq != d.lowest,
-                                       static_cast<std::uint64_t>(d.ahead.end() - std::upper_bound(d.ahead.begin(), d.ahead.end(), m.pair_seq))));
+  SHMEMSIM_OBSERVE(obs_,
+                   msg_delivered(now, m.trace_id, m.pair_seq != d.lowest,
+                                 static_cast<std::uint64_t>(
+                                     d.ahead.end() - std::upper_bound(d.ahead.begin(), d.ahead.end(), m.pair_seq))));
   if (m.pair_seq == d.lowest) {
     ++d.lowest;
     std::size_t drop = 0;

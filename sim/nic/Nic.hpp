@@ -54,7 +54,7 @@ struct PairState {
   std::uint64_t ordered_issued = 0; ///< ordered messages issued: the next ordered_seq
   std::uint64_t lowest         = 0; ///< every message below this pair_seq is delivered
   std::vector<std::uint64_t> ahead; ///< pair_seqs delivered early (above lowest), sorted
-  std::uint64_t ordered_next   = 0; ///< the ordered_seq the target processes next
+  std::uint64_t ordered_next = 0;   ///< the ordered_seq the target processes next
   /// Request packets of ordered messages that arrived early, by ordered_seq (made when first needed).
   std::unique_ptr<std::map<std::uint64_t, std::vector<sim::Packet*>>> held;
 };
@@ -68,18 +68,18 @@ using PairStates = sim::PairMap<PairState>;
 
 /// Counters of one NIC (sum them for the whole network).
 struct NicStats {
-  std::uint64_t messages          = 0; ///< requests issued by this NIC
-  std::uint64_t request_packets   = 0;
-  std::uint64_t deliveries        = 0; ///< requests completed at this NIC as target
-  std::uint64_t out_of_order      = 0; ///< deliveries before an earlier-issued request of the same pair
-  std::uint64_t failed_deliveries = 0; ///< rejected by the target (no entry, permissions, bounds)
-  std::uint64_t acks_sent         = 0;
-  std::uint64_t acks_received     = 0;
-  std::uint64_t replies_received  = 0;
-  std::uint64_t bytes_delivered   = 0; ///< request/reply payload bytes that landed in memory
-  std::uint64_t held_packets      = 0; ///< request packets held back for total data ordering
+  std::uint64_t messages           = 0; ///< requests issued by this NIC
+  std::uint64_t request_packets    = 0;
+  std::uint64_t deliveries         = 0; ///< requests completed at this NIC as target
+  std::uint64_t out_of_order       = 0; ///< deliveries before an earlier-issued request of the same pair
+  std::uint64_t failed_deliveries  = 0; ///< rejected by the target (no entry, permissions, bounds)
+  std::uint64_t acks_sent          = 0;
+  std::uint64_t acks_received      = 0;
+  std::uint64_t replies_received   = 0;
+  std::uint64_t bytes_delivered    = 0; ///< request/reply payload bytes that landed in memory
+  std::uint64_t held_packets       = 0; ///< request packets held back for total data ordering
   std::uint64_t independent_queues = 0; ///< queues granted to independent MDs
-  Ps queue_wait = 0;            ///< time commands waited for a busy injection queue
+  Ps queue_wait                    = 0; ///< time commands waited for a busy injection queue
 };
 
 /// Latency distributions, shared by every NIC of a network (one cache-friendly copy).
@@ -144,7 +144,8 @@ private:
   DeliveryHandler& handler(int ep) const { return *dir_.handler_of[static_cast<std::size_t>(ep)]; }
   int node_of(int ep) const { return dir_.node_of[static_cast<std::size_t>(ep)]; }
 
-  NicPacket* make_packet(Message* m, int dir, std::uint32_t index, std::uint64_t offset, std::uint32_t bytes, int dst_node);
+  NicPacket* make_packet(Message* m, int dir, std::uint32_t index, std::uint64_t offset, std::uint32_t bytes,
+                         int dst_node);
   void send(NicPacket* p, Ps ready);
 
   void cmd_arrive(std::uint64_t msg);
@@ -186,14 +187,14 @@ private:
   std::uint32_t mtu_;
   std::uint32_t header_;
   std::vector<Queue> queues_;
-  int endpoints_          = 0;
+  int endpoints_ = 0;
   Pcie& pcie_;
-  Ps rx_busy_        = 0; ///< receive engine (offload) or progress thread (thread)
+  Ps rx_busy_ = 0;                ///< receive engine (offload) or progress thread (thread)
   sim::Detours progress_detours_; ///< the progress thread's operating-system noise
-  Ps au_busy_        = 0; ///< atomic unit (offload only)
-  Ps write_landed_max_ = 0; ///< when the last write issued so far is visible in memory
-  Ps read_done_max_    = 0; ///< when the last read issued so far completes
-  Ps atomic_done_max_  = 0; ///< when the last atomic issued so far completes
+  Ps au_busy_          = 0;       ///< atomic unit (offload only)
+  Ps write_landed_max_ = 0;       ///< when the last write issued so far is visible in memory
+  Ps read_done_max_    = 0;       ///< when the last read issued so far completes
+  Ps atomic_done_max_  = 0;       ///< when the last atomic issued so far completes
   PairStates& pairs_;
   NicStats stats_;
   NetworkObserver* obs_ = nullptr;

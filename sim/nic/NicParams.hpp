@@ -19,16 +19,16 @@ enum class NicScope { Node, Pe };
 enum class TargetEngine { Offload, Thread };
 
 struct NicParams {
-  NicScope per        = NicScope::Node;
+  NicScope per          = NicScope::Node;
   TargetEngine progress = TargetEngine::Offload;
   /// Command/injection queues per NIC. Each endpoint (NI) gets one while they last (then they
   /// share round-robin); an MD marked independent gets a queue of its own while queues last.
-  int injection_queues = 16;
-  Ps send_overhead   = 200'000;  ///< NIC command processing per operation at the initiator
-  Ps recv_overhead   = 200'000;  ///< NIC processing per incoming request at the target
-  Ps pcie_latency    = 250'000;  ///< one host<->NIC crossing
+  int injection_queues         = 16;
+  Ps send_overhead             = 200'000;           ///< NIC command processing per operation at the initiator
+  Ps recv_overhead             = 200'000;           ///< NIC processing per incoming request at the target
+  Ps pcie_latency              = 250'000;           ///< one host<->NIC crossing
   std::uint64_t pcie_bandwidth = 25'600'000'000ull; ///< bit/s, each direction
-  Ps atomic_overhead = 100'000;  ///< target atomic unit, per operation (read-modify-write)
+  Ps atomic_overhead           = 100'000;           ///< target atomic unit, per operation (read-modify-write)
   /// Host CPU time of one Portals data-movement call (PtlPut, PtlGet, PtlAtomic, ...) on the
   /// calling thread, before the command reaches the NIC.
   Ps initiate_overhead = 0;
@@ -41,29 +41,50 @@ inline const ParamTable<NicParams>& NicParams::keys()
   using K = ParamKind;
   using shmemsim::field;
   static const ParamTable<NicParams> table = {
-      {.path = "platform.nic.per", .kind = K::Enum,
-       .doc = "What one NIC serves: node (shared by the node's processes) or pe (own NI, queues, progress engine "
-              "and resource tables per process; PCIe and links stay per node).",
-       .field = field(&NicParams::per), .choices = {"node", "pe"}, .noun = "NIC scope"},
-      {.path = "platform.nic.progress", .kind = K::Enum,
-       .doc = "Target-side engine: offload (receive engine and atomic unit in parallel) or thread (one progress "
-              "thread per NIC handles requests, ACKs and replies one at a time).",
-       .field = field(&NicParams::progress), .choices = {"offload", "thread"}, .noun = "progress engine"},
-      {.path = "platform.nic.injection_queues", .kind = K::Int, .doc = "Command/injection queues per NIC.",
-       .field = field(&NicParams::injection_queues), .min = 1, .max = 65536},
-      {.path = "platform.nic.send_overhead", .kind = K::Time, .doc = "NIC processing per operation at the initiator.",
+      {.path    = "platform.nic.per",
+       .kind    = K::Enum,
+       .doc     = "What one NIC serves: node (shared by the node's processes) or pe (own NI, queues, progress engine "
+                  "and resource tables per process; PCIe and links stay per node).",
+       .field   = field(&NicParams::per),
+       .choices = {"node", "pe"},
+       .noun    = "NIC scope"},
+      {.path    = "platform.nic.progress",
+       .kind    = K::Enum,
+       .doc     = "Target-side engine: offload (receive engine and atomic unit in parallel) or thread (one progress "
+                  "thread per NIC handles requests, ACKs and replies one at a time).",
+       .field   = field(&NicParams::progress),
+       .choices = {"offload", "thread"},
+       .noun    = "progress engine"},
+      {.path  = "platform.nic.injection_queues",
+       .kind  = K::Int,
+       .doc   = "Command/injection queues per NIC.",
+       .field = field(&NicParams::injection_queues),
+       .min   = 1,
+       .max   = 65536},
+      {.path  = "platform.nic.send_overhead",
+       .kind  = K::Time,
+       .doc   = "NIC processing per operation at the initiator.",
        .field = field(&NicParams::send_overhead)},
-      {.path = "platform.nic.recv_overhead", .kind = K::Time,
-       .doc = "NIC processing per incoming request at the target.", .field = field(&NicParams::recv_overhead)},
-      {.path = "platform.nic.pcie_latency", .kind = K::Time, .doc = "One host<->NIC crossing.",
+      {.path  = "platform.nic.recv_overhead",
+       .kind  = K::Time,
+       .doc   = "NIC processing per incoming request at the target.",
+       .field = field(&NicParams::recv_overhead)},
+      {.path  = "platform.nic.pcie_latency",
+       .kind  = K::Time,
+       .doc   = "One host<->NIC crossing.",
        .field = field(&NicParams::pcie_latency)},
-      {.path = "platform.nic.pcie_bandwidth", .kind = K::Bandwidth,
-       .doc = "Effective host<->NIC bandwidth, each direction.", .field = field(&NicParams::pcie_bandwidth),
-       .umin = 1},
-      {.path = "platform.nic.atomic_overhead", .kind = K::Time, .doc = "Target atomic unit, per read-modify-write.",
+      {.path  = "platform.nic.pcie_bandwidth",
+       .kind  = K::Bandwidth,
+       .doc   = "Effective host<->NIC bandwidth, each direction.",
+       .field = field(&NicParams::pcie_bandwidth),
+       .umin  = 1},
+      {.path  = "platform.nic.atomic_overhead",
+       .kind  = K::Time,
+       .doc   = "Target atomic unit, per read-modify-write.",
        .field = field(&NicParams::atomic_overhead)},
-      {.path = "platform.nic.initiate_overhead", .kind = K::Time,
-       .doc = "Host CPU time of one Portals data-movement call, spent on the calling thread's core.",
+      {.path  = "platform.nic.initiate_overhead",
+       .kind  = K::Time,
+       .doc   = "Host CPU time of one Portals data-movement call, spent on the calling thread's core.",
        .field = field(&NicParams::initiate_overhead)},
   };
   return table;

@@ -27,16 +27,17 @@ const char* to_string(Status s)
 
 const char* to_string(AtomicOp op)
 {
-  static const char* const names[] = {"MIN",  "MAX",  "SUM",     "PROD",    "LOR",     "LAND",    "BOR",     "BAND",    "LXOR",
-                                      "BXOR", "SWAP", "CSWAP",   "CSWAP_NE", "CSWAP_LE", "CSWAP_LT", "CSWAP_GE", "CSWAP_GT", "MSWAP"};
+  static const char* const names[] = {"MIN",      "MAX",      "SUM",      "PROD",     "LOR",      "LAND",
+                                      "BOR",      "BAND",     "LXOR",     "BXOR",     "SWAP",     "CSWAP",
+                                      "CSWAP_NE", "CSWAP_LE", "CSWAP_LT", "CSWAP_GE", "CSWAP_GT", "MSWAP"};
   return names[static_cast<int>(op)];
 }
 
 const char* to_string(Datatype dt)
 {
-  static const char* const names[] = {"INT8_T", "UINT8_T", "INT16_T", "UINT16_T", "INT32_T", "UINT32_T", "INT64_T",
-                                      "UINT64_T", "FLOAT", "DOUBLE", "FLOAT_COMPLEX", "DOUBLE_COMPLEX", "LONG_DOUBLE",
-                                      "LONG_DOUBLE_COMPLEX"};
+  static const char* const names[] = {
+      "INT8_T",   "UINT8_T", "INT16_T", "UINT16_T",      "INT32_T",        "UINT32_T",    "INT64_T",
+      "UINT64_T", "FLOAT",   "DOUBLE",  "FLOAT_COMPLEX", "DOUBLE_COMPLEX", "LONG_DOUBLE", "LONG_DOUBLE_COMPLEX"};
   return names[static_cast<int>(dt)];
 }
 
@@ -208,14 +209,16 @@ const char* check_atomic(AtomicCall call, AtomicOp op, Datatype dt, std::uint64_
     if (is_swap_family(op))
       return "swap operations go through PtlSwap";
     if (length > (call == AtomicCall::FetchAtomic ? limits.max_fetch_atomic_size : limits.max_atomic_size))
-      return call == AtomicCall::FetchAtomic ? "length exceeds max_fetch_atomic_size" : "length exceeds max_atomic_size";
+      return call == AtomicCall::FetchAtomic ? "length exceeds max_fetch_atomic_size"
+                                             : "length exceeds max_atomic_size";
   }
-  const bool integer_only = op == AtomicOp::Lor || op == AtomicOp::Land || op == AtomicOp::Lxor || op == AtomicOp::Bor ||
-                            op == AtomicOp::Band || op == AtomicOp::Bxor || op == AtomicOp::Mswap;
+  const bool integer_only = op == AtomicOp::Lor || op == AtomicOp::Land || op == AtomicOp::Lxor ||
+                            op == AtomicOp::Bor || op == AtomicOp::Band || op == AtomicOp::Bxor ||
+                            op == AtomicOp::Mswap;
   if (integer_only && !is_integer(dt))
     return "logical, bitwise and masked operations take integer datatypes only";
-  const bool needs_order = op == AtomicOp::Min || op == AtomicOp::Max || op == AtomicOp::CswapLe || op == AtomicOp::CswapLt ||
-                           op == AtomicOp::CswapGe || op == AtomicOp::CswapGt;
+  const bool needs_order = op == AtomicOp::Min || op == AtomicOp::Max || op == AtomicOp::CswapLe ||
+                           op == AtomicOp::CswapLt || op == AtomicOp::CswapGe || op == AtomicOp::CswapGt;
   if (needs_order && is_complex(dt))
     return "MIN, MAX and ordered conditional swaps are undefined on complex datatypes";
   return "";

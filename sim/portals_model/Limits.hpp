@@ -9,16 +9,16 @@
 namespace shmemsim::portals {
 
 struct Limits {
-  int max_entries                    = 16384; ///< list entries per NI
-  int max_mds                        = 1024;
-  int max_cts                        = 1024;
-  int max_pt_index                   = 63;
-  std::uint64_t max_msg_size         = std::uint64_t{1} << 32;
-  std::uint64_t max_atomic_size      = 512;
+  int max_entries                     = 16384; ///< list entries per NI
+  int max_mds                         = 1024;
+  int max_cts                         = 1024;
+  int max_pt_index                    = 63;
+  std::uint64_t max_msg_size          = std::uint64_t{1} << 32;
+  std::uint64_t max_atomic_size       = 512;
   std::uint64_t max_fetch_atomic_size = 32;
-  std::uint64_t max_waw_ordered_size = 64;
-  std::uint64_t max_volatile_size    = 64;
-  bool total_data_ordering           = false; ///< PTL_TOTAL_DATA_ORDERING feature
+  std::uint64_t max_waw_ordered_size  = 64;
+  std::uint64_t max_volatile_size     = 64;
+  bool total_data_ordering            = false; ///< PTL_TOTAL_DATA_ORDERING feature
 
   static const ParamTable<Limits>& keys();
 };
@@ -28,33 +28,51 @@ inline const ParamTable<Limits>& Limits::keys()
   using K = ParamKind;
   using shmemsim::field;
   static const ParamTable<Limits> table = {
-      {.path = "platform.nic.limits.max_cts", .kind = K::Int, .doc = "Counting events per NIC (per node with platform.nic.per = node). An OpenSHMEM PE's "
-              "runtime keeps 2 (its target counter and its default context's CT; split mapping: 3), so a PE can "
-              "create max_cts - 2 contexts (split: (max_cts - 3) / 2); beyond that job.contexts.on_exhaustion "
-              "decides (fail, share, round_robin, keep_private).",
+      {.path  = "platform.nic.limits.max_cts",
+       .kind  = K::Int,
+       .doc   = "Counting events per NIC (per node with platform.nic.per = node). An OpenSHMEM PE's "
+                "runtime keeps 2 (its target counter and its default context's CT; split mapping: 3), so a PE can "
+                "create max_cts - 2 contexts (split: (max_cts - 3) / 2); beyond that job.contexts.on_exhaustion "
+                "decides (fail, share, round_robin, keep_private).",
        .field = field(&Limits::max_cts)},
-      {.path = "platform.nic.limits.max_mds", .kind = K::Int, .doc = "Memory descriptors per NIC (per node with platform.nic.per = node). An OpenSHMEM PE's "
-              "runtime keeps 1 (its default context's MD; split mapping: 2), so a PE can create max_mds - 1 "
-              "contexts (split: (max_mds - 2) / 2); beyond that job.contexts.on_exhaustion decides.",
+      {.path  = "platform.nic.limits.max_mds",
+       .kind  = K::Int,
+       .doc   = "Memory descriptors per NIC (per node with platform.nic.per = node). An OpenSHMEM PE's "
+                "runtime keeps 1 (its default context's MD; split mapping: 2), so a PE can create max_mds - 1 "
+                "contexts (split: (max_mds - 2) / 2); beyond that job.contexts.on_exhaustion decides.",
        .field = field(&Limits::max_mds)},
-      {.path = "platform.nic.limits.max_entries", .kind = K::Int, .doc = "List entries per NI.",
+      {.path  = "platform.nic.limits.max_entries",
+       .kind  = K::Int,
+       .doc   = "List entries per NI.",
        .field = field(&Limits::max_entries)},
-      {.path = "platform.nic.limits.max_pt_index", .kind = K::Int, .doc = "Highest portal table index.",
-       .field = field(&Limits::max_pt_index), .max = 65535},
-      {.path = "platform.nic.limits.max_volatile_size", .kind = K::Size,
-       .doc = "Largest put from a volatile MD (completes locally at once).",
+      {.path  = "platform.nic.limits.max_pt_index",
+       .kind  = K::Int,
+       .doc   = "Highest portal table index.",
+       .field = field(&Limits::max_pt_index),
+       .max   = 65535},
+      {.path  = "platform.nic.limits.max_volatile_size",
+       .kind  = K::Size,
+       .doc   = "Largest put from a volatile MD (completes locally at once).",
        .field = field(&Limits::max_volatile_size)},
-      {.path = "platform.nic.limits.max_atomic_size", .kind = K::Size, .doc = "Largest atomic operation.",
+      {.path  = "platform.nic.limits.max_atomic_size",
+       .kind  = K::Size,
+       .doc   = "Largest atomic operation.",
        .field = field(&Limits::max_atomic_size)},
-      {.path = "platform.nic.limits.max_fetch_atomic_size", .kind = K::Size, .doc = "Largest fetching atomic operation.",
+      {.path  = "platform.nic.limits.max_fetch_atomic_size",
+       .kind  = K::Size,
+       .doc   = "Largest fetching atomic operation.",
        .field = field(&Limits::max_fetch_atomic_size)},
-      {.path = "platform.nic.limits.max_waw_ordered_size", .kind = K::Size,
-       .doc = "Largest put kept in write-after-write order (with total_data_ordering).",
+      {.path  = "platform.nic.limits.max_waw_ordered_size",
+       .kind  = K::Size,
+       .doc   = "Largest put kept in write-after-write order (with total_data_ordering).",
        .field = field(&Limits::max_waw_ordered_size)},
-      {.path = "platform.nic.limits.max_msg_size", .kind = K::Size,
-       .doc = "Largest message.", .field = field(&Limits::max_msg_size)},
-      {.path = "platform.nic.features.total_data_ordering", .kind = K::Bool,
-       .doc = "PTL_TOTAL_DATA_ORDERING: puts up to max_waw_ordered_size arrive in order.",
+      {.path  = "platform.nic.limits.max_msg_size",
+       .kind  = K::Size,
+       .doc   = "Largest message.",
+       .field = field(&Limits::max_msg_size)},
+      {.path  = "platform.nic.features.total_data_ordering",
+       .kind  = K::Bool,
+       .doc   = "PTL_TOTAL_DATA_ORDERING: puts up to max_waw_ordered_size arrive in order.",
        .field = field(&Limits::total_data_ordering)},
   };
   return table;

@@ -2,15 +2,15 @@
 
 namespace shmemsim::portals {
 
-Network::Network(sim::Simulation& sim, const sim::FabricParams& fabric, const nic::NicParams& nicp, const Limits& limits,
-                 const std::vector<int>& node_of)
+Network::Network(sim::Simulation& sim, const sim::FabricParams& fabric, const nic::NicParams& nicp,
+                 const Limits& limits, const std::vector<int>& node_of)
     : sim_(sim)
 {
-  const int nodes = sim.node_count();
-  fabric_ = std::make_unique<sim::FatTree>(fabric, nodes, sim.queue(), sim.rng(sim::RngPurpose::Routing),
+  const int nodes   = sim.node_count();
+  fabric_           = std::make_unique<sim::FatTree>(fabric, nodes, sim.queue(), sim.rng(sim::RngPurpose::Routing),
                                            sim.rng(sim::RngPurpose::Jitter));
-  dir_.node_of = node_of;
-  pairs_       = std::make_unique<nic::PairStates>();
+  dir_.node_of      = node_of;
+  pairs_            = std::make_unique<nic::PairStates>();
   const bool per_pe = nicp.per == nic::NicScope::Pe;
   const int eps     = static_cast<int>(node_of.size());
   // NIC index of each endpoint: its node's, or one of its own; endpoints number per NIC.

@@ -42,11 +42,11 @@ private:
   std::unique_ptr<sim::FatTree> fabric_;
   nic::Directory dir_;
   nic::LatencyStats latency_;
-  std::unique_ptr<nic::PairStates> pairs_; ///< shared by the NICs
-  std::vector<std::unique_ptr<nic::Pcie>> pcie_;       ///< per node
-  std::vector<std::unique_ptr<nic::NodePort>> ports_;  ///< per node
+  std::unique_ptr<nic::PairStates> pairs_;            ///< shared by the NICs
+  std::vector<std::unique_ptr<nic::Pcie>> pcie_;      ///< per node
+  std::vector<std::unique_ptr<nic::NodePort>> ports_; ///< per node
   std::vector<std::unique_ptr<nic::Nic>> nics_;
-  std::vector<std::unique_ptr<ResourcePool>> pools_;   ///< per NIC
+  std::vector<std::unique_ptr<ResourcePool>> pools_; ///< per NIC
   std::vector<std::unique_ptr<Ni>> nis_;
 };
 

@@ -32,14 +32,14 @@ struct Ni::Ct {
 
 /// A Portals operation in flight: the NIC's message plus what the Portals model needs back.
 struct Ni::Op final : nic::Message {
-  Ni* initiator   = nullptr;
-  int md          = -1; ///< MD the request data comes from (put, atomic) / put_md (fetch, swap)
-  int get_md      = -1; ///< MD the reply lands in (get, fetch, swap)
-  std::uint32_t pt = 0;
+  Ni* initiator               = nullptr;
+  int md                      = -1; ///< MD the request data comes from (put, atomic) / put_md (fetch, swap)
+  int get_md                  = -1; ///< MD the reply lands in (get, fetch, swap)
+  std::uint32_t pt            = 0;
   std::uint64_t remote_offset = 0;
-  AtomicOp op     = AtomicOp::Sum;
-  Datatype dt     = Datatype::Uint64;
-  bool has_compare = false;
+  AtomicOp op                 = AtomicOp::Sum;
+  Datatype dt                 = Datatype::Uint64;
+  bool has_compare            = false;
   alignas(16) std::byte compare[32]{};
   // Resolved at the target.
   CtHandle le_ct{};
@@ -55,8 +55,9 @@ struct CtWait final : sim::Waitable {
   const char* purpose = nullptr;
   std::string describe_wait() const override
   {
-    std::string s = "CT " + std::to_string(ct) + " of endpoint " + std::to_string(ni) + " reaching " + std::to_string(test) +
-                    " (success " + std::to_string(ev->success) + ", failure " + std::to_string(ev->failure) + ")";
+    std::string s = "CT " + std::to_string(ct) + " of endpoint " + std::to_string(ni) + " reaching " +
+                    std::to_string(test) + " (success " + std::to_string(ev->success) + ", failure " +
+                    std::to_string(ev->failure) + ")";
     return purpose != nullptr ? std::string(purpose) + ": " + s : s;
   }
 };
@@ -111,7 +112,7 @@ Status Ni::ct_alloc(CtHandle* out)
   const std::size_t i = first_free(cts_, [](const auto& c) { return c->used; });
   if (i == cts_.size())
     cts_.push_back(new Ct);
-  *cts_[i]   = Ct{};
+  *cts_[i]      = Ct{};
   cts_[i]->used = true;
   ++pool_.cts;
   usage_.cts_peak = std::max(usage_.cts_peak, ++usage_.cts);
@@ -151,9 +152,9 @@ Status Ni::ct_wait(CtHandle h, std::uint64_t test, CtEvent* ev, const char* purp
     sim::Notifier& self = sim_.self_notifier();
     c->waiters.push_back({test, &self});
     CtWait what;
-    what.ni   = id_;
-    what.ct   = h.index;
-    what.test = test;
+    what.ni      = id_;
+    what.ct      = h.index;
+    what.test    = test;
     what.ev      = &c->ev;
     what.purpose = purpose;
     self.wait(&what, "PtlCTWait");
@@ -251,10 +252,10 @@ Status Ni::md_bind(const MdDesc& d, MdHandle* out)
   const std::size_t i = first_free(mds_, [](const Md& m) { return m.used; });
   if (i == mds_.size())
     mds_.emplace_back();
-  Md& md  = mds_[i];
-  md      = Md{};
-  md.used = true;
-  md.desc = d;
+  Md& md   = mds_[i];
+  md       = Md{};
+  md.used  = true;
+  md.desc  = d;
   md.queue = default_queue_;
   if ((d.options & MD_INDEPENDENT) != 0) {
     const int q = nic_.claim_queue();
@@ -316,7 +317,8 @@ Status Ni::le_append(std::uint32_t pt, const LeDesc& d, LeHandle* out)
     return fail(Status::ArgInvalid, "LE names a counting event that is not allocated");
   if (pool_.les >= limits_.max_entries) {
     SHMEMSIM_OBSERVE(obs_, limit_hit(sim_.queue().now(), id_, "le"));
-    return fail(Status::NoSpace, "max_entries (" + std::to_string(limits_.max_entries) + ") list entries already appended");
+    return fail(Status::NoSpace,
+                "max_entries (" + std::to_string(limits_.max_entries) + ") list entries already appended");
   }
   const std::size_t i = first_free(les_, [](const Le& e) { return e.used; });
   if (i == les_.size())
@@ -352,8 +354,8 @@ Status Ni::check_common(Md* md, std::uint64_t local_offset, std::uint64_t length
   if (length > limits_.max_msg_size)
     return fail(Status::ArgInvalid, std::string(what) + ": length exceeds max_msg_size");
   if (target < 0 || target >= endpoints_)
-    return fail(Status::ArgInvalid, std::string(what) + ": target " + std::to_string(target) + " is not an endpoint (0.." +
-                                        std::to_string(endpoints_ - 1) + ")");
+    return fail(Status::ArgInvalid, std::string(what) + ": target " + std::to_string(target) +
+                                        " is not an endpoint (0.." + std::to_string(endpoints_ - 1) + ")");
   return Status::Ok;
 }
 
@@ -366,7 +368,6 @@ std::vector<nic::Message*>& op_pool()
   return pool;
 }
 } // namespace
-
 
 Ni::Op* Ni::new_op(nic::OpKind kind, Md& md, int md_index, std::uint64_t local_offset, std::uint64_t length, int target,
                    std::uint32_t pt, std::uint64_t remote_offset, std::uint64_t user_ptr)
@@ -389,7 +390,8 @@ Ni::Op* Ni::new_op(nic::OpKind kind, Md& md, int md_index, std::uint64_t local_o
   op->remote_offset = remote_offset;
   op->queue         = md.queue;
   op->user_ptr      = user_ptr;
-  op->ordered = limits_.total_data_ordering && (md.desc.options & MD_UNORDERED) == 0 && length <= limits_.max_waw_ordered_size;
+  op->ordered =
+      limits_.total_data_ordering && (md.desc.options & MD_UNORDERED) == 0 && length <= limits_.max_waw_ordered_size;
   if (kind == nic::OpKind::Get)
     op->get_md = md_index;
   else
@@ -448,15 +450,15 @@ Status Ni::get(MdHandle h, std::uint64_t local_offset, std::uint64_t length, int
   return Status::Ok;
 }
 
-Status Ni::atomic(MdHandle h, std::uint64_t local_offset, std::uint64_t length, AckReq ack, int target, std::uint32_t pt,
-                  std::uint64_t remote_offset, AtomicOp aop, Datatype dt, std::uint64_t user_ptr)
+Status Ni::atomic(MdHandle h, std::uint64_t local_offset, std::uint64_t length, AckReq ack, int target,
+                  std::uint32_t pt, std::uint64_t remote_offset, AtomicOp aop, Datatype dt, std::uint64_t user_ptr)
 {
   Md* md = md_of(h);
   if (Status s = check_common(md, local_offset, length, target, "PtlAtomic"); s != Status::Ok)
     return s;
   if (const char* why = check_atomic(AtomicCall::Atomic, aop, dt, length, limits_); *why != '\0')
     return fail(Status::ArgInvalid, std::string("PtlAtomic ") + to_string(aop) + " on " + to_string(dt) + ": " + why);
-  Op* op            = new_op(nic::OpKind::Atomic, *md, h.index, local_offset, length, target, pt, remote_offset, user_ptr);
+  Op* op = new_op(nic::OpKind::Atomic, *md, h.index, local_offset, length, target, pt, remote_offset, user_ptr);
   op->ack_requested = ack != AckReq::NoAck;
   op->op            = aop;
   op->dt            = dt;
@@ -476,10 +478,10 @@ Status Ni::fetch_atomic(MdHandle get_h, std::uint64_t get_offset, MdHandle put_h
   if (Status s = check_common(pmd, put_offset, length, target, "PtlFetchAtomic (put_md)"); s != Status::Ok)
     return s;
   if (const char* why = check_atomic(AtomicCall::FetchAtomic, aop, dt, length, limits_); *why != '\0')
-    return fail(Status::ArgInvalid, std::string("PtlFetchAtomic ") + to_string(aop) + " on " + to_string(dt) + ": " + why);
-  Op* op         = new_op(nic::OpKind::FetchAtomic, *pmd, put_h.index, put_offset, length, target, pt, remote_offset,
-                          user_ptr);
-  op->get_md     = get_h.index;
+    return fail(Status::ArgInvalid,
+                std::string("PtlFetchAtomic ") + to_string(aop) + " on " + to_string(dt) + ": " + why);
+  Op* op = new_op(nic::OpKind::FetchAtomic, *pmd, put_h.index, put_offset, length, target, pt, remote_offset, user_ptr);
+  op->get_md = get_h.index;
   ++gmd->pending;
   op->reply_dest = address(gmd->desc, get_offset);
   op->op         = aop;
@@ -489,9 +491,9 @@ Status Ni::fetch_atomic(MdHandle get_h, std::uint64_t get_offset, MdHandle put_h
   return Status::Ok;
 }
 
-Status Ni::swap(MdHandle get_h, std::uint64_t get_offset, MdHandle put_h, std::uint64_t put_offset, std::uint64_t length,
-                int target, std::uint32_t pt, std::uint64_t remote_offset, const void* operand, AtomicOp aop, Datatype dt,
-                std::uint64_t user_ptr)
+Status Ni::swap(MdHandle get_h, std::uint64_t get_offset, MdHandle put_h, std::uint64_t put_offset,
+                std::uint64_t length, int target, std::uint32_t pt, std::uint64_t remote_offset, const void* operand,
+                AtomicOp aop, Datatype dt, std::uint64_t user_ptr)
 {
   Md* gmd = md_of(get_h);
   Md* pmd = md_of(put_h);
@@ -503,8 +505,8 @@ Status Ni::swap(MdHandle get_h, std::uint64_t get_offset, MdHandle put_h, std::u
     return fail(Status::ArgInvalid, std::string("PtlSwap ") + to_string(aop) + " on " + to_string(dt) + ": " + why);
   if (aop != AtomicOp::Swap && operand == nullptr)
     return fail(Status::ArgInvalid, std::string("PtlSwap ") + to_string(aop) + " needs an operand");
-  Op* op         = new_op(nic::OpKind::Swap, *pmd, put_h.index, put_offset, length, target, pt, remote_offset, user_ptr);
-  op->get_md     = get_h.index;
+  Op* op     = new_op(nic::OpKind::Swap, *pmd, put_h.index, put_offset, length, target, pt, remote_offset, user_ptr);
+  op->get_md = get_h.index;
   ++gmd->pending;
   op->reply_dest = address(gmd->desc, get_offset);
   op->op         = aop;
@@ -551,7 +553,7 @@ void Ni::target_resolve(nic::Message& m)
   if (op.length > avail) {
     const bool atomic_kind = op.kind != nic::OpKind::Put && op.kind != nic::OpKind::Get;
     if (atomic_kind || (le.desc.options & LE_NO_TRUNCATE) != 0)
-      return; // does not fit
+      return;        // does not fit
     mlength = avail; // truncated
   }
   op.target_ok   = true;

@@ -100,9 +100,9 @@ public:
   Status fetch_atomic(MdHandle get_md, std::uint64_t get_offset, MdHandle put_md, std::uint64_t put_offset,
                       std::uint64_t length, int target, std::uint32_t pt, std::uint64_t remote_offset, AtomicOp op,
                       Datatype dt, std::uint64_t user_ptr = 0);
-  Status swap(MdHandle get_md, std::uint64_t get_offset, MdHandle put_md, std::uint64_t put_offset, std::uint64_t length,
-              int target, std::uint32_t pt, std::uint64_t remote_offset, const void* operand, AtomicOp op, Datatype dt,
-              std::uint64_t user_ptr = 0);
+  Status swap(MdHandle get_md, std::uint64_t get_offset, MdHandle put_md, std::uint64_t put_offset,
+              std::uint64_t length, int target, std::uint32_t pt, std::uint64_t remote_offset, const void* operand,
+              AtomicOp op, Datatype dt, std::uint64_t user_ptr = 0);
 
   /// Why the last call returned an error (for messages), empty after success.
   const std::string& last_error() const { return last_error_; }
@@ -134,7 +134,7 @@ private:
     std::uint64_t pending = 0;
   };
   struct Le {
-    bool used        = false;
+    bool used = false;
     LeDesc desc;
     std::uint32_t pt = 0;
   };

@@ -45,10 +45,44 @@ enum LeOption : std::uint32_t {
 enum class AckReq { NoAck, CtAck, OcAck };
 
 /// ptl_op_t
-enum class AtomicOp { Min, Max, Sum, Prod, Lor, Land, Bor, Band, Lxor, Bxor, Swap, Cswap, CswapNe, CswapLe, CswapLt, CswapGe, CswapGt, Mswap };
+enum class AtomicOp {
+  Min,
+  Max,
+  Sum,
+  Prod,
+  Lor,
+  Land,
+  Bor,
+  Band,
+  Lxor,
+  Bxor,
+  Swap,
+  Cswap,
+  CswapNe,
+  CswapLe,
+  CswapLt,
+  CswapGe,
+  CswapGt,
+  Mswap
+};
 
 /// ptl_datatype_t
-enum class Datatype { Int8, Uint8, Int16, Uint16, Int32, Uint32, Int64, Uint64, Float, Double, FloatComplex, DoubleComplex, LongDouble, LongDoubleComplex };
+enum class Datatype {
+  Int8,
+  Uint8,
+  Int16,
+  Uint16,
+  Int32,
+  Uint32,
+  Int64,
+  Uint64,
+  Float,
+  Double,
+  FloatComplex,
+  DoubleComplex,
+  LongDouble,
+  LongDoubleComplex
+};
 
 const char* to_string(AtomicOp op);
 const char* to_string(Datatype dt);
@@ -71,29 +105,29 @@ struct CtHandle {
 inline constexpr CtHandle CT_NONE{};
 
 struct MdHandle {
-  int index = -1;
+  int index                              = -1;
   bool operator==(const MdHandle&) const = default;
 };
 
 struct LeHandle {
-  int index = -1;
+  int index                              = -1;
   bool operator==(const LeHandle&) const = default;
 };
 
 /// ptl_md_t
 struct MdDesc {
-  void* start          = nullptr;
-  std::uint64_t length = 0;
+  void* start           = nullptr;
+  std::uint64_t length  = 0;
   std::uint32_t options = 0;
-  CtHandle ct          = CT_NONE;
+  CtHandle ct           = CT_NONE;
 };
 
 /// ptl_le_t (non-matching list entry)
 struct LeDesc {
-  void* start          = nullptr;
-  std::uint64_t length = 0;
+  void* start           = nullptr;
+  std::uint64_t length  = 0;
   std::uint32_t options = LE_OP_PUT | LE_OP_GET;
-  CtHandle ct          = CT_NONE;
+  CtHandle ct           = CT_NONE;
 };
 
 } // namespace shmemsim::portals

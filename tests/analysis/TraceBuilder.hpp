@@ -46,8 +46,8 @@ public:
 
   /// An operation issued at `t`, one message injected at `inj` (-1: at t), delivered at `dlv`,
   /// acknowledged at `done` (-1: never). Counted on `ct` (its seq is the next issued count).
-  OpRef op(std::int64_t t, int pe, int thr, int ctx, int ct, const std::string& kind, std::uint64_t bytes, int target, std::int64_t dlv,
-           std::int64_t done, bool ooo = false, std::uint64_t depth = 0, std::int64_t inj = -1)
+  OpRef op(std::int64_t t, int pe, int thr, int ctx, int ct, const std::string& kind, std::uint64_t bytes, int target,
+           std::int64_t dlv, std::int64_t done, bool ooo = false, std::uint64_t depth = 0, std::int64_t inj = -1)
   {
     Event o;
     o.type = Type::Op, o.t = t, o.id = next_op_++, o.pe = pe, o.thr = thr, o.ctx = ctx, o.ct = ct;
@@ -55,7 +55,10 @@ public:
     add(o);
     Event m;
     m.type = Type::Msg, m.t = t, m.id = next_msg_++, m.op = o.id, m.src = pe, m.dst = target;
-    m.what = kind.rfind("famo", 0) == 0 ? "fetch_atomic" : kind.rfind("amo", 0) == 0 ? "atomic" : kind.rfind("get", 0) == 0 ? "get" : "put";
+    m.what  = kind.rfind("famo", 0) == 0  ? "fetch_atomic"
+              : kind.rfind("amo", 0) == 0 ? "atomic"
+              : kind.rfind("get", 0) == 0 ? "get"
+                                          : "put";
     m.bytes = bytes;
     add(m);
     Event i;
@@ -77,8 +80,8 @@ public:
     return {o.id, o.seq};
   }
   /// A wait from b to e until `ct` reaches `target` (final target `final_target`, 0: the same).
-  void wait(std::int64_t b, std::int64_t e, int pe, int thr, int ctx, int ct, const std::string& what, std::uint64_t target,
-            std::uint64_t final_target = 0)
+  void wait(std::int64_t b, std::int64_t e, int pe, int thr, int ctx, int ct, const std::string& what,
+            std::uint64_t target, std::uint64_t final_target = 0)
   {
     Event w;
     w.type = Type::Wait, w.t = b, w.pe = pe, w.thr = thr, w.ctx = ctx, w.ct = ct, w.what = what, w.target = target;
@@ -121,7 +124,7 @@ public:
   /// order they were added in).
   Trace build() const
   {
-    Trace t = tr_;
+    Trace t               = tr_;
     std::vector<Event> ev = events_;
     std::stable_sort(ev.begin(), ev.end(), [](const Event& a, const Event& b) { return a.t < b.t; });
     std::map<std::pair<int, int>, std::uint64_t> count; // CT values in date order
@@ -150,7 +153,10 @@ private:
 
 /// Variants of the Mandelbrot-like workload (the contexts paper's Figures 2 and 3).
 enum class Variant { Shared, CtxPerThread, Nbi };
-inline const char* to_string(Variant v) { return v == Variant::Shared ? "no-contexts" : v == Variant::CtxPerThread ? "contexts" : "contexts-nbi"; }
+inline const char* to_string(Variant v)
+{
+  return v == Variant::Shared ? "no-contexts" : v == Variant::CtxPerThread ? "contexts" : "contexts-nbi";
+}
 
 /// `pes` PEs on `pes` nodes, `threads` threads on PE 0 doing `iters` rounds of: fetch-add on the
 /// next PE (blocking), compute, put of 4 KiB to that PE (blocking, or nbi completed by the next
@@ -188,7 +194,7 @@ inline Trace mandelbrot_like(Variant v, int threads, int iters, int pes = 3)
     const int ct = v == Variant::Shared ? 0 : k + 1, ctx = v == Variant::Shared ? 0 : k + 1;
     if (s.step == 0) { // fetch-add, blocking
       b.op(s.t, 0, k, ctx, ct, "famo", 8, s.dest, s.t + lat, s.t + 2 * lat);
-      s.t = b.wait_all(s.t + 50 * kNs, 0, k, ctx, ct, "amo");
+      s.t    = b.wait_all(s.t + 50 * kNs, 0, k, ctx, ct, "amo");
       s.step = 1;
     } else if (s.step == 1) { // compute
       const std::int64_t d = (4 + (s.iter * 7 + k * 3) % 5) * kUs;

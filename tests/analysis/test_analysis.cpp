@@ -29,7 +29,7 @@ using namespace shmemsim;
 using namespace shmemsim::testing;
 using analysis::build_index;
 using analysis::make_report;
-using json  = nlohmann::ordered_json;
+using json   = nlohmann::ordered_json;
 namespace pt = boost::property_tree;
 
 namespace {
@@ -70,7 +70,10 @@ void each_element(const pt::ptree& t, const std::function<void(const std::string
   }
 }
 
-std::string attr(const pt::ptree& e, const char* name) { return e.get<std::string>(std::string("<xmlattr>.") + name, ""); }
+std::string attr(const pt::ptree& e, const char* name)
+{
+  return e.get<std::string>(std::string("<xmlattr>.") + name, "");
+}
 
 /// Thread 0 waits on the shared CT 0 for its own op (done at 3 us) and for ops of threads 1 and 2
 /// that complete later (6 us: thread 2, 10 us: thread 1); its wait runs from 2 us to 10.5 us.
@@ -79,9 +82,9 @@ Trace shared_ct_trace()
   TraceBuilder b;
   b.pe(0, 0);
   b.pe(1, 1);
-  b.op(0, 0, 1, 0, 0, "put_nbi", 4096, 1, 8 * kUs, 10 * kUs);             // thread 1, seq 1
-  b.op(kUs / 2, 0, 2, 0, 0, "put_nbi", 1024, 1, 5 * kUs, 6 * kUs);         // thread 2, seq 2
-  b.op(1 * kUs, 0, 0, 0, 0, "put_nbi", 8, 1, 2 * kUs, 3 * kUs);            // thread 0, seq 3
+  b.op(0, 0, 1, 0, 0, "put_nbi", 4096, 1, 8 * kUs, 10 * kUs);      // thread 1, seq 1
+  b.op(kUs / 2, 0, 2, 0, 0, "put_nbi", 1024, 1, 5 * kUs, 6 * kUs); // thread 2, seq 2
+  b.op(1 * kUs, 0, 0, 0, 0, "put_nbi", 8, 1, 2 * kUs, 3 * kUs);    // thread 0, seq 3
   b.wait(2 * kUs, 10 * kUs + kUs / 2, 0, 0, 0, 0, "quiet", 3);
   return b.build();
 }
@@ -128,8 +131,8 @@ TEST(Interference, ZeroWhenAllWaitedOperationsAreTheThreadsOwn)
 
 TEST(Waits, CountedPerThreadContextAndWhatWithTheOperationsWaitedFor)
 {
-  const json r   = report_of(shared_ct_trace());
-  const json& w  = thread_of(r, 0, 0)["waits"];
+  const json r  = report_of(shared_ct_trace());
+  const json& w = thread_of(r, 0, 0)["waits"];
   EXPECT_EQ(w["count"], 1);
   EXPECT_DOUBLE_EQ(w["seconds"].get<double>(), 8.5e-6);
   EXPECT_EQ(w["by_what"]["quiet"]["count"], 1);
@@ -147,7 +150,7 @@ TEST(Waits, CountedPerThreadContextAndWhatWithTheOperationsWaitedFor)
   b.op(3 * kUs, 0, 0, 0, 0, "get", 200, 0, 4 * kUs, 5 * kUs); // waited for
   b.op(3 * kUs, 0, 0, 0, 0, "famo", 8, 0, 4 * kUs, 6 * kUs);  // beyond the target
   b.wait(3 * kUs, 5 * kUs, 0, 0, 0, 0, "get", 2);
-  const json r2 = report_of(b.build());
+  const json r2  = report_of(b.build());
   const json& w2 = thread_of(r2, 0, 0)["waits"];
   EXPECT_EQ(w2["waited_for"]["ops"], 1);
   EXPECT_EQ(w2["waited_for"]["by_kind"]["get"]["bytes"], 200);
@@ -161,7 +164,7 @@ TEST(Waits, SeqOrderMayDifferFromIssueOrder)
   b.pe(0, 0);
   b.pe(1, 1);
   b.op(10 * kUs, 0, 1, 0, 0, "put_nbi", 64, 1, 10 * kUs + kUs / 2, 11 * kUs); // seq 1
-  b.op(1 * kUs, 0, 0, 0, 0, "put_nbi", 64, 1, kUs + kUs / 4, kUs + kUs / 2);    // seq 2
+  b.op(1 * kUs, 0, 0, 0, 0, "put_nbi", 64, 1, kUs + kUs / 4, kUs + kUs / 2);  // seq 2
   b.wait(5 * kUs, 11 * kUs, 0, 0, 0, 0, "quiet", 2);
   const json r = report_of(b.build());
   EXPECT_EQ(thread_of(r, 0, 0)["waits"]["waited_for"]["ops"], 1);
@@ -287,7 +290,7 @@ TEST(Resources, ContextsLimitsAndVolatilePuts)
 
 TEST(Report, NoInterferenceKeyHoldsAnythingButSeconds)
 {
-  const json r = report_of(mandelbrot_like(Variant::Shared, 3, 4));
+  const json r                                 = report_of(mandelbrot_like(Variant::Shared, 3, 4));
   std::function<void(const json&, bool)> check = [&](const json& j, bool inside) {
     if (j.is_object()) {
       for (const auto& [k, v] : j.items())
@@ -335,7 +338,8 @@ TEST(Reader, MalformedLinesAndUnknownEventsNameFileAndLine)
     }
     return std::string("no error");
   };
-  EXPECT_NE(error_of("#shmemsim-trace 1\n#level ops\nop 5 1 0 0 0 0 x put 8 1\n").find("dir/trace.evt:3:"), std::string::npos);
+  EXPECT_NE(error_of("#shmemsim-trace 1\n#level ops\nop 5 1 0 0 0 0 x put 8 1\n").find("dir/trace.evt:3:"),
+            std::string::npos);
   const std::string unknown = error_of("#shmemsim-trace 1\npe 0 0\nbogus 1 2\n");
   EXPECT_NE(unknown.find("dir/trace.evt:3:"), std::string::npos);
   EXPECT_NE(unknown.find("unknown event type 'bogus'"), std::string::npos);
@@ -379,8 +383,8 @@ TEST(Perfetto, ValidJsonWithTracksFlowsAndCounters)
     if (e["ph"] == "M" && e["args"].contains("name"))
       ++names[e["args"]["name"].get<std::string>()];
     if (e["ph"] == "X" && e["name"] == "put" && e["cat"] == "wait")
-      wait_args = e["args"]["ctx"] == 0 && e["args"]["ct"] == 0 && e["args"]["target"] == 1 && e["args"]["final_target"] == 1 &&
-                  e["ts"] == 0.1 && e["dur"] == 2.9;
+      wait_args = e["args"]["ctx"] == 0 && e["args"]["ct"] == 0 && e["args"]["target"] == 1 &&
+                  e["args"]["final_target"] == 1 && e["ts"] == 0.1 && e["dur"] == 2.9;
     if (e["ph"] == "C" && e["name"] == "ct 0")
       ct_counter = e["args"]["success"] == 1;
     if (e["ph"] == "C" && e["name"] == "outstanding ops, thread 1")
@@ -480,8 +484,9 @@ TEST(Paje, HeaderContainersAndOrderedDates)
   std::ostringstream o;
   traces::write_paje(mandelbrot_like(Variant::Shared, 2, 2), o);
   const std::string s = o.str();
-  for (const char* needle : {"%EventDef PajeDefineContainerType 0", "0 Thread PE Thread", "0 NIC Node NIC", "5 compute Activity",
-                             "5 wait Activity", "5 lock Activity", "4 Message 0 Thread PE Message", "1 ct0 PE"})
+  for (const char* needle :
+       {"%EventDef PajeDefineContainerType 0", "0 Thread PE Thread", "0 NIC Node NIC", "5 compute Activity",
+        "5 wait Activity", "5 lock Activity", "4 Message 0 Thread PE Message", "1 ct0 PE"})
     EXPECT_NE(s.find(needle), std::string::npos) << needle;
   std::istringstream in(s);
   std::string line;
@@ -509,8 +514,8 @@ TEST(Paje, HeaderContainersAndOrderedDates)
 
 TEST(Diagram, WellFormedWithLanesArrowsAndLegend)
 {
-  const Trace tr           = mandelbrot_like(Variant::Shared, 3, 3);
-  const analysis::Index ix = build_index(tr);
+  const Trace tr            = mandelbrot_like(Variant::Shared, 3, 3);
+  const analysis::Index ix  = build_index(tr);
   const analysis::Diagram d = analysis::make_diagram(ix, {});
   const pt::ptree doc       = parse_xml(d.svg);
   std::vector<std::string> lanes;
@@ -519,7 +524,8 @@ TEST(Diagram, WellFormedWithLanesArrowsAndLegend)
     const std::string cls = attr(e, "class");
     if (name == "text" && cls == "lane-label")
       lanes.push_back(e.get_value<std::string>());
-    msgs += cls == "msg", acks += cls == "ack", quiets += cls == "wait-quiet", famos += cls == "op-famo", computes += cls == "compute";
+    msgs += cls == "msg", acks += cls == "ack", quiets += cls == "wait-quiet", famos += cls == "op-famo",
+        computes += cls == "compute";
   });
   // Three threads of PE 0 and the two target PEs.
   ASSERT_EQ(lanes.size(), 5u);
@@ -536,9 +542,9 @@ TEST(Diagram, WellFormedWithLanesArrowsAndLegend)
 
   // Selection and a window.
   analysis::DiagramOptions opt;
-  opt.threads = {1};
-  opt.from    = 5 * kUs;
-  opt.to      = 20 * kUs;
+  opt.threads               = {1};
+  opt.from                  = 5 * kUs;
+  opt.to                    = 20 * kUs;
   const analysis::Diagram w = analysis::make_diagram(ix, opt);
   parse_xml(w.svg);
   EXPECT_EQ(w.from, 5 * kUs);
@@ -550,8 +556,8 @@ TEST(Diagram, WellFormedWithLanesArrowsAndLegend)
 
 TEST(Diagram, LongTracesGetADefaultWindowThatSaysSo)
 {
-  const Trace tr           = mandelbrot_like(Variant::Nbi, 4, 50);
-  const analysis::Index ix = build_index(tr);
+  const Trace tr            = mandelbrot_like(Variant::Nbi, 4, 50);
+  const analysis::Index ix  = build_index(tr);
   const analysis::Diagram d = analysis::make_diagram(ix, {});
   parse_xml(d.svg);
   EXPECT_NE(d.note.find("first 40 of 400 operations"), std::string::npos) << d.note;
@@ -566,8 +572,8 @@ TEST(Diagram, DefaultLanesAreWholePEsThatFit)
     for (int t = 0; t < 6; ++t)
       b.comp(t * kUs, pe, t, kUs);
   }
-  const Trace tr           = b.build();
-  const analysis::Index ix = build_index(tr);
+  const Trace tr            = b.build();
+  const analysis::Index ix  = build_index(tr);
   const analysis::Diagram d = analysis::make_diagram(ix, {});
   EXPECT_EQ(d.lanes, 12);
   EXPECT_NE(d.note.find("lanes: 12 of 24 PE threads (PE 0 to 1"), std::string::npos) << d.note;
@@ -591,10 +597,10 @@ TEST(Plot, OneLinePerSeriesWellFormedAndDeterministic)
       runs.push_back(r);
     }
   analysis::PlotOptions opt;
-  opt.x      = "job.threads";
-  opt.y      = "sim_time_s";
-  opt.series = "scenario.job.variant";
-  opt.logx   = true;
+  opt.x                  = "job.threads";
+  opt.y                  = "sim_time_s";
+  opt.series             = "scenario.job.variant";
+  opt.logx               = true;
   const analysis::Plot p = analysis::make_plot(runs, opt);
   ASSERT_EQ(p.series.size(), 2u);
   EXPECT_EQ(p.points.size(), 8u);
@@ -638,12 +644,13 @@ TEST(Figure, GainsOverTheBaselineBesideThePublishedValues)
 {
   const auto base = std::filesystem::temp_directory_path() / ("shmemsim-figure-" + std::to_string(::getpid()));
   write_sweep(base / "s", {{1, "a", 100}, {2, "a", 60}, {1, "b", 80}, {2, "b", 40}});
-  const nlohmann::json spec = {{"title", "T"},
-                               {"y", "time_us"},
-                               {"derive", "gain"},
-                               {"baseline", "v a"},
-                               {"inputs", {{{"dir", "s"}, {"x", "threads"}, {"series", "variant"}, {"series_prefix", "v "}}}},
-                               {"published", {{{"series", "v b"}, {"x", 2}, {"y", 35}, {"source", "sec. 5.2"}}}}};
+  const nlohmann::json spec = {
+      {"title", "T"},
+      {"y", "time_us"},
+      {"derive", "gain"},
+      {"baseline", "v a"},
+      {"inputs", {{{"dir", "s"}, {"x", "threads"}, {"series", "variant"}, {"series_prefix", "v "}}}},
+      {"published", {{{"series", "v b"}, {"x", 2}, {"y", 35}, {"source", "sec. 5.2"}}}}};
   const analysis::Figure f = analysis::make_figure(analysis::parse_figure_spec(spec, "spec.json"), base.string());
   ASSERT_EQ(f.plot.series, std::vector<std::string>{"v b"}); // the baseline's gain over itself is not drawn
   ASSERT_EQ(f.plot.points.size(), 2u);
@@ -663,8 +670,8 @@ TEST(Figure, GainsOverTheBaselineBesideThePublishedValues)
   rate.erase("published");
   const analysis::Figure r = analysis::make_figure(analysis::parse_figure_spec(rate, "spec.json"), base.string());
   EXPECT_DOUBLE_EQ(r.plot.points[0].y, 1000 / 100e-6);
-  nlohmann::json eff = rate;
-  eff["derive"]      = "efficiency";
+  nlohmann::json eff       = rate;
+  eff["derive"]            = "efficiency";
   const analysis::Figure e = analysis::make_figure(analysis::parse_figure_spec(eff, "spec.json"), base.string());
   EXPECT_DOUBLE_EQ(e.plot.points[1].y, 100.0 * 100 / (2 * 60)); // series a: t(1) / (2 t(2))
 
@@ -681,10 +688,10 @@ TEST(Figure, GainsOverTheBaselineBesideThePublishedValues)
         }
       },
       std::runtime_error);
-  bad = spec;
+  bad                     = spec;
   bad["inputs"][0]["dir"] = "missing";
   EXPECT_THROW(analysis::make_figure(analysis::parse_figure_spec(bad, "spec.json"), base.string()), std::runtime_error);
-  bad = spec;
+  bad                           = spec;
   bad["published"][0]["series"] = "v z";
   EXPECT_THROW(analysis::make_figure(analysis::parse_figure_spec(bad, "spec.json"), base.string()), std::runtime_error);
   std::filesystem::remove_all(base);
@@ -710,7 +717,8 @@ TEST(AxisUnits, NamesCarryUnitsAndValuesAreScaled)
   EXPECT_EQ(analysis::with_unit(2e6, Quantity::Rate), "2 M/s");
   EXPECT_EQ(analysis::display_unit(Quantity::Time, 3e-3).name, "ms");
   EXPECT_EQ(analysis::display_unit(Quantity::Size, 1000).name, "B");
-  EXPECT_EQ(analysis::axis_label("time", Quantity::Time, analysis::display_unit(Quantity::Time, 5e-6), false), "time (us)");
+  EXPECT_EQ(analysis::axis_label("time", Quantity::Time, analysis::display_unit(Quantity::Time, 5e-6), false),
+            "time (us)");
 }
 
 TEST(AxisUnits, LogTicksArePowersOfTwoForSizesAndOfTenOtherwise)
@@ -798,7 +806,8 @@ TEST(Plot, RepeatsGiveErrorBarsNotASilentAverage)
   opt.spread = analysis::Spread::StdDev;
   p          = analysis::make_plot(runs, opt);
   EXPECT_NEAR(p.points[0].y, 7e-6 / 3, 1e-18); // the mean
-  const double sd = std::sqrt((std::pow(1e-6 - 7e-6 / 3, 2) + std::pow(4e-6 - 7e-6 / 3, 2) + std::pow(2e-6 - 7e-6 / 3, 2)) / 2);
+  const double sd =
+      std::sqrt((std::pow(1e-6 - 7e-6 / 3, 2) + std::pow(4e-6 - 7e-6 / 3, 2) + std::pow(2e-6 - 7e-6 / 3, 2)) / 2);
   EXPECT_NEAR(p.points[0].hi - p.points[0].y, sd, 1e-18);
   EXPECT_NEAR(p.points[0].y - p.points[0].lo, sd, 1e-18);
   EXPECT_NE(p.table.find("+stddev"), std::string::npos) << p.table;

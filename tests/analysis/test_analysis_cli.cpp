@@ -26,7 +26,6 @@ using namespace shmemsim::testing;
 
 namespace {
 
-
 class AnalysisCli : public ::testing::Test {
 protected:
   void SetUp() override
@@ -52,7 +51,8 @@ protected:
     return r;
   }
   /// A run directory holding the trace (and scenario/summary JSON for plots).
-  fs::path make_run(const std::string& name, const Trace& tr, const nlohmann::json& scenario = {}, const nlohmann::json& summary = {})
+  fs::path make_run(const std::string& name, const Trace& tr, const nlohmann::json& scenario = {},
+                    const nlohmann::json& summary = {})
   {
     const fs::path d = dir_ / name;
     fs::create_directories(d);
@@ -124,8 +124,9 @@ TEST_F(AnalysisCli, PlotDrawsOneLinePerVariantAndPrintsTheTable)
   for (Variant v : {Variant::Shared, Variant::CtxPerThread})
     for (int threads : {1, 2, 3}) {
       const std::string name = std::string(to_string(v)) + "-" + std::to_string(threads);
-      const fs::path d       = make_run(name, mandelbrot_like(v, threads, 3),
-                                        {{"job", {{"threads", threads}}}, {"variant", to_string(v)}}, {{"sim_time_s", 1.0 + threads}});
+      const fs::path d =
+          make_run(name, mandelbrot_like(v, threads, 3), {{"job", {{"threads", threads}}}, {"variant", to_string(v)}},
+                   {{"sim_time_s", 1.0 + threads}});
       ASSERT_EQ(run({"report", d.string(), "--quiet"}).status, 0);
       args.push_back(d.string());
     }
@@ -138,7 +139,7 @@ TEST_F(AnalysisCli, PlotDrawsOneLinePerVariantAndPrintsTheTable)
   EXPECT_NE(r.out.find("no-contexts"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("2 series, 6 points"), std::string::npos) << r.out;
   const std::string svg = slurp(out);
-  std::size_t lines = 0;
+  std::size_t lines     = 0;
   for (std::size_t p = svg.find("<polyline"); p != std::string::npos; p = svg.find("<polyline", p + 1))
     ++lines;
   EXPECT_EQ(lines, 2u);
@@ -149,8 +150,8 @@ TEST_F(AnalysisCli, RecordedScenarioRunEndToEnd)
   // A real run recorded at level packets: the report sees links (with the recorder's bandwidth
   // meta), the diagram draws a lane per PE that sent or received.
   const fs::path d = dir_ / "pingpong";
-  Result r = run({"run", (fs::path(SHMEMSIM_SOURCE_DIR) / "scenarios/net/pingpong.json").string(), "--out", d.string(), "--trace",
-                  "packets", "--quiet"});
+  Result r = run({"run", (fs::path(SHMEMSIM_SOURCE_DIR) / "scenarios/net/pingpong.json").string(), "--out", d.string(),
+                  "--trace", "packets", "--quiet"});
   ASSERT_EQ(r.status, 0) << r.err;
   r = run({"report", d.string(), "--quiet"});
   ASSERT_EQ(r.status, 0) << r.err;
@@ -178,13 +179,15 @@ TEST_F(AnalysisCli, BadInputExitsTwoWithOneLine)
   std::ofstream(dir_ / "unknown" / "trace.evt") << "#shmemsim-trace 1\nfoo 1\n";
   expect_bad_input(run({"diagram", (dir_ / "unknown").string()}), "trace.evt:2: unknown event type 'foo'");
   expect_bad_input(run({"report", good.string(), "--frobnicate"}), "unknown option '--frobnicate'");
-  expect_bad_input(run({"diagram", good.string(), "--from", "10parsecs"}), "--from 10parsecs: expected a time with a unit");
+  expect_bad_input(run({"diagram", good.string(), "--from", "10parsecs"}),
+                   "--from 10parsecs: expected a time with a unit");
   expect_bad_input(run({"diagram", good.string(), "--pes", "x"}), "--pes x");
   expect_bad_input(run({"diagram", good.string(), "--threads", "9"}), "no PE thread matches");
   expect_bad_input(run({"diagram", good.string(), "--from", "5us", "--to", "1us"}), "--to must be after --from");
   expect_bad_input(run({"report"}), "missing DIR");
   expect_bad_input(run({"plot", good.string(), "--x", "job.threads"}), "--y KEY");
-  expect_bad_input(run({"plot", good.string(), "--x", "a", "--y", "b"}), "no scenario.json, summary.json or report.json");
+  expect_bad_input(run({"plot", good.string(), "--x", "a", "--y", "b"}),
+                   "no scenario.json, summary.json or report.json");
   EXPECT_EQ(run({"--help"}).status, 0);
 }
 
@@ -201,24 +204,26 @@ TEST_F(AnalysisCli, PlotHelpExamplesWork)
       examples.push_back(line.substr(at));
   }
   ASSERT_GE(examples.size(), 3u) << help.out;
-  fs::create_directory_symlink(fs::path(SHMEMSIM_SOURCE_DIR) / "scenarios", dir_ / "scenarios"); // "from the source tree"
+  fs::create_directory_symlink(fs::path(SHMEMSIM_SOURCE_DIR) / "scenarios",
+                               dir_ / "scenarios"); // "from the source tree"
   const std::string path = "PATH=" + quote(fs::path(SHMEMSIM_BIN).parent_path().string()) + ":\"$PATH\" ";
   for (const std::string& e : examples) {
     const Result r = run_in(dir_, path + e);
     ASSERT_EQ(r.status, 0) << e << "\n" << r.out << r.err;
   }
   const std::string lat = slurp(dir_ / "lat.svg"), by = slurp(dir_ / "by-latency.svg");
-  EXPECT_NE(lat.find(">64 B<"), std::string::npos);                  // a log size axis: powers of 2 with units
-  EXPECT_NE(lat.find("half_round_trip (log)"), std::string::npos);   // the y key's unit suffix, dropped
-  EXPECT_NE(lat.find("class=\"error-bar\""), std::string::npos);     // three runs per point
-  EXPECT_NE(by.find("link_latency (us)"), std::string::npos);        // a scenario key of kind time
+  EXPECT_NE(lat.find(">64 B<"), std::string::npos);                // a log size axis: powers of 2 with units
+  EXPECT_NE(lat.find("half_round_trip (log)"), std::string::npos); // the y key's unit suffix, dropped
+  EXPECT_NE(lat.find("class=\"error-bar\""), std::string::npos);   // three runs per point
+  EXPECT_NE(by.find("link_latency (us)"), std::string::npos);      // a scenario key of kind time
   EXPECT_NE(by.find("half_round_trip (us)"), std::string::npos);
   EXPECT_NE(by.find("class=\"error-bar\""), std::string::npos);
 }
 
 TEST_F(AnalysisCli, PlotErrorsOptionIsChecked)
 {
-  const fs::path good = make_run("good", mandelbrot_like(Variant::Shared, 2, 2), {{"job", {{"threads", 2}}}}, {{"sim_time_s", 1.0}});
+  const fs::path good =
+      make_run("good", mandelbrot_like(Variant::Shared, 2, 2), {{"job", {{"threads", 2}}}}, {{"sim_time_s", 1.0}});
   expect_bad_input(run({"plot", good.string(), "--x", "job.threads", "--y", "sim_time_s", "--errors", "sometimes"}),
                    "--errors sometimes: expected minmax");
   const Result r = run({"plot", good.string(), "--x", "job.threads", "--y", "sim_time_s", "--errors", "stddev", "-o",

@@ -108,7 +108,7 @@ std::int64_t overlap_length(const std::vector<Span>& a, const std::vector<Span>&
     if (s.e > s.b)
       pts.emplace_back(s.b, 1, 1), pts.emplace_back(s.e, -1, 1);
   std::sort(pts.begin(), pts.end());
-  int in[2] = {0, 0};
+  int in[2]         = {0, 0};
   std::int64_t last = 0, sum = 0;
   for (const auto& [t, d, w] : pts) {
     if (in[0] > 0 && in[1] > 0)
@@ -162,15 +162,16 @@ Run read_run(const std::string& path)
         if (e.op == 0)
           fail("message " + std::to_string(e.id) + " belongs to no operation");
         else if (auto o = r.ops.find(e.op); o == r.ops.end())
-          fail("message " + std::to_string(e.id) + " names operation " + std::to_string(e.op) + ", not issued before it");
+          fail("message " + std::to_string(e.id) + " names operation " + std::to_string(e.op) +
+               ", not issued before it");
         else
           o->second.msgs.push_back(e.id);
         break;
       }
       case Type::Dlv: {
-        Msg& m = r.msgs.at(e.id);
-        PairOrder& p = pairs.at({m.src, m.dst});
-        const bool ooo = *p.undelivered.begin() != e.id;
+        Msg& m           = r.msgs.at(e.id);
+        PairOrder& p     = pairs.at({m.src, m.dst});
+        const bool ooo   = *p.undelivered.begin() != e.id;
         const auto depth = static_cast<std::uint64_t>(std::distance(p.delivered.upper_bound(e.id), p.delivered.end()));
         if (ooo != e.ooo || depth != e.depth)
           fail("message " + std::to_string(e.id) + ": delivered " + (ooo ? "out of order" : "in order") + " at depth " +
@@ -298,8 +299,8 @@ std::map<Thread, ThreadFigures> recompute(const Run& r)
     }
   }
   for (const Thread& k : r.threads) {
-    ThreadFigures& t = f[k];
-    const auto cp = r.comps.count(k) ? r.comps.at(k) : std::vector<Span>{};
+    ThreadFigures& t   = f[k];
+    const auto cp      = r.comps.count(k) ? r.comps.at(k) : std::vector<Span>{};
     t.communication_ps = union_length(comm[k]);
     t.compute_ps       = union_length(cp);
     t.hidden_ps        = overlap_length(comm[k], cp);
@@ -331,7 +332,7 @@ void check_report(const Run& r, const nlohmann::json& rep)
     const Thread k{tj.at("pe").get<int>(), tj.at("thread").get<int>()};
     seen.insert(k);
     const std::string who = "PE " + std::to_string(k.first) + " thread " + std::to_string(k.second);
-    auto it = figures.find(k);
+    auto it               = figures.find(k);
     if (it == figures.end()) {
       fail(who + " is in the report but did nothing in the trace");
       continue;
@@ -342,11 +343,12 @@ void check_report(const Run& r, const nlohmann::json& rep)
     same_count(who + " operation bytes", tj.at("operations").at("bytes").get<std::uint64_t>(), t.op_bytes);
     same_count(who + " waits", tj.at("waits").at("count").get<std::uint64_t>(), t.waits);
     same_seconds(who + " wait time", tj.at("waits").at("seconds").get<double>(), t.wait_ps);
-    same_count(who + " operations waited for", tj.at("waits").at("waited_for").at("ops").get<std::uint64_t>(), t.waited_ops);
+    same_count(who + " operations waited for", tj.at("waits").at("waited_for").at("ops").get<std::uint64_t>(),
+               t.waited_ops);
     same_seconds(who + " interference", tj.at("interference_s").get<double>(), t.interference_ps);
     same_seconds(who + " interference caused", tj.at("interference_caused_s").get<double>(), t.caused_ps);
     for (const auto& [culprit, ps] : t.by_culprit) {
-      const auto& by = tj.at("interference_by_thread_s");
+      const auto& by      = tj.at("interference_by_thread_s");
       const std::string c = std::to_string(culprit);
       same_seconds(who + " interference by thread " + c, by.contains(c) ? by.at(c).get<double>() : 0.0, ps);
     }
@@ -359,7 +361,8 @@ void check_report(const Run& r, const nlohmann::json& rep)
   }
   for (const Thread& k : r.threads)
     if (!seen.count(k))
-      fail("PE " + std::to_string(k.first) + " thread " + std::to_string(k.second) + " is in the trace, not in the report");
+      fail("PE " + std::to_string(k.first) + " thread " + std::to_string(k.second) +
+           " is in the trace, not in the report");
   same_seconds("total interference", rep.at("interference").at("total_s").get<double>(), total);
   const auto& net = rep.at("network");
   same_count("report: messages", net.at("messages").get<std::uint64_t>(), r.msgs.size());
@@ -389,10 +392,12 @@ int main(int argc, char** argv)
     const Run r                  = read_run(dir + "/trace.evt");
     const nlohmann::json summary = read_json(dir + "/summary.json");
     const nlohmann::json report  = read_json(dir + "/report.json");
-    check_attribution(r, summary.contains("status") && summary.at("status").is_number() && summary.at("status").get<int>() == 0);
+    check_attribution(r, summary.contains("status") && summary.at("status").is_number() &&
+                             summary.at("status").get<int>() == 0);
     check_report(r, report);
     if (summary.contains("out_of_order_deliveries"))
-      same_count("summary.json: out-of-order deliveries", summary.at("out_of_order_deliveries").get<std::uint64_t>(), r.ooo);
+      same_count("summary.json: out-of-order deliveries", summary.at("out_of_order_deliveries").get<std::uint64_t>(),
+                 r.ooo);
     else
       fail("summary.json has no out_of_order_deliveries");
     std::uint64_t waited = 0, in_order = 0;
@@ -406,8 +411,9 @@ int main(int argc, char** argv)
     }
     std::printf("trace_audit: %zu operations, %zu messages (%llu delivered, %llu out of order), %zu waits for %llu "
                 "operations, %zu threads: consistent\n",
-                r.ops.size(), r.msgs.size(), static_cast<unsigned long long>(in_order), static_cast<unsigned long long>(r.ooo),
-                r.waits.size(), static_cast<unsigned long long>(waited), r.threads.size());
+                r.ops.size(), r.msgs.size(), static_cast<unsigned long long>(in_order),
+                static_cast<unsigned long long>(r.ooo), r.waits.size(), static_cast<unsigned long long>(waited),
+                r.threads.size());
   } catch (const std::exception& e) {
     std::printf("trace_audit: %s\n", e.what());
     return 1;

@@ -51,9 +51,9 @@ const std::regex kUsageHint(R"( \(see 'shmemsim( [a-z]+)? --help'\)$)");
 // ---------------------------------------------------------------------------------------------
 
 struct Result {
-  bool exited   = false; ///< terminated normally (not by a signal)
-  int status    = -1;    ///< exit status if exited
-  int signal    = 0;     ///< terminating signal otherwise
+  bool exited    = false; ///< terminated normally (not by a signal)
+  int status     = -1;    ///< exit status if exited
+  int signal     = 0;     ///< terminating signal otherwise
   bool timed_out = false;
   std::string out, err;
 
@@ -110,10 +110,10 @@ Result run_in(const fs::path& cwd, const std::vector<std::string>& args, const f
   ::close(out_pipe[1]);
   ::close(err_pipe[1]);
 
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
-  pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
+  const auto deadline   = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
+  pollfd fds[2]         = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
   std::string* sinks[2] = {&r.out, &r.err};
-  int open_fds = 2;
+  int open_fds          = 2;
   char buf[65536];
   while (open_fds > 0) {
     const auto left =
@@ -306,7 +306,8 @@ TEST_F(cli_determinism, SameScenarioAndSeedGiveByteIdenticalSummaries)
 
   json j = json::parse(s1, nullptr, false);
   ASSERT_FALSE(j.is_discarded()) << s1;
-  for (const char* key : {"sim_time_s", "events", "deliveries", "out_of_order_deliveries", "latency", "bandwidth", "checks"})
+  for (const char* key :
+       {"sim_time_s", "events", "deliveries", "out_of_order_deliveries", "latency", "bandwidth", "checks"})
     EXPECT_TRUE(j.contains(key)) << "summary.json has no top-level key " << key;
   EXPECT_GT(j["sim_time_s"].get<double>(), 0);
   EXPECT_GT(j["events"].get<std::uint64_t>(), 0u);
@@ -317,9 +318,9 @@ TEST_F(cli_determinism, SameScenarioAndSeedGiveByteIdenticalSummaries)
 
 TEST_F(cli_determinism, AnotherSeedGivesAnotherSummary)
 {
-  const fs::path sc = scenario("net/alltoall.json");
-  json a            = run_ok(sc, "seed1");
-  json b            = run_ok(sc, "seed2", {"--set", "seed=2"});
+  const fs::path sc    = scenario("net/alltoall.json");
+  json a               = run_ok(sc, "seed1");
+  json b               = run_ok(sc, "seed2", {"--set", "seed=2"});
   const std::string ta = read_text(dir() / "seed1" / "summary.json");
   const std::string tb = read_text(dir() / "seed2" / "summary.json");
   EXPECT_NE(ta, tb) << "--set seed=2 gave the same summary.json as seed 1";
@@ -346,7 +347,7 @@ TEST_F(cli_shipped, EveryShippedScenarioRunsAndPassesItsChecks)
   for (const fs::path& f : files) {
     SCOPED_TRACE(f.string());
     const std::string out = "out" + std::to_string(i++);
-    Result r = run({"run", f.string(), "--out", (dir() / out).string()});
+    Result r              = run({"run", f.string(), "--out", (dir() / out).string()});
     ASSERT_TRUE(r.exited) << r.describe();
     EXPECT_EQ(r.status, 0) << r.describe(); // in particular not 1: every data check passes
     EXPECT_EQ(r.err, "") << r.describe();
@@ -388,7 +389,8 @@ TEST_F(cli_shipped, PingPongHalfRoundTripIsPositiveAndRepeatable)
 // clock; the run must still advance (it used to spin forever at the first such date).
 TEST_F(cli_shipped, PingPongOverHoursOfSimulatedTimeEnds)
 {
-  json a = run_ok(scenario("net/pingpong.json"), "long", {"--set", "traffic.gap=10s", "--set", "traffic.iterations=1000"});
+  json a =
+      run_ok(scenario("net/pingpong.json"), "long", {"--set", "traffic.gap=10s", "--set", "traffic.iterations=1000"});
   ASSERT_TRUE(a["traffic"].is_array() && !a["traffic"].empty());
   EXPECT_GT(a["sim_time_s"].get<double>(), 20000.0) << a.dump();
   EXPECT_NEAR(a["traffic"][0]["half_round_trip_s"].get<double>(), 10.0, 1e-5);
@@ -401,7 +403,7 @@ TEST_F(cli_shipped, PingPongOverHoursOfSimulatedTimeEnds)
 TEST_F(cli_output, ReportNamesTheSummaryFile)
 {
   const fs::path out = dir() / "report";
-  Result r = run({"run", scenario("net/pingpong.json").string(), "--out", out.string()});
+  Result r           = run({"run", scenario("net/pingpong.json").string(), "--out", out.string()});
   ASSERT_TRUE(r.exited && r.status == 0) << r.describe();
   EXPECT_NE(r.out.find("summary written to"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find((out / "summary.json").string()), std::string::npos) << r.out;
@@ -422,7 +424,7 @@ TEST_F(cli_output, ReportWithoutOutWritesNoSummary)
 TEST_F(cli_output, QuietPrintsNothing)
 {
   const fs::path out = dir() / "quiet";
-  Result r = run({"run", scenario("net/pingpong.json").string(), "--quiet", "--out", out.string()});
+  Result r           = run({"run", scenario("net/pingpong.json").string(), "--quiet", "--out", out.string()});
   ASSERT_TRUE(r.exited && r.status == 0) << r.describe();
   EXPECT_EQ(r.out, "");
   EXPECT_EQ(r.err, "");
@@ -448,9 +450,11 @@ TEST_F(cli_output, PerfGoesToStderr)
 TEST_F(cli_output, OutRecordsATraceAtLevelOps)
 {
   const fs::path out = dir() / "traced";
-  Result r = run({"run", scenario("net/alltoall.json").string(), "--out", out.string()});
+  Result r           = run({"run", scenario("net/alltoall.json").string(), "--out", out.string()});
   ASSERT_TRUE(r.exited && r.status == 0) << r.describe();
-  EXPECT_NE(r.out.find((out / "trace.evt").string()), std::string::npos) << "the report should say where the trace went:\n" << r.out;
+  EXPECT_NE(r.out.find((out / "trace.evt").string()), std::string::npos)
+      << "the report should say where the trace went:\n"
+      << r.out;
   const std::string t = read_text(out / "trace.evt");
   ASSERT_TRUE(starts_with(t, "#shmemsim-trace 1\n#level ops\n")) << t.substr(0, 200);
   json s = read_json(out / "summary.json");
@@ -479,7 +483,8 @@ TEST_F(cli_output, TracePacketsRecordsLinksAndHopsAndIsDeterministic)
 {
   const fs::path a = dir() / "p1", b = dir() / "p2";
   for (const fs::path& out : {a, b}) {
-    Result r = run({"run", scenario("net/incast.json").string(), "--quiet", "--out", out.string(), "--trace", "packets"});
+    Result r =
+        run({"run", scenario("net/incast.json").string(), "--quiet", "--out", out.string(), "--trace", "packets"});
     ASSERT_TRUE(r.exited && r.status == 0) << r.describe();
   }
   const std::string t = read_text(a / "trace.evt");
@@ -492,7 +497,8 @@ TEST_F(cli_output, TracePacketsRecordsLinksAndHopsAndIsDeterministic)
 TEST_F(cli_output, TraceOffWritesNoTrace)
 {
   const fs::path out = dir() / "untraced";
-  Result r = run({"run", scenario("net/pingpong.json").string(), "--quiet", "--out", out.string(), "--set", "output.trace=off"});
+  Result r           = run(
+                {"run", scenario("net/pingpong.json").string(), "--quiet", "--out", out.string(), "--set", "output.trace=off"});
   ASSERT_TRUE(r.exited && r.status == 0) << r.describe();
   EXPECT_TRUE(fs::is_regular_file(out / "summary.json"));
   EXPECT_FALSE(fs::exists(out / "trace.evt"));
@@ -501,8 +507,9 @@ TEST_F(cli_output, TraceOffWritesNoTrace)
 TEST_F(cli_bad_input, TraceNeedsOutAndAKnownLevel)
 {
   expect_bad_input(run({"run", scenario("net/pingpong.json").string(), "--trace", "ops"}), {"--trace ops", "--out"});
-  expect_bad_input(run({"run", scenario("net/pingpong.json").string(), "--out", (dir() / "x").string(), "--trace", "verbose"}),
-                   {"--trace verbose", "off, ops or packets"});
+  expect_bad_input(
+      run({"run", scenario("net/pingpong.json").string(), "--out", (dir() / "x").string(), "--trace", "verbose"}),
+      {"--trace verbose", "off, ops or packets"});
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -579,11 +586,12 @@ TEST_F(cli_bad_input, BadCommandLineOption)
 {
   expect_bad_input(run({"run", scenario("net/pingpong.json").string(), "--bogus"}),
                    {"run: unknown option '--bogus' (see 'shmemsim run --help')"}, /*usage=*/true);
-  expect_bad_input(run({"run", scenario("net/pingpong.json").string(), "--set"}), {"run: --set needs a value"}, /*usage=*/true);
+  expect_bad_input(run({"run", scenario("net/pingpong.json").string(), "--set"}), {"run: --set needs a value"},
+                   /*usage=*/true);
   expect_bad_input(run({"run", scenario("net/pingpong.json").string(), "--quiet=yes"}), {"run: --quiet takes no value"},
                    /*usage=*/true);
-  expect_bad_input(run({"run", scenario("net/pingpong.json").string(), "--set", "nokeyvalue"}),
-                   {"--set", "KEY=VALUE"}, /*usage=*/true);
+  expect_bad_input(run({"run", scenario("net/pingpong.json").string(), "--set", "nokeyvalue"}), {"--set", "KEY=VALUE"},
+                   /*usage=*/true);
   expect_bad_input(run({"frobnicate"}), {"frobnicate", "(see 'shmemsim --help')"}, /*usage=*/true);
   expect_bad_input(run({}), {"command"}, /*usage=*/true);
 }
@@ -623,8 +631,8 @@ TEST_F(cli_nic_limits, TooFewCountingEventsIsBadInput)
 {
   // Every active endpoint of a pattern needs at least two counting events (target LE, source MD).
   const fs::path out = dir() / "cts";
-  Result r = run({"run", scenario("net/alltoall.json").string(), "--set", "platform.nic.limits.max_cts=1", "--out",
-                  out.string()});
+  Result r           = run(
+                {"run", scenario("net/alltoall.json").string(), "--set", "platform.nic.limits.max_cts=1", "--out", out.string()});
   expect_bad_input(r, {scenario("net/alltoall.json").string(), "PTL_NO_SPACE", "max_cts"});
   EXPECT_FALSE(fs::exists(out / "summary.json")) << "a run that could not start wrote a summary";
 }
@@ -639,8 +647,8 @@ TEST_F(cli_info, KeysListsRoutingWithChoices)
   ASSERT_TRUE(r.exited && r.status == 0) << r.describe();
   EXPECT_EQ(r.err, "");
   std::vector<std::string> lines = lines_of(r.out);
-  auto it = std::find_if(lines.begin(), lines.end(),
-                         [](const std::string& l) { return starts_with(l, "platform.fabric.routing "); });
+  auto it                        = std::find_if(lines.begin(), lines.end(),
+                                                [](const std::string& l) { return starts_with(l, "platform.fabric.routing "); });
   ASSERT_NE(it, lines.end()) << "no line for platform.fabric.routing in:\n" << r.out;
   for (const char* choice : {"dmodk", "random", "adaptive"})
     EXPECT_NE(it->find(choice), std::string::npos) << *it;
@@ -656,7 +664,8 @@ TEST_F(cli_info, PresetsListsQdr16)
   ASSERT_TRUE(r.exited && r.status == 0) << r.describe();
   std::vector<std::string> lines = lines_of(r.out);
   // One line per preset: its name, then its description.
-  EXPECT_TRUE(std::any_of(lines.begin(), lines.end(), [](const std::string& l) { return starts_with(l, "qdr-16 "); })) << r.out;
+  EXPECT_TRUE(std::any_of(lines.begin(), lines.end(), [](const std::string& l) { return starts_with(l, "qdr-16 "); }))
+      << r.out;
 }
 
 TEST_F(cli_info, ValidatePrintsEveryEffectiveValueAsJson)
@@ -731,7 +740,7 @@ TEST_F(cli_location, PresetFileIsRelativeToTheScenarioNotTheWorkingDirectory)
   write("scen/tiny-pingpong.json",
         R"({"platform": {"preset": "platforms/tiny.json"}, "traffic": {"pattern": "pingpong", "iterations": 10}})");
   const fs::path cwd = mkdir("cwd");
-  Result r = run_in(cwd, {"validate", "../scen/tiny-pingpong.json"});
+  Result r           = run_in(cwd, {"validate", "../scen/tiny-pingpong.json"});
   ASSERT_TRUE(r.exited && r.status == 0) << r.describe();
   json j = json::parse(r.out, nullptr, false);
   ASSERT_FALSE(j.is_discarded()) << r.out;
@@ -830,7 +839,8 @@ TEST_F(cli_parser, EchoedValuesAreCut)
   r          = run({"validate", g.string()});
   expect_bad_input(r, {g.string(), "777...", "unknown key"});
   EXPECT_LT(r.err.size(), 600u) << r.err.substr(0, 600);
-  r = run({"validate", scenario("net/pingpong.json").string(), "--set", "platform.fabric.jitter=" + huge.substr(0, 100000) + "s"});
+  r = run({"validate", scenario("net/pingpong.json").string(), "--set",
+           "platform.fabric.jitter=" + huge.substr(0, 100000) + "s"});
   expect_bad_input(r, {"--set platform.fabric.jitter=777", "..."});
   EXPECT_LT(r.err.size(), 600u) << r.err.substr(0, 600);
 }
@@ -843,10 +853,11 @@ TEST_F(cli_parser, OutOfMemoryNamesTheKeysThatSizeTheModel)
   GTEST_SKIP() << "AddressSanitizer's shadow memory needs far more address space than ulimit -v leaves";
 #endif
   const std::string sc = scenario("net/pingpong.json").string();
-  Result r = run_in({}, {"-c", "ulimit -v 600000 && exec \"$0\" \"$@\"", kBin.string(), "run", sc, "--set",
-                         "platform.nodes=256", "--set", "platform.fabric.down=256", "--set",
-                         "platform.nic.injection_queues=65536"},
-                    "/bin/sh");
+  Result r =
+      run_in({},
+             {"-c", "ulimit -v 600000 && exec \"$0\" \"$@\"", kBin.string(), "run", sc, "--set", "platform.nodes=256",
+              "--set", "platform.fabric.down=256", "--set", "platform.nic.injection_queues=65536"},
+             "/bin/sh");
   expect_bad_input(r, {sc + ": not enough memory to build the platform's model", "platform.nodes 256",
                        "platform.nic.injection_queues 65536"});
   // Tables a NIC sizes from single keys are bounded at parse time.
@@ -858,7 +869,8 @@ TEST_F(cli_parser, OutOfMemoryNamesTheKeysThatSizeTheModel)
 
 TEST_F(cli_parser, DuplicateKeysAreRefused)
 {
-  fs::path f = write("dup.json", R"({"seed": 1, "platform": {"fabric": {"mtu": 1024, "routing": "random", "mtu": 4096}}})");
+  fs::path f =
+      write("dup.json", R"({"seed": 1, "platform": {"fabric": {"mtu": 1024, "routing": "random", "mtu": 4096}}})");
   expect_bad_input(run({"validate", f.string()}), {f.string(), "\"mtu\" appears twice in platform.fabric"});
   fs::path g = write("dup2.json", R"({"traffic": [{"size": 8}, {"size": 8, "size": 16}], "seed": 2})");
   expect_bad_input(run({"validate", g.string()}), {g.string(), "\"size\" appears twice in traffic[1]"});
@@ -909,11 +921,13 @@ TEST_F(cli_bounds, RunsStopAtTheClocksHorizonInsteadOfOverflowing)
   // Each value is allowed, but 100 round trips of them pass 2^63 ps: these used to give silently
   // wrong times (switch_latency) or abort inside SimGrid (pcie_latency, gap).
   const std::string sc = scenario("net/pingpong.json").string();
-  for (const char* set : {"platform.fabric.switch_latency=1e6s", "platform.nic.pcie_latency=1e5s", "traffic.gap=1e6s"}) {
+  for (const char* set :
+       {"platform.fabric.switch_latency=1e6s", "platform.nic.pcie_latency=1e5s", "traffic.gap=1e6s"}) {
     Result r = run({"run", sc, "--set", set});
     ASSERT_TRUE(r.exited) << set << ": " << r.describe();
     EXPECT_EQ(r.status, 4) << set << ": " << r.describe();
-    EXPECT_TRUE(starts_with(r.err, "shmemsim: simulated time reached the clock's horizon (4e6 s")) << set << ": " << r.describe();
+    EXPECT_TRUE(starts_with(r.err, "shmemsim: simulated time reached the clock's horizon (4e6 s"))
+        << set << ": " << r.describe();
   }
 }
 
@@ -942,14 +956,42 @@ struct Mix {
 
 std::string mutate(const std::string& base, Mix& m)
 {
-  static const char* const kValues[] = {
-      "1e400", "-1e400", "18446744073709551616", "-9223372036854775809", "1e-400", "0", "-1", "2147483648",
-      "\"1e19s\"", "\"1e7s\"", "\"-5ns\"", "\"9e99Gbps\"", "\"1B/s\"", "\"0bps\"", "\"4KiBs\"", "\"1e30B\"",
-      "\"0.5B\"", "\"NaNs\"", "\"\\u0000\"", "\"\\ud800\"", "\"13.32Gflop\"", "\"1e-300f\"", "\"\"", "null",
-      "true", "[]", "{}", "[1,2,3,4,5,6,7,8,9]", "{\"bogus\": 1}", "\"\xC3\x28\"", "\"µs\"", "\"1.3 us\""};
-  static const char* const kKeys[] = {"\"bogus\"", "\"seed\"", "\"platform\"", "\"traffic\"", "\"job\"", "\"pattern\"",
-                                      "\"size\"", "\"levels\"", "\"down\"", "\"\"", "\"platform.nodes\""};
-  std::string t = base;
+  static const char* const kValues[] = {"1e400",
+                                        "-1e400",
+                                        "18446744073709551616",
+                                        "-9223372036854775809",
+                                        "1e-400",
+                                        "0",
+                                        "-1",
+                                        "2147483648",
+                                        "\"1e19s\"",
+                                        "\"1e7s\"",
+                                        "\"-5ns\"",
+                                        "\"9e99Gbps\"",
+                                        "\"1B/s\"",
+                                        "\"0bps\"",
+                                        "\"4KiBs\"",
+                                        "\"1e30B\"",
+                                        "\"0.5B\"",
+                                        "\"NaNs\"",
+                                        "\"\\u0000\"",
+                                        "\"\\ud800\"",
+                                        "\"13.32Gflop\"",
+                                        "\"1e-300f\"",
+                                        "\"\"",
+                                        "null",
+                                        "true",
+                                        "[]",
+                                        "{}",
+                                        "[1,2,3,4,5,6,7,8,9]",
+                                        "{\"bogus\": 1}",
+                                        "\"\xC3\x28\"",
+                                        "\"µs\"",
+                                        "\"1.3 us\""};
+  static const char* const kKeys[]   = {"\"bogus\"", "\"seed\"",    "\"platform\"",      "\"traffic\"",
+                                        "\"job\"",   "\"pattern\"", "\"size\"",          "\"levels\"",
+                                        "\"down\"",  "\"\"",        "\"platform.nodes\""};
+  std::string t                      = base;
   switch (m.below(8)) {
     case 0: // flip bytes
       for (int k = 0, n = 1 + static_cast<int>(m.below(4)); k < n && !t.empty(); ++k)
@@ -963,17 +1005,17 @@ std::string mutate(const std::string& base, Mix& m)
       const std::size_t at    = t.find(':', m.below(t.size()));
       if (at != std::string::npos) {
         const std::size_t end = t.find_first_of(",}", at);
-        t = t.substr(0, at + 1) + std::string(depth, '[') + "1" + std::string(depth, ']') +
+        t                     = t.substr(0, at + 1) + std::string(depth, '[') + "1" + std::string(depth, ']') +
             (end == std::string::npos ? "" : t.substr(end));
       }
       break;
     }
-    case 3:   // replace a value with a big number or unit garbage
+    case 3: // replace a value with a big number or unit garbage
     case 4: {
       const std::size_t at = t.find(':', m.below(t.size()));
       if (at != std::string::npos) {
         const std::size_t end = t.find_first_of(",}\n", at + 1);
-        t = t.substr(0, at + 1) + " " + kValues[m.below(std::size(kValues))] +
+        t                     = t.substr(0, at + 1) + " " + kValues[m.below(std::size(kValues))] +
             (end == std::string::npos ? "" : t.substr(end));
       }
       break;
@@ -981,7 +1023,8 @@ std::string mutate(const std::string& base, Mix& m)
     case 5: { // an unknown or duplicate key next to an existing one
       const std::size_t at = t.find('{', m.below(t.size()));
       if (at != std::string::npos)
-        t.insert(at + 1, std::string(kKeys[m.below(std::size(kKeys))]) + ": " + kValues[m.below(std::size(kValues))] + ", ");
+        t.insert(at + 1,
+                 std::string(kKeys[m.below(std::size(kKeys))]) + ": " + kValues[m.below(std::size(kValues))] + ", ");
       break;
     }
     case 6: // a stray byte (NUL, control, invalid UTF-8, bracket)
@@ -1014,7 +1057,7 @@ TEST_F(cli_fuzz, MutatedShippedScenariosEndWithStatusZeroOrTwo)
     const std::string text = mutate(bases[m.below(bases.size())], m);
     const fs::path f       = work / "case.json";
     std::ofstream(f, std::ios::binary | std::ios::trunc) << text;
-    Result r = run_in(work, {"validate", "case.json"}, kBin, 20);
+    Result r               = run_in(work, {"validate", "case.json"}, kBin, 20);
     const std::string what = "case " + std::to_string(i) + ": " + text.substr(0, 300);
     ASSERT_TRUE(r.exited) << what << "\n" << r.describe();
     ASSERT_TRUE(r.status == 0 || r.status == 2) << what << "\n" << r.describe();

@@ -40,7 +40,10 @@ protected:
       fs::remove_all(dir_);
   }
 
-  Result microbench(const std::string& args) { return run_in(dir_, quote((kBin / "shmemsim").string()) + " microbench " + args); }
+  Result microbench(const std::string& args)
+  {
+    return run_in(dir_, quote((kBin / "shmemsim").string()) + " microbench " + args);
+  }
 
   /// Runs the benchmark into DIR (under the test's directory) and returns its microbench.json.
   json figures(const std::string& out, const std::string& args)
@@ -81,7 +84,7 @@ TEST_F(Microbench, FiguresAreSaneAndConsistent)
   ASSERT_GT(link, 0);
   ASSERT_GT(pcie, 0);
   // Every put costs its issuing thread the NIC's initiate overhead (the run's resolved scenario).
-  const json run_scenario = json::parse(slurp(dir_ / "mb" / "run" / "scenario.json"));
+  const json run_scenario    = json::parse(slurp(dir_ / "mb" / "run" / "scenario.json"));
   const std::string initiate = run_scenario["platform"]["nic"]["initiate_overhead"].get<std::string>();
   ASSERT_TRUE(initiate.size() > 2 && initiate.substr(initiate.size() - 2) == "ns") << initiate;
   const double initiate_s = std::stod(initiate) * 1e-9;
@@ -96,7 +99,7 @@ TEST_F(Microbench, FiguresAreSaneAndConsistent)
     // bytes through the slower of the link and the adapter's PCIe, puts through one initiation each.
     EXPECT_LT(s["put_bw_Bps"].get<double>(), std::min(link, pcie) * (1 + 1e-9));
     EXPECT_LT(s["put_rate_per_s"].get<double>(), (1 + 1e-9) / initiate_s);
-    if (i > 0) {                                                          // latency never shrinks with size
+    if (i > 0) { // latency never shrinks with size
       for (const char* k : {"put_quiet_s", "get_s"})
         EXPECT_GE(s[k].get<double>(), sizes[i - 1][k].get<double>() * (1 - 1e-9)) << k;
     }
@@ -117,9 +120,9 @@ TEST_F(Microbench, FiguresAreSaneAndConsistent)
   for (const char* f : {"latency.svg", "bandwidth.svg", "rate.svg", "microbench.md"})
     EXPECT_TRUE(fs::file_size(dir_ / "mb" / f) > 0) << f;
   const std::string lat = slurp(dir_ / "mb" / "latency.svg");
-  EXPECT_NE(lat.find(">1 KiB<"), std::string::npos);     // log size axis, powers of 2 with units
-  EXPECT_NE(lat.find("time (log)"), std::string::npos);   // log time axis
-  EXPECT_NE(lat.find(" us<"), std::string::npos);         // its ticks carry their unit
+  EXPECT_NE(lat.find(">1 KiB<"), std::string::npos);    // log size axis, powers of 2 with units
+  EXPECT_NE(lat.find("time (log)"), std::string::npos); // log time axis
+  EXPECT_NE(lat.find(" us<"), std::string::npos);       // its ticks carry their unit
   EXPECT_EQ(slurp(dir_ / "mb" / "microbench.md"), r.out.substr(0, r.out.find("microbench: written")));
 }
 
@@ -133,10 +136,12 @@ TEST_F(Microbench, ASlowerLinkGivesHigherLatencyAndTheRunIsDeterministic)
   const double extra = 2 * (2e-6 - base["platform"]["link_latency_s"].get<double>());
   EXPECT_GT(slow["pingpong_s"].get<double>(), base["pingpong_s"].get<double>() + 0.99 * extra);
   for (std::size_t i = 0; i < base["sizes"].size(); ++i) {
-    EXPECT_GT(slow["sizes"][i]["put_quiet_s"].get<double>(), base["sizes"][i]["put_quiet_s"].get<double>() + 2 * 0.99 * extra);
+    EXPECT_GT(slow["sizes"][i]["put_quiet_s"].get<double>(),
+              base["sizes"][i]["put_quiet_s"].get<double>() + 2 * 0.99 * extra);
     EXPECT_GT(slow["sizes"][i]["get_s"].get<double>(), base["sizes"][i]["get_s"].get<double>() + 2 * 0.99 * extra);
   }
-  EXPECT_GT(slow["atomics"]["fetch_add_s"].get<double>(), base["atomics"]["fetch_add_s"].get<double>() + 2 * 0.99 * extra);
+  EXPECT_GT(slow["atomics"]["fetch_add_s"].get<double>(),
+            base["atomics"]["fetch_add_s"].get<double>() + 2 * 0.99 * extra);
   const json again = figures("again", "--sizes 8B..64B --iterations 10");
   EXPECT_EQ(again, base);
 }

@@ -28,9 +28,9 @@ namespace fs = std::filesystem;
 namespace {
 
 struct Outcome {
-  bool exited = false;
-  int status  = -1;
-  int signal  = 0;
+  bool exited    = false;
+  int status     = -1;
+  int signal     = 0;
   bool timed_out = false;
   std::string err;
 };
@@ -48,8 +48,8 @@ Outcome run(const std::vector<std::string>& args, const fs::path& dir, double ti
   const fs::path err = dir / "stderr", out = dir / "stdout";
   const pid_t pid = ::fork();
   if (pid == 0) {
-    const int e = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    const int o = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    const int e  = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    const int o  = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     const int in = ::open("/dev/null", O_RDONLY);
     ::dup2(e, 2);
     ::dup2(o, 1);
@@ -88,18 +88,79 @@ Outcome run(const std::vector<std::string>& args, const fs::path& dir, double ti
 /// One option set: options and values drawn from a vocabulary of valid and invalid ones.
 std::vector<std::string> draw(std::mt19937_64& rng, const std::string& program, const std::string& scenario)
 {
-  static const std::vector<std::string> options = {
-      "-np", "-n", "--pes-per-node", "--scenario", "--set", "--seed", "--sim-time-limit", "--wall-time-limit",
-      "--out", "--trace", "--tag-output", "--quiet", "-N", "--npernode", "-ppn", "--map-by", "-x", "-genv",
-      "--oversubscribe", "--bind-to", "--mca", "-hostfile", "-v", "--bogus", "-", "--", "-h"};
-  static const std::vector<std::string> values = {
-      "0", "1", "2", "3", "4", "-1", "17", "99999999999999999999", "abc", "", "1ms", "10s", "-5s", "1e400s",
-      "ppr:2:node", "ppr:0:node", "node", "core", "job.compute=none", "job.compute=counted", "job.pes=2",
-      "platform.nodes=0", "platform.nodes=2", "platform.fabric.routing=bogus", "platform.fabric.routing=random",
-      "job.compute_quantum=1ns", "job.compute_quantum=1us", "job.symmetric_heap=1MiB", "job.symmetric_heap=0",
-      "{", "seed=x", "FOO=bar", "=", "/nonexistent.json", "out", "packets", "ops", "off", "x", "btl", "self",
-      "\xff\xfe", "job.threads.per_pe=3", "output.trace=packets", "job.placement=cyclic"};
-  std::vector<std::string> args = {SHMEMSIM_RUN};
+  static const std::vector<std::string> options = {"-np",
+                                                   "-n",
+                                                   "--pes-per-node",
+                                                   "--scenario",
+                                                   "--set",
+                                                   "--seed",
+                                                   "--sim-time-limit",
+                                                   "--wall-time-limit",
+                                                   "--out",
+                                                   "--trace",
+                                                   "--tag-output",
+                                                   "--quiet",
+                                                   "-N",
+                                                   "--npernode",
+                                                   "-ppn",
+                                                   "--map-by",
+                                                   "-x",
+                                                   "-genv",
+                                                   "--oversubscribe",
+                                                   "--bind-to",
+                                                   "--mca",
+                                                   "-hostfile",
+                                                   "-v",
+                                                   "--bogus",
+                                                   "-",
+                                                   "--",
+                                                   "-h"};
+  static const std::vector<std::string> values  = {"0",
+                                                   "1",
+                                                   "2",
+                                                   "3",
+                                                   "4",
+                                                   "-1",
+                                                   "17",
+                                                   "99999999999999999999",
+                                                   "abc",
+                                                   "",
+                                                   "1ms",
+                                                   "10s",
+                                                   "-5s",
+                                                   "1e400s",
+                                                   "ppr:2:node",
+                                                   "ppr:0:node",
+                                                   "node",
+                                                   "core",
+                                                   "job.compute=none",
+                                                   "job.compute=counted",
+                                                   "job.pes=2",
+                                                   "platform.nodes=0",
+                                                   "platform.nodes=2",
+                                                   "platform.fabric.routing=bogus",
+                                                   "platform.fabric.routing=random",
+                                                   "job.compute_quantum=1ns",
+                                                   "job.compute_quantum=1us",
+                                                   "job.symmetric_heap=1MiB",
+                                                   "job.symmetric_heap=0",
+                                                   "{",
+                                                   "seed=x",
+                                                   "FOO=bar",
+                                                   "=",
+                                                   "/nonexistent.json",
+                                                   "out",
+                                                   "packets",
+                                                   "ops",
+                                                   "off",
+                                                   "x",
+                                                   "btl",
+                                                   "self",
+                                                   "\xff\xfe",
+                                                   "job.threads.per_pe=3",
+                                                   "output.trace=packets",
+                                                   "job.placement=cyclic"};
+  std::vector<std::string> args                 = {SHMEMSIM_RUN};
   std::uniform_int_distribution<int> count(0, 5), pick_opt(0, static_cast<int>(options.size()) - 1),
       pick_val(0, static_cast<int>(values.size()) - 1), coin(0, 9);
   const int n = count(rng);
@@ -142,8 +203,8 @@ TEST(cli_run_fuzz, EveryOptionSetEndsCleanly)
   int ran = 0, refused = 0;
   for (int i = 0; i < 300; ++i) {
     const std::vector<std::string> args = draw(rng, SHMEMSIM_PROGRAM, scenario);
-    const Outcome r = run(args, dir, 60);
-    const std::string what = "case " + std::to_string(i) + ": " + show(args) + "\nstderr:\n" + r.err;
+    const Outcome r                     = run(args, dir, 60);
+    const std::string what              = "case " + std::to_string(i) + ": " + show(args) + "\nstderr:\n" + r.err;
     ASSERT_FALSE(r.timed_out) << what;
     ASSERT_TRUE(r.exited) << "killed by signal " << r.signal << ": " << what;
     const int s = r.status;

@@ -50,7 +50,10 @@ protected:
   }
   static std::string shmemsim() { return std::string(SHMEMSIM_BIN) + "/shmemsim"; }
   static std::string launcher() { return std::string(SHMEMSIM_BIN) + "/shmemsim-run"; }
-  static std::string scenario(const std::string& name) { return std::string(SHMEMSIM_SOURCE_DIR) + "/scenarios/" + name; }
+  static std::string scenario(const std::string& name)
+  {
+    return std::string(SHMEMSIM_SOURCE_DIR) + "/scenarios/" + name;
+  }
 
   fs::path dir_;
 };
@@ -104,7 +107,7 @@ std::map<std::string, std::string> trace_meta(const fs::path& evt)
   std::istringstream in(slurp(evt));
   for (std::string line; std::getline(in, line) && line.rfind('#', 0) == 0;)
     if (line.rfind("#meta ", 0) == 0) {
-      const std::size_t sp = line.find(' ', 6);
+      const std::size_t sp         = line.find(' ', 6);
       meta[line.substr(6, sp - 6)] = sp == std::string::npos ? "" : line.substr(sp + 1);
     }
   return meta;
@@ -115,7 +118,7 @@ TEST_F(Runs, SimulatedAndEmulatedRunsWriteOneRunDirectory)
   // The same program and options on both platforms: one request, so one scenario.json; the
   // summary's common keys and the trace header's come from the same writer (run/Run.cpp).
   const std::string opts = " -np 2 --quiet --set emulator.stall_timeout=20s --wall-time-limit 60 --out ";
-  const Result sim = sh(launcher() + opts + "sim " + SHMEMSIM_PROGRAM + " put");
+  const Result sim       = sh(launcher() + opts + "sim " + SHMEMSIM_PROGRAM + " put");
   ASSERT_EQ(sim.status, 0) << sim.err;
   const Result emu = sh(launcher() + " --emulate" + opts + "emu " + SHMEMSIM_PROGRAM + " put");
   ASSERT_EQ(emu.status, 0) << emu.err;
@@ -133,7 +136,8 @@ TEST_F(Runs, SimulatedAndEmulatedRunsWriteOneRunDirectory)
   }
   EXPECT_EQ(ss["platform"], es["platform"]);
 
-  std::map<std::string, std::string> sm = trace_meta(dir_ / "sim" / "trace.evt"), em = trace_meta(dir_ / "emu" / "trace.evt");
+  std::map<std::string, std::string> sm = trace_meta(dir_ / "sim" / "trace.evt"),
+                                     em = trace_meta(dir_ / "emu" / "trace.evt");
   for (const char* key : {"scenario", "seed", "pes", "max_cts", "max_mds", "max_volatile_size", "program"}) {
     EXPECT_TRUE(sm.count(key) == 1 && em.count(key) == 1) << "trace header without " << key;
     EXPECT_EQ(sm[key], em[key]) << key;
@@ -147,7 +151,8 @@ TEST_F(Runs, SimulatedAndEmulatedRunsWriteOneRunDirectory)
 TEST_F(Runs, SimulatedTimeLimitEndsTrafficAndProgramsAlike)
 {
   // A traffic scenario stopped at 1 us: status 4, one heading line, then what still ran.
-  const Result t = sh(shmemsim() + " run " + scenario("net/alltoall.json") + " --sim-time-limit 1us --quiet --out traffic");
+  const Result t =
+      sh(shmemsim() + " run " + scenario("net/alltoall.json") + " --sim-time-limit 1us --quiet --out traffic");
   EXPECT_EQ(t.status, 4) << t.err;
   EXPECT_NE(t.err.find("shmemsim: simulated-time limit of 1us reached; still running:\n"), std::string::npos) << t.err;
   EXPECT_NE(t.err.find("shmemsim:   "), std::string::npos) << "no blocked or running party listed:\n" << t.err;
@@ -157,9 +162,11 @@ TEST_F(Runs, SimulatedTimeLimitEndsTrafficAndProgramsAlike)
   EXPECT_LE(ts["sim_time_s"].get<double>(), 1e-6 + 1e-12);
 
   // A program spinning forever: the same status and heading, naming the PE that computed.
-  const Result p = sh(launcher() + " -np 2 --quiet --sim-time-limit 2ms --out program " + SHMEMSIM_PROGRAM + " forever");
+  const Result p =
+      sh(launcher() + " -np 2 --quiet --sim-time-limit 2ms --out program " + SHMEMSIM_PROGRAM + " forever");
   EXPECT_EQ(p.status, 4) << p.err;
-  EXPECT_NE(p.err.find("shmemsim-run: simulated-time limit of 2ms reached; still running:\n"), std::string::npos) << p.err;
+  EXPECT_NE(p.err.find("shmemsim-run: simulated-time limit of 2ms reached; still running:\n"), std::string::npos)
+      << p.err;
   EXPECT_NE(p.err.find("PE 0 was computing"), std::string::npos) << p.err;
   const json ps = summary("program");
   EXPECT_EQ(ps["status"], 4);
@@ -193,8 +200,8 @@ void expect_one_line_error(const Result& r, const std::string& who, const std::s
 
 TEST_F(Runs, HelpOnEveryCommand)
 {
-  for (const char* cmd : {"run", "validate", "keys", "presets", "sweep", "limits", "microbench", "calibrate", "report", "diagram", "plot",
-                          "figure", "compare"}) {
+  for (const char* cmd : {"run", "validate", "keys", "presets", "sweep", "limits", "microbench", "calibrate", "report",
+                          "diagram", "plot", "figure", "compare"}) {
     for (const char* flag : {"--help", "-h"}) {
       const Result r = sh(shmemsim() + " " + cmd + " " + flag);
       EXPECT_EQ(r.status, 0) << cmd << " " << flag << ": " << r.err;
@@ -218,8 +225,8 @@ TEST_F(Runs, HelpOnEveryCommand)
 
 TEST_F(Runs, UnknownOptionsAreOneLineAndStatusTwoEverywhere)
 {
-  for (const char* cmd : {"run", "validate", "keys", "presets", "report", "diagram", "plot", "figure", "compare", "sweep", "limits",
-                          "microbench", "calibrate"})
+  for (const char* cmd : {"run", "validate", "keys", "presets", "report", "diagram", "plot", "figure", "compare",
+                          "sweep", "limits", "microbench", "calibrate"})
     expect_one_line_error(sh(shmemsim() + " " + cmd + " --bogus"), "shmemsim",
                           std::string(cmd) + ": unknown option '--bogus' (see 'shmemsim " + cmd + " --help')");
   expect_one_line_error(sh(shmemsim() + " run " + scenario("net/pingpong.json") + " --bogus"), "shmemsim", "--bogus");
@@ -237,15 +244,20 @@ TEST_F(Runs, EveryCommandTakesTheSameSpellings)
   const std::string sc = scenario("net/pingpong.json");
   expect_one_line_error(sh(shmemsim() + " sweep " + sc + " -j0"), "shmemsim",
                         "sweep: -j 0: expected a number of runs at once, 1 to ");
-  expect_one_line_error(sh(shmemsim() + " sweep " + sc + " --jobs=x"), "shmemsim", "sweep: -j x: expected a number of runs at once");
-  expect_one_line_error(sh(shmemsim() + " sweep " + sc + " -j"), "shmemsim", "sweep: -j needs a value (see 'shmemsim sweep --help')");
-  expect_one_line_error(sh(shmemsim() + " limits " + sc + " --cts=0"), "shmemsim", "limits: --cts 0: expected numbers of at least 1");
+  expect_one_line_error(sh(shmemsim() + " sweep " + sc + " --jobs=x"), "shmemsim",
+                        "sweep: -j x: expected a number of runs at once");
+  expect_one_line_error(sh(shmemsim() + " sweep " + sc + " -j"), "shmemsim",
+                        "sweep: -j needs a value (see 'shmemsim sweep --help')");
+  expect_one_line_error(sh(shmemsim() + " limits " + sc + " --cts=0"), "shmemsim",
+                        "limits: --cts 0: expected numbers of at least 1");
   expect_one_line_error(sh(shmemsim() + " microbench --iterations=0"), "shmemsim",
                         "microbench: --iterations 0: expected an integer from 1 to 1000000");
   expect_one_line_error(sh(shmemsim() + " microbench -o"), "shmemsim", "microbench: -o needs a value");
-  expect_one_line_error(sh(shmemsim() + " report --bins=0 somewhere"), "shmemsim", "report: --bins 0: expected an integer from 1 to 10000");
+  expect_one_line_error(sh(shmemsim() + " report --bins=0 somewhere"), "shmemsim",
+                        "report: --bins 0: expected an integer from 1 to 10000");
   expect_one_line_error(sh(shmemsim() + " run " + sc + " --trace"), "shmemsim", "run: --trace needs a value");
-  expect_one_line_error(sh(shmemsim() + " calibrate --runs=0 -o x.json"), "shmemsim", "calibrate: --runs 0: expected a positive integer");
+  expect_one_line_error(sh(shmemsim() + " calibrate --runs=0 -o x.json"), "shmemsim",
+                        "calibrate: --runs 0: expected a positive integer");
   expect_one_line_error(sh(shmemsim() + " calibrate --quick"), "shmemsim", "calibrate: missing -o FILE");
   // --opt=VALUE reaches the run as --opt VALUE does: the same summary.
   ASSERT_EQ(sh(shmemsim() + " run " + sc + " --quiet --set=seed=5 --out=eq").status, 0);
@@ -319,7 +331,8 @@ TEST_F(Runs, CompareTwoRuns)
 
 TEST_F(Runs, NoProgressLineWhenStderrIsNotATerminal)
 {
-  const Result r = sh(shmemsim() + " run " + scenario("net/pingpong.json") + " --set traffic.iterations=" + kLongIterations);
+  const Result r =
+      sh(shmemsim() + " run " + scenario("net/pingpong.json") + " --set traffic.iterations=" + kLongIterations);
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.err, "");
 }
@@ -328,7 +341,8 @@ TEST_F(Runs, ProgressLineOnATerminal)
 {
   if (std::system("command -v script > /dev/null 2>&1") != 0)
     GTEST_SKIP() << "no script(1) to make a pseudo-terminal";
-  const std::string cmd = shmemsim() + " run " + scenario("net/pingpong.json") + " --set traffic.iterations=" + kLongIterations;
+  const std::string cmd =
+      shmemsim() + " run " + scenario("net/pingpong.json") + " --set traffic.iterations=" + kLongIterations;
   const Result r = sh("script -q -e -c '" + cmd + "' /dev/null");
   EXPECT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("shmemsim: running: "), std::string::npos) << r.out;
@@ -339,7 +353,8 @@ TEST_F(Runs, ProgressLineOnATerminal)
   EXPECT_EQ(q.out.find("shmemsim: run"), std::string::npos) << q.out;
 
   // shmemsim-run: the same line from the same simulated platform (run/), with its own prefix.
-  const Result p = sh("script -q -e -c '" + launcher() + " -np 2 --sim-time-limit 1s " + SHMEMSIM_PROGRAM + " forever' /dev/null");
+  const Result p =
+      sh("script -q -e -c '" + launcher() + " -np 2 --sim-time-limit 1s " + SHMEMSIM_PROGRAM + " forever' /dev/null");
   EXPECT_EQ(p.status, 4) << p.out;
   EXPECT_NE(p.out.find("shmemsim-run: running: "), std::string::npos) << p.out;
   EXPECT_NE(p.out.find("shmemsim-run: run ended: "), std::string::npos) << p.out;
@@ -370,13 +385,13 @@ TEST_F(Runs, SummaryAndReportAgreeOnContextsUnderEveryExhaustionPolicy)
   };
   for (const auto& [policy, want] : expect) {
     const std::string out = "run_" + policy;
-    const Result p = sh(launcher() + " -np 4 --quiet --out " + out + " --set platform.nic.limits.max_cts=4" +
-                        " --set job.contexts.on_exhaustion=" + policy + " " + SHMEMSIM_CTX_PROGRAM + " 7");
+    const Result p        = sh(launcher() + " -np 4 --quiet --out " + out + " --set platform.nic.limits.max_cts=4" +
+                               " --set job.contexts.on_exhaustion=" + policy + " " + SHMEMSIM_CTX_PROGRAM + " 7");
     ASSERT_EQ(p.status, 0) << policy << ": " << p.err;
     const Result r = sh(shmemsim() + " report " + out + " --quiet");
     ASSERT_EQ(r.status, 0) << policy << ": " << r.err;
-    const json rep = json::parse(slurp(dir_ / out / "report.json"));
-    const json s   = summary(out)["contexts"];
+    const json rep        = json::parse(slurp(dir_ / out / "report.json"));
+    const json s          = summary(out)["contexts"];
     const json fromreport = report_contexts(rep);
     for (const char* k : {"created", "refused", "shared"}) {
       EXPECT_EQ(s.value(k, json()), fromreport[k]) << policy << ": summary.json and report disagree on " << k;
@@ -388,8 +403,9 @@ TEST_F(Runs, SummaryAndReportAgreeOnContextsUnderEveryExhaustionPolicy)
 TEST_F(Runs, LimitsRunsTheProgramOverLimitsAndPolicies)
 {
   const std::string sc = std::string(SHMEMSIM_SOURCE_DIR) + "/tests/programs/unordered.json";
-  const Result r = sh(shmemsim() + " limits " + sc + " --cts 3,4 --policies fail,round_robin --set job.pes=2 -j 2 -o lim --quiet " +
-                      SHMEMSIM_CTX_PROGRAM + " 5");
+  const Result r =
+      sh(shmemsim() + " limits " + sc + " --cts 3,4 --policies fail,round_robin --set job.pes=2 -j 2 -o lim --quiet " +
+         SHMEMSIM_CTX_PROGRAM + " 5");
   ASSERT_EQ(r.status, 0) << r.err;
   // The table: one row per point, in sweep order (max_cts, then the policy).
   EXPECT_NE(r.out.find("| policy "), std::string::npos) << r.out;
@@ -420,12 +436,16 @@ TEST_F(Runs, LimitsRunsTheProgramOverLimitsAndPolicies)
   // Deterministic: the same table again.
   const std::string first = slurp(dir_ / "lim" / "limits.md");
   ASSERT_EQ(sh(shmemsim() + " limits " + sc + " --cts 3,4 --policies fail,round_robin --set job.pes=2 -o lim --quiet " +
-               SHMEMSIM_CTX_PROGRAM + " 5").status, 0);
+               SHMEMSIM_CTX_PROGRAM + " 5")
+                .status,
+            0);
   EXPECT_EQ(slurp(dir_ / "lim" / "limits.md"), first);
   // Bad input: one line, status 2.
   const Result bad = sh(shmemsim() + " limits " + sc + " --cts 0,4 " + SHMEMSIM_CTX_PROGRAM);
   EXPECT_EQ(bad.status, 2);
-  EXPECT_EQ(bad.err, "shmemsim: limits: --cts 0,4: expected numbers of at least 1 separated by commas, e.g. 3,4,8 (see 'shmemsim limits --help')\n");
+  EXPECT_EQ(
+      bad.err,
+      "shmemsim: limits: --cts 0,4: expected numbers of at least 1 separated by commas, e.g. 3,4,8 (see 'shmemsim limits --help')\n");
 }
 
 TEST_F(Runs, LimitsSweepsMdsAndInjectionQueuesToo)
@@ -433,8 +453,9 @@ TEST_F(Runs, LimitsSweepsMdsAndInjectionQueuesToo)
   // max_mds 2 leaves one context of its own per PE (the runtime keeps 1 MD); the MD limit shows
   // in the table, and the swept injection queues are each run's limit.
   const std::string sc = std::string(SHMEMSIM_SOURCE_DIR) + "/tests/programs/unordered.json";
-  const Result r = sh(shmemsim() + " limits " + sc + " --cts 8 --mds 2,8 --queues 1,4 --policies share --set job.pes=2 -o lim --quiet " +
-                      SHMEMSIM_CTX_PROGRAM + " 3");
+  const Result r       = sh(shmemsim() + " limits " + sc +
+                            " --cts 8 --mds 2,8 --queues 1,4 --policies share --set job.pes=2 -o lim --quiet " +
+                            SHMEMSIM_CTX_PROGRAM + " 3");
   ASSERT_EQ(r.status, 0) << r.err;
   const json rows = json::parse(slurp(dir_ / "lim" / "limits.json"))["rows"];
   ASSERT_EQ(rows.size(), 4u);
@@ -452,8 +473,10 @@ TEST_F(Runs, LimitsSweepsMdsAndInjectionQueuesToo)
   // A policy that does not exist: one line, status 2.
   const Result bad = sh(shmemsim() + " limits " + sc + " --policies fail,sometimes " + SHMEMSIM_CTX_PROGRAM);
   EXPECT_EQ(bad.status, 2);
-  EXPECT_EQ(bad.err, "shmemsim: limits: --policies fail,sometimes: 'sometimes' is none of fail, share, round_robin, keep_private "
-                     "(see 'shmemsim limits --help')\n");
+  EXPECT_EQ(
+      bad.err,
+      "shmemsim: limits: --policies fail,sometimes: 'sometimes' is none of fail, share, round_robin, keep_private "
+      "(see 'shmemsim limits --help')\n");
   const Result noprog = sh(shmemsim() + " limits " + sc);
   EXPECT_EQ(noprog.status, 2);
   EXPECT_EQ(std::count(noprog.err.begin(), noprog.err.end(), '\n'), 1) << noprog.err;
@@ -488,8 +511,8 @@ TEST_F(Runs, SummaryComparesTheAsyncRuntimeDesigns)
   // hands every SHMEM call of the task phase to the communication worker; contexts hands none.
   for (const std::string design : {"offload", "contexts"}) {
     const std::string out = "async-" + design;
-    const Result r = sh(launcher() + " -np 3 --quiet --out " + out + " --set job.async.runtime=" + design +
-                        " --set job.async.workers=4 " + SHMEMSIM_ASYNC_PROGRAM);
+    const Result r        = sh(launcher() + " -np 3 --quiet --out " + out + " --set job.async.runtime=" + design +
+                               " --set job.async.workers=4 " + SHMEMSIM_ASYNC_PROGRAM);
     ASSERT_EQ(r.status, 0) << r.err;
     const json s = json::parse(slurp(dir_ / out / "summary.json"));
     ASSERT_TRUE(s.contains("async")) << s.dump();

@@ -111,10 +111,11 @@ protected:
 
 TEST_F(Sweep, CartesianTimesZipGivesEveryCombination)
 {
-  const json sw = {{"cartesian", json::array({{{"key", "platform.fabric.link_latency"}, {"values", {"100ns", "1us"}}},
-                                              {{"key", "traffic.size"}, {"range", {{"from", 8}, {"to", 32}, {"times", 2}}}}})},
-                   {"zip", json::array({{{"key", "traffic.iterations"}, {"values", {2, 3}}},
-                                        {{"key", "seed"}, {"values", {5, 6}}, {"name", "s"}}})}};
+  const json sw = {
+      {"cartesian", json::array({{{"key", "platform.fabric.link_latency"}, {"values", {"100ns", "1us"}}},
+                                 {{"key", "traffic.size"}, {"range", {{"from", 8}, {"to", 32}, {"times", 2}}}}})},
+      {"zip", json::array({{{"key", "traffic.iterations"}, {"values", {2, 3}}},
+                           {{"key", "seed"}, {"values", {5, 6}}, {"name", "s"}}})}};
   const fs::path s = scenario(traffic_scenario(sw));
   const Result r   = shmemsim("sweep s.json -o out --quiet");
   ASSERT_EQ(r.status, 0) << r.err;
@@ -126,7 +127,8 @@ TEST_F(Sweep, CartesianTimesZipGivesEveryCombination)
     // zipped: iterations and seed advance together
     EXPECT_EQ(row.at("s"), row.at("traffic.iterations") == "2" ? "5" : "6");
     EXPECT_EQ(row.at("seed"), row.at("s")); // repeat 1: the point's own seed
-    combos.insert(row.at("platform.fabric.link_latency") + "/" + row.at("traffic.size") + "/" + row.at("traffic.iterations"));
+    combos.insert(row.at("platform.fabric.link_latency") + "/" + row.at("traffic.size") + "/" +
+                  row.at("traffic.iterations"));
   }
   EXPECT_EQ(combos.size(), 12u);
   EXPECT_TRUE(combos.count("1us/32/3"));
@@ -183,8 +185,9 @@ TEST_F(Sweep, RepeatsGetDerivedDistinctSeedsAndPointStats)
 
 TEST_F(Sweep, ParallelRunsGiveByteIdenticalResults)
 {
-  json sc = traffic_scenario({{"cartesian", json::array({{{"key", "traffic.size"}, {"values", {8, 64, 512}}},
-                                                         {{"key", "platform.fabric.routing"}, {"values", {"dmodk", "random"}}}})}});
+  json sc = traffic_scenario(
+      {{"cartesian", json::array({{{"key", "traffic.size"}, {"values", {8, 64, 512}}},
+                                  {{"key", "platform.fabric.routing"}, {"values", {"dmodk", "random"}}}})}});
   sc["repeat"] = 2;
   scenario(sc);
   ASSERT_EQ(shmemsim("sweep s.json -o j1 -j 1").status, 0);
@@ -194,7 +197,9 @@ TEST_F(Sweep, ParallelRunsGiveByteIdenticalResults)
     EXPECT_EQ(slurp(dir_ / "j1" / f), slurp(dir_ / "j2" / f)) << f;
   // Progress: one line per run, with an ETA.
   const std::vector<std::string> ls = lines(r.err);
-  EXPECT_EQ(std::count_if(ls.begin(), ls.end(), [](const std::string& l) { return l.find(" done in ") != std::string::npos; }), 12);
+  EXPECT_EQ(std::count_if(ls.begin(), ls.end(),
+                          [](const std::string& l) { return l.find(" done in ") != std::string::npos; }),
+            12);
   EXPECT_NE(r.err.find("[12/12] point-"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find(", ETA "), std::string::npos) << r.err;
 }
@@ -205,7 +210,7 @@ TEST_F(Sweep, ProgramFiguresArgumentsAndEnvironment)
                                               {{"arg", "-n"}, {"values", {1, 8}}, {"name", "puts"}},
                                               {{"env", "SWEEP_TAG"}, {"values", {"a b"}}}})},
                    {"plot", {{"x", "puts"}, {"y", "time_us"}, {"series", "job.pes"}, {"file", "time.svg"}}}};
-  json sc = {{"platform", {{"preset", "qdr-16"}}}, {"job", {{"compute", "none"}}}, {"sweep", sw}};
+  json sc       = {{"platform", {{"preset", "qdr-16"}}}, {"job", {{"compute", "none"}}}, {"sweep", sw}};
   scenario(sc);
   const Result r = shmemsim("sweep s.json -o out --quiet -j 2 '" + kProgram.string() + "' -s 256 -n 3");
   ASSERT_EQ(r.status, 0) << r.err;
@@ -262,14 +267,17 @@ TEST_F(Sweep, BadSpecIsOneLineNamingThePath)
     std::string path;
   };
   const std::vector<Case> cases = {
-      {{{"cartesian", json::array({{{"key", "traffic.size"}, {"values", json::array()}}})}}, "sweep.cartesian[0].values: "},
+      {{{"cartesian", json::array({{{"key", "traffic.size"}, {"values", json::array()}}})}},
+       "sweep.cartesian[0].values: "},
       {{{"cartesian", json::array({{{"key", "traffic.size"}}})}}, "sweep.cartesian[0]: give exactly one of values"},
-      {{{"zip", json::array({{{"key", "traffic.size"}, {"values", {8, 16}}}, {{"key", "seed"}, {"values", {1}}}})}}, "sweep.zip[1]: "},
+      {{{"zip", json::array({{{"key", "traffic.size"}, {"values", {8, 16}}}, {{"key", "seed"}, {"values", {1}}}})}},
+       "sweep.zip[1]: "},
       {{{"cartesian", json::array({{{"key", "traffic.size"}, {"range", {{"from", 1}, {"to", 5}, {"step", -1}}}}})}},
        "sweep.cartesian[0].range.step: "},
       {{{"cartesians", json::array()}}, "sweep.cartesians: unknown key"},
       {{{"cartesian", json::array({{{"env", "1X"}, {"values", {1}}}})}}, "sweep.cartesian[0].env: "},
-      {{{"cartesian", json::array({{{"key", "platform.nodes"}, {"values", {4, 99999}}}})}}, "sweep: point-0001 (platform.nodes=99999)"},
+      {{{"cartesian", json::array({{{"key", "platform.nodes"}, {"values", {4, 99999}}}})}},
+       "sweep: point-0001 (platform.nodes=99999)"},
       {{{"cartesian", json::array({{{"arg", "-n"}, {"values", {1}}}})}}, "sweep.cartesian[0]: program arguments"},
       {{{"plot", {{"y", "sim_time_s"}}}}, "sweep.plot.x: missing"},
       {{{"cartesian", json::array({{{"key", "platform.fabric.link_latency"}, {"values", {"1us"}}, {"name", "lat"}}})},

@@ -44,7 +44,9 @@ inline nlohmann::json isolated(const std::function<nlohmann::json()>& body)
       out = nlohmann::json{{"exception", e.what()}}.dump();
     }
     if (const int failed = failed_checks() - failed_before; failed > 0)
-      out = nlohmann::json{{"exception", std::to_string(failed) + " check(s) failed in the simulation child (printed above)"}}.dump();
+      out = nlohmann::json{{"exception",
+                            std::to_string(failed) + " check(s) failed in the simulation child (printed above)"}}
+                .dump();
     std::size_t done = 0;
     while (done < out.size()) {
       const ssize_t w = write(fds[1], out.data() + done, out.size() - done);

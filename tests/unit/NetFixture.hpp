@@ -62,7 +62,8 @@ struct Endpoints {
       ni.ct_alloc(&e.le_ct);
       std::uint32_t pt;
       ni.pt_alloc(0, &pt);
-      portals::LeDesc le{e.dst.data(), e.dst.size(), portals::LE_OP_PUT | portals::LE_OP_GET | portals::LE_EVENT_CT_COMM, e.le_ct};
+      portals::LeDesc le{e.dst.data(), e.dst.size(),
+                         portals::LE_OP_PUT | portals::LE_OP_GET | portals::LE_EVENT_CT_COMM, e.le_ct};
       ni.le_append(0, le, &e.le);
       portals::MdDesc md{e.src.data(), e.src.size(), md_options, e.md_ct};
       ni.md_bind(md, &e.md);

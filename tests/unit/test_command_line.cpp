@@ -27,7 +27,8 @@ struct Sweep {
         .description("Runs every point.")
         .positional("SCENARIO.json", "the scenario", scenario)
         .rest("PROGRAM [ARGS...]", "the program each run runs", [this](const Given& g) { rest = g.values; })
-        .option("--set", "KEY=VALUE", "override a key (repeatable)", [this](const Given& g) { sets.push_back(g.value()); })
+        .option("--set", "KEY=VALUE", "override a key (repeatable)",
+                [this](const Given& g) { sets.push_back(g.value()); })
         .option("-j, --jobs", "N", "N runs at once", jobs)
         .option("-o, --out", "DIR", "where the runs go", out)
         .flag("--quiet", "no progress lines", quiet)
@@ -180,16 +181,16 @@ TEST(CommandLine, HelpIsBuiltFromTheTableAndStopsTheParse)
                       0),
             0u)
       << out;
-  for (const char* line : {"\narguments:\n  SCENARIO.json           the scenario\n",
-                           "\n  PROGRAM [ARGS...]       the program each run runs\n",
-                           "\noptions:\n  --set KEY=VALUE         override a key (repeatable)\n",
-                           "\n  -j, --jobs N            N runs at once\n",
-                           "\n  -h, --help              print this help and exit\n",
-                           "\nother launchers' options:\n  -genv VAR VALUE         set VAR for the PEs\n",
-                           "\n\nexit status: 0 ok\n"})
+  for (const char* line :
+       {"\narguments:\n  SCENARIO.json           the scenario\n",
+        "\n  PROGRAM [ARGS...]       the program each run runs\n",
+        "\noptions:\n  --set KEY=VALUE         override a key (repeatable)\n",
+        "\n  -j, --jobs N            N runs at once\n", "\n  -h, --help              print this help and exit\n",
+        "\nother launchers' options:\n  -genv VAR VALUE         set VAR for the PEs\n", "\n\nexit status: 0 ok\n"})
     EXPECT_NE(out.find(line), std::string::npos) << line << " not in:\n" << out;
-  EXPECT_EQ(s.cl.listing(),
-            "  sweep SCENARIO.json [OPTIONS]\n        [PROGRAM [ARGS...]]\n  sweep --collect DIR\n        Run the scenario's sweep.\n");
+  EXPECT_EQ(
+      s.cl.listing(),
+      "  sweep SCENARIO.json [OPTIONS]\n        [PROGRAM [ARGS...]]\n  sweep --collect DIR\n        Run the scenario's sweep.\n");
   testing::internal::CaptureStdout();
   EXPECT_FALSE(s.parse({"-h"}));
   EXPECT_EQ(testing::internal::GetCapturedStdout(), out);
@@ -211,11 +212,12 @@ TEST(CommandLine, LongHelpLinesAreWrappedUnderTheirColumn)
 {
   CommandLine cl("shmemsim", "x");
   bool f = false;
-  cl.flag("--a-rather-long-option-name", std::string(30, 'w') + " " + std::string(30, 'w') + " " + std::string(30, 'w'), f);
+  cl.flag("--a-rather-long-option-name", std::string(30, 'w') + " " + std::string(30, 'w') + " " + std::string(30, 'w'),
+          f);
   const std::string h = cl.help();
   // The name does not fit the column: the help starts on the next line, at the column.
-  EXPECT_NE(h.find("  --a-rather-long-option-name\n" + std::string(26, ' ') + std::string(30, 'w') + " " + std::string(30, 'w') + "\n" +
-                   std::string(26, ' ') + std::string(30, 'w') + "\n"),
+  EXPECT_NE(h.find("  --a-rather-long-option-name\n" + std::string(26, ' ') + std::string(30, 'w') + " " +
+                   std::string(30, 'w') + "\n" + std::string(26, ' ') + std::string(30, 'w') + "\n"),
             std::string::npos)
       << h;
 }
@@ -237,7 +239,8 @@ TEST(CommandLine, ACommandWithoutPositionalsRefusesArgumentsWithItsHint)
 {
   CommandLine cl("shmemsim", "microbench");
   std::string sc;
-  cl.option("--scenario", "FILE.json", "the scenario", sc).unexpected("the scenario is given with --scenario FILE.json");
+  cl.option("--scenario", "FILE.json", "the scenario", sc)
+      .unexpected("the scenario is given with --scenario FILE.json");
   try {
     cl.parse(std::vector<std::string>{"x.json"});
     FAIL() << "no error";

@@ -192,10 +192,10 @@ TEST(ContextTable, RequestsGetSlotsThenShareTheOldestOpenOneThenTheDefaultContex
 {
   FakeSource src(2);
   ContextTable t(2, OnExhaustion::Fail, src, &src.def);
-  TransportCtx* c       = t.create(0);
-  TransportRequest* r1  = t.open_request();
-  TransportRequest* r2  = t.open_request(); // none left
-  TransportRequest* r3  = t.open_request();
+  TransportCtx* c      = t.create(0);
+  TransportRequest* r1 = t.open_request();
+  TransportRequest* r2 = t.open_request(); // none left
+  TransportRequest* r3 = t.open_request();
   ASSERT_NE(c, nullptr);
   EXPECT_TRUE(r1->slot->request_slot);
   EXPECT_EQ(r1->slot->id, 2) << "slots are numbered with the contexts";

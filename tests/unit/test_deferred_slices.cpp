@@ -12,8 +12,8 @@
 #include <cstdint>
 
 using namespace shmemsim;
-using shmemsim::testing::isolated;
 using shmemsim::Ps;
+using shmemsim::testing::isolated;
 
 namespace {
 
@@ -35,8 +35,8 @@ nlohmann::json run(sim::DeferredSlices::Mode mode)
     sim::Simulation s(hp, 1);
     s.deferred_slices().set_mode(mode);
     nlohmann::json out;
-    out["compute"] = nlohmann::json::array();
-    out["waiter"]  = nlohmann::json::array();
+    out["compute"]        = nlohmann::json::array();
+    out["waiter"]         = nlohmann::json::array();
     sim::Notifier* waiter = nullptr;
     s.spawn("compute", 0, [&] {
       const double flops = 26640.123456789; // about 2 us of a 13.32 Gflop/s core
@@ -50,8 +50,8 @@ nlohmann::json run(sim::DeferredSlices::Mode mode)
     });
     s.spawn("waiter", 1, [&] {
       waiter = &s.self_notifier();
-      s.queue().schedule(1'300'000, [](void* n, std::uint64_t) { static_cast<sim::Notifier*>(n)->notify(); },
-                         &s.self_notifier(), 0);
+      s.queue().schedule(
+          1'300'000, [](void* n, std::uint64_t) { static_cast<sim::Notifier*>(n)->notify(); }, &s.self_notifier(), 0);
       s.self_notifier().wait(nullptr, "test");
       out["waiter"].push_back(s.queue().now());
       s.sleep_for(2'500'000);
@@ -63,8 +63,8 @@ nlohmann::json run(sim::DeferredSlices::Mode mode)
       out["late"] = bits(simgrid::s4u::Engine::get_clock());
     });
     out["completed"] = s.run() == sim::RunStatus::Completed;
-    out["deferred"] = s.deferred_slices().deferred_count();
-    out["end"]      = s.end_time();
+    out["deferred"]  = s.deferred_slices().deferred_count();
+    out["end"]       = s.end_time();
     return out;
   });
 }

@@ -22,24 +22,24 @@ namespace {
 Config sample()
 {
   Config c;
-  c.npes = 5;
-  c.rank = 3;
-  c.epoch = 1700000000.25;
-  c.heap_bytes = 1ull << 29;
-  c.token = std::string(64, 'a');
-  c.listen_host = "127.0.0.3";
-  c.mapping = shmemsim::front::CtxMapping::Split;
-  c.on_exhaustion = shmemsim::front::OnExhaustion::RoundRobin;
-  c.max_cts = 7;
-  c.collectives[3] = 2;
-  c.latency_ns = 1500;
-  c.bandwidth_Bps = 1.25e9;
-  c.jitter_ns = 300;
+  c.npes                = 5;
+  c.rank                = 3;
+  c.epoch               = 1700000000.25;
+  c.heap_bytes          = 1ull << 29;
+  c.token               = std::string(64, 'a');
+  c.listen_host         = "127.0.0.3";
+  c.mapping             = shmemsim::front::CtxMapping::Split;
+  c.on_exhaustion       = shmemsim::front::OnExhaustion::RoundRobin;
+  c.max_cts             = 7;
+  c.collectives[3]      = 2;
+  c.latency_ns          = 1500;
+  c.bandwidth_Bps       = 1.25e9;
+  c.jitter_ns           = 300;
   c.reorder_probability = 0.125;
-  c.reorder_depth = 3;
-  c.seed = 42;
-  c.paths = 3;
-  c.routing = 1;
+  c.reorder_depth       = 3;
+  c.seed                = 42;
+  c.paths               = 3;
+  c.routing             = 1;
   return c;
 }
 
@@ -79,9 +79,9 @@ TEST(emulator_config, BadTextNamesTheEntry)
     EXPECT_NE(std::string(e.what()).find("missing entry 'rank'"), std::string::npos) << e.what();
   }
   Config c = sample();
-  c.rank = 9; // beyond npes
+  c.rank   = 9; // beyond npes
   EXPECT_THROW(Config::parse(c.serialize()), std::invalid_argument);
-  c = sample();
+  c       = sample();
   c.paths = 0; // a pair needs a connection
   EXPECT_THROW(Config::parse(c.serialize()), std::invalid_argument);
 }
@@ -140,10 +140,10 @@ TEST(emulator_token, SixtyFourHexDigitsNeverTheSame)
 
 TEST(emulator_config, TraceFileEpochAndNodeRoundTrip)
 {
-  Config c      = sample();
-  c.trace_file  = "/tmp/a dir/with=signs %20/.pe-3.evt"; // spaces and '=' survive the key=value text
-  c.epoch_ns    = 1700000000250000001ull;
-  c.node        = 2;
+  Config c       = sample();
+  c.trace_file   = "/tmp/a dir/with=signs %20/.pe-3.evt"; // spaces and '=' survive the key=value text
+  c.epoch_ns     = 1700000000250000001ull;
+  c.node         = 2;
   const Config d = Config::parse(c.serialize());
   EXPECT_EQ(d.trace_file, c.trace_file);
   EXPECT_EQ(d.epoch_ns, c.epoch_ns);
@@ -168,17 +168,19 @@ TEST(emulator_trace_merge, SortsByDateStablyAndKeepsCausality)
   std::filesystem::create_directories(dir);
   const std::uint64_t m = shmemsim::pair_message_id(0, 1, 1);
   const std::string a = write_part(dir + "/a", "pe 0 0\nop 100 7 0 0 1 2 1 put_nbi 8 1\nmsg 100 " + std::to_string(m) +
-                                                    " 7 0 1 put 8\ndone 150 " + std::to_string(m) + "\n");
-  const std::string b = write_part(dir + "/b", "pe 1 0\ndlv 90 " + std::to_string(m) + " 0 0\nct 100 1 0 1 0\nct 200 1 0 2 0\n");
+                                                   " 7 0 1 put 8\ndone 150 " + std::to_string(m) + "\n");
+  const std::string b =
+      write_part(dir + "/b", "pe 1 0\ndlv 90 " + std::to_string(m) + " 0 0\nct 100 1 0 1 0\nct 200 1 0 2 0\n");
   std::vector<std::string> missing;
-  const shmemsim::traces::Trace tr = shmemsim::traces::merge_traces({a, b, dir + "/none"}, {{"mode", "emulated"}}, &missing);
+  const shmemsim::traces::Trace tr =
+      shmemsim::traces::merge_traces({a, b, dir + "/none"}, {{"mode", "emulated"}}, &missing);
   using shmemsim::traces::Type;
   std::vector<std::pair<Type, std::int64_t>> got;
   for (const auto& e : tr.events)
     got.emplace_back(e.type, e.type == Type::Pe ? -1 : e.t);
-  const std::vector<std::pair<Type, std::int64_t>> want = {{Type::Pe, -1},   {Type::Pe, -1},   {Type::Op, 100}, {Type::Msg, 100},
-                                                           {Type::Ct, 100},  {Type::Dlv, 100}, {Type::Done, 150},
-                                                           {Type::Ct, 200}};
+  const std::vector<std::pair<Type, std::int64_t>> want = {{Type::Pe, -1},    {Type::Pe, -1},  {Type::Op, 100},
+                                                           {Type::Msg, 100},  {Type::Ct, 100}, {Type::Dlv, 100},
+                                                           {Type::Done, 150}, {Type::Ct, 200}};
   EXPECT_EQ(got, want);
   ASSERT_EQ(missing.size(), 1u);
   EXPECT_EQ(missing[0], dir + "/none");
@@ -207,7 +209,8 @@ TEST(emulator_trace_merge, PartsMayHoldComputationDatedBeforeTheLineAboveRunTrac
   std::vector<std::pair<Type, std::int64_t>> got;
   for (const auto& e : tr.events)
     got.emplace_back(e.type, e.type == Type::Pe ? -1 : e.t);
-  const std::vector<std::pair<Type, std::int64_t>> want = {{Type::Pe, -1}, {Type::Comp, 40}, {Type::Ct, 100}, {Type::Ct, 300}};
+  const std::vector<std::pair<Type, std::int64_t>> want = {
+      {Type::Pe, -1}, {Type::Comp, 40}, {Type::Ct, 100}, {Type::Ct, 300}};
   EXPECT_EQ(got, want);
   EXPECT_EQ(tr.events[1].dur, 160);
   std::filesystem::remove_all(dir);

@@ -9,8 +9,8 @@
 #include <gtest/gtest.h>
 
 using namespace shmemsim;
-using shmemsim::testing::isolated;
 using shmemsim::Ps;
+using shmemsim::testing::isolated;
 
 namespace {
 struct Recorder {
@@ -60,10 +60,18 @@ TEST(EventQueue, RunsEveryEventInDateThenSchedulingOrder)
           // Mix: same date, within a bucket, within the window, and far beyond it (up to 50 ms).
           Ps dt = 0;
           switch (rng.below(4)) {
-            case 0: dt = 0; break;
-            case 1: dt = static_cast<Ps>(rng.below(1000)); break;
-            case 2: dt = static_cast<Ps>(rng.below(60'000'000)); break;
-            default: dt = static_cast<Ps>(rng.below(50'000'000'000)); break;
+            case 0:
+              dt = 0;
+              break;
+            case 1:
+              dt = static_cast<Ps>(rng.below(1000));
+              break;
+            case 2:
+              dt = static_cast<Ps>(rng.below(60'000'000));
+              break;
+            default:
+              dt = static_cast<Ps>(rng.below(50'000'000'000));
+              break;
           }
           const Ps t = s.queue().now() + dt;
           rec.due.push_back(t);
@@ -74,8 +82,11 @@ TEST(EventQueue, RunsEveryEventInDateThenSchedulingOrder)
     });
     s.run();
     const auto [ordered, on_time] = rec.verdict();
-    return nlohmann::json{{"ran", rec.seen.size()},   {"scheduled", rec.due.size()}, {"ordered", ordered},
-                          {"on_time", on_time},       {"processed", s.queue().events_processed()}};
+    return nlohmann::json{{"ran", rec.seen.size()},
+                          {"scheduled", rec.due.size()},
+                          {"ordered", ordered},
+                          {"on_time", on_time},
+                          {"processed", s.queue().events_processed()}};
   });
   EXPECT_EQ(r["ran"], r["scheduled"]);
   EXPECT_GT(r["scheduled"].get<std::size_t>(), 20000u);
@@ -112,8 +123,8 @@ TEST(EventQueue, BurstsSpreadAndStragglersKeepDateThenSchedulingOrder)
     });
     s.run();
     const auto [ordered, on_time] = rec.verdict();
-    return nlohmann::json{{"ran", rec.seen.size()}, {"scheduled", rec.due.size()}, {"ordered", ordered},
-                          {"on_time", on_time}};
+    return nlohmann::json{
+        {"ran", rec.seen.size()}, {"scheduled", rec.due.size()}, {"ordered", ordered}, {"on_time", on_time}};
   });
   EXPECT_EQ(r["ran"], r["scheduled"]);
   EXPECT_GT(r["scheduled"].get<std::size_t>(), 75000u);

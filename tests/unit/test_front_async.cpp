@@ -152,9 +152,18 @@ void add_index(int i, void*)
   }
   std::this_thread::sleep_for(std::chrono::microseconds(20)); // let the others steal
 }
-void put_slot(int i, void*) { shmem_int_p(&g_slots[i], i + 1, 0); }
-void on_flag(void*) { ++g_when_ran; }
-void producer(void* p) { shmemx_satisfy_promise(static_cast<shmemx_promise_t*>(p), reinterpret_cast<void*>(42)); }
+void put_slot(int i, void*)
+{
+  shmem_int_p(&g_slots[i], i + 1, 0);
+}
+void on_flag(void*)
+{
+  ++g_when_ran;
+}
+void producer(void* p)
+{
+  shmemx_satisfy_promise(static_cast<shmemx_promise_t*>(p), reinterpret_cast<void*>(42));
+}
 void consumer(void* f)
 {
   if (shmemx_future_wait(static_cast<shmemx_future_t*>(f)) == reinterpret_cast<void*>(42))
@@ -188,8 +197,8 @@ protected:
     g_sum = 0, g_when_ran = 0, g_consumed = 0, g_max_worker = 0;
     rt.params.workers = 4;
     rt.params.design  = GetParam();
-    g_flag  = reinterpret_cast<int*>(rt.heap() + kReservedHeap);
-    g_slots = g_flag + 16;
+    g_flag            = reinterpret_cast<int*>(rt.heap() + kReservedHeap);
+    g_slots           = g_flag + 16;
   }
 };
 

@@ -36,8 +36,8 @@ struct Deadlock : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-constexpr int kPes           = 4;
-constexpr std::size_t kHeap  = 1 << 16;
+constexpr int kPes          = 4;
+constexpr std::size_t kHeap = 1 << 16;
 
 struct alignas(64) Region {
   unsigned char bytes[kHeap];
@@ -91,8 +91,8 @@ private:
 
 /// The fake's context (never named TransportCtx: that type belongs to the real transport).
 struct FakeCtx {
-  int id       = 0;
-  long options = 0;
+  int id         = 0;
+  long options   = 0;
   bool destroyed = false;
   std::vector<std::function<void()>> pending;
 };
@@ -145,15 +145,22 @@ void apply_typed(AmoOp op, unsigned char* target, const unsigned char* value, co
     std::memcpy(result, &old, sizeof(T));
 }
 
-void apply(AmoOp op, AmoType t, unsigned char* target, const unsigned char* value, const unsigned char* cond, void* result)
+void apply(AmoOp op, AmoType t, unsigned char* target, const unsigned char* value, const unsigned char* cond,
+           void* result)
 {
   switch (t) {
-    case AmoType::Int32: return apply_typed<std::int32_t>(op, target, value, cond, result);
-    case AmoType::Int64: return apply_typed<std::int64_t>(op, target, value, cond, result);
-    case AmoType::Uint32: return apply_typed<std::uint32_t>(op, target, value, cond, result);
-    case AmoType::Uint64: return apply_typed<std::uint64_t>(op, target, value, cond, result);
-    case AmoType::Float: return apply_typed<float>(op, target, value, cond, result);
-    case AmoType::Double: return apply_typed<double>(op, target, value, cond, result);
+    case AmoType::Int32:
+      return apply_typed<std::int32_t>(op, target, value, cond, result);
+    case AmoType::Int64:
+      return apply_typed<std::int64_t>(op, target, value, cond, result);
+    case AmoType::Uint32:
+      return apply_typed<std::uint32_t>(op, target, value, cond, result);
+    case AmoType::Uint64:
+      return apply_typed<std::uint64_t>(op, target, value, cond, result);
+    case AmoType::Float:
+      return apply_typed<float>(op, target, value, cond, result);
+    case AmoType::Double:
+      return apply_typed<double>(op, target, value, cond, result);
   }
 }
 
@@ -282,7 +289,7 @@ public:
 private:
   unsigned char* remote(const void* addr, std::size_t n, int pe)
   {
-    const auto* p = static_cast<const unsigned char*>(addr);
+    const auto* p            = static_cast<const unsigned char*>(addr);
     const std::ptrdiff_t off = p - rt_.base(rt_.me);
     EXPECT_TRUE(off >= 0 && static_cast<std::size_t>(off) + n <= kHeap) << "transport given a non-symmetric address";
     return rt_.base(pe) + off;
@@ -363,8 +370,8 @@ protected:
   }
 
   template <class T>
-  void check_put_get(void (*put)(T*, const T*, size_t, int), void (*get)(T*, const T*, size_t, int), const char* put_name,
-                     const char* get_name)
+  void check_put_get(void (*put)(T*, const T*, size_t, int), void (*get)(T*, const T*, size_t, int),
+                     const char* put_name, const char* get_name)
   {
     SCOPED_TRACE(put_name);
     T src[5];
@@ -391,7 +398,7 @@ protected:
 
 TEST_F(Routines, TypedPutGetMoveTheRightBytes)
 {
-#define CHECK_TYPE(TYPENAME) \
+#define CHECK_TYPE(TYPENAME)                                                                                           \
   check_put_get(shmem_##TYPENAME##_put, shmem_##TYPENAME##_get, "shmem_" #TYPENAME "_put", "shmem_" #TYPENAME "_get")
   CHECK_TYPE(char);
   CHECK_TYPE(schar);
@@ -418,7 +425,7 @@ TEST_F(Routines, SizedPutGetUseTheElementSize)
   unsigned char src[48];
   for (int i = 0; i < 48; ++i)
     src[i] = static_cast<unsigned char>(i + 1);
-  auto* dest = sym<unsigned char>(0);
+  auto* dest                                                                     = sym<unsigned char>(0);
   const std::pair<void (*)(void*, const void*, size_t, int), std::size_t> puts[] = {
       {shmem_put8, 1}, {shmem_put16, 2}, {shmem_put32, 4}, {shmem_put64, 8}, {shmem_put128, 16}};
   for (const auto& [put, elem] : puts) {
@@ -449,7 +456,7 @@ TEST_F(Routines, NbiFormsDeferToQuiet)
   EXPECT_FALSE(last("put").blocking);
   EXPECT_EQ(on(dest, 1)[0], 0) << "delivered before quiet";
   *on(sym<double>(256), 2) = 2.5;
-  double got = 0;
+  double got               = 0;
   shmem_double_get_nbi(&got, sym<double>(256), 1, 2);
   EXPECT_FALSE(last("get").blocking);
   EXPECT_EQ(got, 0.0);
@@ -466,8 +473,8 @@ TEST_F(Routines, PAndG)
   EXPECT_EQ(*on(d, 1), 3.25);
   EXPECT_EQ(last("put").bytes, sizeof(double));
   EXPECT_TRUE(last("put").blocking);
-  short* s     = sym<short>(64);
-  *on(s, 3)    = -7;
+  short* s  = sym<short>(64);
+  *on(s, 3) = -7;
   EXPECT_EQ(shmem_short_g(s, 3), -7);
   EXPECT_EQ(last("get").pe, 3);
   EXPECT_EQ(rt.entered.back(), "shmem_short_g");
@@ -507,9 +514,9 @@ TEST_F(Routines, IputAndIgetFollowTheStrides)
   std::uint64_t wide[4] = {1, 2, 3, 4};
   shmem_iput64(sym<std::uint64_t>(1024), wide, 2, 1, 4, 3);
   EXPECT_EQ(on(sym<std::uint64_t>(1024), 3)[6], 4u);
-  std::uint32_t narrow[2] = {};
-  *on(sym<std::uint32_t>(2048), 1)       = 7;
-  on(sym<std::uint32_t>(2048), 1)[5]     = 9;
+  std::uint32_t narrow[2]            = {};
+  *on(sym<std::uint32_t>(2048), 1)   = 7;
+  on(sym<std::uint32_t>(2048), 1)[5] = 9;
   shmem_ctx_iget32(SHMEM_CTX_DEFAULT, narrow, sym<std::uint32_t>(2048), 1, 5, 2, 1);
   EXPECT_EQ(narrow[0], 7u);
   EXPECT_EQ(narrow[1], 9u);
@@ -562,9 +569,9 @@ TEST_F(Routines, ContextFormsRouteToTheirContext)
 
 TEST_F(Routines, AmoTypesMapBySizeAndSignedness)
 {
-#define CHECK_AMO_TYPE(TYPE, TYPENAME, EXPECTED)                       \
-  shmem_##TYPENAME##_atomic_inc(sym<TYPE>(0), 1);                    \
-  EXPECT_EQ(last("amo").type, AmoType::EXPECTED) << #TYPENAME;       \
+#define CHECK_AMO_TYPE(TYPE, TYPENAME, EXPECTED)                                                                       \
+  shmem_##TYPENAME##_atomic_inc(sym<TYPE>(0), 1);                                                                      \
+  EXPECT_EQ(last("amo").type, AmoType::EXPECTED) << #TYPENAME;                                                         \
   EXPECT_EQ(last("amo").amo_op, AmoOp::Add) << #TYPENAME;
   CHECK_AMO_TYPE(int, int, Int32)
   CHECK_AMO_TYPE(long, long, Int64)
@@ -666,7 +673,7 @@ TEST_F(Routines, ExtendedAmosOnFloatingTypes)
 
 TEST_F(Routines, NbiAmosDeliverAtQuiet)
 {
-  long* x = sym<long>(0);
+  long* x   = sym<long>(0);
   *on(x, 1) = 10;
   long fa = -1, fi = -1, cs = -1, sw = -1, fe = -1;
   {
@@ -701,7 +708,7 @@ TEST_F(Routines, NbiAmosDeliverAtQuiet)
   EXPECT_EQ(o1, 0b0100u);
   EXPECT_EQ(x1, 0b0101u);
   EXPECT_EQ(*on(b, 2), 0b1010u);
-  double df = 0;
+  double df                = 0;
   *on(sym<double>(128), 3) = 9.5;
   shmem_double_atomic_fetch_nbi(&df, sym<double>(128), 3);
   shmem_quiet();
@@ -744,7 +751,7 @@ TEST_F(Routines, DeprecatedAmoNamesAreThinWrappers)
 
 TEST_F(Routines, InvalidPeIsFatalNamingRoutineAndValue)
 {
-  int src[1] = {1};
+  int src[1]    = {1};
   std::string m = fatal_of([&] { shmem_int_put(sym<int>(0), src, 1, 4); });
   EXPECT_NE(m.find("shmem_int_put: invalid PE 4"), std::string::npos) << m;
   EXPECT_NE(m.find("4 PEs"), std::string::npos) << m;
@@ -758,7 +765,7 @@ TEST_F(Routines, InvalidPeIsFatalNamingRoutineAndValue)
 TEST_F(Routines, NonSymmetricAddressIsFatal)
 {
   double local[2] = {1, 2};
-  std::string m = fatal_of([&] { shmem_double_put(local, local, 2, 1); });
+  std::string m   = fatal_of([&] { shmem_double_put(local, local, 2, 1); });
   EXPECT_NE(m.find("shmem_double_put: dest"), std::string::npos) << m;
   EXPECT_NE(m.find("(16 bytes) is not symmetric"), std::string::npos) << m;
   m = fatal_of([&] { (void)shmem_int_g(reinterpret_cast<int*>(local), 1); });
@@ -768,9 +775,9 @@ TEST_F(Routines, NonSymmetricAddressIsFatal)
   m = fatal_of([&] { (void)shmem_long_atomic_fetch(reinterpret_cast<long*>(local), 1); });
   EXPECT_NE(m.find("shmem_long_atomic_fetch: source"), std::string::npos) << m;
   // The whole remote extent must be symmetric: the last int sticks out of the heap.
-  int* end = reinterpret_cast<int*>(rt.base(0) + kHeap) - 1;
+  int* end   = reinterpret_cast<int*>(rt.base(0) + kHeap) - 1;
   int src[2] = {};
-  m = fatal_of([&] { shmem_int_put(end, src, 2, 1); });
+  m          = fatal_of([&] { shmem_int_put(end, src, 2, 1); });
   EXPECT_NE(m.find("shmem_int_put: dest"), std::string::npos) << m;
   EXPECT_NE(m.find("(8 bytes) is out of bounds"), std::string::npos) << m;
   shmem_int_put(end, src, 1, 1); // exactly fits
@@ -794,14 +801,14 @@ TEST_F(Routines, DestroyedAndInvalidContextsAreFatal)
   shmem_ctx_t ctx;
   ASSERT_EQ(shmem_ctx_create(0, &ctx), 0);
   shmem_ctx_destroy(ctx);
-  int v[1] = {};
+  int v[1]      = {};
   std::string m = fatal_of([&] { shmem_ctx_int_put(ctx, sym<int>(0), v, 1, 1); });
   EXPECT_NE(m.find("shmem_ctx_int_put: context"), std::string::npos) << m;
   EXPECT_NE(m.find("was destroyed"), std::string::npos) << m;
   m = fatal_of([&] { shmem_ctx_int_atomic_inc(SHMEM_CTX_INVALID, sym<int>(0), 1); });
   EXPECT_NE(m.find("shmem_ctx_int_atomic_inc: SHMEM_CTX_INVALID"), std::string::npos) << m;
   shmem_ctx_t bogus = reinterpret_cast<shmem_ctx_t>(sym<char>(0));
-  m = fatal_of([&] { (void)shmem_ctx_double_g(bogus, sym<double>(0), 1); });
+  m                 = fatal_of([&] { (void)shmem_ctx_double_g(bogus, sym<double>(0), 1); });
   EXPECT_NE(m.find("is not a context of this PE"), std::string::npos) << m;
 }
 
@@ -829,13 +836,13 @@ struct CmpCase {
 TEST_F(Routines, WaitUntilEachComparison)
 {
   const CmpCase cases[] = {
-      {SHMEM_CMP_EQ, "EQ", 0, 1, 5, 5},  {SHMEM_CMP_NE, "NE", 5, 5, 6, 5}, {SHMEM_CMP_GT, "GT", 5, 5, 6, 5},
-      {SHMEM_CMP_GE, "GE", 3, 4, 5, 5},  {SHMEM_CMP_LT, "LT", 5, 5, 4, 5}, {SHMEM_CMP_LE, "LE", 7, 6, 5, 5},
+      {SHMEM_CMP_EQ, "EQ", 0, 1, 5, 5}, {SHMEM_CMP_NE, "NE", 5, 5, 6, 5}, {SHMEM_CMP_GT, "GT", 5, 5, 6, 5},
+      {SHMEM_CMP_GE, "GE", 3, 4, 5, 5}, {SHMEM_CMP_LT, "LT", 5, 5, 4, 5}, {SHMEM_CMP_LE, "LE", 7, 6, 5, 5},
   };
   int* ivar = sym<int>(0);
   for (const auto& c : cases) {
     SCOPED_TRACE(c.name);
-    *ivar   = c.before;
+    *ivar    = c.before;
     tp.waits = 0;
     tp.on_wait.push_back([&] { *ivar = c.during; }); // a remote write that does not satisfy yet
     tp.on_wait.push_back([&] { *ivar = c.after; });
@@ -871,8 +878,8 @@ TEST_F(Routines, TestEachComparison)
     long value;
     bool expected;
   };
-  long* ivar = sym<long>(0);
-  *ivar      = 5;
+  long* ivar         = sym<long>(0);
+  *ivar              = 5;
   const Case cases[] = {{SHMEM_CMP_EQ, 5, true},  {SHMEM_CMP_EQ, 4, false}, {SHMEM_CMP_NE, 4, true},
                         {SHMEM_CMP_NE, 5, false}, {SHMEM_CMP_GT, 4, true},  {SHMEM_CMP_GT, 5, false},
                         {SHMEM_CMP_GE, 5, true},  {SHMEM_CMP_GE, 6, false}, {SHMEM_CMP_LT, 6, true},
@@ -899,7 +906,7 @@ TEST_F(Routines, PointToPointMisuseIsFatal)
   m = fatal_of([&] { (void)shmem_size_test(sym<size_t>(0), -1, 0); });
   EXPECT_NE(m.find("shmem_size_test: invalid comparison operator cmp -1"), std::string::npos) << m;
   long local = 0;
-  m = fatal_of([&] { (void)shmem_long_test(&local, SHMEM_CMP_EQ, 0); });
+  m          = fatal_of([&] { (void)shmem_long_test(&local, SHMEM_CMP_EQ, 0); });
   EXPECT_NE(m.find("shmem_long_test: ivar"), std::string::npos) << m;
   EXPECT_NE(m.find("is not symmetric"), std::string::npos) << m;
 }
@@ -996,7 +1003,7 @@ TEST_F(Routines, ShmemxMisuseIsFatal)
   m = fatal_of([&] { (void)shmemx_ctx_create(-1, 0, ctx); });
   EXPECT_NE(m.find("num_ctx -1 is negative"), std::string::npos) << m;
   ctx[0] = SHMEM_CTX_DEFAULT;
-  m = fatal_of([&] { shmemx_ctx_destroy(1, ctx); });
+  m      = fatal_of([&] { shmemx_ctx_destroy(1, ctx); });
   EXPECT_NE(m.find("shmemx_ctx_destroy: ctx[0] is SHMEM_CTX_DEFAULT"), std::string::npos) << m;
   long pSync[SHMEM_SYNC_SIZE];
   m = fatal_of([&] { shmemx_sync(0, 0, 4, pSync); });
@@ -1073,8 +1080,8 @@ TEST_F(Routines, PaperNamesMapToShmemx)
 
 TEST_F(Routines, RequestPutIsNotCompletedByQuietOnlyByWait)
 {
-  long src[2]  = {7, 8};
-  long* dest   = sym<long>(0);
+  long src[2]               = {7, 8};
+  long* dest                = sym<long>(0);
   shmemx_request_handle_t r = SHMEMX_REQUEST_NULL;
   shmemx_long_put_req(dest, src, 2, 1, &r);
   ASSERT_NE(r, SHMEMX_REQUEST_NULL);
@@ -1094,9 +1101,9 @@ TEST_F(Routines, RequestPutIsNotCompletedByQuietOnlyByWait)
 
 TEST_F(Routines, RequestFetchAddDeliversAtTest)
 {
-  long* ctr      = sym<long>(64);
-  *on(ctr, 2)    = 40;
-  long old       = -1;
+  long* ctr   = sym<long>(64);
+  *on(ctr, 2) = 40;
+  long old    = -1;
   shmemx_request_handle_t r;
   shmemx_long_atomic_fetch_add_req(&old, ctr, 2, 2, &r);
   EXPECT_EQ(old, -1);
@@ -1104,7 +1111,8 @@ TEST_F(Routines, RequestFetchAddDeliversAtTest)
   EXPECT_EQ(old, 40);
   EXPECT_EQ(*on(ctr, 2), 42);
   EXPECT_EQ(shmemx_test_request(SHMEMX_REQUEST_NULL), 1);
-  EXPECT_NE(fatal_of([&] { shmemx_long_put_req(ctr, &old, 1, 1, nullptr); }).find("request is NULL"), std::string::npos);
+  EXPECT_NE(fatal_of([&] { shmemx_long_put_req(ctr, &old, 1, 1, nullptr); }).find("request is NULL"),
+            std::string::npos);
 }
 
 TEST_F(Routines, ActiveSetsGiveNullOutsideAndCheckMembers)
@@ -1118,7 +1126,7 @@ TEST_F(Routines, ActiveSetsGiveNullOutsideAndCheckMembers)
   ASSERT_NE(a, nullptr);
   EXPECT_EQ(shmemx_in_aset(a), 1);
   EXPECT_EQ(shmemx_aset_size(a), 2);
-  int list[3] = {3, 1, 2};
+  int list[3]    = {3, 1, 2};
   shmemx_aset* g = shmemx_create_generic_aset(list, 3);
   EXPECT_EQ(shmemx_aset_size(g), 3);
   shmemx_delete_aset(g);

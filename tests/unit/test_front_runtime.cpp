@@ -84,10 +84,12 @@ nlohmann::json transport_run(CtxMapping mapping, int max_cts, OnExhaustion exhau
     mem.push_back(PeMemory{p.data.data(), p.data.size(), p.heap.data(), p.heap.size()});
   int current = 0;
   std::string fatal;
-  PortalsTransport tp(net, mem, mapping, exhaustion, [&] { return current; }, [&](const std::string& m) {
-    fatal = m;
-    throw std::runtime_error(m);
-  });
+  PortalsTransport tp(
+      net, mem, mapping, exhaustion, [&] { return current; },
+      [&](const std::string& m) {
+        fatal = m;
+        throw std::runtime_error(m);
+      });
   tp.setup();
   nlohmann::json r;
   s.spawn("PE 0", 0, [&] {
@@ -108,7 +110,8 @@ nlohmann::json transport_run(CtxMapping mapping, int max_cts, OnExhaustion exhau
     tp.amo(tp.default_ctx(), AmoOp::Add, AmoType::Uint64, pes[0].heap.data(), &one, 1);
     tp.fetch_amo(tp.default_ctx(), AmoOp::Add, AmoType::Uint64, pes[0].heap.data(), &one, nullptr, &old, 1, true);
     r["fetched"] = old; // 5 after the first add
-    tp.fetch_amo(tp.default_ctx(), AmoOp::CompareSwap, AmoType::Uint64, pes[0].heap.data(), &seven, &cond, &old, 1, true);
+    tp.fetch_amo(tp.default_ctx(), AmoOp::CompareSwap, AmoType::Uint64, pes[0].heap.data(), &seven, &cond, &old, 1,
+                 true);
     r["cswap_old"] = old; // 10: no swap
     // Contexts until exhaustion.
     int made = 0;
@@ -134,16 +137,17 @@ nlohmann::json transport_run(CtxMapping mapping, int max_cts, OnExhaustion exhau
   std::memcpy(&landed, pes[1].data.data() + 16, 8);
   std::uint64_t counter;
   std::memcpy(&counter, pes[1].heap.data(), 8);
-  r["landed"]      = landed == 0x1122334455667788ull;
-  r["heap_landed"] = pes[1].heap[100] == std::byte{7} && pes[1].heap[1099] == std::byte{7} && pes[1].heap[1100] == std::byte{0};
-  r["counter"]     = counter;
-  r["not_on_pe0"]  = pes[0].data[16] == std::byte{0};
-  r["fatal"]       = fatal;
+  r["landed"] = landed == 0x1122334455667788ull;
+  r["heap_landed"] =
+      pes[1].heap[100] == std::byte{7} && pes[1].heap[1099] == std::byte{7} && pes[1].heap[1100] == std::byte{0};
+  r["counter"]          = counter;
+  r["not_on_pe0"]       = pes[0].data[16] == std::byte{0};
+  r["fatal"]            = fatal;
   const ContextCounts n = tp.context_counts();
-  r["refused"]        = n.refused;
-  r["created"]        = n.created;
-  r["shared_default"] = n.shared_default;
-  r["shared_created"] = n.shared_created;
+  r["refused"]          = n.refused;
+  r["created"]          = n.created;
+  r["shared_default"]   = n.shared_default;
+  r["shared_created"]   = n.shared_created;
   return r;
 }
 } // namespace

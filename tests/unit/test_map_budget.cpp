@@ -42,11 +42,13 @@ TEST(MapBudget, PlanKeepsGuardsWhileTheyFitThenLeavesThemOutThenRefuses)
   EXPECT_TRUE(plan(-1, 65536).guards);
   // The advice: what to raise the limit to (room for the guards, rounded up), and how many PEs fit.
   const std::string advice = map_limit_advice(at_limit, 65530, 65536);
-  EXPECT_NE(advice.find("65536 PEs need about " + std::to_string(at_limit.need_bare) + " memory mappings"), std::string::npos)
+  EXPECT_NE(advice.find("65536 PEs need about " + std::to_string(at_limit.need_bare) + " memory mappings"),
+            std::string::npos)
       << advice;
   EXPECT_NE(advice.find("vm.max_map_count allows (65530)"), std::string::npos) << advice;
-  EXPECT_NE(advice.find("sudo sysctl -w vm.max_map_count=" + std::to_string((at_limit.need_guarded + 999) / 1000 * 1000)),
-            std::string::npos)
+  EXPECT_NE(
+      advice.find("sudo sysctl -w vm.max_map_count=" + std::to_string((at_limit.need_guarded + 999) / 1000 * 1000)),
+      std::string::npos)
       << advice;
   EXPECT_NE(advice.find("run at most " + std::to_string(at_limit.max_pes) + " PEs"), std::string::npos) << advice;
 }

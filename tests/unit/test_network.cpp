@@ -12,10 +12,10 @@
 
 using namespace shmemsim;
 using namespace shmemsim::portals;
+using shmemsim::Ps;
 using shmemsim::testing::Cluster;
 using shmemsim::testing::Endpoints;
 using shmemsim::testing::isolated;
-using shmemsim::Ps;
 
 namespace {
 
@@ -33,15 +33,18 @@ nlohmann::json one_put(std::uint32_t md_options, std::uint64_t size, int dst)
     seen = c.sim->queue().now();
   });
   c.sim->run();
-  const auto& n = c.nic;
-  const auto& f = c.fabric;
+  const auto& n             = c.nic;
+  const auto& f             = c.fabric;
   const bool inline_payload = (md_options & MD_VOLATILE) != 0 && size <= c.limits.max_volatile_size;
-  Ps expect = n.pcie_latency + n.send_overhead;
+  Ps expect                 = n.pcie_latency + n.send_overhead;
   if (!inline_payload)
     expect += n.pcie_latency + transfer_time(size, n.pcie_bandwidth);
-  expect += c.net->fabric().uncontended_time(0, c.node_of[static_cast<std::size_t>(dst)], static_cast<std::uint32_t>(size) + f.header_size);
+  expect += c.net->fabric().uncontended_time(0, c.node_of[static_cast<std::size_t>(dst)],
+                                             static_cast<std::uint32_t>(size) + f.header_size);
   expect += n.recv_overhead + transfer_time(size, n.pcie_bandwidth) + n.pcie_latency;
-  return {{"seen", seen}, {"expect", expect}, {"links", c.net->fabric().path_links(0, c.node_of[static_cast<std::size_t>(dst)])}};
+  return {{"seen", seen},
+          {"expect", expect},
+          {"links", c.net->fabric().path_links(0, c.node_of[static_cast<std::size_t>(dst)])}};
 }
 
 struct AllToAllResult {
@@ -56,9 +59,9 @@ nlohmann::json alltoall(sim::Routing routing, bool tdo, std::uint64_t size, int 
 {
   Cluster c;
   // Hosts inject at wire speed, so the fabric itself is the bottleneck and queues differ per path.
-  c.nic.pcie_bandwidth = 128'000'000'000ull;
-  c.fabric.routing = routing;
-  c.limits.total_data_ordering = tdo;
+  c.nic.pcie_bandwidth          = 128'000'000'000ull;
+  c.fabric.routing              = routing;
+  c.limits.total_data_ordering  = tdo;
   c.limits.max_waw_ordered_size = 1 << 20;
   c.build(seed);
   c.sim->queue().set_lookahead(lookahead);
@@ -66,32 +69,37 @@ nlohmann::json alltoall(sim::Routing routing, bool tdo, std::uint64_t size, int 
   Endpoints e(*c.net, size, size * static_cast<std::size_t>(n), MD_EVENT_CT_ACK);
   for (int ep = 0; ep < n; ++ep)
     c.sim->spawn("ep" + std::to_string(ep), ep, [&, ep] {
-      auto& ni            = c.ni(ep);
+      auto& ni             = c.ni(ep);
       std::uint64_t issued = 0;
       CtEvent ev;
       for (int r = 0; r < rounds; ++r)
         for (int k = 1; k < n; ++k)
           for (int b = 0; b < kBurst; ++b) {
-          if (issued >= 64)
-            ni.ct_wait(e[ep].md_ct, issued - 63, &ev);
-          ni.put(e[ep].md, 0, size, AckReq::CtAck, (ep + k) % n, 0, static_cast<std::uint64_t>(ep) * size);
-          ++issued;
-        }
+            if (issued >= 64)
+              ni.ct_wait(e[ep].md_ct, issued - 63, &ev);
+            ni.put(e[ep].md, 0, size, AckReq::CtAck, (ep + k) % n, 0, static_cast<std::uint64_t>(ep) * size);
+            ++issued;
+          }
       ni.ct_wait(e[ep].md_ct, issued, &ev);
     });
-  const auto status = c.sim->run();
-  const auto t      = c.net->totals();
+  const auto status        = c.sim->run();
+  const auto t             = c.net->totals();
   std::uint64_t ct_success = 0;
   for (int ep = 0; ep < n; ++ep) {
     CtEvent ev;
     c.ni(ep).ct_get(e[ep].md_ct, &ev);
     ct_success += ev.success;
   }
-  return {{"status", static_cast<int>(status)},     {"ooo", t.out_of_order},
-          {"deliveries", t.deliveries},             {"reordered", c.net->fabric().stats().reordered_packets},
-          {"held", t.held_packets},                 {"acks", t.acks_received},
-          {"ct_success", ct_success},               {"events", c.sim->queue().events_processed()},
-          {"end", c.sim->end_time()},               {"delivery_p99", c.net->latency().delivery.quantile(0.99)}};
+  return {{"status", static_cast<int>(status)},
+          {"ooo", t.out_of_order},
+          {"deliveries", t.deliveries},
+          {"reordered", c.net->fabric().stats().reordered_packets},
+          {"held", t.held_packets},
+          {"acks", t.acks_received},
+          {"ct_success", ct_success},
+          {"events", c.sim->queue().events_processed()},
+          {"end", c.sim->end_time()},
+          {"delivery_p99", c.net->latency().delivery.quantile(0.99)}};
 }
 
 } // namespace
@@ -134,9 +142,10 @@ TEST(Latency, PingPongRoundTripIsTwiceTheOneWayTime)
       }
     });
     c.sim->run();
-    const auto& n = c.nic;
-    const Ps one_way = n.pcie_latency + n.send_overhead + c.net->fabric().uncontended_time(0, 15, 8 + c.fabric.header_size) +
-                       n.recv_overhead + transfer_time(8, n.pcie_bandwidth) + n.pcie_latency;
+    const auto& n    = c.nic;
+    const Ps one_way = n.pcie_latency + n.send_overhead +
+                       c.net->fabric().uncontended_time(0, 15, 8 + c.fabric.header_size) + n.recv_overhead +
+                       transfer_time(8, n.pcie_bandwidth) + n.pcie_latency;
     return nlohmann::json{{"elapsed", elapsed}, {"expect", 2 * iters * one_way}};
   });
   EXPECT_EQ(r["elapsed"], r["expect"]);
@@ -164,7 +173,8 @@ TEST(Bandwidth, LongStreamRunsAtTheBottleneckRate)
     c.sim->run();
     const double measured = static_cast<double>(msg * count) / ps_to_seconds(done);
     const double pcie     = static_cast<double>(c.nic.pcie_bandwidth) / 8;
-    const double wire     = static_cast<double>(c.fabric.link_bandwidth) / 8 * c.fabric.mtu / (c.fabric.mtu + c.fabric.header_size);
+    const double wire =
+        static_cast<double>(c.fabric.link_bandwidth) / 8 * c.fabric.mtu / (c.fabric.mtu + c.fabric.header_size);
     return nlohmann::json{{"measured", measured}, {"expect", std::min(pcie, wire)}};
   });
   EXPECT_NEAR(r["measured"].get<double>() / r["expect"].get<double>(), 1.0, 0.01);
@@ -188,7 +198,8 @@ TEST(Bandwidth, WireBoundStreamWhenPcieIsFaster)
     });
     c.sim->run();
     const double measured = static_cast<double>(msg * 32) / ps_to_seconds(done);
-    const double wire     = static_cast<double>(c.fabric.link_bandwidth) / 8 * c.fabric.mtu / (c.fabric.mtu + c.fabric.header_size);
+    const double wire =
+        static_cast<double>(c.fabric.link_bandwidth) / 8 * c.fabric.mtu / (c.fabric.mtu + c.fabric.header_size);
     return nlohmann::json{{"measured", measured}, {"expect", wire}};
   });
   EXPECT_NEAR(r["measured"].get<double>() / r["expect"].get<double>(), 1.0, 0.01);
@@ -305,8 +316,8 @@ TEST(DataMovement, VolatilePutCompletesLocallyAtIssue)
     Endpoints e(*c.net, 4096, 4096, MD_VOLATILE | MD_EVENT_CT_ACK);
     c.sim->spawn("writer", 0, [&] {
       std::memset(e[0].src.data(), 0x11, 4096);
-      c.ni(0).put(e[0].md, 0, 64, AckReq::CtAck, 9, 0, 0); // small: copied at issue
-      std::memset(e[0].src.data(), 0x22, 4096);             // reuse the buffer at once
+      c.ni(0).put(e[0].md, 0, 64, AckReq::CtAck, 9, 0, 0);    // small: copied at issue
+      std::memset(e[0].src.data(), 0x22, 4096);               // reuse the buffer at once
       c.ni(0).put(e[0].md, 0, 4096, AckReq::CtAck, 10, 0, 0); // large: read by DMA later
       std::memset(e[0].src.data(), 0x33, 4096);               // too early: the NIC reads this
       CtEvent ev;
@@ -314,8 +325,10 @@ TEST(DataMovement, VolatilePutCompletesLocallyAtIssue)
     });
     c.sim->run();
     const auto& u = c.ni(0).usage();
-    return nlohmann::json{{"small", static_cast<int>(e[9].dst[0])},  {"small_last", static_cast<int>(e[9].dst[63])},
-                          {"large", static_cast<int>(e[10].dst[0])}, {"volatile_puts", u.volatile_puts},
+    return nlohmann::json{{"small", static_cast<int>(e[9].dst[0])},
+                          {"small_last", static_cast<int>(e[9].dst[63])},
+                          {"large", static_cast<int>(e[10].dst[0])},
+                          {"volatile_puts", u.volatile_puts},
                           {"dma_puts", u.dma_puts}};
   });
   EXPECT_EQ(r["small"], 0x11);
@@ -360,13 +373,14 @@ TEST(Atomics, FetchAddUnderContentionReturnsEveryValueOnce)
       const std::uint64_t one = 1;
       std::memcpy(e[ep].src.data(), &one, 8);
       c.ni(ep).ct_alloc(&fetch_ct[static_cast<std::size_t>(ep)]);
-      c.ni(ep).md_bind(MdDesc{got[static_cast<std::size_t>(ep)].data(), per * 8, MD_EVENT_CT_REPLY, fetch_ct[static_cast<std::size_t>(ep)]},
+      c.ni(ep).md_bind(MdDesc{got[static_cast<std::size_t>(ep)].data(), per * 8, MD_EVENT_CT_REPLY,
+                              fetch_ct[static_cast<std::size_t>(ep)]},
                        &fetch_md[static_cast<std::size_t>(ep)]);
       c.sim->spawn("ep", ep, [&, ep] {
         CtEvent ev;
         for (int i = 0; i < per; ++i)
-          c.ni(ep).fetch_atomic(fetch_md[static_cast<std::size_t>(ep)], static_cast<std::uint64_t>(i) * 8, e[ep].md, 0, 8, 5, 0, 0,
-                                AtomicOp::Sum, Datatype::Uint64);
+          c.ni(ep).fetch_atomic(fetch_md[static_cast<std::size_t>(ep)], static_cast<std::uint64_t>(i) * 8, e[ep].md, 0,
+                                8, 5, 0, 0, AtomicOp::Sum, Datatype::Uint64);
         c.ni(ep).ct_wait(fetch_ct[static_cast<std::size_t>(ep)], per, &ev);
       });
     }
@@ -394,7 +408,7 @@ TEST(Atomics, SwapFamilyThroughTheNetwork)
     Endpoints e(*c.net, 8, 8, MD_EVENT_CT_REPLY | MD_EVENT_CT_ACK);
     std::uint64_t target_init = 100;
     std::memcpy(e[7].dst.data(), &target_init, 8);
-    std::uint64_t out[4]      = {};
+    std::uint64_t out[4] = {};
     CtHandle ct;
     MdHandle getmd;
     c.ni(0).ct_alloc(&ct);
@@ -429,11 +443,16 @@ TEST(Watch, WritesIntoAWatchedWordAreToldAfterTheyLand)
   // beside it and the get of it are not.
   auto r = isolated([] {
     struct Log final : WriteWatcher {
-      nlohmann::json seen = nlohmann::json::array();
+      nlohmann::json seen  = nlohmann::json::array();
       sim::Simulation* sim = nullptr;
-      void watched_write(Ps t, int target, int initiator, const std::uint64_t* word, const std::uint64_t* before) override
+      void watched_write(Ps t, int target, int initiator, const std::uint64_t* word,
+                         const std::uint64_t* before) override
       {
-        seen.push_back({{"t", t}, {"now", sim->queue().now()}, {"target", target}, {"from", initiator}, {"value", *word},
+        seen.push_back({{"t", t},
+                        {"now", sim->queue().now()},
+                        {"target", target},
+                        {"from", initiator},
+                        {"value", *word},
                         {"before", before != nullptr ? nlohmann::json(*before) : nlohmann::json()}});
       }
     } log;
@@ -489,22 +508,22 @@ TEST(Limits, ExhaustingCtsAndMdsReportsNoSpace)
     LeHandle l1, l2;
     std::uint32_t pt;
     nlohmann::json j;
-    j["ct1"] = to_string(ni.ct_alloc(&a));
-    j["ct2"] = to_string(ni.ct_alloc(&b));
-    j["ct3"] = to_string(ni.ct_alloc(&d));
+    j["ct1"]     = to_string(ni.ct_alloc(&a));
+    j["ct2"]     = to_string(ni.ct_alloc(&b));
+    j["ct3"]     = to_string(ni.ct_alloc(&d));
     j["ct3_why"] = ni.last_error();
-    j["md1"] = to_string(ni.md_bind(MdDesc{buf.data(), 8, 0, CT_NONE}, &m1));
-    j["md2"] = to_string(ni.md_bind(MdDesc{buf.data(), 8, 0, CT_NONE}, &m2));
+    j["md1"]     = to_string(ni.md_bind(MdDesc{buf.data(), 8, 0, CT_NONE}, &m1));
+    j["md2"]     = to_string(ni.md_bind(MdDesc{buf.data(), 8, 0, CT_NONE}, &m2));
     ni.pt_alloc(0, &pt);
-    j["le1"] = to_string(ni.le_append(0, LeDesc{buf.data(), 8}, &l1));
-    j["le2"] = to_string(ni.le_append(0, LeDesc{buf.data(), 8}, &l2));
+    j["le1"]      = to_string(ni.le_append(0, LeDesc{buf.data(), 8}, &l1));
+    j["le2"]      = to_string(ni.le_append(0, LeDesc{buf.data(), 8}, &l2));
     j["pt_again"] = to_string(ni.pt_alloc(0, &pt));
     // Freeing makes room again.
     ni.ct_free(b);
-    j["ct_after_free"] = to_string(ni.ct_alloc(&d));
-    j["bad_target"] = to_string(ni.put(m1, 0, 8, AckReq::NoAck, 99, 0, 0));
+    j["ct_after_free"]  = to_string(ni.ct_alloc(&d));
+    j["bad_target"]     = to_string(ni.put(m1, 0, 8, AckReq::NoAck, 99, 0, 0));
     j["bad_target_why"] = ni.last_error();
-    j["too_long"] = to_string(ni.put(m1, 0, 9, AckReq::NoAck, 1, 0, 0));
+    j["too_long"]       = to_string(ni.put(m1, 0, 9, AckReq::NoAck, 1, 0, 0));
     return j;
   });
   EXPECT_EQ(r["ct1"], "PTL_OK");
@@ -573,7 +592,8 @@ nlohmann::json small_behind_large(bool independent, int queues)
   b.ct_alloc(&le_ct);
   MdHandle big_md, small_md;
   a.md_bind(MdDesc{big.data(), big.size(), MD_EVENT_CT_ACK, big_ct}, &big_md);
-  a.md_bind(MdDesc{small.data(), 8, MD_EVENT_CT_ACK | MD_VOLATILE | (independent ? MD_INDEPENDENT : 0u), small_ct}, &small_md);
+  a.md_bind(MdDesc{small.data(), 8, MD_EVENT_CT_ACK | MD_VOLATILE | (independent ? MD_INDEPENDENT : 0u), small_ct},
+            &small_md);
   std::uint32_t pt;
   b.pt_alloc(0, &pt);
   LeHandle le;
@@ -619,7 +639,8 @@ TEST(Counters, CtIncAndSetWakeWaiters)
     c.sim->spawn("waiter", 0, [&] {
       CtEvent ev;
       ni.ct_wait(ct, 3, &ev);
-      log.emplace_back("reached 3 with success " + std::to_string(ev.success) + " failure " + std::to_string(ev.failure),
+      log.emplace_back("reached 3 with success " + std::to_string(ev.success) + " failure " +
+                           std::to_string(ev.failure),
                        c.sim->queue().now());
       ni.ct_wait(ct, 10, &ev);
       log.emplace_back("reached 10 with success " + std::to_string(ev.success), c.sim->queue().now());

@@ -15,8 +15,8 @@
 #include <vector>
 
 using namespace shmemsim;
-using shmemsim::testing::isolated;
 using shmemsim::Ps;
+using shmemsim::testing::isolated;
 
 namespace {
 
@@ -66,7 +66,7 @@ TEST(noise, DetoursAreTheInterruptsThatFallDuringExecution)
     ASSERT_GE(d.phase(), 0);
     ASSERT_LT(d.phase(), p.period);
     Ps ran = 0, took = 0;
-    while (ran < 20'000'000'000) { // 20 ms
+    while (ran < 20'000'000'000) {                                     // 20 ms
       const Ps piece = static_cast<Ps>(1 + pieces.below(700'000'000)); // up to 0.7 ms
       const Ps extra = d.during(piece);
       ASSERT_EQ(extra % p.duration, 0);
@@ -191,10 +191,10 @@ TEST(noise, OnlyASoftwareProgressThreadTakesDetours)
   auto put_seen = [](nic::TargetEngine engine, std::uint64_t seed) {
     return isolated([engine, seed] {
       shmemsim::testing::Cluster c;
-      c.nic.progress       = engine;
-      c.noise.enabled      = true;
-      c.noise.period       = 1'000'000; // 1 us
-      c.noise.duration     = 100'000;   // 100 ns
+      c.nic.progress   = engine;
+      c.noise.enabled  = true;
+      c.noise.period   = 1'000'000; // 1 us
+      c.noise.duration = 100'000;   // 100 ns
       c.build(seed);
       shmemsim::testing::Endpoints e(*c.net, 8, 8, portals::MD_VOLATILE | portals::MD_EVENT_CT_ACK);
       Ps seen = -1;
@@ -206,8 +206,11 @@ TEST(noise, OnlyASoftwareProgressThreadTakesDetours)
       c.sim->spawn("sender", 0, [&] { c.ni(0).put(e[0].md, 0, 8, portals::AckReq::NoAck, 1, 0, 0); });
       c.sim->run();
       const sim::Detours& d = c.net->nic(1).progress_detours();
-      return nlohmann::json{{"seen", seen},          {"active", d.active()},  {"phase", d.phase()},
-                            {"count", d.count()},    {"executed", d.executed()}};
+      return nlohmann::json{{"seen", seen},
+                            {"active", d.active()},
+                            {"phase", d.phase()},
+                            {"count", d.count()},
+                            {"executed", d.executed()}};
     });
   };
   int hit = 0, missed = 0;

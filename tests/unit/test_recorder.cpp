@@ -167,8 +167,8 @@ TEST(PartRecorder, DatesNeverGoBackExceptComputationDatedAtItsStart)
   {
     PartRecorder part(path, 0, 0);
     part.wait_begin(500, 0, 0, 0, 1, "quiet", 3);
-    part.ct_changed(400, 0, 1, 3, 0);   // read before the wait's date by another thread: flattened
-    part.compute(100, 50, 0, 1);         // reported at its end, dated at its start
+    part.ct_changed(400, 0, 1, 3, 0); // read before the wait's date by another thread: flattened
+    part.compute(100, 50, 0, 1);      // reported at its end, dated at its start
     part.wait_end(520, 0, 0, 3);
     part.flush();
   }
@@ -177,9 +177,11 @@ TEST(PartRecorder, DatesNeverGoBackExceptComputationDatedAtItsStart)
   for (const Event& e : events)
     if (e.type != Type::Pe)
       got.emplace_back(e.type, e.t);
-  EXPECT_EQ(got, (std::vector<std::pair<Type, std::int64_t>>{{Type::Wait, 500}, {Type::Ct, 500}, {Type::Comp, 100}, {Type::Wend, 520}}));
+  EXPECT_EQ(got, (std::vector<std::pair<Type, std::int64_t>>{
+                     {Type::Wait, 500}, {Type::Ct, 500}, {Type::Comp, 100}, {Type::Wend, 520}}));
   EXPECT_EQ(events.back().type, Type::Wend);
-  EXPECT_THROW(shmemsim::traces::read_trace_file(path), std::runtime_error) << "a part is not a run's trace: the merge sorts it";
+  EXPECT_THROW(shmemsim::traces::read_trace_file(path), std::runtime_error)
+      << "a part is not a run's trace: the merge sorts it";
   fs::remove_all(dir);
 }
 
@@ -195,7 +197,8 @@ TEST(PartRecorder, ThreadsReportingAtOnceEachGetTheirEventsWrittenWhole)
     for (int t = 0; t < kThreads; ++t)
       threads.emplace_back([&part, t] {
         for (int i = 0; i < kOps; ++i) {
-          const std::uint64_t op = part.op_issued(i, 1, t, 0, 1, static_cast<std::uint64_t>(i + 1), "put", 8, t % 2 == 0 ? 0 : 2);
+          const std::uint64_t op =
+              part.op_issued(i, 1, t, 0, 1, static_cast<std::uint64_t>(i + 1), "put", 8, t % 2 == 0 ? 0 : 2);
           part.msg_issued(i, "put", 1, t % 2 == 0 ? 0 : 2, 8, op);
         }
       });

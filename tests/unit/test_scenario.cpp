@@ -21,9 +21,8 @@ public:
   TempDir()
   {
     const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    path_ = fs::temp_directory_path() /
-            ("shmemsim_test_scenario_" + std::string(info->test_suite_name()) + "_" + info->name() + "_" +
-             std::to_string(::getpid()));
+    path_ = fs::temp_directory_path() / ("shmemsim_test_scenario_" + std::string(info->test_suite_name()) + "_" +
+                                         info->name() + "_" + std::to_string(::getpid()));
     fs::remove_all(path_);
     fs::create_directories(path_);
   }
@@ -60,7 +59,7 @@ std::string error_of(const std::string& text, const std::vector<std::string>& se
   return {};
 }
 
-#define EXPECT_CONTAINS(haystack, needle)                                                                     \
+#define EXPECT_CONTAINS(haystack, needle)                                                                              \
   EXPECT_NE(std::string(haystack).find(needle), std::string::npos) << "in: " << (haystack)
 
 } // namespace
@@ -133,7 +132,7 @@ TEST(scenario_defaults, EmptyObjectGivesDocumentedDefaults)
 
 TEST(scenario_defaults, ResolvedHasEveryKey)
 {
-  Scenario s = parse("{}");
+  Scenario s    = parse("{}");
   const auto& r = s.resolved;
   EXPECT_EQ(r["seed"], 1);
   EXPECT_EQ(r["platform"]["nodes"], 16);
@@ -162,8 +161,8 @@ TEST(scenario_defaults, ResolvedIsDeterministicAndReparses)
 {
   const std::string text = R"({"seed": 7, "platform": {"fabric": {"levels": 2, "down": 4, "up": [2],
     "link_latency": "1.3us", "link_bandwidth": "12.5GB/s"}}, "traffic": {"pattern": "stream", "size": "1.5KiB"}})";
-  Scenario a = parse(text);
-  Scenario b = parse(text);
+  Scenario a             = parse(text);
+  Scenario b             = parse(text);
   EXPECT_EQ(a.resolved.dump(), b.resolved.dump());
   EXPECT_EQ(a.resolved["platform"]["fabric"]["link_latency"], "1.3us");
   EXPECT_EQ(a.resolved["platform"]["fabric"]["link_bandwidth"], "100Gbps");
@@ -195,10 +194,10 @@ TEST(scenario_defaults, ResolvedUsesCanonicalUnits)
 TEST(scenario_defaults, DescribeKeysListsEveryKeyAndPresets)
 {
   std::string d = describe_keys();
-  for (const char* k : {"seed", "platform.preset", "platform.nodes", "platform.fabric.routing",
-                        "platform.fabric.down", "platform.nic.limits.max_cts", "platform.nic.limits.max_msg_size",
-                        "platform.nic.features.total_data_ordering", "job.placement", "traffic.pattern",
-                        "traffic.verify", "dmodk | random | adaptive", "qdr-16", "\"4GiB\""})
+  for (const char* k :
+       {"seed", "platform.preset", "platform.nodes", "platform.fabric.routing", "platform.fabric.down",
+        "platform.nic.limits.max_cts", "platform.nic.limits.max_msg_size", "platform.nic.features.total_data_ordering",
+        "job.placement", "traffic.pattern", "traffic.verify", "dmodk | random | adaptive", "qdr-16", "\"4GiB\""})
     EXPECT_CONTAINS(d, k);
   EXPECT_EQ(preset_names(), std::vector<std::string>{"qdr-16"});
   EXPECT_STREQ(to_string(Pattern::FetchAdd), "fetch_add");
@@ -218,8 +217,8 @@ TEST(scenario_units, Time)
   EXPECT_EQ(parse_time("500ps"), 500);
   EXPECT_EQ(parse_time("1e3ns"), 1'000'000);
   EXPECT_EQ(parse_time("0ns"), 0);
-  EXPECT_EQ(parse_time("0.0004ns"), 0);   // rounds to the nearest ps
-  EXPECT_EQ(parse_time("1.5ps"), 2);      // half away from zero
+  EXPECT_EQ(parse_time("0.0004ns"), 0); // rounds to the nearest ps
+  EXPECT_EQ(parse_time("1.5ps"), 2);    // half away from zero
   EXPECT_EQ(parse_time("2.5e-3us"), 2'500);
   for (const char* bad : {"10", "10 parsecs", "ns", "1.3", "1.3 hours", "-5ns", "1e30s", "", "1.2.3ns", "NaNs"})
     EXPECT_THROW(parse_time(bad), std::invalid_argument) << bad;
@@ -370,8 +369,8 @@ TEST(scenario_presets, NoiseIsOffWithoutPresetAndSwitchesOff)
   const Scenario off = parse(R"({"platform": {"preset": "qdr-16"}})", {"platform.noise.enabled=false"});
   EXPECT_FALSE(off.platform.noise.enabled);
   EXPECT_EQ(off.resolved["platform"]["noise"]["enabled"], false);
-  const Scenario on = parse("{}", {"platform.noise.enabled=true", "platform.noise.period=10us",
-                                   "platform.noise.duration=250ns"});
+  const Scenario on =
+      parse("{}", {"platform.noise.enabled=true", "platform.noise.period=10us", "platform.noise.duration=250ns"});
   EXPECT_TRUE(on.platform.noise.enabled);
   EXPECT_EQ(on.platform.noise.period, 10'000'000);
   EXPECT_EQ(on.platform.noise.duration, 250'000);
@@ -379,8 +378,7 @@ TEST(scenario_presets, NoiseIsOffWithoutPresetAndSwitchesOff)
 
 TEST(scenario_errors, NoiseDetourLongerThanItsPeriodIsRefused)
 {
-  const std::string e =
-      error_of(R"({"platform": {"noise": {"enabled": true, "period": "1us", "duration": "1us"}}})");
+  const std::string e = error_of(R"({"platform": {"noise": {"enabled": true, "period": "1us", "duration": "1us"}}})");
   EXPECT_CONTAINS(e, "net.json: platform.noise.duration: \"1us\" is not shorter than platform.noise.period "
                      "(\"1us\"): a detour must end before the next one falls");
   EXPECT_CONTAINS(error_of(R"({"platform": {"noise": {"period": "0ns"}}})"), "platform.noise.period");
@@ -392,12 +390,12 @@ TEST(scenario_presets, ScenarioOverridesPresetDeeply)
 {
   Scenario s = parse(R"({"platform": {"preset": "qdr-16", "nodes": 8,
     "fabric": {"routing": "adaptive"}, "nic": {"limits": {"max_cts": 4}}}})");
-  EXPECT_EQ(s.platform.hosts.nodes, 8);                            // scenario wins
-  EXPECT_EQ(s.platform.hosts.cores_per_node, 12);                  // preset kept
-  EXPECT_EQ(s.platform.fabric.routing, sim::Routing::Adaptive);    // scenario wins
-  EXPECT_EQ(s.platform.fabric.mtu, 2048u);                         // preset sibling kept
-  EXPECT_EQ(s.platform.limits.max_cts, 4);                         // scenario wins
-  EXPECT_EQ(s.platform.limits.max_mds, 1024);                      // preset sibling kept
+  EXPECT_EQ(s.platform.hosts.nodes, 8);                         // scenario wins
+  EXPECT_EQ(s.platform.hosts.cores_per_node, 12);               // preset kept
+  EXPECT_EQ(s.platform.fabric.routing, sim::Routing::Adaptive); // scenario wins
+  EXPECT_EQ(s.platform.fabric.mtu, 2048u);                      // preset sibling kept
+  EXPECT_EQ(s.platform.limits.max_cts, 4);                      // scenario wins
+  EXPECT_EQ(s.platform.limits.max_mds, 1024);                   // preset sibling kept
   EXPECT_EQ(s.platform.limits.max_volatile_size, 936u);
   EXPECT_EQ(s.job.pes, 8);
 }
@@ -407,7 +405,7 @@ TEST(scenario_presets, PresetFileRelativeToScenario)
   TempDir dir;
   dir.write("plat/small.json", R"({"platform": {"nodes": 4, "fabric": {"down": 4}}})");
   std::string scn = dir.write("scn/run.json", R"({"platform": {"preset": "../plat/small.json", "cores_per_node": 2}})");
-  Scenario s = load_scenario(scn, {});
+  Scenario s      = load_scenario(scn, {});
   EXPECT_EQ(s.platform.hosts.nodes, 4);
   EXPECT_EQ(s.platform.hosts.cores_per_node, 2);
   EXPECT_EQ(s.platform.fabric.down, std::vector<int>{4});
@@ -526,7 +524,7 @@ TEST(scenario_set, PresetBeforeResolution)
 // (shmemsim run) nothing changes.
 TEST(scenario_presets, DefaultPresetWhenNoneIsNamed)
 {
-  const Scenario none = parse_scenario(R"({"job": {"compute": "none"}})", "p.json", {}, kProgramPreset);
+  const Scenario none  = parse_scenario(R"({"job": {"compute": "none"}})", "p.json", {}, kProgramPreset);
   const Scenario named = parse_scenario(R"({"platform": {"preset": "qdr-16"}})", "p.json", {});
   EXPECT_EQ(none.platform.preset, "qdr-16");
   EXPECT_TRUE(none.platform.preset_by_default);
@@ -537,16 +535,17 @@ TEST(scenario_presets, DefaultPresetWhenNoneIsNamed)
   EXPECT_EQ(platform_record(none.platform),
             nlohmann::json({{"preset", "qdr-16"}, {"by_default", true}, {"keys_given", nlohmann::json::array()}}));
 
-  const Scenario keys = parse_scenario(R"({"platform": {"nodes": 4, "fabric": {"jitter": "1ns", "down": [4]}}})", "p.json",
-                                       {"platform.nic.initiate_overhead=1us"}, kProgramPreset);
+  const Scenario keys = parse_scenario(R"({"platform": {"nodes": 4, "fabric": {"jitter": "1ns", "down": [4]}}})",
+                                       "p.json", {"platform.nic.initiate_overhead=1us"}, kProgramPreset);
   EXPECT_EQ(keys.platform.preset, "qdr-16");
   EXPECT_TRUE(keys.platform.preset_by_default);
   EXPECT_EQ(keys.platform.hosts.nodes, 4);
   EXPECT_EQ(keys.platform.hosts.cores_per_node, 12); // the preset's
   EXPECT_EQ(keys.platform.keys_given,
             (std::vector<std::string>{"fabric.down", "fabric.jitter", "nic.initiate_overhead", "nodes"}));
-  EXPECT_EQ(describe_platform(keys.platform),
-            "qdr-16 with 4 of its keys set (fabric.down, fabric.jitter, nic.initiate_overhead, nodes); 4 nodes x 12 cores");
+  EXPECT_EQ(
+      describe_platform(keys.platform),
+      "qdr-16 with 4 of its keys set (fabric.down, fabric.jitter, nic.initiate_overhead, nodes); 4 nodes x 12 cores");
 
   const Scenario custom = parse_scenario(R"({"platform": {"preset": "", "nodes": 3}})", "p.json", {}, kProgramPreset);
   EXPECT_EQ(custom.platform.preset, "");
@@ -714,8 +713,7 @@ TEST(scenario_errors, WrongTypesAndRanges)
   EXPECT_EQ(error_of(R"({"platform": {"nodes": "four"}})"),
             "net.json: platform.nodes: expected an integer >= 1, got \"four\"");
   EXPECT_EQ(error_of(R"({"platform": {"nodes": 0}})"), "net.json: platform.nodes: expected an integer >= 1, got 0");
-  EXPECT_EQ(error_of(R"({"platform": {"nodes": 2.5}})"),
-            "net.json: platform.nodes: expected an integer >= 1, got 2.5");
+  EXPECT_EQ(error_of(R"({"platform": {"nodes": 2.5}})"), "net.json: platform.nodes: expected an integer >= 1, got 2.5");
   EXPECT_EQ(error_of(R"({"platform": {"fabric": {"levels": 9}}})"),
             "net.json: platform.fabric.levels: expected an integer between 1 and 8, got 9");
   EXPECT_EQ(error_of(R"({"seed": -1})"), "net.json: seed: expected a non-negative integer, got -1");
@@ -741,7 +739,8 @@ TEST(scenario_errors, UnknownKeys)
             "peer, pairs, gap, volatile, independent, verify (did you mean 'pattern'?)");
   // No suggestion when nothing is close.
   std::string e = error_of(R"({"zzzzzz": 1})");
-  EXPECT_CONTAINS(e, "net.json: zzzzzz: unknown key; valid keys here: seed, description, platform, job, output, traffic");
+  EXPECT_CONTAINS(e,
+                  "net.json: zzzzzz: unknown key; valid keys here: seed, description, platform, job, output, traffic");
   EXPECT_EQ(e.find("did you mean"), std::string::npos);
   EXPECT_CONTAINS(error_of(R"({"platform": {"nic": {"limits": {"max_ct": 4}}}})"),
                   "platform.nic.limits.max_ct: unknown key; valid keys here: max_cts, max_mds, "
@@ -856,8 +855,7 @@ TEST(scenario_traffic, EndpointChecks)
 namespace {
 
 /// Every key of `table` resolves, for {}, to the field of a default-constructed struct.
-template <class P>
-void expect_defaults_from_struct(const ParamTable<P>& table, const P& parsed)
+template <class P> void expect_defaults_from_struct(const ParamTable<P>& table, const P& parsed)
 {
   const P def{};
   for (const auto& k : table) {
@@ -905,8 +903,8 @@ TEST(scenario_params, StructDefaultsAreTheScenarioDefaults)
   for (const auto& k : sim::FabricParams::keys()) {
     if (k.kind != ParamKind::IntList)
       continue;
-    const std::size_t n = k.path.ends_with(".down") ? static_cast<std::size_t>(f.levels)
-                                                    : static_cast<std::size_t>(f.levels - 1);
+    const std::size_t n =
+        k.path.ends_with(".down") ? static_cast<std::size_t>(f.levels) : static_cast<std::size_t>(f.levels - 1);
     EXPECT_EQ(k.get(f).ints, std::vector<int>(n, static_cast<int>(k.fill))) << k.path;
   }
 }
@@ -914,7 +912,7 @@ TEST(scenario_params, StructDefaultsAreTheScenarioDefaults)
 TEST(scenario_params, EveryDeclaredKeyIsListedOnce)
 {
   const std::string d = describe_keys();
-  auto listed = [&](const std::string& path) {
+  auto listed         = [&](const std::string& path) {
     std::size_t n = 0;
     for (std::size_t at = d.find("\n" + path + " "); at != std::string::npos; at = d.find("\n" + path + " ", at + 1))
       ++n;
@@ -976,8 +974,9 @@ TEST(scenario_params, AsyncSettingsAreTyped)
 
 TEST(scenario_bounds, TimesAreAtMostAMillionSeconds)
 {
-  for (const std::string key : {R"("fabric": {"switch_latency")", R"("fabric": {"link_latency")", R"("fabric": {"jitter")",
-                                R"("nic": {"pcie_latency")", R"("nic": {"send_overhead")", R"("nic": {"atomic_overhead")"}) {
+  for (const std::string key :
+       {R"("fabric": {"switch_latency")", R"("fabric": {"link_latency")", R"("fabric": {"jitter")",
+        R"("nic": {"pcie_latency")", R"("nic": {"send_overhead")", R"("nic": {"atomic_overhead")"}) {
     EXPECT_NO_THROW(parse(R"({"platform": {)" + key + R"(: "1e5s"}}})")) << key;
     EXPECT_NO_THROW(parse(R"({"platform": {)" + key + R"(: "1000000s"}}})")) << key;
     for (const char* bad : {"1000000.000000000001s", "1e7s", "9223372036854775807ps", "1e30s"}) {
@@ -1031,15 +1030,17 @@ TEST(scenario_robustness, NestingIsBounded)
 
 TEST(scenario_robustness, NulByteIsRefused)
 {
-  EXPECT_CONTAINS(error_of(std::string("{\"seed\": 3}\n\0 trailing", 22)), "net.json:2:1: a NUL byte at byte offset 12");
+  EXPECT_CONTAINS(error_of(std::string("{\"seed\": 3}\n\0 trailing", 22)),
+                  "net.json:2:1: a NUL byte at byte offset 12");
   EXPECT_CONTAINS(error_of(std::string("{\"description\": \"a\0b\"}", 22)), "NUL byte at byte offset 18");
 }
 
 TEST(scenario_robustness, LibraryExceptionsBecomeNamedErrors)
 {
   EXPECT_CONTAINS(error_of(R"({"seed": 1e400})"), "net.json:1:14: malformed JSON: number overflow parsing '1e400'");
-  EXPECT_CONTAINS(error_of(R"({"traffic": [{}]})", {"traffic.18446744073709551616.size=8"}),
-                  "--set traffic.18446744073709551616.size=8: traffic has 1 element; index 18446744073709551616 is out of range");
+  EXPECT_CONTAINS(
+      error_of(R"({"traffic": [{}]})", {"traffic.18446744073709551616.size=8"}),
+      "--set traffic.18446744073709551616.size=8: traffic has 1 element; index 18446744073709551616 is out of range");
   EXPECT_CONTAINS(error_of("{}", {"description=\xFF"}), "--set description=\xFF: not valid UTF-8 (byte 12");
   EXPECT_CONTAINS(error_of("{}", {"job.program=a\xC3"}), "not valid UTF-8 (byte 13");
   EXPECT_CONTAINS(error_of("{}", {"job.args=[\"\xED\xA0\x80\"]"}), "not valid UTF-8 (byte 11");

@@ -12,10 +12,10 @@
 
 using namespace shmemsim;
 using namespace shmemsim::portals;
+using shmemsim::Ps;
 using shmemsim::testing::Cluster;
 using shmemsim::testing::Endpoints;
 using shmemsim::testing::isolated;
-using shmemsim::Ps;
 
 namespace {
 
@@ -30,9 +30,8 @@ nlohmann::json two_atomics(nic::TargetEngine engine)
   c.build();
   Endpoints e(*c.net, 8, 8, MD_EVENT_CT_ACK);
   for (int ep = 0; ep < 2; ++ep)
-    c.sim->spawn("ep", ep, [&, ep] {
-      c.ni(ep).atomic(e[ep].md, 0, 8, AckReq::OcAck, 2, 0, 0, AtomicOp::Sum, Datatype::Uint64);
-    });
+    c.sim->spawn("ep", ep,
+                 [&, ep] { c.ni(ep).atomic(e[ep].md, 0, 8, AckReq::OcAck, 2, 0, 0, AtomicOp::Sum, Datatype::Uint64); });
   Ps first = -1, second = -1;
   c.sim->spawn("target", 2, [&] {
     CtEvent ev;
@@ -44,10 +43,12 @@ nlohmann::json two_atomics(nic::TargetEngine engine)
   c.sim->run();
   const auto& n = c.nic;
   // Atomic operands travel in the command: no DMA read.
-  const Ps arrive =
-      n.pcie_latency + n.send_overhead + c.net->fabric().uncontended_time(0, 2, 8 + c.fabric.header_size);
-  return {{"first", first}, {"second", second}, {"expect_first", arrive + n.recv_overhead + n.atomic_overhead},
-          {"recv", n.recv_overhead}, {"atomic", n.atomic_overhead}};
+  const Ps arrive = n.pcie_latency + n.send_overhead + c.net->fabric().uncontended_time(0, 2, 8 + c.fabric.header_size);
+  return {{"first", first},
+          {"second", second},
+          {"expect_first", arrive + n.recv_overhead + n.atomic_overhead},
+          {"recv", n.recv_overhead},
+          {"atomic", n.atomic_overhead}};
 }
 
 } // namespace
@@ -118,11 +119,11 @@ TEST(NicScope, PerPeGivesEachPeItsOwnLimits)
       c.build();
       CtHandle a, b, d;
       nlohmann::json k;
-      k["pe0_first"]  = to_string(c.ni(0).ct_alloc(&a));
-      k["pe0_second"] = to_string(c.ni(0).ct_alloc(&b));
-      k["pe1_first"]  = to_string(c.ni(1).ct_alloc(&d)); // the other PE of node 0
-      k["pe2_first"]  = to_string(c.ni(2).ct_alloc(&d)); // node 1
-      k["nics"]       = c.net->nic_count();
+      k["pe0_first"]                                = to_string(c.ni(0).ct_alloc(&a));
+      k["pe0_second"]                               = to_string(c.ni(0).ct_alloc(&b));
+      k["pe1_first"]                                = to_string(c.ni(1).ct_alloc(&d)); // the other PE of node 0
+      k["pe2_first"]                                = to_string(c.ni(2).ct_alloc(&d)); // node 1
+      k["nics"]                                     = c.net->nic_count();
       j[scope == nic::NicScope::Pe ? "pe" : "node"] = k;
       return j;
     }));
@@ -169,6 +170,6 @@ TEST(NicScope, PerPeGivesEachPeItsOwnProgressThread)
       j[scope == nic::NicScope::Pe ? "pe" : "node"] = std::llabs(done[1] - done[0]);
       return j;
     }));
-  EXPECT_EQ(r["node"], 5'000'000); // recv + atomic of the other request
+  EXPECT_EQ(r["node"], 5'000'000);       // recv + atomic of the other request
   EXPECT_LT(r["pe"].get<Ps>(), 100'000); // only the injection and PCIe of the two differ (shared PCIe)
 }

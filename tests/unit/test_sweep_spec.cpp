@@ -10,8 +10,8 @@
 #include <sstream>
 
 using namespace shmemsim::tools;
-using shmemsim::scenarios::ScenarioError;
 using nlohmann::json;
+using shmemsim::scenarios::ScenarioError;
 
 namespace {
 
@@ -56,30 +56,46 @@ TEST(sweep_spec, CartesianLastVariesFastestZipAdvancesTogether)
 
 TEST(sweep_spec, Ranges)
 {
-  EXPECT_EQ(json(parse(R"({"cartesian": [{"key": "a", "range": {"from": 1, "to": 11, "step": 5}}]})").variables()[0].values),
-            json::parse("[1, 6, 11]"));
-  EXPECT_EQ(json(parse(R"({"cartesian": [{"key": "a", "range": {"from": 10, "to": 1, "step": -4}}]})").variables()[0].values),
-            json::parse("[10, 6, 2]"));
-  EXPECT_EQ(json(parse(R"({"cartesian": [{"key": "a", "range": {"from": 1, "to": 64, "times": 4}}]})").variables()[0].values),
-            json::parse("[1, 4, 16, 64]"));
-  EXPECT_EQ(json(parse(R"({"cartesian": [{"key": "a", "range": {"from": 0.5, "to": 1.5, "step": 0.5}}]})").variables()[0].values),
+  EXPECT_EQ(
+      json(parse(R"({"cartesian": [{"key": "a", "range": {"from": 1, "to": 11, "step": 5}}]})").variables()[0].values),
+      json::parse("[1, 6, 11]"));
+  EXPECT_EQ(
+      json(parse(R"({"cartesian": [{"key": "a", "range": {"from": 10, "to": 1, "step": -4}}]})").variables()[0].values),
+      json::parse("[10, 6, 2]"));
+  EXPECT_EQ(
+      json(parse(R"({"cartesian": [{"key": "a", "range": {"from": 1, "to": 64, "times": 4}}]})").variables()[0].values),
+      json::parse("[1, 4, 16, 64]"));
+  EXPECT_EQ(json(parse(R"({"cartesian": [{"key": "a", "range": {"from": 0.5, "to": 1.5, "step": 0.5}}]})")
+                     .variables()[0]
+                     .values),
             json::parse("[0.5, 1.0, 1.5]"));
-  EXPECT_EQ(json(parse(R"({"cartesian": [{"key": "a", "range": {"from": 0.1, "to": 0.3, "step": 0.1}}]})").variables()[0].values),
+  EXPECT_EQ(json(parse(R"({"cartesian": [{"key": "a", "range": {"from": 0.1, "to": 0.3, "step": 0.1}}]})")
+                     .variables()[0]
+                     .values),
             json::parse("[0.1, 0.2, 0.3]"));
-  EXPECT_EQ(json(parse(R"({"cartesian": [{"key": "a", "range": {"from": 3, "to": 3}}]})").variables()[0].values), json::parse("[3]"));
+  EXPECT_EQ(json(parse(R"({"cartesian": [{"key": "a", "range": {"from": 3, "to": 3}}]})").variables()[0].values),
+            json::parse("[3]"));
 }
 
 TEST(sweep_spec, ErrorsNameTheJsonPath)
 {
-  EXPECT_EQ(error_of(R"({"cartesian": [{"key": "a", "values": [1]}, {"key": "a", "values": [2]}]})"),
-            "t.json: sweep.cartesian[1].name: \"a\" is also the name of sweep.cartesian[0]; give each variable its own name");
-  EXPECT_EQ(error_of(R"({"cartesian": [{"key": "a", "range": {"from": 1, "to": 2, "step": 0}}]})").rfind("t.json: sweep.cartesian[0].range.step: ", 0),
+  EXPECT_EQ(
+      error_of(R"({"cartesian": [{"key": "a", "values": [1]}, {"key": "a", "values": [2]}]})"),
+      "t.json: sweep.cartesian[1].name: \"a\" is also the name of sweep.cartesian[0]; give each variable its own name");
+  EXPECT_EQ(error_of(R"({"cartesian": [{"key": "a", "range": {"from": 1, "to": 2, "step": 0}}]})")
+                .rfind("t.json: sweep.cartesian[0].range.step: ", 0),
             0u);
-  EXPECT_EQ(error_of(R"({"cartesian": [{"key": "a", "range": {"from": 0, "to": 2, "times": 2}}]})").rfind("t.json: sweep.cartesian[0].range: ", 0),
+  EXPECT_EQ(error_of(R"({"cartesian": [{"key": "a", "range": {"from": 0, "to": 2, "times": 2}}]})")
+                .rfind("t.json: sweep.cartesian[0].range: ", 0),
             0u);
-  EXPECT_EQ(error_of(R"({"cartesian": [{"arg": "-x", "values": [[1]]}]})").rfind("t.json: sweep.cartesian[0].values[0]: ", 0), 0u);
-  EXPECT_EQ(error_of(R"({"cartesian": [{"key": "repeat", "values": [1]}]})").rfind("t.json: sweep.cartesian[0].key: ", 0), 0u);
-  EXPECT_EQ(error_of(R"({"cartesian": [{"key": "a", "arg": "-x", "values": [1]}]})").rfind("t.json: sweep.cartesian[0]: give exactly one", 0),
+  EXPECT_EQ(
+      error_of(R"({"cartesian": [{"arg": "-x", "values": [[1]]}]})").rfind("t.json: sweep.cartesian[0].values[0]: ", 0),
+      0u);
+  EXPECT_EQ(
+      error_of(R"({"cartesian": [{"key": "repeat", "values": [1]}]})").rfind("t.json: sweep.cartesian[0].key: ", 0),
+      0u);
+  EXPECT_EQ(error_of(R"({"cartesian": [{"key": "a", "arg": "-x", "values": [1]}]})")
+                .rfind("t.json: sweep.cartesian[0]: give exactly one", 0),
             0u);
   EXPECT_EQ(error_of(R"({"plot": [{"x": "a", "file": "../p.svg"}]})").rfind("t.json: sweep.plot[0].file: ", 0), 0u);
   EXPECT_EQ(error_of(R"({"cartesian": [{"key": "a", "range": {"from": 1, "to": 1000, "step": 1}},
@@ -92,7 +108,9 @@ TEST(sweep_spec, PlotErrorBarsAreMinMaxOrStddev)
 {
   EXPECT_EQ(parse(R"({"plot": {"x": "a"}})").plots().at(0).errors, "minmax");
   EXPECT_EQ(parse(R"({"plot": {"x": "a", "errors": "stddev"}})").plots().at(0).errors, "stddev");
-  EXPECT_EQ(error_of(R"({"plot": {"x": "a", "errors": "mean"}})").rfind("t.json: sweep.plot.errors: \"mean\" is neither minmax", 0), 0u)
+  EXPECT_EQ(error_of(R"({"plot": {"x": "a", "errors": "mean"}})")
+                .rfind("t.json: sweep.plot.errors: \"mean\" is neither minmax", 0),
+            0u)
       << error_of(R"({"plot": {"x": "a", "errors": "mean"}})");
 }
 
@@ -112,7 +130,8 @@ TEST(sweep_spec, SeedsDerivedDistinctDeterministic)
 
 TEST(sweep_results, ReportedFigures)
 {
-  std::istringstream out("hello\nRESULT time_us=12.5 n=3 name=abc\n[PE 0] RESULT bw=1e9 n=4 bad 9x=1\nRESULTS x=1\n RESULT y=2\n");
+  std::istringstream out(
+      "hello\nRESULT time_us=12.5 n=3 name=abc\n[PE 0] RESULT bw=1e9 n=4 bad 9x=1\nRESULTS x=1\n RESULT y=2\n");
   const json r = parse_reported(out);
   EXPECT_EQ(r, json::parse(R"({"time_us": 12.5, "n": 4, "name": "abc", "bw": 1e9})"));
   EXPECT_TRUE(r["n"].is_number_integer());

@@ -113,8 +113,8 @@ void AsyncPe::add_thread(int slot)
   ++stats_.threads;
   const int r = pt_.create(&t.id, nullptr, &AsyncPe::thread_main, &t);
   if (r != 0)
-    rt_.fatal("shmemx_worker_init: cannot create a worker thread (pthread_create: error " + std::to_string(r) +
-              "; " + std::to_string(threads_.size()) + " threads so far)");
+    rt_.fatal("shmemx_worker_init: cannot create a worker thread (pthread_create: error " + std::to_string(r) + "; " +
+              std::to_string(threads_.size()) + " threads so far)");
 }
 
 void* AsyncPe::thread_main(void* arg)
@@ -330,8 +330,8 @@ void AsyncPe::spawn(const Task& t)
 {
   lock();
   Thread& me = worker("shmemx_task");
-  Task c  = t;
-  c.scope = me.scope;
+  Task c     = t;
+  c.scope    = me.scope;
   ++c.scope->pending;
   push_ready(&me, c);
   unlock();
@@ -341,7 +341,7 @@ void AsyncPe::scope_begin()
 {
   lock();
   Thread& me = worker("shmemx_task_scope_begin");
-  me.scope = new Scope{0, me.scope};
+  me.scope   = new Scope{0, me.scope};
   unlock();
 }
 
@@ -349,7 +349,7 @@ void AsyncPe::scope_end()
 {
   lock();
   Thread& me = worker("shmemx_task_scope_end");
-  Scope* s = me.scope;
+  Scope* s   = me.scope;
   if (s == nullptr || s->parent == nullptr) {
     unlock();
     rt_.fatal("shmemx_task_scope_end: no task scope is open in this task (shmemx_task_scope_begin missing)");
@@ -392,8 +392,8 @@ void AsyncPe::await(shmemsim_promise* p, const Task& t)
 {
   lock();
   Thread& me = worker("shmemx_task_await");
-  Task c  = t;
-  c.scope = me.scope;
+  Task c     = t;
+  c.scope    = me.scope;
   ++c.scope->pending;
   if (p->satisfied)
     push_ready(&me, c);
@@ -408,7 +408,7 @@ bool AsyncPe::holds(const Watch& w)
 {
   for (std::size_t i = 0; i < w.n; ++i) {
     if (!w.status.empty() && w.status[i] != 0)
-      continue; // masked out, as in shmem_wait_until_any's status
+      continue;                                                   // masked out, as in shmem_wait_until_any's status
     const int v = __atomic_load_n(&w.ivars[i], __ATOMIC_ACQUIRE); // the network updates it meanwhile
     if (satisfied(v, w.cmp, w.value))
       return true;
@@ -419,7 +419,7 @@ bool AsyncPe::holds(const Watch& w)
 void AsyncPe::watch(Watch w)
 {
   lock();
-  Thread& me = worker("shmemx_int_task_when");
+  Thread& me   = worker("shmemx_int_task_when");
   w.task.scope = me.scope;
   ++w.task.scope->pending;
   if (holds(w)) {

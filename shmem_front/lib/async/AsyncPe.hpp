@@ -74,9 +74,9 @@ struct Stats {
   std::uint64_t tasks = 0, steals = 0, offloaded = 0, watches_fired = 0, watcher_wakeups = 0;
   std::uint64_t suspensions = 0; ///< tasks suspended (their thread handed its slot over)
   std::uint64_t threads     = 0; ///< threads that ran tasks (the PE's main thread included)
-  double comm_busy_s  = 0; ///< the communication worker performing operations
-  double comm_queue_s = 0; ///< operations waiting in its queue, summed
-  double span_s       = 0; ///< the root task's start to the end of the last task
+  double comm_busy_s        = 0; ///< the communication worker performing operations
+  double comm_queue_s       = 0; ///< operations waiting in its queue, summed
+  double span_s             = 0; ///< the root task's start to the end of the last task
 };
 
 class AsyncPe {
@@ -121,10 +121,10 @@ private:
   /// A thread of the runtime (the PE's main thread included).
   struct Thread {
     pthread_t id{};
-    int slot          = -1;      ///< the worker slot it holds, -1: none
-    Scope* scope      = nullptr; ///< innermost scope of the task it runs
+    int slot          = -1;                       ///< the worker slot it holds, -1: none
+    Scope* scope      = nullptr;                  ///< innermost scope of the task it runs
     pthread_cond_t cv = PTHREAD_COND_INITIALIZER; ///< its own wake-ups (condition held, slot given)
-    std::function<bool()> until; ///< while its task is suspended: the condition it waits for
+    std::function<bool()> until;                  ///< while its task is suspended: the condition it waits for
     AsyncPe* pe = nullptr;
   };
   static void* thread_main(void* self);
@@ -169,14 +169,14 @@ private:
   pthread_cond_t spare_cv_ = PTHREAD_COND_INITIALIZER; ///< threads without a slot: a free slot, stop
   pthread_cond_t comm_cv_  = PTHREAD_COND_INITIALIZER; ///< the communication worker's queue
   pthread_cond_t watch_cv_ = PTHREAD_COND_INITIALIZER; ///< the watcher: a first watch, or stop
-  std::deque<Thread> threads_;           ///< [0]: the PE's main thread
-  std::vector<std::deque<Task>> deques_; ///< one per slot
+  std::deque<Thread> threads_;                         ///< [0]: the PE's main thread
+  std::vector<std::deque<Task>> deques_;               ///< one per slot
   std::vector<int> free_slots_;
   std::deque<Thread*> resumable_; ///< suspended tasks whose condition holds, waiting for a slot
   std::vector<Thread*> blocked_;  ///< suspended tasks whose condition did not hold yet
-  int idle_spares_ = 0; ///< threads without a slot waiting for one
-  int starting_    = 0; ///< threads made without a slot that have not run yet
-  std::deque<Task> shared_; ///< tasks made ready by non-workers (the watcher)
+  int idle_spares_ = 0;           ///< threads without a slot waiting for one
+  int starting_    = 0;           ///< threads made without a slot that have not run yet
+  std::deque<Task> shared_;       ///< tasks made ready by non-workers (the watcher)
   std::deque<OffloadOp*> ops_;
   std::vector<Watch> watches_;
   std::vector<TransportCtx*> ctxs_;

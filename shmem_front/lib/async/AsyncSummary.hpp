@@ -8,10 +8,10 @@
 namespace shmemsim::front::async {
 
 struct PeRecord {
-  int pe            = 0;
-  unsigned long runs = 0;  ///< shmemx_worker_init calls that returned
-  int workers       = 0;
-  bool contexts     = false; ///< the contexts design (else offload)
+  int pe              = 0;
+  unsigned long runs  = 0; ///< shmemx_worker_init calls that returned
+  int workers         = 0;
+  bool contexts       = false; ///< the contexts design (else offload)
   unsigned long tasks = 0, steals = 0, offloaded = 0, suspensions = 0;
   double comm_busy_s = 0, comm_queue_s = 0, span_s = 0;
 };

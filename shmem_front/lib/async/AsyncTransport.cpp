@@ -94,8 +94,8 @@ void AsyncTransport::signal(TransportCtx* ctx, std::uint64_t* word, std::uint64_
   perform([&] { inner_->signal(ctx, word, value, pe); });
 }
 
-void AsyncTransport::fetch_amo(TransportCtx* ctx, AmoOp op, AmoType t, void* dest, const void* value,
-                               const void* cond, void* result, int pe, bool blocking)
+void AsyncTransport::fetch_amo(TransportCtx* ctx, AmoOp op, AmoType t, void* dest, const void* value, const void* cond,
+                               void* result, int pe, bool blocking)
 {
   perform([&] { inner_->fetch_amo(ctx, op, t, dest, value, cond, result, pe, blocking); });
 }

@@ -26,13 +26,14 @@ public:
   void put(TransportCtx* ctx, void* dest, const void* src, std::size_t n, int pe, bool blocking) override;
   void get(TransportCtx* ctx, void* dest, const void* src, std::size_t n, int pe, bool blocking) override;
   void amo(TransportCtx* ctx, AmoOp op, AmoType t, void* dest, const void* value, int pe) override;
-  void fetch_amo(TransportCtx* ctx, AmoOp op, AmoType t, void* dest, const void* value, const void* cond,
-                 void* result, int pe, bool blocking) override;
+  void fetch_amo(TransportCtx* ctx, AmoOp op, AmoType t, void* dest, const void* value, const void* cond, void* result,
+                 int pe, bool blocking) override;
   void quiet(TransportCtx* ctx) override;
   void fence(TransportCtx* ctx) override;
   std::uint64_t updates() override { return inner_->updates(); }
   void wait_for_update(std::uint64_t seen, const char* call) override;
-  void wait_for_update_on(std::uint64_t seen, const char* call, const void* what, const WaitNote* note = nullptr) override
+  void wait_for_update_on(std::uint64_t seen, const char* call, const void* what,
+                          const WaitNote* note = nullptr) override
   {
     inner_->wait_for_update_on(seen, call, what, note); // as wait_for_update: the caller keeps its worker
   }

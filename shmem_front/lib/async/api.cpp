@@ -43,8 +43,8 @@ AsyncParams settings(const Entry& e)
 {
   AsyncParams a = rt().async_params();
   if (const char* v = rt().getenv("SHMEM_ASYNC_WORKERS"); v != nullptr) {
-    char* end = nullptr;
-    errno     = 0;
+    char* end    = nullptr;
+    errno        = 0;
     const long n = std::strtol(v, &end, 10);
     if (*v == '\0' || *end != '\0' || errno != 0 || n < 1 || n > 1024)
       e.fail(std::string("SHMEM_ASYNC_WORKERS='") + v + "' is not a number of workers (1..1024)");
@@ -87,8 +87,8 @@ shmemsim_promise* promise_of(const Entry& e, void* p, const char* what)
 
 shmemsim_promise* new_promise()
 {
-  auto p = std::make_unique<shmemsim_promise>();
-  p->pe  = rt().my_pe();
+  auto p                = std::make_unique<shmemsim_promise>();
+  p->pe                 = rt().my_pe();
   shmemsim_promise* raw = p.get();
   mine().promises.push_back(std::move(p));
   return raw;
@@ -106,12 +106,12 @@ void run_runtime(void (*entrypoint)(void*), void* data, const AsyncParams& a)
   pa.rt       = std::make_unique<AsyncPe>(rt().my_pe(), a.workers, a.design, rt(), tp());
   pa.rt->start();
   pa.rt->run_root(entrypoint, data);
-  const Stats& s     = pa.rt->stats();
-  pa.last.workers    = a.workers;
-  pa.last.runtime    = a.design == AsyncDesign::Contexts ? SHMEMX_ASYNC_CONTEXTS : SHMEMX_ASYNC_OFFLOAD;
-  pa.last.tasks      = s.tasks;
-  pa.last.steals     = s.steals;
-  pa.last.offloaded  = s.offloaded;
+  const Stats& s          = pa.rt->stats();
+  pa.last.workers         = a.workers;
+  pa.last.runtime         = a.design == AsyncDesign::Contexts ? SHMEMX_ASYNC_CONTEXTS : SHMEMX_ASYNC_OFFLOAD;
+  pa.last.tasks           = s.tasks;
+  pa.last.steals          = s.steals;
+  pa.last.offloaded       = s.offloaded;
   pa.last.watches_fired   = s.watches_fired;
   pa.last.watcher_wakeups = s.watcher_wakeups;
   pa.last.comm_busy_s     = s.comm_busy_s;
@@ -316,8 +316,8 @@ void shmemx_int_task_when(int* ivar, int cond, int value, void (*body)(void*), v
   running(e).watch(std::move(w));
 }
 
-void shmemx_int_task_when_any(int* ivars, size_t nelems, const int* status, int cond, int value,
-                              void (*body)(void*), void* data)
+void shmemx_int_task_when_any(int* ivars, size_t nelems, const int* status, int cond, int value, void (*body)(void*),
+                              void* data)
 {
   Entry e("shmemx_int_task_when_any");
   check_body(e, reinterpret_cast<const void*>(body));
