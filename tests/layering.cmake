@@ -1,7 +1,9 @@
 # The arrows between floors, checked on what each file really includes: its own #include lines and,
 # transitively, those of every project header they reach (a header of the floor below that
 # includes one of a floor above leaks it upwards). Fails naming each file, the forbidden header and
-# the chain of includes that reaches it. Run as `cmake -DROOT=<source dir> -P`.
+# the chain of includes that reaches it. Run as `cmake -DROOT=<source dir> -P`. The compiler refuses
+# a header of a target that is not linked (cmake/IncludeRoots.cmake); this test keeps the finer
+# rules, file by file, and names the chain.
 #
 # An include names a project file when the path exists under ROOT ("sim/Time.hpp", or relative to
 # the including file's directory); anything else (the standard library, SimGrid, Boost, nlohmann)
