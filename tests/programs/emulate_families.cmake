@@ -69,13 +69,13 @@ foreach(arg "" nbi)
 endforeach()
 # The contexts paper's Mandelbrot with threads (section 5.1), every variant: 1 is the default context
 # shared by the threads, 2-4 a context per thread; the simulated runs' checksum.
-foreach(v 1 2 3 4)
+foreach(v 1 2 3 4 5)
   shmemsim_emulate_test(mandel_threads_v${v}_t3 PROGRAM mandel_threads PES 2 OK none
     ARGS -v ${v} -t 3 -w 64 -h 32 -c 2 -i 200
     EXPECT_STDOUT "(^|\n)mandel_threads: variant ${v} threads 3 checksum 54784708 time_us [0-9]+ OK\n")
 endforeach()
 shmemsim_emulate_test(mandel_threads_points_v1 PROGRAM mandel_threads PES 3 OK none
-  ARGS -v 1 -t 3 -w 64 -h 32 -c 2 -i 200 -p 7
+  ARGS -v 1 -t 3 -w 64 -h 32 -i 200 -j 7
   EXPECT_STDOUT "(^|\n)mandel_threads: variant 1 threads 3 checksum 54784708 time_us [0-9]+ OK\n")
 shmemsim_emulate_error_test(mandel_threads_bad_region PROGRAM mandel_threads PES 1 ARGS -r 1,0,0,1 EXPECT_STATUS 2
   EXPECT_STDERR "mandel_threads: -r X0,X1,Y0,Y1 with X0 < X1 and Y0 < Y1 \\(got '1,0,0,1'\\)")
