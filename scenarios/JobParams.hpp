@@ -31,9 +31,10 @@ struct JobParams {
   /// Usable symmetric heap per PE (job.symmetric_heap). The default follows common implementations:
   /// Sandia OpenSHMEM's SHMEM_SYMMETRIC_SIZE defaults to 512 MiB (src/shmem_env_defs.h), NVSHMEM's to
   /// 1 GiB (its environment-variable documentation); shmemsim-run reserves it lazily (MAP_NORESERVE).
-  std::uint64_t symmetric_heap               = 512ull << 20;
-  front::CtxMapping contexts_mapping         = front::CtxMapping::Lean;   ///< job.contexts.mapping
-  front::OnExhaustion contexts_on_exhaustion = front::OnExhaustion::Fail; ///< job.contexts.on_exhaustion
+  std::uint64_t symmetric_heap       = 512ull << 20;
+  front::CtxMapping contexts_mapping = front::CtxMapping::Lean; ///< job.contexts.mapping
+  /// job.contexts.on_exhaustion (the PEs' context tables' policy)
+  front::OnExhaustion contexts_on_exhaustion = front::RuntimeParams{}.contexts_on_exhaustion;
   /// job.contexts.independent_mds: a created context's MDs carry the contexts paper's proposed
   /// PTL_MD_INDEPENDENT (an injection queue of their own while the NIC has spare ones).
   bool contexts_independent_mds = true;

@@ -6,6 +6,7 @@
 
 #include "shmem_front/lib/AsyncParams.hpp"
 #include "shmem_front/lib/CollectiveParams.hpp"
+#include "shmem_front/lib/Seams.hpp" // OnExhaustion
 #include "sim/HostParams.hpp"
 #include "base/Time.hpp"
 
@@ -52,6 +53,8 @@ struct RuntimeParams {
   Ps poll_cost    = 100'000;    ///< what a poll that found nothing costs (100 ns)
   CollectiveParams collectives; ///< job.collectives.*
   AsyncParams async;            ///< job.async.*
+  /// job.contexts.on_exhaustion: what the PEs' context tables do when the counters run out.
+  OnExhaustion contexts_on_exhaustion = OnExhaustion::Fail;
 };
 
 } // namespace shmemsim::front
