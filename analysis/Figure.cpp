@@ -132,12 +132,13 @@ double derive(const FigureSpec& spec, const Curves& c, const std::string& series
       const auto b = c.find(spec.baseline);
       if (b == c.end() || b->second.count(x) == 0)
         return std::nan("");
-      return (b->second.at(x) / y - 1) * 100;
+      const double base = b->second.at(x);
+      return (spec.y_kind == YKind::Rate ? y / base - 1 : base / y - 1) * 100;
     }
     case Derive::Efficiency: {
       const auto& pts     = c.at(series);
       const auto [x0, y0] = *pts.begin();
-      return (y0 * x0) / (y * x) * 100;
+      return (spec.y_kind == YKind::Rate ? (y / x) / (y0 / x0) : (y0 * x0) / (y * x)) * 100;
     }
   }
   return y;
@@ -176,14 +177,20 @@ FigureSpec parse_figure_spec(const json& j, const std::string& file)
 {
   const SpecReader r(file);
   r.only(j, "",
-         {"description", "title", "xlabel", "ylabel", "y", "derive", "work", "y_scale", "baseline", "inputs",
+         {"description", "title", "xlabel", "ylabel", "y", "y_kind", "derive", "work", "y_scale", "baseline", "inputs",
           "published", "note"});
   FigureSpec s;
-  s.title    = r.str(j, "title", "", false);
-  s.xlabel   = r.str(j, "xlabel", "", false);
-  s.ylabel   = r.str(j, "ylabel", "", false);
-  s.y        = r.str(j, "y", "", true);
-  s.derive   = parse_derive(r, r.str(j, "derive", "", false));
+  s.title                = r.str(j, "title", "", false);
+  s.xlabel               = r.str(j, "xlabel", "", false);
+  s.ylabel               = r.str(j, "ylabel", "", false);
+  s.y                    = r.str(j, "y", "", true);
+  const std::string kind = r.str(j, "y_kind", "", false);
+  if (!kind.empty() && kind != "time" && kind != "rate")
+    r.fail("y_kind", "'" + kind + "' is not one of time, rate");
+  s.y_kind = kind == "rate" ? YKind::Rate : YKind::Time;
+  s.derive = parse_derive(r, r.str(j, "derive", "", false));
+  if (s.derive == Derive::Rate && s.y_kind == YKind::Rate)
+    r.fail("derive", "rate derives a rate from a time: y_kind rate is one already (use value)");
   s.work     = r.number(j, "work", "", 1, s.derive == Derive::Rate);
   s.y_scale  = r.number(j, "y_scale", "", 1, false);
   s.baseline = r.str(j, "baseline", "", s.derive == Derive::Gain);

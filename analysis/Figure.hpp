@@ -13,13 +13,19 @@
 
 namespace shmemsim::analysis {
 
-/// How a figure's y values are derived from the measured metric `y` (a time) of each point.
+/// How a figure's y values are derived from the measured metric `y` of each point (a time, unless
+/// the spec's y_kind says it is a rate).
 enum class Derive {
   Value,      ///< y as measured
-  Rate,       ///< work / (y * y_scale): e.g. points per second from microseconds
-  Gain,       ///< percent gain over the baseline series at the same x: (y_base / y - 1) * 100
-  Efficiency, ///< percent scaling efficiency within a series: (y(x0) * x0) / (y(x) * x) * 100, x0 its smallest x
+  Rate,       ///< work / (y * y_scale): e.g. points per second from microseconds (y a time)
+  Gain,       ///< percent gain over the baseline series at the same x: (y_base / y - 1) * 100 for a time,
+              ///< (y / y_base - 1) * 100 for a rate
+  Efficiency, ///< percent scaling efficiency within a series, x0 its smallest x: (y(x0) * x0) / (y(x) * x) * 100
+              ///< for a time, (y(x) / x) / (y(x0) / x0) * 100 for a rate
 };
+
+/// What the measured metric is: a time (less is better) or a rate (more is better).
+enum class YKind { Time, Rate };
 
 /// One sweep read into the figure: which of its variables is x, which names the series.
 struct FigureInput {
@@ -40,6 +46,7 @@ struct Published {
 struct FigureSpec {
   std::string title, xlabel, ylabel;
   std::string y; ///< the metric of each point (a RESULT figure or summary scalar), e.g. "time_us"
+  YKind y_kind   = YKind::Time;
   Derive derive  = Derive::Value;
   double work    = 1;   ///< Rate: the work of one run (points, keys...)
   double y_scale = 1;   ///< Rate: seconds per unit of y (1e-6 for microseconds)

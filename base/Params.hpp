@@ -8,6 +8,7 @@
 // with units, checks the ranges and writes the fields.
 #pragma once
 
+#include "base/Assert.hpp"
 #include "base/Time.hpp"
 
 #include <cstdint>
@@ -196,5 +197,41 @@ struct ParamKey {
 
 /// The keys of parameter struct P (P names the struct the keys' fields belong to).
 template <class P> using ParamTable = std::vector<ParamKey>;
+
+/// Key `k` of struct Inner as a key of Outer, whose member `m` holds an Inner: a consumer's keys,
+/// declared once beside its struct, inside a larger struct (the PE runtime's job.* keys in
+/// JobParams, the NIC limits in the emulator's configuration). Its default is the member of a
+/// default-constructed Outer.
+template <class Outer, class Inner> ParamKey nested(Inner Outer::*m, ParamKey k)
+{
+  const ParamField inner = std::move(k.field);
+  k.field.get            = [m, get = inner.get](const void* p) { return get(&(static_cast<const Outer*>(p)->*m)); };
+  k.field.set         = [m, set = inner.set](void* p, const ParamValue& v) { set(&(static_cast<Outer*>(p)->*m), v); };
+  k.field.get_default = [m, get = inner.get] {
+    const Outer def{};
+    return get(&(def.*m));
+  };
+  return k;
+}
+
+/// Every key of `table` (Inner's) so.
+template <class Outer, class Inner> std::vector<ParamKey> nested(Inner Outer::*m, const std::vector<ParamKey>& table)
+{
+  std::vector<ParamKey> keys;
+  keys.reserve(table.size());
+  for (const ParamKey& k : table)
+    keys.push_back(nested(m, k));
+  return keys;
+}
+
+/// The key of `table` at `path` (the table must have it).
+inline const ParamKey& key_at(const std::vector<ParamKey>& table, const std::string& path)
+{
+  for (const ParamKey& k : table)
+    if (k.path == path)
+      return k;
+  SHMEMSIM_ASSERT(false, ("no key " + path + " in its table").c_str());
+  return table.front();
+}
 
 } // namespace shmemsim

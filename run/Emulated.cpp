@@ -71,37 +71,21 @@ std::vector<std::string> split_words(const std::string& text)
 emulator::Config emulator_config(const Request& request, int npes, std::uint64_t heap_bytes)
 {
   const scenarios::Scenario& sc = request.scenario;
+  try {
+    static_cast<void>(sc.emulator.bandwidth_bps()); // the PEs read it: refused here, before any starts
+  } catch (const std::invalid_argument& e) {
+    bad_option(request, std::string("emulator.bandwidth: ") + e.what() + " (or \"none\")");
+  }
   emulator::Config c;
   c.npes       = npes;
   c.heap_bytes = heap_bytes;
   c.boot_host = c.listen_host = sc.emulator.host;
-  c.mapping                   = sc.job.contexts_mapping;
-  c.on_exhaustion             = sc.job.contexts_on_exhaustion;
-  c.max_cts                   = sc.platform.limits.max_cts;
-  c.max_mds                   = sc.platform.limits.max_mds;
-  c.max_volatile_size         = sc.platform.limits.max_volatile_size;
-  c.max_waw_ordered_size      = sc.platform.limits.max_waw_ordered_size;
-  c.total_ordering            = sc.platform.limits.total_data_ordering;
-  c.collectives[0]            = static_cast<int>(sc.job.collectives.barrier);
-  c.collectives[1]            = static_cast<int>(sc.job.collectives.broadcast);
-  c.collectives[2]            = static_cast<int>(sc.job.collectives.collect);
-  c.collectives[3]            = static_cast<int>(sc.job.collectives.reduce);
-  c.latency_ns                = static_cast<std::uint64_t>(sc.emulator.latency / 1000);
-  if (sc.emulator.bandwidth != "none") {
-    try {
-      c.bandwidth_Bps = static_cast<double>(scenarios::parse_bandwidth(sc.emulator.bandwidth)) / 8.0;
-    } catch (const std::invalid_argument& e) {
-      bad_option(request, std::string("emulator.bandwidth: ") + e.what() + " (or \"none\")");
-    }
-  }
-  c.jitter_ns           = static_cast<std::uint64_t>(sc.emulator.jitter / 1000);
-  c.reorder_probability = sc.emulator.reorder_probability;
-  c.reorder_depth       = sc.emulator.reorder_max_depth;
-  c.reorder_hold_ns     = static_cast<std::uint64_t>(sc.emulator.reorder_max_hold / 1000);
-  c.seed                = sc.seed;
-  c.log_decisions       = sc.emulator.log_decisions;
-  c.paths               = sc.emulator.paths;
-  c.routing             = static_cast<int>(sc.platform.fabric.routing);
+  c.seed                      = sc.seed;
+  c.routing                   = sc.platform.fabric.routing;
+  c.limits                    = sc.platform.limits;
+  c.contexts                  = sc.job.contexts;
+  c.collectives               = sc.job.runtime.collectives;
+  c.emulator                  = sc.emulator;
   return c;
 }
 

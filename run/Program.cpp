@@ -112,7 +112,7 @@ std::uint64_t symmetric_heap_bytes(const Request& request)
   std::uint64_t heap_bytes = request.scenario.job.symmetric_heap;
   if (const char* env = std::getenv("SHMEM_SYMMETRIC_SIZE")) {
     try {
-      heap_bytes = scenarios::parse_symmetric_size(std::string(env));
+      heap_bytes = parse_symmetric_size(std::string(env));
     } catch (const std::invalid_argument& e) {
       throw ScenarioError(std::string("SHMEM_SYMMETRIC_SIZE=") + e.what());
     }

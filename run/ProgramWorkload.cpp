@@ -14,13 +14,11 @@ namespace shmemsim::run {
 using namespace front;
 
 namespace {
-/// The runtime's settings from the scenario (the runtime never reads scenarios).
+/// The runtime's settings: the job's (its job.* keys, read into sc.job.runtime), the platform's
+/// cores and the contexts' exhaustion policy (the runtime never reads scenarios).
 RuntimeParams runtime_params(const scenarios::Scenario& sc, const Models& models)
 {
-  RuntimeParams rp;
-  rp.compute                = sc.job.compute;
-  rp.compute_scale          = sc.job.compute_scale;
-  rp.compute_quantum        = sc.job.compute_quantum;
+  RuntimeParams rp          = sc.job.runtime;
   rp.core_speed             = sc.platform.hosts.core_speed;
   rp.instruction_time       = sc.platform.hosts.instruction_time;
   rp.latency_int            = sc.platform.hosts.latency_int;
@@ -30,11 +28,7 @@ RuntimeParams runtime_params(const scenarios::Scenario& sc, const Models& models
   rp.divide_time            = sc.platform.hosts.divide_time;
   rp.reorder_window         = sc.platform.hosts.reorder_window;
   rp.program_cores          = models.program_cores;
-  rp.threads_per_pe         = sc.job.threads_per_pe;
-  rp.library_lock           = sc.job.library_lock;
-  rp.collectives            = sc.job.collectives;
-  rp.async                  = sc.job.async;
-  rp.contexts_on_exhaustion = sc.job.contexts_on_exhaustion;
+  rp.contexts_on_exhaustion = sc.job.contexts.on_exhaustion; // the PEs' context tables' policy
   return rp;
 }
 } // namespace
@@ -53,14 +47,14 @@ void ProgramWorkload::setup(Models& models, traces::Recorder* recorder)
   runtime_ = std::make_unique<PeRuntime>(*models.sim, runtime_params(sc_, models), program_.pes, program_.counter);
   PeRuntime& runtime = *runtime_;
   transport_         = std::make_unique<PortalsTransport>(
-      *models.net, std::move(memory), sc_.job.contexts_mapping, [&runtime] { return runtime.my_pe(); },
+      *models.net, std::move(memory), sc_.job.contexts.mapping, [&runtime] { return runtime.my_pe(); },
       [&runtime](const std::string& m) { runtime.fatal(m); });
   PortalsTransport& transport = *transport_;
   transport.set_notice([](const std::string& line) { std::fprintf(stderr, "shmemsim-run: %s\n", line.c_str()); });
   runtime.set_store_listener([&transport](int pe) { transport.note_local_stores(pe); });
   transport.set_address_namer([&runtime](const void* addr) { return runtime.name_address(addr); });
   runtime.load_symbols(sc_.job.program);
-  transport.set_independent_mds(sc_.job.contexts_independent_mds);
+  transport.set_independent_mds(sc_.job.contexts.independent_mds);
   try {
     transport.setup();
   } catch (const std::runtime_error& e) {

@@ -56,7 +56,7 @@ RunSettings simulation_settings(const Request& request)
   RunSettings settings;
   if (!request.sim_time_limit.empty()) {
     try {
-      settings.time_limit = scenarios::parse_time(request.sim_time_limit);
+      settings.time_limit = parse_time(request.sim_time_limit);
     } catch (const std::invalid_argument& e) {
       bad_option(request, "--sim-time-limit " + request.sim_time_limit + ": " + e.what());
     }

@@ -27,15 +27,6 @@ namespace detail {
 // Generated from presets/*.json by cmake/EmbedPresets.cmake.
 const char* find_preset(const std::string& name);
 std::vector<std::string> preset_list();
-// Units.cpp
-const char* time_forms();
-const char* bandwidth_forms();
-const char* size_forms();
-const char* speed_forms();
-std::string format_time(Ps t);
-std::string format_bandwidth(std::uint64_t bps);
-std::string format_size(std::uint64_t bytes);
-std::string format_speed(double flops);
 } // namespace detail
 
 const char* to_string(Pattern p)
@@ -246,9 +237,6 @@ const std::vector<Key>& schema()
     add_own("platform.nic.progress_core");
     add_keys(k, portals::Limits::keys(), [](Build& b) -> portals::Limits& { return b.sc.platform.limits; });
     add_keys(k, JobParams::keys(), [](Build& b) -> JobParams& { return b.sc.job; });
-    add_keys(k, front::CollectiveParams::keys(),
-             [](Build& b) -> front::CollectiveParams& { return b.sc.job.collectives; });
-    add_keys(k, front::AsyncParams::keys(), [](Build& b) -> front::AsyncParams& { return b.sc.job.async; });
     add_own("output.trace");
     k.push_back(Key{.scope        = Scope::Root,
                     .path         = "traffic",
@@ -271,7 +259,7 @@ const std::vector<Key>& schema()
                               "\"series\"}}; VAR is {\"key\"|\"arg\"|\"env\": NAME, \"values\": [...] or "
                               "\"range\": {\"from\", \"to\", \"step\"|\"times\"}, \"name\"}. A single run ignores it "
                               "(README, Sweeps)."});
-    add_keys(k, EmulatorParams::keys(), [](Build& b) -> EmulatorParams& { return b.sc.emulator; });
+    add_keys(k, emulator::EmulatorParams::keys(), [](Build& b) -> emulator::EmulatorParams& { return b.sc.emulator; });
     // Every scenario key is listed once.
     std::size_t own_listed = 0;
     for (const Key& e : k)
@@ -402,12 +390,12 @@ Value read_value(const Key& k, const json& v, const std::string& path)
       break;
     }
     case Kind::Time: {
-      const std::string range = (k.min == 0 ? "expected a time between 0ns and " + detail::format_time(k.tmax)
-                                            : "expected at least " + detail::format_time(k.min) + " and at most " +
-                                                  detail::format_time(k.tmax)) +
-                                " (the clock counts picoseconds in 63 bits)";
+      const std::string range =
+          (k.min == 0 ? "expected a time between 0ns and " + format_time(k.tmax)
+                      : "expected at least " + format_time(k.min) + " and at most " + format_time(k.tmax)) +
+          " (the clock counts picoseconds in 63 bits)";
       try {
-        r.i = static_cast<std::int64_t>(parse_with(v, path, "a time", detail::time_forms(), [](const std::string& s) {
+        r.i = static_cast<std::int64_t>(parse_with(v, path, "a time", time_forms(), [](const std::string& s) {
           return static_cast<std::uint64_t>(parse_time(s));
         }));
       } catch (const Fail& f) {
@@ -420,14 +408,14 @@ Value read_value(const Key& k, const json& v, const std::string& path)
       break;
     }
     case Kind::Bandwidth:
-      r.u = parse_with(v, path, "a bandwidth", detail::bandwidth_forms(), parse_bandwidth);
+      r.u = parse_with(v, path, "a bandwidth", bandwidth_forms(), parse_bandwidth);
       if (r.u < k.size_min || r.u > k.size_max)
-        throw Fail{path, show(v) + " is out of range; expected a bandwidth between " +
-                             detail::format_bandwidth(k.size_min) + " and " + detail::format_bandwidth(k.size_max)};
+        throw Fail{path, show(v) + " is out of range; expected a bandwidth between " + format_bandwidth(k.size_min) +
+                             " and " + format_bandwidth(k.size_max)};
       break;
     case Kind::Speed: {
       if (!v.is_string())
-        throw Fail{path, show(v) + " is not a speed (units are required); " + detail::speed_forms()};
+        throw Fail{path, show(v) + " is not a speed (units are required); " + speed_forms()};
       try {
         r.d = parse_speed(v.get<std::string>());
       } catch (const std::invalid_argument& e) {
@@ -447,7 +435,7 @@ Value read_value(const Key& k, const json& v, const std::string& path)
           throw Fail{path, e.what()};
         }
       } else {
-        throw Fail{path, show(v) + " is not a size; " + detail::size_forms() + ", or an integer number of bytes"};
+        throw Fail{path, show(v) + " is not a size; " + size_forms() + ", or an integer number of bytes"};
       }
       if (r.u < k.size_min || r.u > k.size_max) {
         std::string range = k.size_max == std::numeric_limits<std::uint64_t>::max()
@@ -525,13 +513,13 @@ json canonical(const Key& k, const Value& v)
     case Kind::Enum:
       return k.choices[static_cast<std::size_t>(v.choice)];
     case Kind::Time:
-      return detail::format_time(v.i);
+      return format_time(v.i);
     case Kind::Bandwidth:
-      return detail::format_bandwidth(v.u);
+      return format_bandwidth(v.u);
     case Kind::Size:
-      return detail::format_size(v.u);
+      return format_size(v.u);
     case Kind::Speed:
-      return detail::format_speed(v.d);
+      return format_speed(v.d);
     case Kind::IntList:
       return v.ints;
     case Kind::StrList:
@@ -811,8 +799,8 @@ private:
     check_rates(b.sc.platform);
     if (const auto& noise = b.sc.platform.noise; noise.enabled && noise.duration >= noise.period)
       throw Fail{"platform.noise.duration",
-                 "\"" + detail::format_time(noise.duration) + "\" is not shorter than platform.noise.period (\"" +
-                     detail::format_time(noise.period) + "\"): a detour must end before the next one falls",
+                 "\"" + format_time(noise.duration) + "\" is not shorter than platform.noise.period (\"" +
+                     format_time(noise.period) + "\"): a detour must end before the next one falls",
                  {"platform.noise.duration", "platform.noise.period"}};
     resolved["platform"]["fabric"]["down"] = f.down;
     resolved["platform"]["fabric"]["up"]   = f.up;
@@ -904,12 +892,11 @@ private:
         took.insert(took.begin(), static_cast<char>('0' + static_cast<int>(x % 10)));
       const std::string needed = need > std::numeric_limits<std::uint64_t>::max()
                                              ? std::string("more than any bandwidth can give")
-                                             : "at least " + detail::format_bandwidth(static_cast<std::uint64_t>(need));
+                                             : "at least " + format_bandwidth(static_cast<std::uint64_t>(need));
       throw Fail{path,
-                 "\"" + detail::format_bandwidth(bps) +
-                     "\" is too low: a message of platform.nic.limits.max_msg_size (" + detail::format_size(mx) +
-                     ") would take " + took + " s " + where + "; expected " + needed + " (at most " +
-                     detail::format_time(kMaxParamTime) + " per message), or a smaller max_msg_size",
+                 "\"" + format_bandwidth(bps) + "\" is too low: a message of platform.nic.limits.max_msg_size (" +
+                     format_size(mx) + ") would take " + took + " s " + where + "; expected " + needed + " (at most " +
+                     format_time(kMaxParamTime) + " per message), or a smaller max_msg_size",
                  {path, "platform.nic.limits.max_msg_size"}};
     };
     check("platform.fabric.link_bandwidth", f.link_bandwidth, u128{mx} + packets * f.header_size,
@@ -938,8 +925,8 @@ private:
                        "; " + name + " needs a peer other than the root (0.." + std::to_string(n - 1) + ")"};
     }
     if (t.pattern == Pattern::FetchAdd && t.size != 8)
-      throw Fail{prefix + "size", "\"" + detail::format_size(t.size) +
-                                      "\" is not valid for fetch_add, which adds 8-byte integers; use 8"};
+      throw Fail{prefix + "size",
+                 "\"" + format_size(t.size) + "\" is not valid for fetch_add, which adds 8-byte integers; use 8"};
   }
 
   std::string source_;
@@ -1039,8 +1026,8 @@ std::string describe_keys()
        "dotted here. --set dotted.path=VALUE overrides any key (VALUE is JSON if it parses, else a string).\n"
        "Units are strings:\n"
        "  time       "
-    << detail::time_forms() << "\n  bandwidth  " << detail::bandwidth_forms() << "\n  size       "
-    << detail::size_forms() << " (a bare integer is bytes)\n  speed      " << detail::speed_forms() << "\n\n";
+    << time_forms() << "\n  bandwidth  " << bandwidth_forms() << "\n  size       " << size_forms()
+    << " (a bare integer is bytes)\n  speed      " << speed_forms() << "\n\n";
   auto type_of = [](const Key& k) -> std::string {
     switch (k.kind) {
       case Kind::Int:
@@ -1054,10 +1041,10 @@ std::string describe_keys()
       case Kind::Enum:
         return join(k.choices, " | ");
       case Kind::Time:
-        return "time, " + detail::format_time(k.min) + " to " + detail::format_time(k.tmax);
+        return "time, " + format_time(k.min) + " to " + format_time(k.tmax);
       case Kind::Bandwidth:
         return "bandwidth; it must move a message of platform.nic.limits.max_msg_size within " +
-               detail::format_time(kMaxParamTime);
+               format_time(kMaxParamTime);
       case Kind::Size:
         if (k.size_max != std::numeric_limits<std::uint64_t>::max())
           return "size, " + std::to_string(k.size_min) + "B to " + std::to_string(k.size_max) + "B";

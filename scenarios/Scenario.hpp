@@ -2,17 +2,18 @@
 // structs. Models never read JSON; this is the only place that does (DESIGN.md).
 #pragma once
 
-#include "scenarios/EmulatorParams.hpp"
 #include "scenarios/JobParams.hpp"
 #include "scenarios/TrafficParams.hpp"
+#include "shmem_front/emulator/EmulatorParams.hpp"
 #include "sim/FabricParams.hpp"
 #include "sim/FatTree.hpp"
 #include "sim/HostParams.hpp"
 #include "sim/Noise.hpp"
 #include "sim/Simulation.hpp"
 #include "sim/nic/NicParams.hpp"
-#include "sim/portals_model/Limits.hpp"
 #include "sim/portals_model/Types.hpp"
+#include "base/PortalsLimits.hpp"
+#include "base/Units.hpp" // the units of its values (parse_time, format_bandwidth...)
 
 #include <nlohmann/json.hpp>
 
@@ -57,7 +58,7 @@ struct Scenario {
   std::uint64_t seed = 1;
   PlatformParams platform;
   JobParams job;
-  EmulatorParams emulator; ///< shmemsim-run --emulate only
+  emulator::EmulatorParams emulator; ///< shmemsim-run --emulate only
   std::vector<TrafficParams> traffic;
   std::string output_trace = "ops"; ///< output.trace: off, ops or packets (with --out)
   /// repeat: runs per sweep point (shmemsim sweep); a single run ignores it.
@@ -95,14 +96,5 @@ std::string describe_keys();
 std::vector<std::string> preset_names();
 /// A built-in preset's "description" (empty if it has none or `name` is not a preset).
 std::string preset_description(const std::string& name);
-
-// Unit parsing, exposed for tests. Each throws std::invalid_argument with a short reason.
-Ps parse_time(const std::string& s);                 ///< "1.3us", "100ns", "2ms", "0.5s", "500ps"
-std::uint64_t parse_bandwidth(const std::string& s); ///< bit/s from "40Gbps", "32Gb/s", "3.2GBps", "25.6Gbit/s"
-std::uint64_t parse_size(const std::string& s);      ///< bytes from "4KiB", "2048B", "1MB", "1MiB"
-double parse_speed(const std::string& s);            ///< flop/s from "13.32Gf", "1e9f"
-/// bytes from SHMEM_SYMMETRIC_SIZE's forms (the OpenSHMEM specification's: "512m", "1G", "3.1m",
-/// "1024"; at least the ceiling of number x 2^10/2^20/2^30/2^40), or parse_size's ("64MiB").
-std::uint64_t parse_symmetric_size(const std::string& s);
 
 } // namespace shmemsim::scenarios

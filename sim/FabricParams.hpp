@@ -2,6 +2,7 @@
 #pragma once
 
 #include "base/Params.hpp"
+#include "base/Routing.hpp" // Routing: the emulator's paths take the same choice
 #include "base/Time.hpp"
 
 #include <cstdint>
@@ -9,17 +10,6 @@
 #include <vector>
 
 namespace shmemsim::sim {
-
-enum class Routing { DModK, Random, Adaptive };
-
-/// Names of the routings, in the order of the enumerators (scenario values, traces, reports).
-inline const std::vector<std::string>& routing_names()
-{
-  static const std::vector<std::string> names = {"dmodk", "random", "adaptive"};
-  return names;
-}
-
-const char* to_string(Routing r);
 
 struct FabricParams {
   /// Ports per switch when a scenario does not give them: the same for every level.

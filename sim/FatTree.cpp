@@ -6,12 +6,6 @@
 
 namespace shmemsim::sim {
 
-const char* to_string(Routing r)
-{
-  const auto i = static_cast<std::size_t>(r);
-  return i < routing_names().size() ? routing_names()[i].c_str() : "?";
-}
-
 std::int64_t FabricParams::capacity() const
 {
   std::int64_t c = 1;

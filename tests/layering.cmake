@@ -1,7 +1,9 @@
 # The arrows between floors, checked on what each file really includes: its own #include lines and,
 # transitively, those of every project header they reach (a header of the floor below that
 # includes one of a floor above leaks it upwards). Fails naming each file, the forbidden header and
-# the chain of includes that reaches it. Run as `cmake -DROOT=<source dir> -P`.
+# the chain of includes that reaches it. Run as `cmake -DROOT=<source dir> -P`. The compiler refuses
+# a header of a target that is not linked (cmake/IncludeRoots.cmake); this test keeps the finer
+# rules, file by file, and names the chain.
 #
 # An include names a project file when the path exists under ROOT ("sim/Time.hpp", or relative to
 # the including file's directory); anything else (the standard library, SimGrid, Boost, nlohmann)
@@ -123,9 +125,10 @@ forbid(run "analysis/|tools/|scenarios/cli/|shmem_front/launcher/|shmem_front/em
 # shmemsim-run (shmem_front/launcher) reaches the rest through run/Program.hpp.
 forbid(scenarios/cli "shmem_front/(runtime|transport|emulator|loader|launcher)/|run/(Program|Emulated)"
        "shmem_front/[a-z]+/[A-Za-z]*Params\\.hpp")
-forbid(shmem_front/launcher "traces/|analysis/|shmem_front/(transport|emulator|loader)/|run/(Simulated|Emulated|ProgramWorkload)")
+forbid(shmem_front/launcher "traces/|analysis/|shmem_front/(transport|emulator|loader)/|run/(Simulated|Emulated|ProgramWorkload)"
+       "shmem_front/emulator/EmulatorParams\\.hpp")
 # The workflow tools run other runs as subprocesses and read their results: scenario configuration
-# and the analysis (with the models' parameter headers the scenario's keys come from), never the
+# and the analysis (with the parameter headers the scenario's keys come from), never the
 # engine, the front end's runtime, transports or emulator, a run's composition (run/) or the recorder.
 forbid(tools "simgrid/|shmem_front/(runtime|transport|emulator|launcher)/|run/|traces/Recorder"
-       "shmem_front/runtime/RuntimeParams\\.hpp")
+       "shmem_front/runtime/RuntimeParams\\.hpp|shmem_front/emulator/EmulatorParams\\.hpp")

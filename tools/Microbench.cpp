@@ -21,9 +21,9 @@
 
 namespace shmemsim::tools {
 
-using scenarios::parse_size;
 using scenarios::Scenario;
 using scenarios::ScenarioError;
+using shmemsim::parse_size;
 
 using json   = nlohmann::json;
 namespace fs = std::filesystem;

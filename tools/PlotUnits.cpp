@@ -7,10 +7,10 @@
 namespace shmemsim::tools {
 
 using scenarios::key_kind;
-using scenarios::parse_bandwidth;
-using scenarios::parse_size;
-using scenarios::parse_time;
 using scenarios::Scenario;
+using shmemsim::parse_bandwidth;
+using shmemsim::parse_size;
+using shmemsim::parse_time;
 
 namespace {
 

@@ -1,11 +1,18 @@
 // What the emulator's launcher tells each PE process (docs/emulator.md): the job, the bootstrap
-// service and its token, the symmetric heap, the offload semantics (the same job.contexts.* and
-// platform.nic.limits.* keys as the simulator's Portals mapping) and the injected delay and
-// reordering (emulator.* keys). Plain data, no simulator types: the launcher fills it from the
-// scenario, passes it in one environment variable, and the PE process reads it back.
+// service and its token, and the parameter structs the PEs consume, whole, as the scenario gives
+// them: the offload semantics (the same job.contexts.* and platform.nic.limits.* keys as the
+// simulator's Portals mapping), the collective algorithms, the routing of messages over paths and
+// the injected delay and reordering (emulator.* keys). Plain data, no simulator types: the
+// launcher fills it, passes it in one environment variable as the words of its key table
+// (base/ParamCodec.hpp), and the PE process reads it back.
 #pragma once
 
-#include "shmem_front/lib/Seams.hpp" // CtxMapping, OnExhaustion
+#include "shmem_front/emulator/EmulatorParams.hpp"
+#include "shmem_front/lib/CollectiveParams.hpp"
+#include "shmem_front/lib/ContextParams.hpp"
+#include "base/Params.hpp"
+#include "base/PortalsLimits.hpp"
+#include "base/Routing.hpp"
 
 #include <cstdint>
 #include <string>
@@ -29,37 +36,25 @@ struct Config {
   std::string listen_host = "127.0.0.1"; ///< where this PE accepts its peers' data connections
   std::string advertise;                 ///< the address the others connect to (empty: listen_host)
 
-  // Offload semantics (the Portals mapping's keys)
-  front::CtxMapping mapping          = front::CtxMapping::Lean;   ///< job.contexts.mapping
-  front::OnExhaustion on_exhaustion  = front::OnExhaustion::Fail; ///< job.contexts.on_exhaustion
-  int max_cts                        = 1024;
-  int max_mds                        = 1024;
-  std::uint64_t max_volatile_size    = 64;
-  std::uint64_t max_waw_ordered_size = 64;
-  bool total_ordering                = false;
-  /// job.collectives.*: the enumerators of barrier, broadcast, collect and reduce (CollectiveParams).
-  int collectives[4] = {0, 0, 0, 0};
+  // The scenario's parameters the PEs consume, each struct with the keys its owner declares
+  std::uint64_t seed = 1;              ///< seed: the injector's and the paths' random streams
+  Routing routing    = Routing::DModK; ///< platform.fabric.routing: how a message picks one of emulator.paths
+  /// platform.nic.limits.* and features: the NIC honours max_cts, max_mds, max_volatile_size,
+  /// max_waw_ordered_size and total_data_ordering.
+  portals::Limits limits;
+  front::ContextParams contexts;       ///< job.contexts.*
+  front::CollectiveParams collectives; ///< job.collectives.*
+  EmulatorParams emulator;             ///< emulator.*: injected delay and reordering, paths
 
-  // Injected delay and reordering (emulator.*)
-  std::uint64_t latency_ns      = 0;
-  double bandwidth_Bps          = 0; ///< 0: no serialization delay
-  std::uint64_t jitter_ns       = 0;
-  double reorder_probability    = 0;
-  int reorder_depth             = 4;
-  std::uint64_t reorder_hold_ns = 200000;
-  std::uint64_t seed            = 1;
-  bool log_decisions            = false; ///< print every injected decision (tests compare them between runs)
-  /// Connections per pair of PEs, used as paths (emulator.paths), and how a message picks one
-  /// (platform.fabric.routing: 0 dmodk, 1 random, 2 adaptive; sim::Routing's order).
-  int paths   = 1;
-  int routing = 0;
+  /// Every entry: the job's and the connections' own keys (named as the fields), seed,
+  /// platform.fabric.routing, then the keys of limits, contexts, collectives and emulator (their
+  /// scenario paths).
+  static const ParamTable<Config>& keys();
 
-  /// "key=value key=value ..." (no value contains a space).
+  /// "key=value key=value ..." (no value contains a space; base/ParamCodec.hpp).
   std::string serialize() const;
-  /// The inverse; throws std::invalid_argument naming a bad or missing entry.
+  /// The inverse; throws std::invalid_argument naming a bad, missing or unknown entry.
   static Config parse(const std::string& text);
-
-  bool delays() const { return latency_ns > 0 || bandwidth_Bps > 0 || jitter_ns > 0 || reorder_probability > 0; }
 };
 
 /// The environment variables the launcher sets for each PE process.

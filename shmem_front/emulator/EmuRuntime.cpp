@@ -66,12 +66,7 @@ const char* EmuRuntime::getenv(const char* name)
 
 front::CollectiveParams EmuRuntime::collectives()
 {
-  front::CollectiveParams p;
-  p.barrier   = static_cast<front::BarrierAlgorithm>(cfg_.collectives[0]);
-  p.broadcast = static_cast<front::BroadcastAlgorithm>(cfg_.collectives[1]);
-  p.collect   = static_cast<front::CollectAlgorithm>(cfg_.collectives[2]);
-  p.reduce    = static_cast<front::ReduceAlgorithm>(cfg_.collectives[3]);
-  return p;
+  return cfg_.collectives;
 }
 
 namespace {

@@ -58,7 +58,7 @@ void EmuTransport::set_observer(ShmemObserver* obs, std::function<int()> current
 
 int EmuTransport::ct_index(const Ctrs* c, bool gets) const
 {
-  return cfg_.mapping == CtxMapping::Split ? 2 * c->id + (gets && c->split ? 2 : 1) : c->id + 1;
+  return cfg_.contexts.mapping == CtxMapping::Split ? 2 * c->id + (gets && c->split ? 2 : 1) : c->id + 1;
 }
 
 void EmuTransport::name_counters(const Ctrs* c)
@@ -99,14 +99,14 @@ front::Counters* EmuTransport::acquire(front::CounterUse use, int id, std::strin
 {
   // Resources as the Portals mapping takes them: a lean context or a request slot one CT + one
   // MD, a split context two of each.
-  const bool split = use == front::CounterUse::Context && cfg_.mapping == CtxMapping::Split;
+  const bool split = use == front::CounterUse::Context && cfg_.contexts.mapping == CtxMapping::Split;
   const int need   = split ? 2 : 1;
-  if (cts_used_ + need > cfg_.max_cts) {
-    *limit = "max_cts (" + std::to_string(cfg_.max_cts) + ") reached";
+  if (cts_used_ + need > cfg_.limits.max_cts) {
+    *limit = "max_cts (" + std::to_string(cfg_.limits.max_cts) + ") reached";
     return nullptr;
   }
-  if (mds_used_ + need > cfg_.max_mds) {
-    *limit = "max_mds (" + std::to_string(cfg_.max_mds) + ") reached";
+  if (mds_used_ + need > cfg_.limits.max_mds) {
+    *limit = "max_mds (" + std::to_string(cfg_.limits.max_mds) + ") reached";
     return nullptr;
   }
   cts_used_ += need;
@@ -178,9 +178,9 @@ void EmuTransport::put(TransportCtx* ctx, void* dest, const void* src, std::size
   const std::uint64_t op = issue(ctx, c, false, blocking ? "put" : c->request_slot ? "put_req" : "put_nbi", n, pe);
   // `src` is copied or sent: reusable on return; but a blocking put above max_volatile_size waits
   // for its ACK below, so what the socket does not take at once is sent from `src` in place.
-  const bool waits = blocking && n > cfg_.max_volatile_size;
+  const bool waits = blocking && n > cfg_.limits.max_volatile_size;
   nic_.send_request(pe, h, src, n, op, true, waits ? Nic::Payload::InPlace : Nic::Payload::Copy);
-  if (!cfg_.total_ordering || n > cfg_.max_waw_ordered_size)
+  if (!cfg_.limits.total_data_ordering || n > cfg_.limits.max_waw_ordered_size)
     c->fence_needs_quiet.store(true, std::memory_order_relaxed);
   if (waits)
     wait(c, false, "put");

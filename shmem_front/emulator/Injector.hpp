@@ -8,12 +8,37 @@
 // same decisions.
 #pragma once
 
-#include "shmem_front/emulator/Config.hpp"
+#include "shmem_front/emulator/EmulatorParams.hpp"
 
 #include <cstdint>
 #include <random>
 
 namespace shmemsim::emulator {
+
+/// The emulator.* delays in the units the injector works in: nanoseconds (it releases messages on a
+/// nanosecond clock) and bytes per second. emulator.* keeps picoseconds and the bandwidth's text;
+/// this is their last conversion.
+struct InjectedDelays {
+  std::uint64_t latency_ns   = 0;
+  double bandwidth_Bps       = 0; ///< 0: no serialization delay
+  std::uint64_t jitter_ns    = 0;
+  double reorder_probability = 0;
+  int reorder_depth          = 4;
+  std::uint64_t hold_ns      = 0; ///< longest a held request waits (emulator.reorder.max_hold)
+
+  InjectedDelays() = default;
+  /// Throws std::invalid_argument when emulator.bandwidth is neither a bandwidth nor "none".
+  explicit InjectedDelays(const EmulatorParams& p)
+      : latency_ns(static_cast<std::uint64_t>(p.latency / 1000)),
+        bandwidth_Bps(static_cast<double>(p.bandwidth_bps()) / 8.0),
+        jitter_ns(static_cast<std::uint64_t>(p.jitter / 1000)), reorder_probability(p.reorder_probability),
+        reorder_depth(p.reorder_max_depth), hold_ns(static_cast<std::uint64_t>(p.reorder_max_hold / 1000))
+  {
+  }
+
+  /// Whether any message is delayed or held (else messages go at once, batched).
+  bool any() const { return latency_ns > 0 || bandwidth_Bps > 0 || jitter_ns > 0 || reorder_probability > 0; }
+};
 
 struct Decision {
   std::uint64_t index    = 0; ///< the message's rank in its stream (from 1)
@@ -23,8 +48,9 @@ struct Decision {
 
 class Injector {
 public:
-  Injector(const Config& cfg, int src, int dst)
-      : cfg_(cfg), requests_(mix(cfg.seed, src, dst, 0)), responses_(mix(cfg.seed, src, dst, 1))
+  /// The decisions for messages from PE `src` to PE `dst`, from the job's `seed`.
+  Injector(const InjectedDelays& delays, std::uint64_t seed, int src, int dst)
+      : delays_(delays), requests_(mix(seed, src, dst, 0)), responses_(mix(seed, src, dst, 1))
   {
   }
 
@@ -33,17 +59,17 @@ public:
     std::mt19937_64& rng = request ? requests_ : responses_;
     Decision d;
     d.index    = ++(request ? n_requests_ : n_responses_);
-    d.delay_ns = cfg_.latency_ns;
-    if (cfg_.bandwidth_Bps > 0)
-      d.delay_ns += static_cast<std::uint64_t>(static_cast<double>(bytes) * 1e9 / cfg_.bandwidth_Bps);
-    if (cfg_.jitter_ns > 0)
-      d.delay_ns += rng() % (cfg_.jitter_ns + 1);
-    if (request && cfg_.reorder_probability > 0) {
+    d.delay_ns = delays_.latency_ns;
+    if (delays_.bandwidth_Bps > 0)
+      d.delay_ns += static_cast<std::uint64_t>(static_cast<double>(bytes) * 1e9 / delays_.bandwidth_Bps);
+    if (delays_.jitter_ns > 0)
+      d.delay_ns += rng() % (delays_.jitter_ns + 1);
+    if (request && delays_.reorder_probability > 0) {
       const double u            = static_cast<double>(rng() >> 11) * 0x1.0p-53;
       const std::uint64_t depth = rng();
-      if (u < cfg_.reorder_probability)
-        d.hold =
-            1 + static_cast<int>(depth % static_cast<std::uint64_t>(cfg_.reorder_depth > 0 ? cfg_.reorder_depth : 1));
+      if (u < delays_.reorder_probability)
+        d.hold = 1 + static_cast<int>(
+                         depth % static_cast<std::uint64_t>(delays_.reorder_depth > 0 ? delays_.reorder_depth : 1));
     }
     return d;
   }
@@ -61,7 +87,7 @@ public:
   }
 
 private:
-  Config cfg_;
+  InjectedDelays delays_;
   std::mt19937_64 requests_, responses_;
   std::uint64_t n_requests_ = 0, n_responses_ = 0;
 };

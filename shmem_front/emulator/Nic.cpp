@@ -31,8 +31,6 @@ namespace asio = boost::asio;
 using asio::ip::tcp;
 using front::AmoOp;
 using front::AmoType;
-/// platform.fabric.routing's values (sim::Routing, whose header the emulator does not include).
-enum class PathRouting { DModK = 0, Random = 1, Adaptive = 2 };
 
 namespace {
 std::uint64_t now_ns()
@@ -77,10 +75,10 @@ struct Nic::Conn {
 };
 
 struct Nic::Peer {
-  explicit Peer(asio::io_context& io, int pe_, const Config& cfg, int me)
-      : pe(pe_), route_rng(Injector::mix(cfg.seed, me, pe_, 2)), timer(io), injector(cfg, me, pe_)
+  explicit Peer(asio::io_context& io, int pe_, const Config& cfg, const InjectedDelays& delays, int me)
+      : pe(pe_), route_rng(Injector::mix(cfg.seed, me, pe_, 2)), timer(io), injector(delays, cfg.seed, me, pe_)
   {
-    for (int k = 0; k < std::max(1, cfg.paths); ++k)
+    for (int k = 0; k < std::max(1, cfg.emulator.paths); ++k)
       conns.push_back(std::make_unique<Conn>(io, *this, k));
   }
   int pe;
@@ -109,7 +107,7 @@ struct Nic::Peer {
 };
 
 Nic::Nic(const Config& cfg, Segments mem, std::function<void(const std::string&)> fatal)
-    : cfg_(cfg), mem_(mem), fatal_(std::move(fatal))
+    : cfg_(cfg), delays_(cfg.emulator), mem_(mem), fatal_(std::move(fatal))
 {
   peers_.resize(static_cast<std::size_t>(cfg.npes));
 }
@@ -126,7 +124,7 @@ void Nic::connect(BootClient& boot)
   const int me = cfg_.rank;
   for (int pe = 0; pe < cfg_.npes; ++pe)
     if (pe != me)
-      peers_[static_cast<std::size_t>(pe)] = std::make_unique<Peer>(io_, pe, cfg_, me);
+      peers_[static_cast<std::size_t>(pe)] = std::make_unique<Peer>(io_, pe, cfg_, delays_, me);
   tcp::endpoint local(asio::ip::make_address(cfg_.listen_host), 0);
   acceptor_                    = std::make_unique<tcp::acceptor>(io_, local);
   const std::string& advertise = cfg_.advertise.empty() ? cfg_.listen_host : cfg_.advertise;
@@ -154,7 +152,7 @@ void Nic::connect(BootClient& boot)
       asio::write(c->socket, asio::buffer(&hello, sizeof hello));
     }
   }
-  accept_peers((cfg_.npes - 1 - me) * std::max(1, cfg_.paths));
+  accept_peers((cfg_.npes - 1 - me) * std::max(1, cfg_.emulator.paths));
   for (auto& p : peers_)
     if (p)
       for (auto& c : p->conns) {
@@ -360,7 +358,7 @@ constexpr std::uint64_t kStreamGapNs = 20'000;
 
 bool Nic::batch_locked(Peer& p, const Header& h, const void* payload, std::size_t n)
 {
-  if (cfg_.delays() || n > kBatchPayload)
+  if (delays_.any() || n > kBatchPayload)
     return false;
   const std::uint64_t t = now_ns();
   const bool stream     = t - p.last_request_ns < kStreamGapNs;
@@ -410,12 +408,12 @@ Nic::Conn& Nic::route_locked(Peer& p)
   const std::size_t k = p.conns.size();
   if (k == 1)
     return *p.conns[0];
-  switch (static_cast<PathRouting>(cfg_.routing)) {
-    case PathRouting::DModK: // fixed per destination: the pair's order is kept
+  switch (cfg_.routing) {
+    case Routing::DModK: // fixed per destination: the pair's order is kept
       return *p.conns[static_cast<std::size_t>(p.pe) % k];
-    case PathRouting::Random:
+    case Routing::Random:
       return *p.conns[p.route_rng() % k];
-    case PathRouting::Adaptive:
+    case Routing::Adaptive:
       break;
   }
   // The least loaded path: an idle one, else the one with the fewest messages queued.
@@ -442,7 +440,7 @@ void Nic::flush_batches()
 
 void Nic::send_locked(Peer& p, const Header& h, const void* payload, std::size_t n, bool request, Payload how)
 {
-  if (!cfg_.delays()) {
+  if (!delays_.any()) {
     Conn& c = route_locked(p);
     if (try_direct_locked(c, h, payload, n, how))
       return;
@@ -462,7 +460,7 @@ void Nic::send_locked(Peer& p, const Header& h, const void* payload, std::size_t
     return;
   }
   const Decision d = p.injector.next(sizeof h + n, request);
-  if (cfg_.log_decisions)
+  if (cfg_.emulator.log_decisions)
     std::fprintf(stderr, "shmemsim-emu: decision %d->%d %s %llu delay_ns %llu hold %d\n", cfg_.rank, p.pe,
                  request ? "request" : "response", static_cast<unsigned long long>(d.index),
                  static_cast<unsigned long long>(d.delay_ns), d.hold);
@@ -470,7 +468,7 @@ void Nic::send_locked(Peer& p, const Header& h, const void* payload, std::size_t
   const std::uint64_t t = now_ns();
   item.release          = t + d.delay_ns;
   item.hold             = d.hold;
-  item.deadline         = item.release + cfg_.reorder_hold_ns;
+  item.deadline         = item.release + delays_.hold_ns;
   item.order            = ++p.order;
   copied(n);
   item.bytes.resize(sizeof h + n);
@@ -666,8 +664,8 @@ void Nic::process(Conn& c)
     // reply in the initiator's destination (its operation is pending until the reply is counted).
     std::byte* into = c.header.type == MsgType::Put ? at(c.header.seg, c.header.offset, len)
                                                     : reinterpret_cast<std::byte*>(c.header.dest);
-    c.direct =
-        into != nullptr && (c.header.type == MsgType::Reply || !cfg_.total_ordering || c.header.seq == p.expected);
+    c.direct        = into != nullptr &&
+               (c.header.type == MsgType::Reply || !cfg_.limits.total_data_ordering || c.header.seq == p.expected);
     if (!c.direct) {
       copied(len); // cleared
       c.payload.resize(len);
@@ -718,7 +716,7 @@ void Nic::deliver_ordered(Peer& p, const Header& h, std::vector<char>* payload)
 {
   // `payload` null: a put whose data is already in place (on_header).
   const char* data = payload != nullptr ? payload->data() : nullptr;
-  if (!cfg_.total_ordering) {
+  if (!cfg_.limits.total_data_ordering) {
     note_delivery(p, h);
     deliver(p, h, data);
     return;
@@ -924,7 +922,7 @@ void Nic::ack(Peer& p, const Header& req)
   p.ack_cookie = req.cookie;
   p.ack_seq    = req.seq;
   ++p.ack_count;
-  if (cfg_.delays() || obs_ != nullptr)
+  if (delays_.any() || obs_ != nullptr)
     flush_acks(p);
 }
 

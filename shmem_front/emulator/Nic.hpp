@@ -184,6 +184,7 @@ private:
   [[noreturn]] void bad_message(const Peer& p, const std::string& what);
 
   Config cfg_;
+  InjectedDelays delays_; ///< cfg_.emulator's, in nanoseconds
   Segments mem_;
   std::function<void(const std::string&)> fatal_;
   boost::asio::io_context io_;

@@ -1,13 +1,16 @@
-// The PE runtime's settings, as plain data: the launcher fills them from the scenario (job.* and
-// platform keys); the runtime never reads scenarios. The defaults of the job.* settings are written
-// here once (scenarios/JobParams.hpp takes them from a default RuntimeParams), those of the
-// platform's cores in sim/HostParams.hpp (taken from a default HostParams here).
+// The PE runtime's settings, as plain data; the runtime never reads scenarios. Its job.* keys are
+// declared here, beside the fields (keys(), with job.collectives.* and job.async.* in their own
+// structs): the scenario's job (scenarios/JobParams.hpp) holds a RuntimeParams and reads them into
+// it. The platform's settings (core speed, instruction time, latencies, program cores) are filled
+// from the platform's keys when a run starts the runtime (run/ProgramWorkload.cpp); their defaults
+// are HostParams's (sim/HostParams.hpp).
 #pragma once
 
 #include "shmem_front/lib/AsyncParams.hpp"
 #include "shmem_front/lib/CollectiveParams.hpp"
-#include "shmem_front/lib/Seams.hpp" // OnExhaustion
+#include "shmem_front/lib/ContextParams.hpp" // OnExhaustion and its default
 #include "sim/HostParams.hpp"
+#include "base/Params.hpp"
 #include "base/Time.hpp"
 
 #include <ctime>
@@ -51,10 +54,61 @@ struct RuntimeParams {
   /// shared contexts under SHMEM_THREAD_MULTIPLE (estimate: 100 ns; 0: no cost).
   Ps library_lock = 100'000;
   Ps poll_cost    = 100'000;    ///< what a poll that found nothing costs (100 ns)
-  CollectiveParams collectives; ///< job.collectives.*
-  AsyncParams async;            ///< job.async.*
-  /// job.contexts.on_exhaustion: what the PEs' context tables do when the counters run out.
-  OnExhaustion contexts_on_exhaustion = OnExhaustion::Fail;
+  CollectiveParams collectives; ///< job.collectives.* (CollectiveParams::keys())
+  AsyncParams async;            ///< job.async.* (AsyncParams::keys())
+  /// What the PEs' context tables do when the counters run out: job.contexts.on_exhaustion, a key of
+  /// ContextParams::keys() (the program workload sets it, as it sets the platform's fields).
+  OnExhaustion contexts_on_exhaustion = ContextParams{}.on_exhaustion;
+
+  /// The runtime's own job.* keys: job.compute, job.compute_scale, job.compute_quantum,
+  /// job.threads.library_lock and job.threads.per_pe.
+  static const ParamTable<RuntimeParams>& keys();
 };
+
+inline const ParamTable<RuntimeParams>& RuntimeParams::keys()
+{
+  using K = ParamKind;
+  using shmemsim::field;
+  static const ParamTable<RuntimeParams> table = {
+      {.path  = "job.threads.library_lock",
+       .kind  = K::Time,
+       .doc   = "Under SHMEM_THREAD_MULTIPLE, every operation on a shared context (the default one, or one "
+                "created without SHMEM_CTX_PRIVATE/SERIALIZED) holds the library's internal lock this long: "
+                "threads of a PE contend for it (estimate; 0ns: no cost).",
+       .field = field(&RuntimeParams::library_lock)},
+      {.path  = "job.threads.per_pe",
+       .kind  = K::Int,
+       .doc   = "Default OpenMP team size of a PE (OMP_NUM_THREADS in the environment wins; \"job\": {\"threads\": "
+                "N} is short for it); 0: the node's program cores divided among its PEs.",
+       .field = field(&RuntimeParams::threads_per_pe),
+       .min   = 0,
+       .max   = 4096},
+      {.path = "job.compute",
+       .kind = K::Enum,
+       .doc =
+           "How the program's own computation costs simulated time: counted (each executed basic block "
+           "costs its instructions x platform.instruction_time, loops at least their dependency chain at "
+           "the latencies platform.latency.*; deterministic), measured (CPU time between library calls, noisy), none.",
+       .field   = field(&RuntimeParams::compute),
+       .choices = {"counted", "measured", "none"},
+       .noun    = "compute mode"},
+      {.path  = "job.compute_scale",
+       .kind  = K::Number,
+       .doc   = "Multiplies simulated computation time (counted and measured modes).",
+       .field = field(&RuntimeParams::compute_scale),
+       .min   = 0,
+       .max   = 1000000},
+      {.path  = "job.compute_quantum",
+       .kind  = K::Time,
+       .doc   = "Time slice: a thread that computes this long (simulated) without calling the library or a "
+                "blocking pthread/OpenMP routine is charged for it and lets other threads and the network run, "
+                "so spin-waits on memory progress; they see a store at most this late (bench/time-slicing: "
+                "2us costs about 6-9% of wall time, 1us about 11-17%). In none mode a quantum's "
+                "worth of counted work (at the platform's costs) costs one 100ns poll instead. At least 100ns.",
+       .field = field(&RuntimeParams::compute_quantum),
+       .min   = 100'000},
+  };
+  return table;
+}
 
 } // namespace shmemsim::front

@@ -2,7 +2,7 @@
 // datatypes. Names follow the Portals 4 specification (PTL_* in comments).
 #pragma once
 
-#include "sim/portals_model/Limits.hpp"
+#include "base/PortalsLimits.hpp"
 
 #include <cstdint>
 

@@ -675,6 +675,29 @@ TEST(Figure, GainsOverTheBaselineBesideThePublishedValues)
   const analysis::Figure e = analysis::make_figure(analysis::parse_figure_spec(eff, "spec.json"), base.string());
   EXPECT_DOUBLE_EQ(e.plot.points[1].y, 100.0 * 100 / (2 * 60)); // series a: t(1) / (2 t(2))
 
+  // A measured rate (more is better): gains and efficiencies turn over.
+  nlohmann::json rated      = spec;
+  rated["y_kind"]           = "rate";
+  const analysis::Figure rg = analysis::make_figure(analysis::parse_figure_spec(rated, "spec.json"), base.string());
+  EXPECT_DOUBLE_EQ(rg.plot.points[0].y, (80.0 / 100 - 1) * 100); // b's rate 80 against a's 100: -20 %
+  EXPECT_DOUBLE_EQ(rg.plot.points[1].y, (40.0 / 60 - 1) * 100);
+  rated["derive"]           = "efficiency";
+  const analysis::Figure re = analysis::make_figure(analysis::parse_figure_spec(rated, "spec.json"), base.string());
+  EXPECT_DOUBLE_EQ(re.plot.points[1].y, 100.0 * (60.0 / 2) / 100); // series a: r(2) / (2 r(1))
+  rated["derive"] = "rate";
+  rated["work"]   = 1000;
+  EXPECT_THROW(
+      {
+        try {
+          analysis::parse_figure_spec(rated, "spec.json");
+        } catch (const std::runtime_error& x) {
+          EXPECT_STREQ(x.what(),
+                       "spec.json: derive: rate derives a rate from a time: y_kind rate is one already (use value)");
+          throw;
+        }
+      },
+      std::runtime_error);
+
   // Errors name the file and the path, or the missing results.
   nlohmann::json bad = spec;
   bad["derive"]      = "speedup";

@@ -19,37 +19,59 @@
 using namespace shmemsim::emulator;
 
 namespace {
+/// A configuration with a value other than the default in every struct it carries.
 Config sample()
 {
   Config c;
-  c.npes                = 5;
-  c.rank                = 3;
-  c.epoch               = 1700000000.25;
-  c.heap_bytes          = 1ull << 29;
-  c.token               = std::string(64, 'a');
-  c.listen_host         = "127.0.0.3";
-  c.mapping             = shmemsim::front::CtxMapping::Split;
-  c.on_exhaustion       = shmemsim::front::OnExhaustion::RoundRobin;
-  c.max_cts             = 7;
-  c.collectives[3]      = 2;
-  c.latency_ns          = 1500;
-  c.bandwidth_Bps       = 1.25e9;
-  c.jitter_ns           = 300;
-  c.reorder_probability = 0.125;
-  c.reorder_depth       = 3;
-  c.seed                = 42;
-  c.paths               = 3;
-  c.routing             = 1;
+  c.npes                         = 5;
+  c.rank                         = 3;
+  c.epoch                        = 1700000000.25;
+  c.heap_bytes                   = 1ull << 29;
+  c.token                        = std::string(64, 'a');
+  c.listen_host                  = "127.0.0.3";
+  c.advertise                    = "10.0.0.7";
+  c.contexts.mapping             = shmemsim::front::CtxMapping::Split;
+  c.contexts.on_exhaustion       = shmemsim::front::OnExhaustion::RoundRobin;
+  c.limits.max_cts               = 7;
+  c.limits.total_data_ordering   = true;
+  c.collectives.reduce           = shmemsim::front::ReduceAlgorithm::Ring;
+  c.emulator.latency             = 1'500'000; // 1.5 us
+  c.emulator.bandwidth           = "10Gbps";  // 1.25e9 B/s
+  c.emulator.jitter              = 300'000;   // 300 ns
+  c.emulator.reorder_probability = 0.125;
+  c.emulator.reorder_max_depth   = 3;
+  c.emulator.hosts               = {"node a", "node,b"};
+  c.seed                         = 42;
+  c.emulator.paths               = 3;
+  c.routing                      = shmemsim::Routing::Random;
   return c;
 }
 
 std::vector<Decision> decisions(const Config& c, int src, int dst, int n)
 {
-  Injector inj(c, src, dst);
+  Injector inj(InjectedDelays(c.emulator), c.seed, src, dst);
   std::vector<Decision> out;
   for (int i = 0; i < n; ++i)
     out.push_back(inj.next(64, i % 3 != 0));
   return out;
+}
+
+std::string parse_error(const std::string& text)
+{
+  try {
+    Config::parse(text);
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+/// `text` with the value of entry `key` replaced by `value`.
+std::string with_entry(std::string text, const std::string& key, const std::string& value)
+{
+  const std::size_t at  = text.find(key + "=");
+  const std::size_t end = text.find(' ', at);
+  return text.replace(at, end == std::string::npos ? std::string::npos : end - at, key + "=" + value);
 }
 } // namespace
 
@@ -59,31 +81,55 @@ TEST(emulator_config, RoundTripsEveryField)
   const Config d = Config::parse(c.serialize());
   EXPECT_EQ(d.serialize(), c.serialize());
   EXPECT_EQ(d.rank, 3);
-  EXPECT_EQ(d.on_exhaustion, shmemsim::front::OnExhaustion::RoundRobin);
-  EXPECT_EQ(d.mapping, shmemsim::front::CtxMapping::Split);
-  EXPECT_EQ(d.collectives[3], 2);
+  EXPECT_EQ(d.contexts.on_exhaustion, shmemsim::front::OnExhaustion::RoundRobin);
+  EXPECT_EQ(d.contexts.mapping, shmemsim::front::CtxMapping::Split);
+  EXPECT_EQ(d.limits.max_cts, 7);
+  EXPECT_TRUE(d.limits.total_data_ordering);
+  EXPECT_EQ(d.collectives.reduce, shmemsim::front::ReduceAlgorithm::Ring);
+  EXPECT_EQ(d.collectives.barrier, shmemsim::front::BarrierAlgorithm::Dissemination);
   EXPECT_DOUBLE_EQ(d.epoch, 1700000000.25);
-  EXPECT_EQ(d.advertise, "127.0.0.3"); // defaults to where it listens
-  EXPECT_EQ(d.paths, 3);
-  EXPECT_EQ(d.routing, 1);
+  EXPECT_EQ(d.advertise, "10.0.0.7");
+  EXPECT_EQ(d.emulator.latency, 1'500'000);
+  EXPECT_EQ(d.emulator.bandwidth, "10Gbps");
+  EXPECT_EQ(d.emulator.hosts, (std::vector<std::string>{"node a", "node,b"}));
+  EXPECT_EQ(d.emulator.paths, 3);
+  EXPECT_EQ(d.routing, shmemsim::Routing::Random);
+  // The scenario's keys under their scenario paths, enums by name, times in picoseconds.
+  const std::string text = c.serialize();
+  EXPECT_NE(text.find(" platform.nic.limits.max_cts=7 "), std::string::npos) << text;
+  EXPECT_NE(text.find(" platform.fabric.routing=random "), std::string::npos) << text;
+  EXPECT_NE(text.find(" job.collectives.reduce=ring "), std::string::npos) << text;
+  EXPECT_NE(text.find(" emulator.jitter=300000 "), std::string::npos) << text;
+  EXPECT_EQ(text.find_first_of("\t\n"), std::string::npos);
 }
 
 TEST(emulator_config, BadTextNamesTheEntry)
 {
-  std::string text = sample().serialize();
-  EXPECT_THROW(Config::parse(text.substr(0, text.find(" seed="))), std::invalid_argument);
-  try {
-    Config::parse("npes=2");
-    FAIL();
-  } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("missing entry 'rank'"), std::string::npos) << e.what();
-  }
-  Config c = sample();
-  c.rank   = 9; // beyond npes
-  EXPECT_THROW(Config::parse(c.serialize()), std::invalid_argument);
-  c       = sample();
-  c.paths = 0; // a pair needs a connection
-  EXPECT_THROW(Config::parse(c.serialize()), std::invalid_argument);
+  const std::string text = sample().serialize();
+  EXPECT_EQ(parse_error(text.substr(0, text.find(" seed="))), "missing entry 'seed'");
+  EXPECT_EQ(parse_error("npes=2"), "missing entry 'rank'");
+  EXPECT_EQ(parse_error(text + " colour=red"), "unknown entry 'colour'");
+  EXPECT_EQ(parse_error(text + " seed=1"), "entry 'seed' given twice");
+  EXPECT_EQ(parse_error(with_entry(text, "rank", "9")), "bad value of 'rank': 9 is not below npes (5)");
+  EXPECT_EQ(parse_error(with_entry(text, "emulator.paths", "0")),
+            "bad value of 'emulator.paths': '0': integer out of range [1, 64]"); // a pair needs a connection
+  EXPECT_EQ(parse_error(with_entry(text, "platform.fabric.routing", "3")),
+            "bad value of 'platform.fabric.routing': '3': expected one of dmodk, random, adaptive");
+  EXPECT_EQ(parse_error(with_entry(text, "token", "abc")), "bad value of 'token': expected 64 hex digits");
+}
+
+TEST(emulator_config, InjectedDelaysAreConvertedLast)
+{
+  const InjectedDelays d(sample().emulator);
+  EXPECT_EQ(d.latency_ns, 1500u);
+  EXPECT_EQ(d.jitter_ns, 300u);
+  EXPECT_EQ(d.hold_ns, 200'000u); // emulator.reorder.max_hold's default, 200 us
+  EXPECT_DOUBLE_EQ(d.bandwidth_Bps, 1.25e9);
+  EXPECT_TRUE(d.any());
+  EXPECT_FALSE(InjectedDelays(EmulatorParams{}).any()); // bandwidth "none", no latency or jitter
+  EmulatorParams bad;
+  bad.bandwidth = "fast";
+  EXPECT_THROW(InjectedDelays{bad}, std::invalid_argument);
 }
 
 TEST(emulator_injector, SameSeedSameDecisionsOtherSeedOthers)

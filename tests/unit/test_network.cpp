@@ -54,7 +54,7 @@ struct AllToAllResult {
 /// Every endpoint puts `rounds` bursts of `kBurst` messages of `size` bytes to every other
 /// endpoint, 64 in flight. Back-to-back messages of one pair are what can overtake each other.
 constexpr int kBurst = 8;
-nlohmann::json alltoall(sim::Routing routing, bool tdo, std::uint64_t size, int rounds, bool lookahead = true,
+nlohmann::json alltoall(Routing routing, bool tdo, std::uint64_t size, int rounds, bool lookahead = true,
                         std::uint64_t seed = 7)
 {
   Cluster c;
@@ -207,7 +207,7 @@ TEST(Bandwidth, WireBoundStreamWhenPcieIsFaster)
 
 TEST(Ordering, RandomRoutingDeliversOutOfOrder)
 {
-  auto r = isolated([] { return alltoall(sim::Routing::Random, false, 4096, 4); });
+  auto r = isolated([] { return alltoall(Routing::Random, false, 4096, 4); });
   EXPECT_EQ(r["status"], 0);
   EXPECT_GT(r["ooo"].get<std::uint64_t>(), 0u);
   EXPECT_GT(r["reordered"].get<std::uint64_t>(), 0u);
@@ -215,24 +215,24 @@ TEST(Ordering, RandomRoutingDeliversOutOfOrder)
 
 TEST(Ordering, AdaptiveRoutingDeliversOutOfOrder)
 {
-  auto r = isolated([] { return alltoall(sim::Routing::Adaptive, false, 4096, 4); });
+  auto r = isolated([] { return alltoall(Routing::Adaptive, false, 4096, 4); });
   EXPECT_EQ(r["status"], 0);
   EXPECT_GT(r["ooo"].get<std::uint64_t>(), 0u);
 }
 
 TEST(Ordering, DeterministicRoutingKeepsOrder)
 {
-  auto r = isolated([] { return alltoall(sim::Routing::DModK, false, 4096, 4); });
+  auto r = isolated([] { return alltoall(Routing::DModK, false, 4096, 4); });
   EXPECT_EQ(r["ooo"], 0);
   EXPECT_EQ(r["reordered"], 0);
 }
 
 TEST(Ordering, TotalDataOrderingNeverDeliversOutOfOrder)
 {
-  for (auto routing : {sim::Routing::Random, sim::Routing::Adaptive}) {
+  for (auto routing : {Routing::Random, Routing::Adaptive}) {
     auto r = isolated([routing] { return alltoall(routing, true, 4096, 4); });
     EXPECT_EQ(r["status"], 0);
-    EXPECT_EQ(r["ooo"], 0) << sim::to_string(routing);
+    EXPECT_EQ(r["ooo"], 0) << to_string(routing);
     EXPECT_GT(r["reordered"].get<std::uint64_t>(), 0u) << "the fabric still reorders; the NIC restores order";
     EXPECT_GT(r["held"].get<std::uint64_t>(), 0u);
   }
@@ -243,7 +243,7 @@ TEST(Ordering, MessagesAboveMaxWawOrderedSizeAreNotOrdered)
   auto r = isolated([] {
     Cluster c;
     c.nic.pcie_bandwidth          = 128'000'000'000ull;
-    c.fabric.routing              = sim::Routing::Random;
+    c.fabric.routing              = Routing::Random;
     c.limits.total_data_ordering  = true;
     c.limits.max_waw_ordered_size = 64; // 4 KiB messages exceed it
     c.build(7);
@@ -267,7 +267,7 @@ TEST(Ordering, MessagesAboveMaxWawOrderedSizeAreNotOrdered)
 
 TEST(Counters, CtSuccessEqualsAcksReceived)
 {
-  auto r = isolated([] { return alltoall(sim::Routing::Adaptive, false, 100, 3); });
+  auto r = isolated([] { return alltoall(Routing::Adaptive, false, 100, 3); });
   EXPECT_EQ(r["acks"], r["ct_success"]);
   EXPECT_EQ(r["acks"].get<std::uint64_t>(), 16u * 15u * 3u * kBurst);
   EXPECT_EQ(r["deliveries"].get<std::uint64_t>(), 16u * 15u * 3u * kBurst);
@@ -362,7 +362,7 @@ TEST(Atomics, FetchAddUnderContentionReturnsEveryValueOnce)
 {
   auto r = isolated([] {
     Cluster c;
-    c.fabric.routing = sim::Routing::Adaptive;
+    c.fabric.routing = Routing::Adaptive;
     c.build(3);
     const int n = 16, per = 50;
     Endpoints e(*c.net, 8, 8, MD_VOLATILE | MD_EVENT_CT_REPLY);
@@ -563,15 +563,15 @@ TEST(Engine, DeadlockNamesWhoWaitsOnWhat)
 
 TEST(Engine, SameSeedSameResultsWithAndWithoutLookahead)
 {
-  auto a = isolated([] { return alltoall(sim::Routing::Random, false, 3000, 3, true, 11); });
-  auto b = isolated([] { return alltoall(sim::Routing::Random, false, 3000, 3, false, 11); });
-  auto c = isolated([] { return alltoall(sim::Routing::Random, false, 3000, 3, true, 11); });
+  auto a = isolated([] { return alltoall(Routing::Random, false, 3000, 3, true, 11); });
+  auto b = isolated([] { return alltoall(Routing::Random, false, 3000, 3, false, 11); });
+  auto c = isolated([] { return alltoall(Routing::Random, false, 3000, 3, true, 11); });
   EXPECT_EQ(a, c);
   EXPECT_EQ(a["end"], b["end"]);
   EXPECT_EQ(a["ooo"], b["ooo"]);
   EXPECT_EQ(a["delivery_p99"], b["delivery_p99"]);
   EXPECT_EQ(a["events"], b["events"]);
-  auto d = isolated([] { return alltoall(sim::Routing::Random, false, 3000, 3, true, 12); });
+  auto d = isolated([] { return alltoall(Routing::Random, false, 3000, 3, true, 12); });
   EXPECT_NE(a["end"], d["end"]) << "another seed routes differently";
 }
 

@@ -87,7 +87,7 @@ TEST(scenario_defaults, EmptyObjectGivesDocumentedDefaults)
   EXPECT_EQ(f.switch_latency, 100'000);
   EXPECT_EQ(f.mtu, 2048u);
   EXPECT_EQ(f.header_size, 42u);
-  EXPECT_EQ(f.routing, sim::Routing::DModK);
+  EXPECT_EQ(f.routing, Routing::DModK);
   EXPECT_EQ(f.jitter, 0);
 
   const auto& n = s.platform.nic;
@@ -390,12 +390,12 @@ TEST(scenario_presets, ScenarioOverridesPresetDeeply)
 {
   Scenario s = parse(R"({"platform": {"preset": "qdr-16", "nodes": 8,
     "fabric": {"routing": "adaptive"}, "nic": {"limits": {"max_cts": 4}}}})");
-  EXPECT_EQ(s.platform.hosts.nodes, 8);                         // scenario wins
-  EXPECT_EQ(s.platform.hosts.cores_per_node, 12);               // preset kept
-  EXPECT_EQ(s.platform.fabric.routing, sim::Routing::Adaptive); // scenario wins
-  EXPECT_EQ(s.platform.fabric.mtu, 2048u);                      // preset sibling kept
-  EXPECT_EQ(s.platform.limits.max_cts, 4);                      // scenario wins
-  EXPECT_EQ(s.platform.limits.max_mds, 1024);                   // preset sibling kept
+  EXPECT_EQ(s.platform.hosts.nodes, 8);                    // scenario wins
+  EXPECT_EQ(s.platform.hosts.cores_per_node, 12);          // preset kept
+  EXPECT_EQ(s.platform.fabric.routing, Routing::Adaptive); // scenario wins
+  EXPECT_EQ(s.platform.fabric.mtu, 2048u);                 // preset sibling kept
+  EXPECT_EQ(s.platform.limits.max_cts, 4);                 // scenario wins
+  EXPECT_EQ(s.platform.limits.max_mds, 1024);              // preset sibling kept
   EXPECT_EQ(s.platform.limits.max_volatile_size, 936u);
   EXPECT_EQ(s.job.pes, 8);
 }
@@ -472,9 +472,9 @@ TEST(scenario_set, CreatesAndOverridesKeys)
   Scenario s = parse(R"({"platform": {"nodes": 4, "fabric": {"down": 4}}})",
                      {"platform.nodes=2", "platform.fabric.routing=random", "job.placement=cyclic",
                       "platform.fabric.link_latency=1.3us", "seed=42", "description=hello world"});
-  EXPECT_EQ(s.platform.hosts.nodes, 2);                       // JSON number
-  EXPECT_EQ(s.platform.fabric.routing, sim::Routing::Random); // string, created the key
-  EXPECT_EQ(s.job.placement, Placement::Cyclic);              // created the `job` object
+  EXPECT_EQ(s.platform.hosts.nodes, 2);                  // JSON number
+  EXPECT_EQ(s.platform.fabric.routing, Routing::Random); // string, created the key
+  EXPECT_EQ(s.job.placement, Placement::Cyclic);         // created the `job` object
   EXPECT_EQ(s.platform.fabric.link_latency, 1'300'000);
   EXPECT_EQ(s.seed, 42u);
   EXPECT_EQ(s.resolved["description"], "hello world");
@@ -501,13 +501,13 @@ TEST(scenario_set, ParsesJsonValues)
 
 TEST(scenario_set, ThreadsPerPe)
 {
-  EXPECT_EQ(parse("{}").job.threads_per_pe, 0); // 0: the node's program cores divided among its PEs
-  EXPECT_EQ(parse("{}", {"job.threads.per_pe=6"}).job.threads_per_pe, 6);
-  EXPECT_EQ(parse(R"({"job": {"threads": {"per_pe": 3, "library_lock": "50ns"}}})").job.threads_per_pe, 3);
+  EXPECT_EQ(parse("{}").job.runtime.threads_per_pe, 0); // 0: the node's program cores divided among its PEs
+  EXPECT_EQ(parse("{}", {"job.threads.per_pe=6"}).job.runtime.threads_per_pe, 6);
+  EXPECT_EQ(parse(R"({"job": {"threads": {"per_pe": 3, "library_lock": "50ns"}}})").job.runtime.threads_per_pe, 3);
   EXPECT_CONTAINS(error_of("{}", {"job.threads.per_pe=-1"}), "job.threads.per_pe");
   // DESIGN.md's short form: "threads": N.
-  EXPECT_EQ(parse(R"({"job": {"threads": 11}})").job.threads_per_pe, 11);
-  EXPECT_EQ(parse("{}", {"job.threads=5"}).job.threads_per_pe, 5);
+  EXPECT_EQ(parse(R"({"job": {"threads": 11}})").job.runtime.threads_per_pe, 11);
+  EXPECT_EQ(parse("{}", {"job.threads=5"}).job.runtime.threads_per_pe, 5);
   EXPECT_CONTAINS(error_of(R"({"job": {"threads": -2}})"), "job.threads.per_pe");
 }
 
@@ -876,8 +876,10 @@ TEST(scenario_params, EmptyScenarioGivesTheStructDefaults)
   expect_defaults_from_struct(sim::FabricParams::keys(), s.platform.fabric);
   expect_defaults_from_struct(nic::NicParams::keys(), s.platform.nic);
   expect_defaults_from_struct(portals::Limits::keys(), s.platform.limits);
-  expect_defaults_from_struct(front::CollectiveParams::keys(), s.job.collectives);
-  expect_defaults_from_struct(front::AsyncParams::keys(), s.job.async);
+  expect_defaults_from_struct(front::CollectiveParams::keys(), s.job.runtime.collectives);
+  expect_defaults_from_struct(front::AsyncParams::keys(), s.job.runtime.async);
+  expect_defaults_from_struct(front::RuntimeParams::keys(), s.job.runtime);
+  expect_defaults_from_struct(front::ContextParams::keys(), s.job.contexts);
   JobParams job = s.job;
   job.pes       = JobParams{}.pes; // resolved from nodes x pes_per_node
   expect_defaults_from_struct(JobParams::keys(), job);
@@ -937,16 +939,19 @@ TEST(scenario_params, EveryDeclaredKeyIsListedOnce)
   each(JobParams::keys());
   each(front::CollectiveParams::keys());
   each(front::AsyncParams::keys());
+  each(front::RuntimeParams::keys());
+  each(front::ContextParams::keys());
+  each(emulator::EmulatorParams::keys());
   each(TrafficParams::keys());
 }
 
 TEST(scenario_params, CollectiveAlgorithmsAreTyped)
 {
   Scenario s = parse(R"({"job": {"collectives": {"barrier": "tree", "reduce": "ring"}}})");
-  EXPECT_EQ(s.job.collectives.barrier, front::BarrierAlgorithm::Tree);
-  EXPECT_EQ(s.job.collectives.broadcast, front::BroadcastAlgorithm::Binomial);
-  EXPECT_EQ(s.job.collectives.collect, front::CollectAlgorithm::Ring);
-  EXPECT_EQ(s.job.collectives.reduce, front::ReduceAlgorithm::Ring);
+  EXPECT_EQ(s.job.runtime.collectives.barrier, front::BarrierAlgorithm::Tree);
+  EXPECT_EQ(s.job.runtime.collectives.broadcast, front::BroadcastAlgorithm::Binomial);
+  EXPECT_EQ(s.job.runtime.collectives.collect, front::CollectAlgorithm::Ring);
+  EXPECT_EQ(s.job.runtime.collectives.reduce, front::ReduceAlgorithm::Ring);
   EXPECT_EQ(s.resolved["job"]["collectives"]["barrier"], "tree");
   EXPECT_EQ(s.resolved["job"]["collectives"]["collect"], "ring");
   std::string e = error_of(R"({"job": {"collectives": {"reduce": "butterfly"}}})");
@@ -957,10 +962,10 @@ TEST(scenario_params, CollectiveAlgorithmsAreTyped)
 TEST(scenario_params, AsyncSettingsAreTyped)
 {
   Scenario s = parse(R"({"job": {"async": {"workers": 11, "runtime": "contexts"}}})");
-  EXPECT_EQ(s.job.async.workers, 11);
-  EXPECT_EQ(s.job.async.design, front::AsyncDesign::Contexts);
+  EXPECT_EQ(s.job.runtime.async.workers, 11);
+  EXPECT_EQ(s.job.runtime.async.design, front::AsyncDesign::Contexts);
   EXPECT_EQ(s.resolved["job"]["async"]["runtime"], "contexts");
-  EXPECT_EQ(parse("{}").job.async.design, front::AsyncDesign::Offload);
+  EXPECT_EQ(parse("{}").job.runtime.async.design, front::AsyncDesign::Offload);
   std::string e = error_of(R"({"job": {"async": {"runtime": "fibers"}}})");
   EXPECT_CONTAINS(e, "job.async.runtime");
   EXPECT_CONTAINS(e, "offload or contexts");

@@ -1,5 +1,8 @@
 // ptl_ni_limits_t as the NI grants them (platform.nic.limits.* and platform.nic.features.* keys)
-// and their declared keys (base/Params.hpp).
+// and their declared keys (Params.hpp). Portals vocabulary, on the floor both NIC implementations
+// include: the simulator's Portals model (sim/portals_model) and the emulator's software NIC
+// (shmem_front/emulator: max_cts, max_mds, max_volatile_size, max_waw_ordered_size,
+// total_data_ordering), which receives the struct whole in its configuration.
 #pragma once
 
 #include "base/Params.hpp"

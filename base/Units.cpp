@@ -1,19 +1,17 @@
-// Units of the scenario JSON: times, bandwidths, sizes and speeds are strings with units
-// ("1.3us", "32Gbps", "4KiB", "13.32Gf"). Times, bandwidths and sizes are parsed exactly (decimal
-// arithmetic on integers), so "1.3us" is 1'300'000 ps on every machine.
-#include "scenarios/Scenario.hpp"
+#include "base/Units.hpp"
 
+#include <cctype>
 #include <charconv>
 #include <cmath>
+#include <initializer_list>
 #include <limits>
 #include <optional>
+#include <stdexcept>
 #include <string_view>
+#include <utility>
 
-namespace shmemsim::scenarios {
+namespace shmemsim {
 
-namespace detail {
-
-// What each unit kind accepts, for messages (also used by Scenario.cpp).
 const char* time_forms()
 {
   return "use a number with ps, ns, us, ms or s, e.g. \"1.3us\"";
@@ -37,13 +35,6 @@ const char* speed_forms()
 {
   return "use a number with f, Kf, Mf, Gf or Tf (flop/s), e.g. \"13.32Gf\"";
 }
-
-std::string format_time(Ps t);
-std::string format_bandwidth(std::uint64_t bps);
-std::string format_size(std::uint64_t bytes);
-std::string format_speed(double flops);
-
-} // namespace detail
 
 namespace {
 
@@ -283,7 +274,7 @@ Ps parse_time(const std::string& s)
 {
   auto sp = split(s);
   if (!sp)
-    fail(s, "a time", detail::time_forms());
+    fail(s, "a time", time_forms());
   auto mult = lookup(sp->unit, {{"ps", 1},
                                 {"ns", 1'000},
                                 {"us", 1'000'000},
@@ -291,7 +282,7 @@ Ps parse_time(const std::string& s)
                                 {"ms", 1'000'000'000},
                                 {"s", 1'000'000'000'000}});
   if (!mult)
-    fail(s, "a time", detail::time_forms());
+    fail(s, "a time", time_forms());
   if (sp->number.neg && sp->number.mant != 0)
     throw std::invalid_argument(quoted(s) + " is negative; a time must be >= 0, e.g. \"1.3us\"");
   bool exact = true;
@@ -305,10 +296,10 @@ std::uint64_t parse_bandwidth(const std::string& s)
 {
   auto sp = split(s);
   if (!sp)
-    fail(s, "a bandwidth", detail::bandwidth_forms());
+    fail(s, "a bandwidth", bandwidth_forms());
   auto mult = bandwidth_unit(sp->unit);
   if (!mult)
-    fail(s, "a bandwidth", detail::bandwidth_forms());
+    fail(s, "a bandwidth", bandwidth_forms());
   if (sp->number.neg && sp->number.mant != 0)
     throw std::invalid_argument(quoted(s) + " is negative; a bandwidth must be > 0, e.g. \"32Gbps\"");
   bool exact = true;
@@ -324,7 +315,7 @@ std::uint64_t parse_size(const std::string& s)
 {
   auto sp = split(s);
   if (!sp)
-    fail(s, "a size", detail::size_forms());
+    fail(s, "a size", size_forms());
   auto mult = lookup(sp->unit, {{"B", 1},
                                 {"KB", 1'000},
                                 {"kB", 1'000},
@@ -336,15 +327,15 @@ std::uint64_t parse_size(const std::string& s)
                                 {"GiB", u128{1} << 30},
                                 {"TiB", u128{1} << 40}});
   if (!mult)
-    fail(s, "a size", detail::size_forms());
+    fail(s, "a size", size_forms());
   if (sp->number.neg && sp->number.mant != 0)
-    throw std::invalid_argument(quoted(s) + " is negative; " + detail::size_forms());
+    throw std::invalid_argument(quoted(s) + " is negative; " + size_forms());
   bool exact = true;
   auto v     = scale(sp->number, *mult, std::numeric_limits<std::uint64_t>::max(), exact);
   if (!v)
     throw std::invalid_argument(quoted(s) + " is too large for a size; at most 2^64-1 bytes");
   if (!exact)
-    throw std::invalid_argument(quoted(s) + " is not a whole number of bytes; " + detail::size_forms());
+    throw std::invalid_argument(quoted(s) + " is not a whole number of bytes; " + size_forms());
   return *v;
 }
 
@@ -424,7 +415,7 @@ std::uint64_t parse_symmetric_size(const std::string& s)
   try {
     return parse_size(s);
   } catch (const std::invalid_argument&) {
-    throw std::invalid_argument(quoted(s) + " is not a size; " + detail::symmetric_size_forms());
+    throw std::invalid_argument(quoted(s) + " is not a size; " + symmetric_size_forms());
   }
 }
 
@@ -434,11 +425,11 @@ double parse_speed(const std::string& s)
   Decimal d;
   std::size_t n = scan_decimal(v, d);
   if (n == 0 || n == std::string_view::npos)
-    fail(s, "a speed", detail::speed_forms());
+    fail(s, "a speed", speed_forms());
   double number  = 0;
   auto [ptr, ec] = std::from_chars(v.data(), v.data() + n, number);
   if (ec != std::errc() || ptr != v.data() + n)
-    fail(s, "a speed", detail::speed_forms());
+    fail(s, "a speed", speed_forms());
   std::string_view unit = v.substr(n);
   while (!unit.empty() && unit.front() == ' ')
     unit.remove_prefix(1);
@@ -457,7 +448,7 @@ double parse_speed(const std::string& s)
         mult = pre.mult;
   }
   if (mult == 0)
-    fail(s, "a speed", detail::speed_forms());
+    fail(s, "a speed", speed_forms());
   double r = number * mult;
   if (!std::isfinite(r))
     throw std::invalid_argument(quoted(s) + " is too large for a speed");
@@ -465,8 +456,6 @@ double parse_speed(const std::string& s)
     throw std::invalid_argument(quoted(s) + " is not a usable speed; it must be > 0, e.g. \"13.32Gf\"");
   return r;
 }
-
-namespace detail {
 
 std::string format_time(Ps t)
 {
@@ -525,6 +514,4 @@ std::string format_speed(double flops)
   return std::string(buf, ptr) + "f";
 }
 
-} // namespace detail
-
-} // namespace shmemsim::scenarios
+} // namespace shmemsim

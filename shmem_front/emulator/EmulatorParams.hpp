@@ -1,17 +1,20 @@
 // Emulator parameters (emulator.* keys): the delay and reordering injected above TCP between
-// emulated PEs, the watchdog and the address the job listens on (docs/emulator.md). Used by
-// `shmemsim-run --emulate` only; the simulator ignores them. The platform's job.contexts.* and
-// platform.nic.limits.* keys keep their meaning in emulation.
+// emulated PEs, the watchdog and the address the job listens on (docs/emulator.md), declared
+// beside the emulator that consumes them. Used by `shmemsim-run --emulate` only; the simulator
+// ignores them. The platform's job.contexts.* and platform.nic.limits.* keys keep their meaning in
+// emulation. Times stay in picoseconds here: the emulator converts them where it sleeps
+// (Injector.hpp).
 #pragma once
 
 #include "base/Params.hpp"
 #include "base/Time.hpp"
+#include "base/Units.hpp"
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
-namespace shmemsim::scenarios {
+namespace shmemsim::emulator {
 
 struct EmulatorParams {
   /// Injected one-way delay of every message (0: none; loopback TCP itself takes some microseconds).
@@ -45,6 +48,10 @@ struct EmulatorParams {
   std::string ssh = "ssh -o BatchMode=yes -T";
   /// TCP connections per pair of PEs, used as paths as platform.fabric.routing says.
   int paths = 1;
+
+  /// `bandwidth` in bit/s; 0 for "none". Throws std::invalid_argument (parse_bandwidth's reason)
+  /// when it is neither (the launcher reports it before any PE starts).
+  std::uint64_t bandwidth_bps() const { return bandwidth == "none" ? 0 : parse_bandwidth(bandwidth); }
 
   static const ParamTable<EmulatorParams>& keys();
 };
@@ -130,4 +137,4 @@ inline const ParamTable<EmulatorParams>& EmulatorParams::keys()
   return table;
 }
 
-} // namespace shmemsim::scenarios
+} // namespace shmemsim::emulator
