@@ -53,20 +53,19 @@ PeState& pe_state()
   return *slot;
 }
 
-ContextTable& contexts()
+ContextTable& contexts(PeState& pe)
 {
-  PeState& pe = pe_state();
   if (!pe.contexts)
     pe.contexts = std::make_unique<ContextTable>(rt().my_pe(), rt().contexts_on_exhaustion(), tp().counter_source());
   return *pe.contexts;
 }
 
-TransportCtx* default_ctx()
+TransportCtx* default_ctx(PeState& pe)
 {
   if (g_worker_default != nullptr)
     if (TransportCtx* w = g_worker_default())
       return w;
-  return contexts().default_ctx();
+  return contexts(pe).default_ctx();
 }
 
 void set_worker_default_ctx(TransportCtx* (*f)())
@@ -229,7 +228,7 @@ TransportCtx* Entry::ctx(shmemsim_ctx* handle) const
 {
   const bool multiple = pe_->thread_level == 3; // SHMEM_THREAD_MULTIPLE
   if (handle == reinterpret_cast<shmemsim_ctx*>(std::uintptr_t{1})) {
-    TransportCtx* t = default_ctx();
+    TransportCtx* t = default_ctx(*pe_);
     if (multiple)
       rt().library_lock(t); // the default context is shared by every thread
     return t;

@@ -95,11 +95,20 @@ private:
   PeState* pe_;
 };
 
-/// The calling PE's context table (PeState::contexts; made at its first use).
-ContextTable& contexts();
+/// The calling PE's context table (PeState::contexts; made at its first use). `pe`: the calling
+/// PE's state, when the caller has it (Entry::pe).
+ContextTable& contexts(PeState& pe);
+inline ContextTable& contexts()
+{
+  return contexts(pe_state());
+}
 /// The default context as the calling thread sees it: its PE's, or, for a worker of AsyncSHMEM's
-/// contexts runtime, the worker's own (async/AsyncTransport.cpp).
-TransportCtx* default_ctx();
+/// contexts runtime, the worker's own (async/AsyncTransport.cpp). `pe`: the calling PE's state.
+TransportCtx* default_ctx(PeState& pe);
+inline TransportCtx* default_ctx()
+{
+  return default_ctx(pe_state());
+}
 /// AsyncSHMEM gives a worker's default context (`f` returns it, null for a thread that is none)
 /// while its forwarding transport is installed; install() takes it back.
 void set_worker_default_ctx(TransportCtx* (*f)());
