@@ -14,20 +14,21 @@ namespace shmemsim::run {
 using namespace front;
 
 namespace {
-/// The runtime's settings: the job's (its job.* keys, read into sc.job.runtime) and the platform's
-/// cores (the runtime never reads scenarios).
+/// The runtime's settings: the job's (its job.* keys, read into sc.job.runtime), the platform's
+/// cores and the contexts' exhaustion policy (the runtime never reads scenarios).
 RuntimeParams runtime_params(const scenarios::Scenario& sc, const Models& models)
 {
-  RuntimeParams rp    = sc.job.runtime;
-  rp.core_speed       = sc.platform.hosts.core_speed;
-  rp.instruction_time = sc.platform.hosts.instruction_time;
-  rp.latency_int      = sc.platform.hosts.latency_int;
-  rp.latency_load     = sc.platform.hosts.latency_load;
-  rp.latency_fp_add   = sc.platform.hosts.latency_fp_add;
-  rp.latency_fp_mul   = sc.platform.hosts.latency_fp_mul;
-  rp.divide_time      = sc.platform.hosts.divide_time;
-  rp.reorder_window   = sc.platform.hosts.reorder_window;
-  rp.program_cores    = models.program_cores;
+  RuntimeParams rp          = sc.job.runtime;
+  rp.core_speed             = sc.platform.hosts.core_speed;
+  rp.instruction_time       = sc.platform.hosts.instruction_time;
+  rp.latency_int            = sc.platform.hosts.latency_int;
+  rp.latency_load           = sc.platform.hosts.latency_load;
+  rp.latency_fp_add         = sc.platform.hosts.latency_fp_add;
+  rp.latency_fp_mul         = sc.platform.hosts.latency_fp_mul;
+  rp.divide_time            = sc.platform.hosts.divide_time;
+  rp.reorder_window         = sc.platform.hosts.reorder_window;
+  rp.program_cores          = models.program_cores;
+  rp.contexts_on_exhaustion = sc.job.contexts.on_exhaustion; // the PEs' context tables' policy
   return rp;
 }
 } // namespace
@@ -46,8 +47,8 @@ void ProgramWorkload::setup(Models& models, traces::Recorder* recorder)
   runtime_ = std::make_unique<PeRuntime>(*models.sim, runtime_params(sc_, models), program_.pes, program_.counter);
   PeRuntime& runtime = *runtime_;
   transport_         = std::make_unique<PortalsTransport>(
-      *models.net, std::move(memory), sc_.job.contexts.mapping, sc_.job.contexts.on_exhaustion,
-      [&runtime] { return runtime.my_pe(); }, [&runtime](const std::string& m) { runtime.fatal(m); });
+      *models.net, std::move(memory), sc_.job.contexts.mapping, [&runtime] { return runtime.my_pe(); },
+      [&runtime](const std::string& m) { runtime.fatal(m); });
   PortalsTransport& transport = *transport_;
   transport.set_notice([](const std::string& line) { std::fprintf(stderr, "shmemsim-run: %s\n", line.c_str()); });
   runtime.set_store_listener([&transport](int pe) { transport.note_local_stores(pe); });
@@ -136,7 +137,7 @@ void ProgramWorkload::summarize(nlohmann::json& summary)
 {
   summary["pes"] = program_.pes.size();
   // Counted as the report counts the trace's ctx events: created (own resources), refused, shared.
-  const ContextCounts t = transport_->context_counts();
+  const ContextCounts t = context_counts(); // the library's, summed over the PEs
   summary["contexts"]   = {{"created", t.created},
                            {"refused", t.refused},
                            {"shared", t.shared_default + t.shared_created},

@@ -36,6 +36,7 @@ public:
   void startup_barrier() override;
   const char* getenv(const char* name) override;
   front::CollectiveParams collectives() override;
+  front::OnExhaustion contexts_on_exhaustion() override { return cfg_.contexts.on_exhaustion; }
   [[noreturn]] void fatal(const std::string& message) override;
   [[noreturn]] void global_exit(int status) override;
 

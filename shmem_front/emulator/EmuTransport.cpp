@@ -41,8 +41,7 @@ EmuTransport::EmuTransport(const Config& cfg, Nic& nic, std::function<void(const
   if (d == nullptr)
     throw std::runtime_error("PE " + std::to_string(cfg.rank) + " cannot bind its default context: " + limit +
                              " (raise platform.nic.limits.max_cts / max_mds)");
-  front::CounterSource& source = *this; // a private base: converted here, where it is accessible
-  table_                       = std::make_unique<front::ContextTable>(cfg.rank, cfg.contexts.on_exhaustion, source, d);
+  default_ = static_cast<Ctrs*>(d);
 }
 
 EmuTransport::~EmuTransport() = default;
@@ -54,7 +53,7 @@ void EmuTransport::set_observer(ShmemObserver* obs, std::function<int()> current
   obs_            = obs;
   current_thread_ = std::move(current_thread);
   if (obs != nullptr)
-    name_counters(ctrs(table_->default_ctx()));
+    name_counters(default_);
 }
 
 int EmuTransport::ct_index(const Ctrs* c, bool gets) const
@@ -85,6 +84,16 @@ std::uint64_t EmuTransport::issue(const TransportCtx* ctx, Ctrs* c, bool get_sid
 }
 
 // ------------------------------------------------------------------ counters (the ContextTable's)
+
+front::CounterSource& EmuTransport::counter_source()
+{
+  return *this; // a private base: converted here, where it is accessible
+}
+
+front::Counters* EmuTransport::default_counters()
+{
+  return default_;
+}
 
 front::Counters* EmuTransport::acquire(front::CounterUse use, int id, std::string* limit)
 {
@@ -131,47 +140,16 @@ void EmuTransport::notice(const std::string& line)
   std::fprintf(stderr, "shmemsim-run: %s\n", line.c_str());
 }
 
-// ------------------------------------------------------------------ contexts and requests
+// ------------------------------------------------------------------ requests
 
-TransportCtx* EmuTransport::default_ctx()
+bool EmuTransport::request_test(TransportCtx* slot)
 {
-  return table_->default_ctx();
+  return reached(ctrs(slot));
 }
 
-TransportCtx* EmuTransport::ctx_create(long options)
+void EmuTransport::request_wait(TransportCtx* slot, const char* call)
 {
-  return table_->create(options);
-}
-
-void EmuTransport::ctx_destroy(TransportCtx* c)
-{
-  quiet(c); // a context's operations complete before it goes (OpenSHMEM 1.5, shmem_ctx_destroy)
-  table_->destroy(c);
-}
-
-front::TransportRequest* EmuTransport::request_open()
-{
-  return table_->open_request();
-}
-
-TransportCtx* EmuTransport::request_ctx(front::TransportRequest* r)
-{
-  return r->slot;
-}
-
-bool EmuTransport::request_test(front::TransportRequest* r)
-{
-  return reached(ctrs(r->slot));
-}
-
-void EmuTransport::request_wait(front::TransportRequest* r, const char* call)
-{
-  wait(ctrs(r->slot), false, call);
-}
-
-void EmuTransport::request_close(front::TransportRequest* r)
-{
-  table_->close_request(r);
+  wait(ctrs(slot), false, call);
 }
 
 // ------------------------------------------------------------------ operations

@@ -6,14 +6,14 @@
 // is complete then, whoever else issued meanwhile); small puts (up to
 // max_volatile_size) complete at issue; fence is a quiet unless total data ordering holds.
 // Which counters a context or a request uses, and what happens beyond max_cts / max_mds
-// (job.contexts.on_exhaustion), is the ContextTable's (shmem_front/lib/ContextTable.hpp), as in
-// the simulator: this transport acquires and releases counters for it.
+// (job.contexts.on_exhaustion), is the library's (the PE's ContextTable,
+// shmem_front/lib/ContextTable.hpp), as in the simulator: this transport acquires and releases
+// counters for it as the PE's CounterSource.
 #pragma once
 
 #include "base/ShmemObserver.hpp"
 #include "shmem_front/emulator/Config.hpp"
 #include "shmem_front/emulator/Nic.hpp"
-#include "shmem_front/lib/ContextTable.hpp"
 #include "shmem_front/lib/Seams.hpp"
 
 #include <functional>
@@ -37,9 +37,9 @@ public:
   /// told them (Nic::name_counter) for its counters' events.
   void set_observer(ShmemObserver* obs, std::function<int()> current_thread);
 
-  front::TransportCtx* ctx_create(long options) override;
-  void ctx_destroy(front::TransportCtx* ctx) override;
-  front::TransportCtx* default_ctx() override;
+  /// This PE's counters: the default context's (acquired at construction), then per context or
+  /// request slot while max_cts and max_mds allow.
+  front::CounterSource& counter_source() override;
   void put(front::TransportCtx* ctx, void* dest, const void* src, std::size_t n, int pe, bool blocking) override;
   void get(front::TransportCtx* ctx, void* dest, const void* src, std::size_t n, int pe, bool blocking) override;
   void amo(front::TransportCtx* ctx, front::AmoOp op, front::AmoType t, void* dest, const void* value, int pe) override;
@@ -60,18 +60,15 @@ public:
   std::string wait_note();
   /// Requests (seed 003), as the Portals transport keeps them: a request slot is a CT + issued
   /// counter (one CT and one MD of the limits, puts and gets counted together whatever the
-  /// mapping); the ContextTable gives one to each open request while they last, then shares them.
-  /// request_test reads the counter without blocking.
-  front::TransportRequest* request_open() override;
-  front::TransportCtx* request_ctx(front::TransportRequest* r) override;
-  bool request_test(front::TransportRequest* r) override;
-  void request_wait(front::TransportRequest* r, const char* call) override;
-  void request_close(front::TransportRequest* r) override;
+  /// mapping). request_test reads the counter without blocking.
+  bool request_test(front::TransportCtx* slot) override;
+  void request_wait(front::TransportCtx* slot, const char* call) override;
 
 private:
   struct Ctrs;
   static Ctrs* ctrs(const front::TransportCtx* ctx);
-  // CounterSource (called by the table, under its lock)
+  // CounterSource (called by the PE's ContextTable, under its lock)
+  front::Counters* default_counters() override;
   front::Counters* acquire(front::CounterUse use, int id, std::string* limit) override;
   void release(front::Counters* c) override;
   void ctx_event(int id, const front::Counters* c, CtxEvent what) override;
@@ -96,8 +93,8 @@ private:
   Nic& nic_;
   std::function<void(const std::string&)> fatal_;
   std::vector<std::unique_ptr<Ctrs>> ctrs_; ///< the counters acquired (the default context's first)
+  Ctrs* default_ = nullptr;                 ///< the default context's
   int cts_used_ = 0, mds_used_ = 0;
-  std::unique_ptr<front::ContextTable> table_;
   ShmemObserver* obs_ = nullptr;
   std::function<int()> current_thread_;
   std::mutex note_mutex_;

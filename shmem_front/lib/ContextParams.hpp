@@ -1,9 +1,9 @@
 // How OpenSHMEM contexts map onto the NIC's resources (job.contexts.* keys): the mapping, the
 // policy when the NIC's counting events or memory descriptors run out, and the contexts paper's
-// PTL_MD_INDEPENDENT. Plain data with its declared keys (base/Params.hpp), consumed by both
-// transports under the seam: the Portals transport (shmem_front/transport) and the emulator's
-// (shmem_front/emulator), through the context table (ContextTable.hpp). Its enums are the seam's
-// (Seams.hpp).
+// PTL_MD_INDEPENDENT. Plain data with its declared keys (base/Params.hpp): the mapping and the MD
+// option are the transports' under the seam (the Portals transport, shmem_front/transport, and the
+// emulator's, shmem_front/emulator), the policy is the context table's above it (ContextTable.hpp,
+// told through Runtime::contexts_on_exhaustion). Its enums are the seam's (Seams.hpp).
 #pragma once
 
 #include "shmem_front/lib/Seams.hpp" // CtxMapping, OnExhaustion

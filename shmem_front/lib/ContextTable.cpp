@@ -18,11 +18,11 @@ void ContextCounts::add(const ContextCounts& o)
   request_slots_peak = std::max(request_slots_peak, o.request_slots_peak);
 }
 
-ContextTable::ContextTable(int pe, OnExhaustion policy, CounterSource& source, Counters* default_counters)
-    : pe_(pe), policy_(policy), source_(source), def_(std::make_unique<TransportCtx>())
+ContextTable::ContextTable(int pe, OnExhaustion policy, CounterSource& source)
+    : pe_(pe), policy_(policy), source_(source), def_(std::make_unique<ContextRecord>())
 {
-  SHMEMSIM_ASSERT(default_counters != nullptr, "a context table needs the default context's counters");
-  def_->counters = default_counters;
+  def_->counters = source.default_counters();
+  SHMEMSIM_ASSERT(def_->counters != nullptr, "a context table needs the default context's counters");
 }
 
 ContextTable::~ContextTable() = default;
@@ -40,7 +40,7 @@ TransportCtx* ContextTable::create(long options)
     return share("not SHMEM_CTX_PRIVATE (contexts.on_exhaustion keep_private)");
   std::string limit;
   if (Counters* k = source_.acquire(CounterUse::Context, next_id_, &limit)) {
-    auto c      = std::make_unique<TransportCtx>();
+    auto c      = std::make_unique<ContextRecord>();
     c->id       = next_id_++;
     c->counters = k;
     ++counts_.created;
@@ -59,13 +59,13 @@ TransportCtx* ContextTable::create(long options)
   return nullptr;
 }
 
-TransportCtx* ContextTable::share_target()
+ContextRecord* ContextTable::share_target()
 {
   if (policy_ != OnExhaustion::RoundRobin)
     return def_.get();
   // The pool: the PE's created contexts that own counters and live, in creation order (request
   // slots are no contexts: a context never shares one).
-  std::vector<TransportCtx*> pool;
+  std::vector<ContextRecord*> pool;
   for (const auto& x : ctxs_)
     if (x->owner == x.get() && !x->destroyed && !x->request_slot)
       pool.push_back(x.get());
@@ -76,7 +76,7 @@ TransportCtx* ContextTable::share_target()
 
 TransportCtx* ContextTable::share(const std::string& why)
 {
-  auto c      = std::make_unique<TransportCtx>();
+  auto c      = std::make_unique<ContextRecord>();
   c->owner    = share_target();
   c->counters = c->owner->counters;
   c->id       = next_id_++;
@@ -95,25 +95,26 @@ TransportCtx* ContextTable::share(const std::string& why)
   return ctxs_.back().get();
 }
 
-void ContextTable::erase(TransportCtx* c)
+void ContextTable::erase(ContextRecord* c)
 {
-  std::erase_if(ctxs_, [c](const std::unique_ptr<TransportCtx>& x) { return x.get() == c; });
+  std::erase_if(ctxs_, [c](const std::unique_ptr<ContextRecord>& x) { return x.get() == c; });
 }
 
-void ContextTable::release(TransportCtx* c)
+void ContextTable::release(ContextRecord* c)
 {
   SHMEMSIM_ASSERT(c->owner == c && c->sharers == 0, "releasing a context's counters while others share them");
   source_.release(c->counters);
   erase(c);
 }
 
-void ContextTable::destroy(TransportCtx* c)
+void ContextTable::destroy(TransportCtx* t)
 {
   std::lock_guard lock(mutex_);
+  auto* c = static_cast<ContextRecord*>(t); // every TransportCtx the routines hold is a record of their table
   SHMEMSIM_ASSERT(c != def_.get() && !c->request_slot, "destroying the default context or a request slot");
   source_.ctx_event(c->id, c->counters, CtxEvent::Destroy);
   if (c->owner != c) {
-    TransportCtx* o = c->owner;
+    ContextRecord* o = c->owner;
     --o->sharers;
     erase(c);
     if (o->destroyed && o->sharers == 0)
@@ -134,7 +135,7 @@ TransportRequest* ContextTable::open_request()
   ++counts_.requests_opened;
   std::string limit;
   if (Counters* k = source_.acquire(CounterUse::Request, next_id_, &limit)) {
-    auto s          = std::make_unique<TransportCtx>();
+    auto s          = std::make_unique<ContextRecord>();
     s->id           = next_id_++; // numbered with the contexts in traces (ops "put_req", ...)
     s->counters     = k;
     s->request_slot = true;
@@ -160,10 +161,16 @@ TransportRequest* ContextTable::open_request()
   return r;
 }
 
+bool ContextTable::alone_on_slot(const TransportRequest* r)
+{
+  std::lock_guard lock(mutex_);
+  return r->slot->request_slot && r->slot->req_users <= 1;
+}
+
 void ContextTable::close_request(TransportRequest* r)
 {
   std::lock_guard lock(mutex_);
-  TransportCtx* s = r->slot;
+  ContextRecord* s = r->slot;
   delete r;
   if (--s->req_users > 0 || !s->request_slot)
     return;

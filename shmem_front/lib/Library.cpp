@@ -1,5 +1,7 @@
 #include "shmem_front/lib/Library.hpp"
 
+#include "base/Assert.hpp"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -10,12 +12,14 @@ namespace shmemsim::front {
 namespace {
 Env g_env;
 std::vector<std::unique_ptr<PeState>> g_pes;
+TransportCtx* (*g_worker_default)() = nullptr; ///< AsyncSHMEM's (set_worker_default_ctx)
 } // namespace
 
 void install(const Env& env)
 {
   g_env = env;
   g_pes.clear();
+  g_worker_default = nullptr;
 }
 
 void set_transport(Transport* t)
@@ -47,6 +51,49 @@ PeState& pe_state()
   if (!slot)
     slot = std::make_unique<PeState>();
   return *slot;
+}
+
+ContextTable& contexts(PeState& pe)
+{
+  if (!pe.contexts)
+    pe.contexts = std::make_unique<ContextTable>(rt().my_pe(), rt().contexts_on_exhaustion(), tp().counter_source());
+  return *pe.contexts;
+}
+
+TransportCtx* default_ctx(PeState& pe)
+{
+  if (g_worker_default != nullptr)
+    if (TransportCtx* w = g_worker_default())
+      return w;
+  return contexts(pe).default_ctx();
+}
+
+void set_worker_default_ctx(TransportCtx* (*f)())
+{
+  g_worker_default = f;
+}
+
+TransportRequest* open_request()
+{
+  return contexts().open_request();
+}
+
+void close_request(TransportRequest* r)
+{
+  ContextTable& table = contexts();
+  // Asked first, whatever the answer: a backend's test may report failed operations.
+  const bool complete = tp().request_test(r->slot);
+  SHMEMSIM_ASSERT(complete || !table.alone_on_slot(r), "a request closed before it completed");
+  table.close_request(r);
+}
+
+ContextCounts context_counts()
+{
+  ContextCounts all;
+  for (const auto& pe : g_pes)
+    if (pe && pe->contexts)
+      all.add(pe->contexts->counts());
+  return all;
 }
 
 const PeState* pe_state_of(int pe)
@@ -181,7 +228,7 @@ TransportCtx* Entry::ctx(shmemsim_ctx* handle) const
 {
   const bool multiple = pe_->thread_level == 3; // SHMEM_THREAD_MULTIPLE
   if (handle == reinterpret_cast<shmemsim_ctx*>(std::uintptr_t{1})) {
-    TransportCtx* t = tp().default_ctx();
+    TransportCtx* t = default_ctx(*pe_);
     if (multiple)
       rt().library_lock(t); // the default context is shared by every thread
     return t;

@@ -1,12 +1,15 @@
 // Library-wide state of the OpenSHMEM routines: one PeState per PE (every PE runs in this
-// process), context handles, and the checks every routine makes. Only the seams reach out.
+// process), context handles and the PE's context table, and the checks every routine makes. Only
+// the seams reach out.
 #pragma once
 
+#include "shmem_front/lib/ContextTable.hpp"
 #include "shmem_front/lib/Seams.hpp"
 #include "shmem_front/lib/SymmetricHeap.hpp"
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <set>
 #include <string>
@@ -45,6 +48,9 @@ struct PeState {
   std::set<shmemsim_ctx*> live;
   std::set<shmemsim_ctx*> destroyed; ///< kept, so that a later use is reported as such
   std::uint64_t contexts_made = 0;   ///< numbers them (shmemsim_ctx::seq)
+  /// Which counters of the transport its contexts and requests issue on (made by the PE's
+  /// shmem_init, before its threads, over the transport's counter source; kept across finalize).
+  std::unique_ptr<ContextTable> contexts;
 
   bool is_live(shmemsim_ctx* c) const;
   /// The live contexts in creation order, each borrowed: retire_ctx waits until `give_back` returns it.
@@ -88,6 +94,28 @@ private:
   const char* routine_;
   PeState* pe_;
 };
+
+/// The calling PE's context table (PeState::contexts; made at its first use). `pe`: the calling
+/// PE's state, when the caller has it (Entry::pe).
+ContextTable& contexts(PeState& pe);
+inline ContextTable& contexts()
+{
+  return contexts(pe_state());
+}
+/// The default context as the calling thread sees it: its PE's, or, for a worker of AsyncSHMEM's
+/// contexts runtime, the worker's own (async/AsyncTransport.cpp). `pe`: the calling PE's state.
+TransportCtx* default_ctx(PeState& pe);
+inline TransportCtx* default_ctx()
+{
+  return default_ctx(pe_state());
+}
+/// AsyncSHMEM gives a worker's default context (`f` returns it, null for a thread that is none)
+/// while its forwarding transport is installed; install() takes it back.
+void set_worker_default_ctx(TransportCtx* (*f)());
+/// A request of the calling PE: its slot from the PE's table (ContextTable::open_request).
+TransportRequest* open_request();
+/// Releases `r`, once its completion was seen (Transport::request_test true, or request_wait returned).
+void close_request(TransportRequest* r);
 
 /// A new context handle of the calling PE over transport context `t`.
 shmemsim_ctx* register_ctx(PeState& pe, TransportCtx* t, long options);

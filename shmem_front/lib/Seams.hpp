@@ -3,6 +3,7 @@
 // sim/nic nor SimGrid headers: a null transport/runtime pair is enough to unit-test them.
 #pragma once
 
+#include "base/CtxEvent.hpp"
 #include "shmem_front/lib/AsyncParams.hpp"
 #include "shmem_front/lib/CollectiveParams.hpp"
 
@@ -29,7 +30,7 @@ inline std::size_t amo_size(AmoType t)
 /// CT and one MD, puts and gets counted together) or Split (a put CT + MD and a get CT + MD).
 enum class CtxMapping { Lean, Split };
 
-/// What ctx_create does when the NIC's CTs or MDs run out (job.contexts.on_exhaustion; the
+/// What shmem_ctx_create does when the NIC's CTs or MDs run out (job.contexts.on_exhaustion; the
 /// ContextTable applies it): Fail: refuse (SHMEM_CTX_INVALID); Share: share the default context's
 /// counters; RoundRobin: share those of the PE's created contexts that own counters, in turn (the
 /// default context's if there is none); KeepPrivate: contexts created without SHMEM_CTX_PRIVATE
@@ -37,11 +38,43 @@ enum class CtxMapping { Lean, Split };
 /// share the default's.
 enum class OnExhaustion { Fail, Share, RoundRobin, KeepPrivate };
 
-/// One communication context as the routines hold it (opaque to them; ContextTable.hpp defines
-/// it: its number in traces and the transport's counters it issues on).
-struct TransportCtx;
-/// One request's completion object (seed 003's request handles; opaque; ContextTable.hpp).
-struct TransportRequest;
+/// One set of a backend's completion counters (its CTs, MDs and issued counts): what a context or
+/// a request slot issues on and waits for. Each backend derives its own.
+struct Counters {
+  virtual ~Counters() = default;
+};
+
+/// What counters are acquired for: a context (the mapping's CTs and MDs) or a request slot (one
+/// CT and one MD, not volatile, puts and gets counted together whatever the mapping).
+enum class CounterUse { Context, Request };
+
+/// One PE's completion counters as its backend has them: what the library's ContextTable
+/// (ContextTable.hpp) acquires for contexts and request slots and releases, and where it publishes
+/// what it decided. Called by one PE's threads, under the table's lock.
+class CounterSource {
+public:
+  virtual ~CounterSource() = default;
+  /// The default context's counters, the backend's from the start (never released).
+  virtual Counters* default_counters() = 0;
+  /// Counters for `use`, numbered `id` in traces; null when none are left: `*limit` then names
+  /// the limit that stopped it ("max_cts (4) reached").
+  virtual Counters* acquire(CounterUse use, int id, std::string* limit) = 0;
+  /// No context or request issues on `c` any more: give its resources back.
+  virtual void release(Counters* c) = 0;
+  /// A context event for the observer or the trace: context `id` counting on `counters` (a
+  /// refused context: id -1, counters null).
+  virtual void ctx_event(int id, const Counters* counters, CtxEvent what) = 0;
+  /// One notice line ("PE 3: context 5 shares ..."), for the user.
+  virtual void notice(const std::string& line) = 0;
+};
+
+/// One communication context or request slot as a transport sees it: what the library's
+/// ContextTable made it (its number and the counters it issues on; the table keeps the rest).
+struct TransportCtx {
+  int id             = 0;       ///< numbers the PE's contexts and request slots in traces (0: the default one)
+  Counters* counters = nullptr; ///< where its operations are issued and counted (shared ones: their owner's)
+};
+
 class SignalJournal;
 
 /// More words for the report of a wait (a deadlock, a time limit), made when the report is; empty
@@ -59,10 +92,9 @@ class Transport {
 public:
   virtual ~Transport() = default;
 
-  /// A context with `options` (SHMEM_CTX_* bits). Returns null if resources are exhausted.
-  virtual TransportCtx* ctx_create(long options) = 0;
-  virtual void ctx_destroy(TransportCtx* ctx)    = 0;
-  virtual TransportCtx* default_ctx()            = 0;
+  /// The calling PE's completion counters, for its ContextTable (the library's: it decides which
+  /// counters each context and request slot issues on; `ctx` below is one of its records).
+  virtual CounterSource& counter_source() = 0;
 
   /// Put `n` bytes from local `src` to symmetric `dest` on `pe`. Blocking: return once `src` may
   /// be reused (local completion); non-blocking: at once, completed by quiet.
@@ -106,32 +138,18 @@ public:
   /// The calling PE's signal journal (null: the backend keeps none).
   virtual SignalJournal* signal_journal() { return nullptr; }
 
-  // Request-scoped completion (seed 003's non-blocking operations with request handles).
-  // Contract:
-  // - request_open gives a completion object of its own to one request of the calling PE.
-  //   Operations of the request are issued with the ordinary calls above (blocking = false) on
-  //   request_ctx(r), and only on it. quiet/fence on any context neither wait for them nor order
-  //   them (a backend whose completion objects ran out may complete them earlier; never later).
-  // - request_test: true once every operation issued on r is complete (puts and AMOs delivered at
-  //   their target, gets and fetches with their data in place); it never blocks.
-  // - request_wait blocks until request_test would say true (`call` names the routine for
-  //   deadlock reports).
-  // - request_close releases r; only after request_test said true or request_wait returned.
-  // - request_open never fails: when the backend runs out of completion objects it shares one
-  //   with another open request (then a wait may also wait for the other's operations), and says
-  //   so once per PE, as the implementation documents.
-  // The defaults are a backend with no completion object per request: every request's operations
-  // go on the default context, and testing or waiting completes that context (earlier than the
-  // request alone would, never later: within the contract). The Portals transport overrides them.
-  virtual TransportRequest* request_open() { return reinterpret_cast<TransportRequest*>(default_ctx()); }
-  virtual TransportCtx* request_ctx(TransportRequest*) { return default_ctx(); }
-  virtual bool request_test(TransportRequest*)
-  {
-    quiet(default_ctx());
-    return true;
-  }
-  virtual void request_wait(TransportRequest*, const char*) { quiet(default_ctx()); }
-  virtual void request_close(TransportRequest*) {}
+  // Request-scoped completion (seed 003's non-blocking operations with request handles). The
+  // library's ContextTable gives each open request a slot (a TransportCtx over counters acquired
+  // with CounterUse::Request) while counters last, then shares one (an earlier request's, else the
+  // default context), and releases it with its last request. Operations of a request are issued
+  // with the ordinary calls above (blocking = false) on its slot, and only there; quiet/fence on
+  // any context neither wait for them nor order them (when the slot is shared with the default
+  // context they may complete them earlier; never later).
+  /// True once every operation issued on `slot` is complete (puts and AMOs delivered at their
+  /// target, gets and fetches with their data in place); never blocks.
+  virtual bool request_test(TransportCtx* slot) = 0;
+  /// Blocks until request_test(slot) would say true (`call` names the routine for deadlock reports).
+  virtual void request_wait(TransportCtx* slot, const char* call) = 0;
 };
 
 /// The PE's threads and their sync objects through the pthread API, as the PE's program sees it:
@@ -207,6 +225,9 @@ public:
   virtual const char* getenv(const char* name) = 0;
   /// The run's collective algorithms (job.collectives.*, checked by the scenario layer); defaults otherwise.
   virtual CollectiveParams collectives() { return {}; }
+  /// What shmem_ctx_create does when the counters run out (job.contexts.on_exhaustion): the
+  /// policy of the PE's ContextTable.
+  virtual OnExhaustion contexts_on_exhaustion() { return OnExhaustion::Fail; }
   /// AsyncSHMEM's settings (job.async.*; workers 0: the PE's cores); the environment may override them.
   virtual AsyncParams async_params() { return {}; }
 
@@ -242,5 +263,12 @@ void install(const Env& env);
 /// transport in front of the backend's while it runs).
 void set_transport(Transport* t);
 const Env& env();
+
+struct ContextCounts;
+/// What the PEs' context tables did (contexts created, refused, shared; requests with a slot of
+/// their own or a shared one, the most slots one PE held at once), summed over the PEs of this
+/// process, for summaries (summary.json's `contexts` and `requests`). After the run, before the
+/// next install.
+ContextCounts context_counts();
 
 } // namespace shmemsim::front

@@ -236,7 +236,7 @@ void shmemx_barrier_aset(shmemx_aset* aset, long* pSync)
   Entry e("shmemx_barrier_aset");
   shmemx_aset* a = check_aset(e, aset);
   Group g        = aset_group(e, a, pSync);
-  tp().quiet(tp().default_ctx()); // as shmem_barrier: the default context's operations complete
+  tp().quiet(default_ctx()); // as shmem_barrier: the default context's operations complete
   group_sync(g);
 }
 

@@ -32,7 +32,7 @@ namespace {
 
 TransportCtx* ctx0()
 {
-  return tp().default_ctx();
+  return default_ctx();
 }
 
 /// The configured algorithms (job.collectives.*, parsed once by the scenario layer).
@@ -895,7 +895,7 @@ void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long* pSync)
   Entry e("shmem_barrier");
   ActiveSet as(e, PE_start, logPE_stride, PE_size, pSync);
   // As shmem_barrier_all: only the default context's operations complete.
-  tp().quiet(tp().default_ctx());
+  tp().quiet(default_ctx());
   group_sync(as.g);
 }
 

@@ -116,13 +116,13 @@ void reset_node(const LockWords& w)
 std::uint32_t fetch_op(AmoOp op, std::uint32_t* target, std::uint32_t value, const std::uint32_t* cond, int pe)
 {
   std::uint32_t old = 0;
-  tp().fetch_amo(tp().default_ctx(), op, AmoType::Uint32, target, &value, cond, &old, pe, true);
+  tp().fetch_amo(default_ctx(), op, AmoType::Uint32, target, &value, cond, &old, pe, true);
   return old;
 }
 
 void post_or(std::uint32_t* target, std::uint32_t value, int pe)
 {
-  tp().amo(tp().default_ctx(), AmoOp::Or, AmoType::Uint32, target, &value, pe);
+  tp().amo(default_ctx(), AmoOp::Or, AmoType::Uint32, target, &value, pe);
 }
 
 /// The PE's other threads may take `lock` now. Those waiting for it wait for an update of this PE's
@@ -175,7 +175,7 @@ void shmem_clear_lock(long* lock)
   Entry e("shmem_clear_lock");
   const LockWords w = words(e, lock);
   // Everything done inside the critical section completes before the release (§9.12).
-  tp().quiet(tp().default_ctx());
+  tp().quiet(default_ctx());
   const std::vector<shmemsim_ctx*> ctxs = e.pe().borrow_live(); // sibling threads may destroy theirs meanwhile
   for (shmemsim_ctx* c : ctxs)
     tp().quiet(c->tctx);

@@ -3,10 +3,11 @@
 //
 // PROTOCOL (flat, every member signals every other one; progress happens inside the library's
 // calls: the start, shmemx_test_request, shmemx_wait_request):
-//  1. start: the caller's data goes out at once, as request-scoped puts (Transport::request_open:
-//     not completed by quiet, not ordered by fence) -- broadcast: the root puts source into every
-//     member's dest; fcollect: my block into every member's dest; reductions: my source into slot
-//     `my index` of every member's pWrk; collect: first the sizes (below), then my block.
+//  1. start: the caller's data goes out at once, as request-scoped puts (on a request slot of the
+//     PE's ContextTable: not completed by quiet, not ordered by fence) -- broadcast: the root puts
+//     source into every member's dest; fcollect: my block into every member's dest; reductions: my
+//     source into slot `my index` of every member's pWrk; collect: first the sizes (below), then
+//     my block.
 //  2. once the caller's puts have completed (request_test), it signals every other member: one
 //     atomic add of (1 << 48) + sig on the pSync word ARRIVE of the bank, where sig (24 bits, not
 //     0) hashes the collective's sequence number on the set, its kind, size, root and operation.
@@ -102,12 +103,12 @@ public:
   {
     sig_ = signature(seq_, s);
     ++a->outstanding;
-    t_ = tp().request_open();
+    t_ = open_request();
   }
   ~NbCollective() override
   {
     if (t_ != nullptr)
-      tp().request_close(t_);
+      close_request(t_);
   }
   void start();
   /// Every step possible without blocking (once at a time).
@@ -120,13 +121,13 @@ public:
   void wait(const char* call) override;
   /// Its puts are in flight: the other members wait for the signals that follow them.
   bool sending() const { return state_ == State::Data; }
-  void wait_transport(const char* call) { tp().request_wait(t_, call); }
+  void wait_transport(const char* call) { tp().request_wait(t_->slot, call); }
 
 private:
   enum class State { Prefix, Data, Signalled, Finishing, Done };
   int n() const { return static_cast<int>(aset_->members.size()); }
   int pe(int idx) const { return aset_->members[static_cast<std::size_t>(idx)]; }
-  TransportCtx* ctx() { return tp().request_ctx(t_); }
+  TransportCtx* ctx() { return t_->slot; }
   std::uint64_t load(int w) const { return __atomic_load_n(&words_[w], __ATOMIC_SEQ_CST); }
   void take(int w, std::uint64_t v) { __atomic_fetch_sub(&words_[w], v, __ATOMIC_SEQ_CST); }
   /// My block at `off` of every member's `base` (mine by a copy).
@@ -222,7 +223,7 @@ void NbCollective::step(const char* call)
     state_ = State::Data;
   }
   if (state_ == State::Data) {
-    if (!tp().request_test(t_))
+    if (!tp().request_test(t_->slot))
       return;
     signal_ = kCountUnit + sig_;
     for (int i = 1; i < n(); ++i)
@@ -231,8 +232,8 @@ void NbCollective::step(const char* call)
   }
   if (state_ == State::Signalled)
     arrived(call);
-  if (state_ == State::Finishing && tp().request_test(t_)) {
-    tp().request_close(t_);
+  if (state_ == State::Finishing && tp().request_test(t_->slot)) {
+    close_request(t_);
     t_ = nullptr;
     --aset_->outstanding;
     psync_use().busy.erase(psync_);

@@ -1,7 +1,8 @@
 // Seed 003's non-blocking RMA and AMOs with request handles (shmemx.h, ORNL EXTENSIONS), their
 // completion (shmemx_wait_request, shmemx_test_request), shmem_finalize's part and shmemx_abort.
-// Every request gets a completion object of its own from the transport (Transport::request_open):
-// quiet and fence on contexts neither complete nor order its operations.
+// Every request gets a completion object of its own, a slot of the PE's context table
+// (ContextTable::open_request, over the transport's counters): quiet and fence on contexts neither
+// complete nor order its operations.
 #include "shmem_front/lib/Requests.hpp"
 
 #include <cstdio>
@@ -93,19 +94,19 @@ public:
   ~RmaRequest() override
   {
     if (t_ != nullptr)
-      tp().request_close(t_);
+      close_request(t_);
   }
   TransportCtx* ctx()
   {
     if (t_ == nullptr)
-      t_ = tp().request_open();
-    return tp().request_ctx(t_);
+      t_ = open_request();
+    return t_->slot;
   }
-  bool test() override { return t_ == nullptr || tp().request_test(t_); }
+  bool test() override { return t_ == nullptr || tp().request_test(t_->slot); }
   void wait(const char* call) override
   {
     if (t_ != nullptr)
-      tp().request_wait(t_, call);
+      tp().request_wait(t_->slot, call);
   }
   unsigned char operand[16] = {};
 

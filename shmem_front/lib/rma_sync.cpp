@@ -23,7 +23,7 @@ void barrier_all_impl(Entry& e)
   // OpenSHMEM 1.5 (9.9.2): barrier_all completes the RMA and AMOs issued on the default context;
   // other contexts complete by their own quiet (the contexts paper, section 3: "the implicit quiet
   // [...] is performed on the default context").
-  tp().quiet(tp().default_ctx());
+  tp().quiet(default_ctx(e.pe()));
   sync_all_impl(e);
 }
 
@@ -87,7 +87,7 @@ void shmem_ctx_getmem_nbi(shmem_ctx_t c, void* d, const void* s, size_t n, int p
 void shmem_fence(void)
 {
   Entry e("shmem_fence");
-  tp().fence(tp().default_ctx());
+  tp().fence(default_ctx(e.pe()));
 }
 
 void shmem_ctx_fence(shmem_ctx_t ctx)
@@ -99,7 +99,7 @@ void shmem_ctx_fence(shmem_ctx_t ctx)
 void shmem_quiet(void)
 {
   Entry e("shmem_quiet");
-  tp().quiet(tp().default_ctx());
+  tp().quiet(default_ctx(e.pe()));
 }
 
 void shmem_ctx_quiet(shmem_ctx_t ctx)

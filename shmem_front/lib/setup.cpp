@@ -97,6 +97,7 @@ void shmem_init(void)
   e.pe().heap.reset(rt().heap_size(), kReservedHeap);
   e.pe().heap_base   = reinterpret_cast<std::uintptr_t>(rt().heap_base());
   e.pe().initialized = true;
+  contexts(); // the PE's context table, made before its threads may share it
   if (rt().my_pe() == 0 && !again)
     print_environment_info(); // at start-up, once
   debug(e, std::string(again ? "initialized again" : "initialized") + ": symmetric heap of " +
@@ -151,7 +152,7 @@ void shmem_finalize(void)
     live.swap(e.pe().live);
   }
   for (shmemsim_ctx* c : in_creation_order({live.begin(), live.end()}))
-    tp().ctx_destroy(c->tctx);
+    contexts().destroy(c->tctx);
   TeamState& teams = team_state();
   teams.teams.clear(); // teams made by splits (their handles are invalid from now on)
   teams.ctx_team.clear();
@@ -356,7 +357,7 @@ int shmem_ctx_create(long options, shmem_ctx_t* ctx)
   if ((options & ~(SHMEM_CTX_SERIALIZED | SHMEM_CTX_PRIVATE | SHMEM_CTX_NOSTORE)) != 0)
     e.fail("unknown option bits " + std::to_string(options) +
            "; use SHMEM_CTX_SERIALIZED, SHMEM_CTX_PRIVATE, SHMEM_CTX_NOSTORE");
-  TransportCtx* t = tp().ctx_create(options);
+  TransportCtx* t = contexts().create(options);
   if (t == nullptr) {
     *ctx = SHMEM_CTX_INVALID;
     return 1;
@@ -375,7 +376,7 @@ void shmem_ctx_destroy(shmem_ctx_t ctx)
   // Kept among the destroyed, so that later use is reported as use of a destroyed context.
   if (!e.pe().retire_ctx(ctx))
     e.fail("context " + hex(ctx) + " was destroyed (by another thread, meanwhile)");
-  tp().ctx_destroy(t);
+  contexts().destroy(t);
 }
 
 int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t* team)

@@ -92,14 +92,14 @@ int shmemx_ctx_create(int num_ctx, int assertion, shmem_ctx_t ctx[])
   const long options = options_of(e, assertion);
   std::vector<shmemsim_ctx*> made;
   for (int i = 0; i < num_ctx; ++i) {
-    TransportCtx* t = tp().ctx_create(options);
+    TransportCtx* t = contexts().create(options);
     if (t == nullptr) {
       for (shmemsim_ctx* c : made) {
         {
           std::lock_guard lock(e.pe().contexts_mutex);
           e.pe().live.erase(c);
         }
-        tp().ctx_destroy(c->tctx);
+        contexts().destroy(c->tctx);
         delete c; // never handed out
       }
       for (int k = 0; k < num_ctx; ++k)
@@ -125,7 +125,7 @@ void shmemx_ctx_destroy(int num_ctx, shmem_ctx_t ctx[])
     // Kept among the destroyed: later use is reported as use of a destroyed context.
     if (!e.pe().retire_ctx(ctx[i]))
       e.fail("ctx[" + std::to_string(i) + "] was destroyed (by another thread, meanwhile)");
-    tp().ctx_destroy(t);
+    contexts().destroy(t);
   }
 }
 
@@ -174,7 +174,7 @@ void shmemx_sync(int PE_start, int logPE_stride, int PE_size, long* pSync)
   int r             = 0;
   for (long dist = 1; dist < PE_size; dist *= 2, ++r) {
     const int peer = static_cast<int>(PE_start + ((idx + dist) % PE_size) * stride);
-    tp().amo(tp().default_ctx(), AmoOp::Add, AmoType::Int64, &pSync[r], &one, peer);
+    tp().amo(default_ctx(), AmoOp::Add, AmoType::Int64, &pSync[r], &one, peer);
     wait_for(e.routine(), [&] { return load_updated(&slots[r]) >= 1; });
     __atomic_fetch_sub(&pSync[r], 1L, __ATOMIC_SEQ_CST);
   }

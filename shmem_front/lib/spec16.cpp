@@ -105,12 +105,12 @@ int scan(const char* name, bool inclusive, shmem_team_t team, T* dest, const T* 
     if (k == g.me) {
       std::memcpy(part, source, bytes);
     } else {
-      tp().get(tp().default_ctx(), part, source, bytes, g.pe(k), false);
+      tp().get(default_ctx(), part, source, bytes, g.pe(k), false);
       remote = true;
     }
   }
   if (remote)
-    tp().quiet(tp().default_ctx());
+    tp().quiet(default_ctx());
   std::vector<T> acc(nelems, T{});
   for (int k = 0; k < count; ++k) {
     const T* part = parts.data() + static_cast<std::size_t>(k) * nelems;

@@ -113,9 +113,9 @@ PeRuntime& pe_runtime()
 
 PeRuntime::PeRuntime(sim::Simulation& sim, const RuntimeParams& params, std::vector<PeProcess>& pes,
                      WorkCounter counter)
-    : sim_(sim), collectives_(params.collectives), async_(params.async), pes_(sim, pes), threads_(sim, *this),
-      sync_(sim, threads_, *this, params.library_lock), accounting_(sim, params, counter), process_(threads_),
-      omp_(params, threads_, pes_)
+    : sim_(sim), collectives_(params.collectives), async_(params.async), on_exhaustion_(params.contexts_on_exhaustion),
+      pes_(sim, pes), threads_(sim, *this), sync_(sim, threads_, *this, params.library_lock),
+      accounting_(sim, params, counter), process_(threads_), omp_(params, threads_, pes_)
 {
   g_runtime = this;
   sync_.set_address_namer([this](const void* addr) { return pes_.name_address(addr); });

@@ -97,6 +97,7 @@ public:
   const char* getenv(const char* name) override;
   CollectiveParams collectives() override;
   AsyncParams async_params() override;
+  OnExhaustion contexts_on_exhaustion() override { return on_exhaustion_; }
   const Pthreads& pthreads() override { return pthreads_; }
   /// The pthread API the PEs' program copies see (the interposition library's), for the library's threads.
   void set_pthreads(const Pthreads& p) { pthreads_ = p; }
@@ -117,6 +118,7 @@ private:
   sim::Simulation& sim_;
   CollectiveParams collectives_;
   AsyncParams async_;
+  OnExhaustion on_exhaustion_;
   Pthreads pthreads_;
   PeSet pes_;
   SimThreads threads_;

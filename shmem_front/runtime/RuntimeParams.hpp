@@ -8,6 +8,7 @@
 
 #include "shmem_front/lib/AsyncParams.hpp"
 #include "shmem_front/lib/CollectiveParams.hpp"
+#include "shmem_front/lib/ContextParams.hpp" // OnExhaustion and its default
 #include "sim/HostParams.hpp"
 #include "base/Params.hpp"
 #include "base/Time.hpp"
@@ -55,6 +56,9 @@ struct RuntimeParams {
   Ps poll_cost    = 100'000;    ///< what a poll that found nothing costs (100 ns)
   CollectiveParams collectives; ///< job.collectives.* (CollectiveParams::keys())
   AsyncParams async;            ///< job.async.* (AsyncParams::keys())
+  /// What the PEs' context tables do when the counters run out: job.contexts.on_exhaustion, a key of
+  /// ContextParams::keys() (the program workload sets it, as it sets the platform's fields).
+  OnExhaustion contexts_on_exhaustion = ContextParams{}.on_exhaustion;
 
   /// The runtime's own job.* keys: job.compute, job.compute_scale, job.compute_quantum,
   /// job.threads.library_lock and job.threads.per_pe.

@@ -1,8 +1,6 @@
 #include "shmem_front/transport/PortalsTransport.hpp"
 
-#include "shmem_front/lib/ContextTable.hpp"
 #include "shmem_front/lib/SignalJournal.hpp"
-#include "base/Assert.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -29,14 +27,13 @@ struct PortalsTransport::Ctrs final : Counters {
   bool request_slot      = false; ///< a request slot's (ops "put_req", ...)
 };
 
-/// One PE: its NI, its target counter, and the counters its ContextTable acquired.
+/// One PE: its NI, its target counter, and the counters its ContextTable (the library's) acquired.
 struct PortalsTransport::PeNet final : CounterSource {
   PortalsTransport* t = nullptr;
   portals::Ni* ni     = nullptr;
   portals::CtHandle target_ct;
   std::unique_ptr<Ctrs> def;
   std::vector<std::unique_ptr<Ctrs>> ctrs;
-  std::unique_ptr<ContextTable> table;
   /// Stores its own threads may have made to its symmetric memory (note_local_stores), counted
   /// with the target CT as updates.
   std::uint64_t local_stores = 0;
@@ -46,6 +43,7 @@ struct PortalsTransport::PeNet final : CounterSource {
   SignalJournal journal;
 
   // CounterSource
+  Counters* default_counters() override { return def.get(); }
   Counters* acquire(CounterUse use, int id, std::string* limit) override
   {
     Ctrs* c = use == CounterUse::Request ? t->make_request_slot(*this, limit)
@@ -122,10 +120,9 @@ std::uint64_t addr(const void* p)
 } // namespace
 
 PortalsTransport::PortalsTransport(portals::Network& net, std::vector<PeMemory> memory, CtxMapping mapping,
-                                   OnExhaustion on_exhaustion, std::function<int()> current_pe,
-                                   std::function<void(const std::string&)> fatal)
-    : net_(net), memory_(std::move(memory)), mapping_(mapping), on_exhaustion_(on_exhaustion),
-      current_pe_(std::move(current_pe)), fatal_(std::move(fatal))
+                                   std::function<int()> current_pe, std::function<void(const std::string&)> fatal)
+    : net_(net), memory_(std::move(memory)), mapping_(mapping), current_pe_(std::move(current_pe)),
+      fatal_(std::move(fatal))
 {
 }
 
@@ -240,24 +237,13 @@ void PortalsTransport::setup()
     // The default context's counters live apart from the others.
     p->def = std::move(p->ctrs.back());
     p->ctrs.pop_back();
-    p->table = std::make_unique<ContextTable>(pe, on_exhaustion_, *p, p->def.get());
     pes_.push_back(std::move(p));
   }
 }
 
-TransportCtx* PortalsTransport::default_ctx()
+CounterSource& PortalsTransport::counter_source()
 {
-  return me().table->default_ctx();
-}
-
-TransportCtx* PortalsTransport::ctx_create(long options)
-{
-  return me().table->create(options);
-}
-
-void PortalsTransport::ctx_destroy(TransportCtx* c)
-{
-  me().table->destroy(c);
+  return me();
 }
 
 void PortalsTransport::release(PeNet& p, Ctrs* c)
@@ -270,14 +256,6 @@ void PortalsTransport::release(PeNet& p, Ctrs* c)
   }
   ni.ct_free(c->ct);
   std::erase_if(p.ctrs, [c](const std::unique_ptr<Ctrs>& x) { return x.get() == c; });
-}
-
-ContextCounts PortalsTransport::context_counts() const
-{
-  ContextCounts all;
-  for (const auto& p : pes_)
-    all.add(p->table->counts());
-  return all;
 }
 
 void PortalsTransport::target_of(const void* a, std::size_t n, std::uint32_t* pt, std::uint64_t* offset)
@@ -574,16 +552,6 @@ PortalsTransport::Ctrs* PortalsTransport::make_request_slot(PeNet& p, std::strin
   return raw;
 }
 
-TransportRequest* PortalsTransport::request_open()
-{
-  return me().table->open_request();
-}
-
-TransportCtx* PortalsTransport::request_ctx(TransportRequest* r)
-{
-  return r->slot;
-}
-
 bool PortalsTransport::complete(const Ctrs* c)
 {
   auto& ni = *me().ni;
@@ -599,22 +567,15 @@ bool PortalsTransport::complete(const Ctrs* c)
   return ev.success >= c->get_issued;
 }
 
-bool PortalsTransport::request_test(TransportRequest* r)
+bool PortalsTransport::request_test(TransportCtx* slot)
 {
-  return complete(ctrs(r->slot));
+  return complete(ctrs(slot));
 }
 
-void PortalsTransport::request_wait(TransportRequest* r, const char* call)
+void PortalsTransport::request_wait(TransportCtx* slot, const char* call)
 {
-  if (!complete(ctrs(r->slot)))
-    wait(ctrs(r->slot), false, call);
-}
-
-void PortalsTransport::request_close(TransportRequest* r)
-{
-  const TransportCtx* s = r->slot;
-  SHMEMSIM_ASSERT(complete(ctrs(s)) || s->req_users > 1 || !s->request_slot, "a request closed before it completed");
-  me().table->close_request(r);
+  if (!complete(ctrs(slot)))
+    wait(ctrs(slot), false, call);
 }
 
 void PortalsTransport::note_local_stores(int pe)

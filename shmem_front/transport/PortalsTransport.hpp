@@ -3,8 +3,9 @@
 // symmetric heap (PT 1), counted by one target CT (which wait_until waits on). Per context,
 // `lean` (the paper's): one CT, one MD over the whole address space and one issued-operation
 // counter; `split`: a put CT+MD and a get CT+MD with their own counters. Which counters a context
-// or a request uses, and what happens when they run out, is each PE's ContextTable's
-// (shmem_front/lib/ContextTable.hpp): this transport acquires and releases them for it.
+// or a request uses, and what happens when they run out, is the library's (each PE's ContextTable,
+// shmem_front/lib/ContextTable.hpp): this transport acquires and releases them for it through the
+// PE's CounterSource.
 #pragma once
 
 #include "shmem_front/lib/PeMemory.hpp"
@@ -19,12 +20,10 @@
 
 namespace shmemsim::front {
 
-struct ContextCounts;
-
 class PortalsTransport final : public Transport, private portals::WriteWatcher {
 public:
   /// `current_pe` says which PE is calling. `memory[pe]` is every PE's symmetric memory.
-  PortalsTransport(portals::Network& net, std::vector<PeMemory> memory, CtxMapping mapping, OnExhaustion on_exhaustion,
+  PortalsTransport(portals::Network& net, std::vector<PeMemory> memory, CtxMapping mapping,
                    std::function<int()> current_pe, std::function<void(const std::string&)> fatal);
   ~PortalsTransport() override;
 
@@ -32,9 +31,9 @@ public:
   /// limits cannot hold even the default context.
   void setup();
 
-  TransportCtx* ctx_create(long options) override;
-  void ctx_destroy(TransportCtx* ctx) override;
-  TransportCtx* default_ctx() override;
+  /// The calling PE's: its default context's CT and MD (bound by setup), then per context the
+  /// mapping's CTs and MDs, per request slot one CT and one MD, while the NI's limits allow.
+  CounterSource& counter_source() override;
   void put(TransportCtx* ctx, void* dest, const void* src, std::size_t n, int pe, bool blocking) override;
   void get(TransportCtx* ctx, void* dest, const void* src, std::size_t n, int pe, bool blocking) override;
   void amo(TransportCtx* ctx, AmoOp op, AmoType t, void* dest, const void* value, int pe) override;
@@ -51,13 +50,10 @@ public:
   void signal(TransportCtx* ctx, std::uint64_t* word, std::uint64_t value, int pe) override;
   SignalJournal* signal_journal() override;
   /// Requests (seed 003): a request slot is one CT and one MD (not volatile: the NIC reads a put's
-  /// source when it injects it) counting the ACKs and replies of its operations; the ContextTable
-  /// gives one to each open request while they last, then shares them.
-  TransportRequest* request_open() override;
-  TransportCtx* request_ctx(TransportRequest* r) override;
-  bool request_test(TransportRequest* r) override;
-  void request_wait(TransportRequest* r, const char* call) override;
-  void request_close(TransportRequest* r) override;
+  /// source when it injects it) counting the ACKs and replies of its operations. The test reads
+  /// the CT; the wait waits on it only when the test says no.
+  bool request_test(TransportCtx* slot) override;
+  void request_wait(TransportCtx* slot, const char* call) override;
   /// A thread of `pe` may have stored to the PE's symmetric memory (it entered the library or its
   /// time slice ended): wake the PE's threads waiting for updates, so they re-check.
   void note_local_stores(int pe);
@@ -66,9 +62,6 @@ public:
   /// thread of the calling PE is calling (0: its main thread).
   void set_observer(ShmemObserver* obs, std::function<int()> current_thread);
 
-  /// What the PEs' context tables did (contexts created, refused, shared; requests with a slot of
-  /// their own or a shared one, the most slots one PE held at once), for reports. After setup().
-  ContextCounts context_counts() const;
   /// `notice` gets the context tables' notice lines (one per PE the first time a context is
   /// refused or shared, one the first time a request shares a slot).
   void set_notice(std::function<void(const std::string&)> notice) { notice_ = std::move(notice); }
@@ -106,7 +99,6 @@ private:
   portals::Network& net_;
   std::vector<PeMemory> memory_;
   CtxMapping mapping_;
-  OnExhaustion on_exhaustion_;
   std::function<int()> current_pe_;
   std::function<void(const std::string&)> fatal_;
   std::vector<std::unique_ptr<PeNet>> pes_;

@@ -1,8 +1,8 @@
 // The ContextTable (shmem_front/lib/ContextTable.hpp) on its own: which counters contexts and
 // requests get from a backend with a fixed number left, under each job.contexts.on_exhaustion
 // policy; its ids, notices and context events. The backend is a counter source of the test: the
-// table is the unit under test (both transports run it in the program tests ctx_limits*,
-// contexts*, thread_shared*, nb_*).
+// table is the unit under test (the library runs it over both transports in the program tests
+// ctx_limits*, contexts*, thread_shared*, nb_*).
 #include "shmem_front/lib/ContextTable.hpp"
 
 #include <gtest/gtest.h>
@@ -34,6 +34,8 @@ struct Event {
 class FakeSource final : public CounterSource {
 public:
   explicit FakeSource(int left) : left(left) { def.id = 0; }
+
+  Counters* default_counters() override { return &def; }
 
   Counters* acquire(CounterUse use, int id, std::string* limit) override
   {
@@ -76,7 +78,7 @@ int id_of(const Counters* c)
 TEST(ContextTable, FailRefusesWhenCountersRunOutWithOneNoticeAndRecovers)
 {
   FakeSource src(2);
-  ContextTable t(3, OnExhaustion::Fail, src, &src.def);
+  ContextTable t(3, OnExhaustion::Fail, src);
   TransportCtx* a = t.create(0);
   TransportCtx* b = t.create(kPrivate);
   ASSERT_NE(a, nullptr);
@@ -109,7 +111,7 @@ TEST(ContextTable, FailRefusesWhenCountersRunOutWithOneNoticeAndRecovers)
 TEST(ContextTable, ShareGivesTheDefaultContextsCountersOnceTheyRunOut)
 {
   FakeSource src(1);
-  ContextTable t(0, OnExhaustion::Share, src, &src.def);
+  ContextTable t(0, OnExhaustion::Share, src);
   EXPECT_EQ(t.default_ctx()->id, 0);
   EXPECT_EQ(t.default_ctx()->counters, &src.def);
   TransportCtx* own = t.create(0);
@@ -134,7 +136,7 @@ TEST(ContextTable, ShareGivesTheDefaultContextsCountersOnceTheyRunOut)
 TEST(ContextTable, RoundRobinSharesCreatedContextsInTurnNeverARequestSlot)
 {
   FakeSource src(3);
-  ContextTable t(1, OnExhaustion::RoundRobin, src, &src.def);
+  ContextTable t(1, OnExhaustion::RoundRobin, src);
   TransportCtx* a     = t.create(0);
   TransportRequest* r = t.open_request(); // takes the third counter: not a context to share
   TransportCtx* b     = t.create(0);
@@ -164,7 +166,7 @@ TEST(ContextTable, RoundRobinSharesCreatedContextsInTurnNeverARequestSlot)
 TEST(ContextTable, RoundRobinFallsBackToTheDefaultContextWithNoCreatedOne)
 {
   FakeSource src(0);
-  ContextTable t(0, OnExhaustion::RoundRobin, src, &src.def);
+  ContextTable t(0, OnExhaustion::RoundRobin, src);
   EXPECT_EQ(t.create(0)->counters, &src.def);
   EXPECT_EQ(src.notices.at(0), "PE 0: context 1 shares the default context's resources: max_cts (7) reached");
 }
@@ -172,7 +174,7 @@ TEST(ContextTable, RoundRobinFallsBackToTheDefaultContextWithNoCreatedOne)
 TEST(ContextTable, KeepPrivateLeavesTheCountersToPrivateContexts)
 {
   FakeSource src(1);
-  ContextTable t(5, OnExhaustion::KeepPrivate, src, &src.def);
+  ContextTable t(5, OnExhaustion::KeepPrivate, src);
   TransportCtx* pub = t.create(0);
   EXPECT_EQ(pub->counters, &src.def) << "not SHMEM_CTX_PRIVATE: shares from the first one";
   EXPECT_EQ(src.left, 1);
@@ -191,7 +193,7 @@ TEST(ContextTable, KeepPrivateLeavesTheCountersToPrivateContexts)
 TEST(ContextTable, RequestsGetSlotsThenShareTheOldestOpenOneThenTheDefaultContext)
 {
   FakeSource src(2);
-  ContextTable t(2, OnExhaustion::Fail, src, &src.def);
+  ContextTable t(2, OnExhaustion::Fail, src);
   TransportCtx* c      = t.create(0);
   TransportRequest* r1 = t.open_request();
   TransportRequest* r2 = t.open_request(); // none left

@@ -66,40 +66,44 @@ private:
 
 struct Op {
   std::string kind;
-  TransportCtx* ctx;
+  const Counters* on; ///< the counters of the context it was issued on
   std::thread::id by;
 };
 
-class LockedTransport final : public Transport {
+class LockedTransport final : public Transport, public CounterSource {
 public:
   std::vector<Op> ops;
-  std::set<TransportCtx*> created;
+  std::set<const Counters*> created; ///< the counters of created contexts, until released
 
-  TransportCtx* ctx_create(long) override
+  CounterSource& counter_source() override { return *this; }
+  Counters* default_counters() override { return &default_; }
+  Counters* acquire(CounterUse, int, std::string*) override
   {
     std::lock_guard<std::mutex> g(mu_);
-    auto* c = reinterpret_cast<TransportCtx*>(new char);
+    auto* c = new Counters;
     created.insert(c);
     return c;
   }
-  void ctx_destroy(TransportCtx* c) override
+  void release(Counters* c) override
   {
     std::lock_guard<std::mutex> g(mu_);
     created.erase(c);
-    delete reinterpret_cast<char*>(c);
+    delete c;
   }
-  TransportCtx* default_ctx() override { return reinterpret_cast<TransportCtx*>(&default_); }
+  void ctx_event(int, const Counters*, shmemsim::CtxEvent) override {}
+  void notice(const std::string&) override {}
+
   void put(TransportCtx* c, void* dest, const void* src, std::size_t n, int, bool) override
   {
     std::lock_guard<std::mutex> g(mu_);
     std::memcpy(dest, src, n);
-    ops.push_back({"put", c, std::this_thread::get_id()});
+    ops.push_back({"put", c->counters, std::this_thread::get_id()});
   }
   void get(TransportCtx* c, void* dest, const void* src, std::size_t n, int, bool) override
   {
     std::lock_guard<std::mutex> g(mu_);
     std::memcpy(dest, src, n);
-    ops.push_back({"get", c, std::this_thread::get_id()});
+    ops.push_back({"get", c->counters, std::this_thread::get_id()});
   }
   void amo(TransportCtx* c, AmoOp, AmoType, void*, const void*, int) override { record("amo", c); }
   void fetch_amo(TransportCtx* c, AmoOp, AmoType, void*, const void*, const void*, void*, int, bool) override
@@ -108,6 +112,12 @@ public:
   }
   void quiet(TransportCtx* c) override { record("quiet", c); }
   void fence(TransportCtx* c) override { record("fence", c); }
+  bool request_test(TransportCtx* c) override
+  {
+    quiet(c); // operations apply at once
+    return true;
+  }
+  void request_wait(TransportCtx* c, const char*) override { quiet(c); }
   std::uint64_t updates() override
   {
     std::lock_guard<std::mutex> g(mu_);
@@ -131,12 +141,12 @@ private:
   void record(const char* kind, TransportCtx* c)
   {
     std::lock_guard<std::mutex> g(mu_);
-    ops.push_back({kind, c, std::this_thread::get_id()});
+    ops.push_back({kind, c->counters, std::this_thread::get_id()});
   }
   std::mutex mu_;
   std::condition_variable cv_;
   std::uint64_t updates_ = 0;
-  char default_          = 0;
+  Counters default_;
 };
 
 std::atomic<int> g_sum, g_when_ran, g_consumed;
@@ -224,20 +234,20 @@ TEST_P(AsyncRealThreads, TasksScopesFuturesAndDeliveries)
 
   // Who performed the task phase's puts: one thread (offload) or the workers, each on its context.
   std::set<std::thread::id> by;
-  std::set<TransportCtx*> on;
+  std::set<const Counters*> on;
   for (const Op& o : tp.ops)
     if (o.kind == "put") {
       by.insert(o.by);
-      on.insert(o.ctx);
+      on.insert(o.on);
     }
   if (GetParam() == AsyncDesign::Offload) {
     EXPECT_EQ(by.size(), 1u) << "offload: only the communication worker performs operations";
     EXPECT_EQ(on.size(), 1u);
-    EXPECT_EQ(*on.begin(), tp.default_ctx());
+    EXPECT_EQ(*on.begin(), tp.default_counters());
     EXPECT_GE(st.offloaded, 64u);
   } else {
     EXPECT_EQ(st.offloaded, 0u);
-    EXPECT_EQ(on.count(tp.default_ctx()), 0u) << "contexts: the workers issue on their own contexts";
+    EXPECT_EQ(on.count(tp.default_counters()), 0u) << "contexts: the workers issue on their own contexts";
     EXPECT_TRUE(tp.created.empty()) << "the workers' contexts are destroyed at the end";
   }
 }

@@ -89,10 +89,10 @@ private:
   std::vector<Region> mem_;
 };
 
-/// The fake's context (never named TransportCtx: that type belongs to the real transport).
-struct FakeCtx {
-  int id         = 0;
-  long options   = 0;
+/// The fake's counters of a context or request slot (the library's ContextTable hands them round):
+/// the operations deferred to their completion.
+struct FakeCtx final : Counters {
+  bool request   = false; ///< a request slot's
   bool destroyed = false;
   std::vector<std::function<void()>> pending;
 };
@@ -164,7 +164,7 @@ void apply(AmoOp op, AmoType t, unsigned char* target, const unsigned char* valu
   }
 }
 
-class FakeTransport final : public Transport {
+class FakeTransport final : public Transport, public CounterSource {
 public:
   explicit FakeTransport(FakeRuntime& rt) : rt_(rt) {}
 
@@ -175,8 +175,7 @@ public:
   int waits     = 0;
   std::string last_wait_call;
 
-  static FakeCtx* fake(TransportCtx* t) { return reinterpret_cast<FakeCtx*>(t); }
-  static TransportCtx* real(FakeCtx* c) { return reinterpret_cast<TransportCtx*>(c); }
+  static FakeCtx* fake(TransportCtx* t) { return static_cast<FakeCtx*>(t->counters); }
   FakeCtx* default_fake() { return &default_; }
   std::size_t count(const std::string& op) const
   {
@@ -186,24 +185,42 @@ public:
     return n;
   }
 
-  TransportCtx* ctx_create(long options) override
+  // One counter source for every PE (each PE's table has its own records over it): a context's
+  // counters while fewer than ctx_limit are live, a request slot's always.
+  CounterSource& counter_source() override { return *this; }
+  Counters* default_counters() override { return &default_; }
+  Counters* acquire(CounterUse use, int, std::string* limit) override
   {
-    if (live >= ctx_limit)
+    if (use == CounterUse::Request) {
+      requests_.push_back(std::make_unique<FakeCtx>());
+      requests_.back()->request = true;
+      return requests_.back().get();
+    }
+    if (live >= ctx_limit) {
+      *limit = "the fake's ctx_limit reached";
       return nullptr;
+    }
     ctxs_.push_back(std::make_unique<FakeCtx>());
-    ctxs_.back()->id      = static_cast<int>(ctxs_.size());
-    ctxs_.back()->options = options;
     ++live;
-    return real(ctxs_.back().get());
+    return ctxs_.back().get();
   }
-  void ctx_destroy(TransportCtx* t) override
+  void release(Counters* k) override
   {
-    EXPECT_TRUE(fake(t)->pending.empty()) << "context destroyed with operations pending";
-    EXPECT_FALSE(fake(t)->destroyed);
-    fake(t)->destroyed = true;
+    auto* f = static_cast<FakeCtx*>(k);
+    if (f->request) {
+      EXPECT_TRUE(f->pending.empty()) << "request closed with operations pending";
+      std::erase_if(requests_, [f](const auto& x) { return x.get() == f; });
+      return;
+    }
+    EXPECT_TRUE(f->pending.empty()) << "context destroyed with operations pending";
+    EXPECT_FALSE(f->destroyed);
+    f->destroyed = true;
     --live;
   }
-  TransportCtx* default_ctx() override { return real(&default_); }
+  void ctx_event(int id, const Counters*, shmemsim::CtxEvent what) override { events.push_back({id, what}); }
+  void notice(const std::string& line) override { notices.push_back(line); }
+  std::vector<std::pair<int, shmemsim::CtxEvent>> events; ///< what the PEs' context tables published
+  std::vector<std::string> notices;
 
   void put(TransportCtx* t, void* dest, const void* src, std::size_t n, int pe, bool blocking) override
   {
@@ -247,28 +264,17 @@ public:
   }
   void fence(TransportCtx* t) override { calls.push_back({"fence", fake(t)}); }
 
-  // Requests: a context of their own whose operations run when the request is tested or waited.
-  TransportRequest* request_open() override
+  // Requests: counters of their own whose operations run when the request is tested or waited.
+  bool request_test(TransportCtx* slot) override
   {
-    requests_.push_back(std::make_unique<FakeCtx>());
-    return reinterpret_cast<TransportRequest*>(requests_.back().get());
-  }
-  TransportCtx* request_ctx(TransportRequest* r) override { return reinterpret_cast<TransportCtx*>(r); }
-  bool request_test(TransportRequest* r) override
-  {
-    calls.push_back({"request_test", reinterpret_cast<FakeCtx*>(r)});
-    run_pending(reinterpret_cast<FakeCtx*>(r));
+    calls.push_back({"request_test", fake(slot)});
+    run_pending(fake(slot));
     return true;
   }
-  void request_wait(TransportRequest* r, const char*) override
+  void request_wait(TransportCtx* slot, const char*) override
   {
-    calls.push_back({"request_wait", reinterpret_cast<FakeCtx*>(r)});
-    run_pending(reinterpret_cast<FakeCtx*>(r));
-  }
-  void request_close(TransportRequest* r) override
-  {
-    EXPECT_TRUE(reinterpret_cast<FakeCtx*>(r)->pending.empty()) << "request closed with operations pending";
-    std::erase_if(requests_, [r](const auto& x) { return x.get() == reinterpret_cast<FakeCtx*>(r); });
+    calls.push_back({"request_wait", fake(slot)});
+    run_pending(fake(slot));
   }
   std::size_t open_requests() const { return requests_.size(); }
 
@@ -947,7 +953,7 @@ TEST_F(Routines, ShmemxCtxCreateMakesUsableContexts)
   EXPECT_NE(ctx[0], ctx[1]);
   EXPECT_NE(ctx[1], ctx[2]);
   for (auto* c : ctx)
-    EXPECT_EQ(FakeTransport::fake(c->tctx)->options, SHMEM_CTX_SERIALIZED);
+    EXPECT_EQ(c->options, SHMEM_CTX_SERIALIZED);
   char src[8] = "abcdefg";
   shmemx_ctx_putmem_nb(ctx[1], sym<char>(0), src, 8, 2);
   EXPECT_EQ(last("put").ctx, FakeTransport::fake(ctx[1]->tctx));
@@ -990,8 +996,39 @@ TEST_F(Routines, ShmemxCtxCreateRollsBackOnExhaustion)
   for (auto* c : ctx)
     EXPECT_EQ(c, SHMEM_CTX_INVALID);
   ASSERT_EQ(shmemx_ctx_create(2, 0, ctx), 0);
-  EXPECT_EQ(FakeTransport::fake(ctx[0]->tctx)->options, 0);
+  EXPECT_EQ(ctx[0]->options, 0);
   shmemx_ctx_destroy(2, ctx);
+}
+
+TEST_F(Routines, ContextsAreThePesTablesOverTheTransportsCounters)
+{
+  // PE 2's contexts are numbered by its own table; refusals say so once per PE, with the limit
+  // the transport named; the run's counts sum the PEs' tables.
+  using shmemsim::CtxEvent;
+  tp.ctx_limit = 1;
+  rt.me        = 2;
+  shmem_ctx_t a, b, c;
+  ASSERT_EQ(shmem_ctx_create(0, &a), 0);
+  EXPECT_EQ(a->tctx->id, 1);
+  EXPECT_NE(shmem_ctx_create(0, &b), 0);
+  EXPECT_EQ(b, SHMEM_CTX_INVALID);
+  EXPECT_NE(shmem_ctx_create(SHMEM_CTX_PRIVATE, &c), 0);
+  ASSERT_EQ(tp.notices.size(), 1u);
+  EXPECT_EQ(tp.notices[0], "PE 2: a context was refused (SHMEM_CTX_INVALID): the fake's ctx_limit reached");
+  shmem_ctx_destroy(a);
+  rt.me = 1;
+  ASSERT_EQ(shmem_ctx_create(0, &a), 0);
+  EXPECT_EQ(a->tctx->id, 1) << "PE 1's first context";
+  EXPECT_NE(a->tctx, default_ctx());
+  shmem_ctx_destroy(a);
+  const std::vector<std::pair<int, CtxEvent>> want = {{1, CtxEvent::Create},  {-1, CtxEvent::Refuse},
+                                                      {-1, CtxEvent::Refuse}, {1, CtxEvent::Destroy},
+                                                      {1, CtxEvent::Create},  {1, CtxEvent::Destroy}};
+  EXPECT_EQ(tp.events, want);
+  const ContextCounts n = context_counts();
+  EXPECT_EQ(n.created, 2u);
+  EXPECT_EQ(n.refused, 2u);
+  EXPECT_EQ(tp.live, 0);
 }
 
 TEST_F(Routines, ShmemxMisuseIsFatal)

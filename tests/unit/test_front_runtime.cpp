@@ -1,6 +1,7 @@
 // The symmetric heap allocator, and the transport seam on the Portals model: address
-// translation of static data and heap, completion, contexts under the lean and split mappings
-// and on exhaustion.
+// translation of static data and heap, completion, contexts (a PE's ContextTable over the
+// transport's counter source, as the library keeps it) under the lean and split mappings and on
+// exhaustion.
 #include "Isolated.hpp"
 
 #include "shmem_front/lib/SymmetricHeap.hpp"
@@ -85,39 +86,40 @@ nlohmann::json transport_run(CtxMapping mapping, int max_cts, OnExhaustion exhau
   int current = 0;
   std::string fatal;
   PortalsTransport tp(
-      net, mem, mapping, exhaustion, [&] { return current; },
+      net, mem, mapping, [&] { return current; },
       [&](const std::string& m) {
         fatal = m;
         throw std::runtime_error(m);
       });
   tp.setup();
+  ContextTable table(0, exhaustion, tp.counter_source()); // PE 0's (current)
   nlohmann::json r;
   s.spawn("PE 0", 0, [&] {
     current = 0;
     // Static data: PE 0's address of offset 16 lands at PE 1's offset 16.
     const std::uint64_t v = 0x1122334455667788ull;
-    tp.put(tp.default_ctx(), pes[0].data.data() + 16, &v, 8, 1, true);
+    tp.put(table.default_ctx(), pes[0].data.data() + 16, &v, 8, 1, true);
     // Heap, bigger than the volatile size, blocking.
     std::vector<std::byte> big(1000, std::byte{7});
-    tp.put(tp.default_ctx(), pes[0].heap.data() + 100, big.data(), big.size(), 1, true);
-    tp.quiet(tp.default_ctx());
+    tp.put(table.default_ctx(), pes[0].heap.data() + 100, big.data(), big.size(), 1, true);
+    tp.quiet(table.default_ctx());
     // Read back from PE 1 through a get.
     std::uint64_t back = 0;
-    tp.get(tp.default_ctx(), &back, pes[0].data.data() + 16, 8, 1, true);
+    tp.get(table.default_ctx(), &back, pes[0].data.data() + 16, 8, 1, true);
     r["get_back"] = back == v;
     // Atomics at PE 1's heap offset 0.
     std::uint64_t one = 5, old = 99, cond = 5, seven = 7;
-    tp.amo(tp.default_ctx(), AmoOp::Add, AmoType::Uint64, pes[0].heap.data(), &one, 1);
-    tp.fetch_amo(tp.default_ctx(), AmoOp::Add, AmoType::Uint64, pes[0].heap.data(), &one, nullptr, &old, 1, true);
+    tp.amo(table.default_ctx(), AmoOp::Add, AmoType::Uint64, pes[0].heap.data(), &one, 1);
+    tp.fetch_amo(table.default_ctx(), AmoOp::Add, AmoType::Uint64, pes[0].heap.data(), &one, nullptr, &old, 1, true);
     r["fetched"] = old; // 5 after the first add
-    tp.fetch_amo(tp.default_ctx(), AmoOp::CompareSwap, AmoType::Uint64, pes[0].heap.data(), &seven, &cond, &old, 1,
+    tp.fetch_amo(table.default_ctx(), AmoOp::CompareSwap, AmoType::Uint64, pes[0].heap.data(), &seven, &cond, &old, 1,
                  true);
     r["cswap_old"] = old; // 10: no swap
     // Contexts until exhaustion.
     int made = 0;
     std::vector<TransportCtx*> ctxs;
     while (made < 50) {
-      TransportCtx* c = tp.ctx_create(0);
+      TransportCtx* c = table.create(0);
       if (c == nullptr)
         break;
       ctxs.push_back(c);
@@ -128,9 +130,9 @@ nlohmann::json transport_run(CtxMapping mapping, int max_cts, OnExhaustion exhau
     r["independent_queues"] = net.totals().independent_queues;
     for (TransportCtx* c : ctxs) {
       tp.quiet(c);
-      tp.ctx_destroy(c);
+      table.destroy(c);
     }
-    r["after_destroy"] = tp.ctx_create(0) != nullptr;
+    r["after_destroy"] = table.create(0) != nullptr;
   });
   s.run();
   std::uint64_t landed;
@@ -143,7 +145,7 @@ nlohmann::json transport_run(CtxMapping mapping, int max_cts, OnExhaustion exhau
   r["counter"]          = counter;
   r["not_on_pe0"]       = pes[0].data[16] == std::byte{0};
   r["fatal"]            = fatal;
-  const ContextCounts n = tp.context_counts();
+  const ContextCounts n = table.counts();
   r["refused"]          = n.refused;
   r["created"]          = n.created;
   r["shared_default"]   = n.shared_default;

@@ -14,8 +14,8 @@
 
 namespace shmemsim::front::async {
 
-AsyncPe::AsyncPe(int pe, int workers, AsyncDesign design, Runtime& rt, Transport& inner)
-    : pe_(pe), n_workers_(workers), design_(design), rt_(rt), inner_(inner), pt_(rt.pthreads()),
+AsyncPe::AsyncPe(int pe, int workers, AsyncDesign design, Runtime& rt, Transport& inner, ContextTable& contexts)
+    : pe_(pe), n_workers_(workers), design_(design), rt_(rt), inner_(inner), contexts_(contexts), pt_(rt.pthreads()),
       deques_(static_cast<std::size_t>(workers))
 {
   SHMEMSIM_ASSERT(workers >= 1, "an AsyncSHMEM runtime has at least one worker");
@@ -24,7 +24,7 @@ AsyncPe::AsyncPe(int pe, int workers, AsyncDesign design, Runtime& rt, Transport
 AsyncPe::~AsyncPe()
 {
   for (TransportCtx* c : ctxs_)
-    inner_.ctx_destroy(c);
+    contexts_.destroy(c); // quieted when the runtime stopped
 }
 
 void AsyncPe::lock()
@@ -84,7 +84,7 @@ void AsyncPe::start()
   ++stats_.threads;
   if (design_ == AsyncDesign::Contexts) {
     for (int w = 0; w < n_workers_; ++w) {
-      TransportCtx* c = inner_.ctx_create(0);
+      TransportCtx* c = contexts_.create(0);
       if (c == nullptr)
         rt_.fatal("shmemx_worker_init: no communication context left for worker " + std::to_string(w) + " of " +
                   std::to_string(n_workers_) +

@@ -21,6 +21,7 @@
 // One lock per PE guards all of it (slots, deques, scopes, promises, watches, the offload queue).
 #pragma once
 
+#include "shmem_front/lib/ContextTable.hpp"
 #include "shmem_front/lib/Seams.hpp"
 
 #include <pthread.h>
@@ -81,7 +82,8 @@ struct Stats {
 
 class AsyncPe {
 public:
-  AsyncPe(int pe, int workers, AsyncDesign design, Runtime& rt, Transport& inner);
+  /// The workers' contexts (contexts design) come from `contexts`, the PE's table.
+  AsyncPe(int pe, int workers, AsyncDesign design, Runtime& rt, Transport& inner, ContextTable& contexts);
   ~AsyncPe();
   AsyncPe(const AsyncPe&)            = delete;
   AsyncPe& operator=(const AsyncPe&) = delete;
@@ -163,6 +165,7 @@ private:
   AsyncDesign design_;
   Runtime& rt_;
   Transport& inner_;
+  ContextTable& contexts_;
   const Pthreads& pt_;
   pthread_mutex_t mu_      = PTHREAD_MUTEX_INITIALIZER;
   pthread_cond_t work_cv_  = PTHREAD_COND_INITIALIZER; ///< slot owners: a task, a resumable task, stop

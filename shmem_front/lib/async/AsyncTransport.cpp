@@ -1,5 +1,6 @@
 #include "shmem_front/lib/async/AsyncTransport.hpp"
 
+#include "shmem_front/lib/Library.hpp"
 #include "shmem_front/lib/async/AsyncPe.hpp"
 
 #include <algorithm>
@@ -24,6 +25,16 @@ AsyncPe* contexts_worker(int* w)
   *w = a->my_worker();
   return *w >= 0 ? a : nullptr;
 }
+
+/// The default context of the calling thread when it is a worker of the PE's contexts runtime:
+/// the worker's own (null otherwise: the PE's).
+TransportCtx* worker_default_ctx()
+{
+  int w = -1;
+  if (AsyncPe* a = contexts_worker(&w))
+    return a->worker_ctx(w);
+  return nullptr;
+}
 } // namespace
 
 void install_transport()
@@ -36,6 +47,7 @@ void install_transport()
   else
     g_forwarder->set_inner(*now); // a new run installed a new backend
   set_transport(g_forwarder.get());
+  set_worker_default_ctx(&worker_default_ctx);
 }
 
 AsyncPe* AsyncTransport::offloading()
@@ -52,26 +64,6 @@ template <class F> void AsyncTransport::perform(F f)
     a->offload(&trampoline<F>, &f);
   else
     f();
-}
-
-TransportCtx* AsyncTransport::ctx_create(long options)
-{
-  TransportCtx* c = nullptr;
-  perform([&] { c = inner_->ctx_create(options); });
-  return c;
-}
-
-void AsyncTransport::ctx_destroy(TransportCtx* ctx)
-{
-  perform([&] { inner_->ctx_destroy(ctx); });
-}
-
-TransportCtx* AsyncTransport::default_ctx()
-{
-  int w = -1;
-  if (AsyncPe* a = contexts_worker(&w))
-    return a->worker_ctx(w);
-  return inner_->default_ctx();
 }
 
 void AsyncTransport::put(TransportCtx* ctx, void* dest, const void* src, std::size_t n, int pe, bool blocking)
@@ -117,7 +109,7 @@ void AsyncTransport::quiet(TransportCtx* ctx)
     // issued on any slot's context.
     for (TransportCtx* c : a->worker_ctxs())
       inner_->quiet(c);
-    inner_->quiet(inner_->default_ctx());
+    inner_->quiet(contexts().default_ctx());
     return;
   }
   perform([&] { inner_->quiet(ctx); });
@@ -130,10 +122,15 @@ void AsyncTransport::fence(TransportCtx* ctx)
     // A suspended task may resume on another slot: order every slot's context.
     for (TransportCtx* c : a->worker_ctxs())
       inner_->fence(c);
-    inner_->fence(inner_->default_ctx());
+    inner_->fence(contexts().default_ctx());
     return;
   }
   perform([&] { inner_->fence(ctx); });
+}
+
+void AsyncTransport::request_wait(TransportCtx* slot, const char* call)
+{
+  perform([&] { inner_->request_wait(slot, call); });
 }
 
 void AsyncTransport::wait_for_update(std::uint64_t seen, const char* call)

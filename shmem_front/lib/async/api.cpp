@@ -103,7 +103,7 @@ void check_body(const Entry& e, const void* body)
 void run_runtime(void (*entrypoint)(void*), void* data, const AsyncParams& a)
 {
   PeAsync& pa = mine();
-  pa.rt       = std::make_unique<AsyncPe>(rt().my_pe(), a.workers, a.design, rt(), tp());
+  pa.rt       = std::make_unique<AsyncPe>(rt().my_pe(), a.workers, a.design, rt(), tp(), contexts());
   pa.rt->start();
   pa.rt->run_root(entrypoint, data);
   const Stats& s          = pa.rt->stats();
