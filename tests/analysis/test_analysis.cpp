@@ -697,6 +697,17 @@ TEST(Figure, GainsOverTheBaselineBesideThePublishedValues)
         }
       },
       std::runtime_error);
+  rated["y_kind"] = "speed";
+  EXPECT_THROW(
+      {
+        try {
+          analysis::parse_figure_spec(rated, "spec.json");
+        } catch (const std::runtime_error& x) {
+          EXPECT_STREQ(x.what(), "spec.json: y_kind: 'speed' is not one of time, rate");
+          throw;
+        }
+      },
+      std::runtime_error);
 
   // Errors name the file and the path, or the missing results.
   nlohmann::json bad = spec;
