@@ -157,13 +157,21 @@ RunStatus Simulation::run(Ps time_limit)
     return RunStatus::TimeLimit;
   }
   queue_.drain();
-  return queue_.past_horizon() ? RunStatus::TimeLimit : RunStatus::Completed;
+  if (queue_.past_horizon())
+    return RunStatus::TimeLimit;
+  // run_until() runs the clock on to the limit after the last actor ended: the run ended at its
+  // last actor's end or its last model event.
+  if (time_limit > 0)
+    completed_at_ = std::max(last_actor_stop_, queue_.last_event_time());
+  return RunStatus::Completed;
 }
 
 Ps Simulation::end_time() const
 {
   if (deadlock_at_ >= 0)
     return deadlock_at_;
+  if (completed_at_ >= 0)
+    return completed_at_;
   return std::max(seconds_to_ps(sg4::Engine::get_clock()), queue_.last_event_time());
 }
 

@@ -181,6 +181,7 @@ private:
   bool deadlock_           = false;
   Ps last_actor_stop_      = 0;  ///< note_actor_stop()
   Ps deadlock_at_          = -1; ///< a deadlock found when the time limit ended the run: when it began
+  Ps completed_at_         = -1; ///< a run that a time limit did not stop: when it ended
   SwitchHook before_block_ = nullptr;
   SwitchHook after_resume_ = nullptr;
   void* hook_ctx_          = nullptr;

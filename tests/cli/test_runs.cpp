@@ -175,6 +175,23 @@ TEST_F(Runs, SimulatedTimeLimitEndsTrafficAndProgramsAlike)
   EXPECT_EQ(ps["checks"]["failures"][0], "simulated-time limit of 2ms reached; still running:");
 }
 
+TEST_F(Runs, ARunThatEndsBeforeItsTimeLimitReportsWhenItEnded)
+{
+  // The limit only stops runs that reach it: one that ends first reports its own end, the same
+  // date as without a limit (not the limit's).
+  ASSERT_EQ(sh(launcher() + " -np 2 --quiet --out free " + SHMEMSIM_PROGRAM).status, 0);
+  const Result r = sh(launcher() + " -np 2 --quiet --sim-time-limit 1s --out limited " + SHMEMSIM_PROGRAM);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const double free_s = summary("free")["sim_time_s"].get<double>();
+  EXPECT_GT(free_s, 0);
+  EXPECT_LT(free_s, 0.1);
+  EXPECT_EQ(summary("limited")["sim_time_s"].get<double>(), free_s);
+  ASSERT_EQ(sh(shmemsim() + " run " + scenario("net/alltoall.json") + " --quiet --out t_free").status, 0);
+  ASSERT_EQ(sh(shmemsim() + " run " + scenario("net/alltoall.json") + " --sim-time-limit 10s --quiet --out t_limited").status,
+            0);
+  EXPECT_EQ(summary("t_limited")["sim_time_s"].get<double>(), summary("t_free")["sim_time_s"].get<double>());
+}
+
 TEST_F(Runs, BadTimeLimitIsOneLineAndStatusTwo)
 {
   const Result t = sh(shmemsim() + " run " + scenario("net/alltoall.json") + " --sim-time-limit 3parsecs");
