@@ -38,6 +38,31 @@ void ProgramWorkload::describe(traces::Recorder& recorder)
   recorder.meta("core_speed", std::to_string(static_cast<long long>(sc_.platform.hosts.core_speed)));
 }
 
+void ProgramWorkload::set_cache_lines(PortalsTransport& transport, PeRuntime& runtime, const Models& models)
+{
+  // Threads are pinned in order: the program cores of a node are divided among its PEs, each PE's
+  // threads take its cores in turn (thread t on the (t mod k)-th of its k cores). The NIC's
+  // progress core, if any, is the node's last core (the highest socket).
+  const std::vector<int>& node_of = models.node_of;
+  std::vector<int> on_node(static_cast<std::size_t>(sc_.platform.hosts.nodes), 0);
+  std::vector<int> rank(node_of.size());
+  for (std::size_t pe = 0; pe < node_of.size(); ++pe)
+    rank[pe] = on_node[static_cast<std::size_t>(node_of[pe])]++;
+  const int cores = std::max(models.program_cores, 1);
+  first_core_.assign(node_of.size(), 0);
+  core_count_.assign(node_of.size(), 1);
+  for (std::size_t pe = 0; pe < node_of.size(); ++pe) {
+    const int k      = std::max(1, cores / std::max(1, on_node[static_cast<std::size_t>(node_of[pe])]));
+    core_count_[pe]  = k;
+    first_core_[pe]  = (rank[pe] * k) % cores;
+  }
+  transport.set_cache_lines(std::make_unique<sim::CacheLines>(sc_.platform.hosts, sc_.platform.hosts.cores_per_node),
+                            [this, &runtime] {
+                              const auto pe = static_cast<std::size_t>(runtime.my_pe());
+                              return first_core_[pe] + runtime.thread_index() % core_count_[pe];
+                            });
+}
+
 void ProgramWorkload::setup(Models& models, traces::Recorder* recorder)
 {
   std::vector<PeMemory> memory;
@@ -55,6 +80,7 @@ void ProgramWorkload::setup(Models& models, traces::Recorder* recorder)
   transport.set_address_namer([&runtime](const void* addr) { return runtime.name_address(addr); });
   runtime.load_symbols(sc_.job.program);
   transport.set_independent_mds(sc_.job.contexts.independent_mds);
+  set_cache_lines(transport, runtime, models);
   try {
     transport.setup();
   } catch (const std::runtime_error& e) {

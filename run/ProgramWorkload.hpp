@@ -40,6 +40,11 @@ private:
   LoadedProgram& program_;
   std::unique_ptr<front::PeRuntime> runtime_;
   std::unique_ptr<front::PortalsTransport> transport_;
+  /// Where each PE's threads run on its node (set_cache_lines): its first core and how many.
+  std::vector<int> first_core_, core_count_;
+
+  /// Give the transport the nodes' shared cache lines and the calling thread's core.
+  void set_cache_lines(front::PortalsTransport& transport, front::PeRuntime& runtime, const Models& models);
 };
 
 } // namespace shmemsim::run

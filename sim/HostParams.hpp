@@ -22,6 +22,14 @@ struct HostParams {
   /// Instructions an out-of-order core keeps in flight (qdr-16's X5680: Westmere's 128-entry reorder
   /// buffer), over which the chains of short loop executions overlap.
   int reorder_window = 128;
+  /// Processor sockets of a node: its cores are divided among them in order (qdr-16: 2 x X5680).
+  int sockets_per_node = 2;
+  /// A locked read-modify-write (an atomic add, a compare-and-swap, a spin lock's acquire) on a
+  /// cache line another core wrote last: the line's transfer, on one socket or between sockets
+  /// (qdr-16's Westmere-EP; sources in its notes). Threads on shared library objects pay it
+  /// (CacheLines.hpp).
+  Ps line_same_socket  = 22'500;
+  Ps line_cross_socket = 100'000;
 
   static const ParamTable<HostParams>& keys();
 };
@@ -104,6 +112,27 @@ inline const ParamTable<HostParams>& HostParams::keys()
        .field = field(&HostParams::reorder_window),
        .min   = 0,
        .max   = 65536},
+      {.path  = "platform.sockets_per_node",
+       .kind  = K::Int,
+       .doc   = "Processor sockets of a node; its cores are divided among them in order (the program's cores "
+                "first, then the NIC's progress core). Sets which cache-line transfers cross sockets "
+                "(platform.coherence.*).",
+       .field = field(&HostParams::sockets_per_node),
+       .min   = 1,
+       .max   = 64},
+      {.path  = "platform.coherence.same_socket",
+       .kind  = K::Time,
+       .doc   = "Time a core takes to get a cache line that another core of its socket wrote last, for a locked "
+                "read-modify-write (an atomic update, a lock's acquire). Threads of a PE that update the same "
+                "object of the communication library (a shared context's counters and descriptor, the NI's "
+                "buffer pool, a connection's send queue) pay it, one after another; 0ns: no cost.",
+       .field = field(&HostParams::line_same_socket),
+       .tmax  = kMaxCostTime},
+      {.path  = "platform.coherence.cross_socket",
+       .kind  = K::Time,
+       .doc   = "The same as platform.coherence.same_socket for a line that a core of another socket wrote last.",
+       .field = field(&HostParams::line_cross_socket),
+       .tmax  = kMaxCostTime},
   };
   return table;
 }

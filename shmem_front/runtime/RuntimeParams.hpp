@@ -50,9 +50,11 @@ struct RuntimeParams {
   /// job.threads.per_pe: default OpenMP team size (OMP_NUM_THREADS wins); 0: the node's program
   /// cores divided among its PEs.
   int threads_per_pe = 0;
-  /// job.threads.library_lock: hold time of the library's internal lock, paid by operations on
-  /// shared contexts under SHMEM_THREAD_MULTIPLE (estimate: 100 ns; 0: no cost).
-  Ps library_lock = 100'000;
+  /// job.threads.library_lock: hold time of a library lock around operations on shared contexts
+  /// under SHMEM_THREAD_MULTIPLE, for libraries that take one; 0 (the default): no lock, as in the
+  /// Portals-SHMEM of the contexts paper, whose threads contend on shared cache lines instead
+  /// (platform.coherence.*).
+  Ps library_lock = 0;
   Ps poll_cost    = 100'000;    ///< what a poll that found nothing costs (100 ns)
   CollectiveParams collectives; ///< job.collectives.* (CollectiveParams::keys())
   AsyncParams async;            ///< job.async.* (AsyncParams::keys())
@@ -73,8 +75,10 @@ inline const ParamTable<RuntimeParams>& RuntimeParams::keys()
       {.path  = "job.threads.library_lock",
        .kind  = K::Time,
        .doc   = "Under SHMEM_THREAD_MULTIPLE, every operation on a shared context (the default one, or one "
-                "created without SHMEM_CTX_PRIVATE/SERIALIZED) holds the library's internal lock this long: "
-                "threads of a PE contend for it (estimate; 0ns: no cost).",
+                "created without SHMEM_CTX_PRIVATE/SERIALIZED) holds a library lock this long, for libraries "
+                "that serialize shared contexts with a mutex: threads of a PE contend for it. Default 0ns: no "
+                "lock, as in the Portals-SHMEM of the contexts paper, whose threads contend only on the shared "
+                "objects they update with atomic instructions (platform.coherence.*).",
        .field = field(&RuntimeParams::library_lock)},
       {.path  = "job.threads.per_pe",
        .kind  = K::Int,

@@ -321,7 +321,7 @@ void PortalsTransport::put(TransportCtx* ctx, void* dest, const void* src, std::
   // sibling thread meanwhile waits for this put too. Puts ask for an operation-completed ACK,
   // counted on the context's CT, as Portals-SHMEM did for every put.
   ++c->issued;
-  initiate();
+  initiate(*c, c->md, pe);
   check(ni.put(c->md, addr(src), n, AckReq::OcAck, pe, pt, off, op), "PtlPut");
   const auto& lim = ni.limits();
   if (!lim.total_data_ordering || n > lim.max_waw_ordered_size)
@@ -341,7 +341,7 @@ void PortalsTransport::get(TransportCtx* ctx, void* dest, const void* src, std::
   target_of(src, n, &pt, &off);
   const std::uint64_t op = note_op(ctx, c, true, blocking ? "get" : c->request_slot ? "get_req" : "get_nbi", n, pe);
   ++c->get_issued;
-  initiate();
+  initiate(*c, c->get_md, pe);
   check(ni.get(c->get_md, addr(dest), n, pe, pt, off, op), "PtlGet");
   if (blocking)
     wait(c, true, "get");
@@ -363,7 +363,7 @@ void PortalsTransport::amo(TransportCtx* ctx, AmoOp op, AmoType t, void* dest, c
   target_of(dest, size, &pt, &off);
   const std::uint64_t id = note_op(ctx, c, false, c->request_slot ? "amo_req" : "amo", size, pe);
   ++c->issued;
-  initiate();
+  initiate(*c, c->md, pe);
   check(ni.atomic(c->md, addr(value), size, AckReq::OcAck, pe, pt, off, atomic_op(op), datatype(t), id), "PtlAtomic");
   c->fence_needs_quiet = true;
 }
@@ -406,7 +406,8 @@ void PortalsTransport::fetch_amo(TransportCtx* ctx, AmoOp op, AmoType t, void* d
                                                      : "famo_nbi",
                                    size, pe);
   ++c->get_issued;
-  initiate();
+  // A fetching atomic names two MDs (the result's and the operand's); a fetch reads into one.
+  initiate(*c, c->get_md, pe, op == AmoOp::Fetch && floating ? portals::MdHandle{} : c->md);
   Status s;
   if (op == AmoOp::Fetch && floating) {
     s = ni.get(c->get_md, addr(result), size, pe, pt, off, id); // an aligned element read is atomic
@@ -424,10 +425,62 @@ void PortalsTransport::fetch_amo(TransportCtx* ctx, AmoOp op, AmoType t, void* d
     wait(c, true, "amo");
 }
 
-void PortalsTransport::initiate()
+void PortalsTransport::set_cache_lines(std::unique_ptr<sim::CacheLines> lines, std::function<int()> current_core)
+{
+  lines_        = std::move(lines);
+  current_core_ = std::move(current_core);
+}
+
+namespace {
+/// The library objects a data-movement call updates with locked instructions, by kind.
+enum class Line : std::uint64_t { Counters = 1, MdRef = 2, BufPool = 3, SendQueue = 4 };
+std::uint64_t line_key(Line kind, int pe, int index)
+{
+  return static_cast<std::uint64_t>(kind) << 56 | static_cast<std::uint64_t>(static_cast<std::uint32_t>(pe)) << 24 |
+         static_cast<std::uint32_t>(index);
+}
+} // namespace
+
+void PortalsTransport::initiate(const Ctrs& c, portals::MdHandle md, int dest, portals::MdHandle md2)
 {
   // The initiator's side of a Portals call runs on the calling thread and occupies its core.
-  net_.simulation().busy_for(me().ni->initiate_overhead());
+  sim::Simulation& sim = net_.simulation();
+  const Ps overhead    = me().ni->initiate_overhead();
+  if (lines_ == nullptr) {
+    sim.busy_for(overhead);
+    return;
+  }
+  // The shared objects the call updates with locked instructions, in the order the Portals 4
+  // reference implementation over InfiniBand does (docs/model.md, "Shared cache lines"): before its
+  // own work, the context's issued counter (the SHMEM library's atomic add), the MDs' reference
+  // counts (taken when the handle is looked up) and the NI's buffer pool (a request buffer);
+  // after it, the connection's send queue (its lock, around the work request's post) and the MDs'
+  // reference counts again (released).
+  const std::uint64_t before[] = {line_key(Line::Counters, c.pe, c.ct.index), line_key(Line::MdRef, c.pe, md.index),
+                                  md2.index >= 0 ? line_key(Line::MdRef, c.pe, md2.index) : 0,
+                                  line_key(Line::BufPool, c.pe, 0)};
+  const std::uint64_t after[]  = {line_key(Line::SendQueue, c.pe, dest), line_key(Line::MdRef, c.pe, md.index),
+                                  md2.index >= 0 ? line_key(Line::MdRef, c.pe, md2.index) : 0};
+  update_lines(c.pe, before);
+  sim.busy_for(overhead);
+  update_lines(c.pe, after);
+}
+
+void PortalsTransport::update_lines(int pe, std::span<const std::uint64_t> lines)
+{
+  sim::Simulation& sim = net_.simulation();
+  sim.settle();
+  const Ps t0   = now();
+  const int core = current_core_();
+  Ps t          = t0;
+  for (std::uint64_t line : lines)
+    if (line != 0)
+      t = lines_->update(line, core, t);
+  if (t == t0)
+    return;
+  const OpenInterval open(obs_, t0); // reported below, dated t0
+  sim.spin_for(t - t0);              // the core stalls until its lines arrive
+  SHMEMSIM_OBSERVE(obs_, lock(t0, now() - t0, pe, current_thread_()));
 }
 
 void PortalsTransport::quiet(TransportCtx* ctx)

@@ -12,10 +12,12 @@
 #include "shmem_front/lib/Seams.hpp"
 #include "base/ShmemObserver.hpp"
 #include "sim/portals_model/Network.hpp"
+#include "sim/CacheLines.hpp"
 
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <span>
 #include <vector>
 
 namespace shmemsim::front {
@@ -62,6 +64,11 @@ public:
   /// thread of the calling PE is calling (0: its main thread).
   void set_observer(ShmemObserver* obs, std::function<int()> current_thread);
 
+  /// The nodes' shared cache lines (sim/CacheLines.hpp; one model serves every node, its keys
+  /// name the PE) and the core the calling thread runs on, within its node. Without them the
+  /// Portals calls update no shared lines.
+  void set_cache_lines(std::unique_ptr<sim::CacheLines> lines, std::function<int()> current_core);
+
   /// `notice` gets the context tables' notice lines (one per PE the first time a context is
   /// refused or shared, one the first time a request shares a slot).
   void set_notice(std::function<void(const std::string&)> notice) { notice_ = std::move(notice); }
@@ -87,8 +94,11 @@ private:
   bool complete(const Ctrs* c);
   void wait(Ctrs* c, bool gets_only, const char* what);
   void quiet_as(TransportCtx* ctx, const char* what);
-  /// Spend the host CPU time of one Portals data-movement call on the calling thread.
-  void initiate();
+  /// Spend the host CPU time of one Portals data-movement call on the calling thread, on context
+  /// `c` with MD `md` (and `md2`, if valid) towards PE `dest`, with the shared lines it updates.
+  void initiate(const Ctrs& c, portals::MdHandle md, int dest, portals::MdHandle md2 = {});
+  /// The calling thread of `pe` updates `lines` (0: none) one after the other (sim/CacheLines.hpp).
+  void update_lines(int pe, std::span<const std::uint64_t> lines);
   /// Tell the observer about an operation about to be issued on `ctx` (counted on `c`).
   std::uint64_t note_op(const TransportCtx* ctx, const Ctrs* c, bool get_side, const char* kind, std::uint64_t bytes,
                         int target);
@@ -107,6 +117,8 @@ private:
   bool independent_mds_ = true;
   ShmemObserver* obs_   = nullptr;
   std::function<int()> current_thread_;
+  std::unique_ptr<sim::CacheLines> lines_;
+  std::function<int()> current_core_;
 };
 
 } // namespace shmemsim::front

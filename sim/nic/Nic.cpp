@@ -272,7 +272,7 @@ void Nic::on_packet_arrival(sim::Packet* sp)
       free_packet(p);
       // The ACK reaches host memory; a progress thread then handles it before the counter counts.
       const Ps seen = now + p_.pcie_latency;
-      q_.schedule<&Nic::ack_visible>(threaded() ? progress(seen, p_.recv_overhead) : seen, this,
+      q_.schedule<&Nic::ack_visible>(threaded() ? progress(seen, p_.ack_overhead) : seen, this,
                                      reinterpret_cast<std::uint64_t>(m));
       return;
     }
@@ -518,7 +518,7 @@ void Nic::reply_land(std::uint64_t pkt)
     return;
   if (threaded()) {
     // A progress thread handles the reply before the counter counts.
-    q_.schedule<&Nic::reply_done>(progress(q_.now(), p_.recv_overhead), this, reinterpret_cast<std::uint64_t>(&m));
+    q_.schedule<&Nic::reply_done>(progress(q_.now(), p_.reply_overhead), this, reinterpret_cast<std::uint64_t>(&m));
     return;
   }
   reply_done(reinterpret_cast<std::uint64_t>(&m));

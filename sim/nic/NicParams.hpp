@@ -29,6 +29,10 @@ struct NicParams {
   Ps pcie_latency              = 250'000;           ///< one host<->NIC crossing
   std::uint64_t pcie_bandwidth = 25'600'000'000ull; ///< bit/s, each direction
   Ps atomic_overhead           = 100'000;           ///< target atomic unit, per operation (read-modify-write)
+  /// With a progress thread: its handling of a returning ACK, and of a returning reply (a get's or a
+  /// fetching atomic's data), at the initiator, before the operation's counter counts it.
+  Ps ack_overhead   = 200'000;
+  Ps reply_overhead = 200'000;
   /// Host CPU time of one Portals data-movement call (PtlPut, PtlGet, PtlAtomic, ...) on the
   /// calling thread, before the command reaches the NIC.
   Ps initiate_overhead = 0;
@@ -67,8 +71,19 @@ inline const ParamTable<NicParams>& NicParams::keys()
        .field = field(&NicParams::send_overhead)},
       {.path  = "platform.nic.recv_overhead",
        .kind  = K::Time,
-       .doc   = "NIC processing per incoming request at the target.",
+       .doc   = "NIC processing per incoming request at the target (with platform.nic.progress=thread: the "
+                "progress thread's handling of one request).",
        .field = field(&NicParams::recv_overhead)},
+      {.path  = "platform.nic.ack_overhead",
+       .kind  = K::Time,
+       .doc   = "With platform.nic.progress=thread: the initiator's progress thread's handling of one returning "
+                "ACK, before the operation's counter counts it (offload NICs count ACKs in hardware).",
+       .field = field(&NicParams::ack_overhead)},
+      {.path  = "platform.nic.reply_overhead",
+       .kind  = K::Time,
+       .doc   = "With platform.nic.progress=thread: the initiator's progress thread's handling of one returning "
+                "reply (a get's or a fetching atomic's data, once landed), before the counter counts it.",
+       .field = field(&NicParams::reply_overhead)},
       {.path  = "platform.nic.pcie_latency",
        .kind  = K::Time,
        .doc   = "One host<->NIC crossing.",

@@ -345,7 +345,14 @@ TEST(scenario_presets, Qdr16Values)
   EXPECT_EQ(s.platform.fabric.link_latency, 15'000);
   EXPECT_EQ(s.platform.nic.pcie_bandwidth, 25'600'000'000ull);
   EXPECT_EQ(s.platform.nic.send_overhead, 100'000);
-  EXPECT_EQ(s.platform.nic.initiate_overhead, 500'000);
+  EXPECT_EQ(s.platform.nic.initiate_overhead, 1'040'000);
+  EXPECT_EQ(s.platform.nic.recv_overhead, 550'000);
+  EXPECT_EQ(s.platform.nic.ack_overhead, 140'000);
+  EXPECT_EQ(s.platform.nic.reply_overhead, 185'000);
+  EXPECT_EQ(s.platform.nic.atomic_overhead, 40'000);
+  EXPECT_EQ(s.platform.hosts.sockets_per_node, 2);
+  EXPECT_EQ(s.platform.hosts.line_same_socket, 22'500);
+  EXPECT_EQ(s.platform.hosts.line_cross_socket, 100'000);
   EXPECT_EQ(s.platform.nic.per, nic::NicScope::Pe);
   EXPECT_EQ(s.platform.nic.progress, nic::TargetEngine::Thread);
   EXPECT_EQ(s.platform.nic.injection_queues, 1);
@@ -991,6 +998,16 @@ TEST(scenario_bounds, TimesAreAtMostAMillionSeconds)
   }
   EXPECT_CONTAINS(error_of(R"({"traffic": {"gap": "2e6s"}})"), "traffic.gap: \"2e6s\" is out of range");
   EXPECT_CONTAINS(error_of(R"({"job": {"threads": {"library_lock": "1e9s"}}})"), "job.threads.library_lock");
+  EXPECT_CONTAINS(error_of(R"({"platform": {"coherence": {"same_socket": "2ms"}}})"),
+                  "platform.coherence.same_socket: \"2ms\" is out of range; expected a time between 0ns and 1ms");
+  EXPECT_CONTAINS(error_of(R"({"platform": {"coherence": {"cross_socket": "fast"}}})"), "platform.coherence.cross_socket");
+  EXPECT_CONTAINS(error_of(R"({"platform": {"sockets_per_node": 0}})"), "platform.sockets_per_node");
+  EXPECT_CONTAINS(error_of(R"({"platform": {"coherence": {"one_hop": "1ns"}}})"), "one_hop");
+  const Scenario lines = parse(R"({"platform": {"sockets_per_node": 4, "coherence": {"same_socket": "30ns",
+    "cross_socket": "0.12us"}}})");
+  EXPECT_EQ(lines.platform.hosts.sockets_per_node, 4);
+  EXPECT_EQ(lines.platform.hosts.line_same_socket, 30'000);
+  EXPECT_EQ(lines.platform.hosts.line_cross_socket, 120'000);
   EXPECT_CONTAINS(error_of(R"({"job": {"compute_quantum": "99ns"}})"), "at least 100ns and at most 1000000s");
 }
 
