@@ -26,9 +26,6 @@ const char* to_string(OpKind k)
 }
 
 // A pulled put's read request goes from its target to its initiator, the read response back.
-/// The message kind traces give a pulled put's RDMA read.
-constexpr const char* kReadKind = "rdma_read";
-
 enum PacketDir : int { kRequest = 0, kAck = 1, kReply = 2, kReadRequest = 3, kReadResponse = 4 };
 
 struct Nic::NicPacket : sim::Packet {
@@ -485,7 +482,7 @@ void Nic::pull_post(std::uint64_t msg)
   // target to the initiator, of the put's operation.
 #if SHMEMSIM_OBSERVERS
   if (obs_ != nullptr) [[unlikely]]
-    m->read_trace_id = obs_->msg_issued(now, kReadKind, m->dst_ep, m->src_ep, m->mlength, m->user_ptr);
+    m->read_trace_id = obs_->msg_issued(now, kRdmaReadKind, m->dst_ep, m->src_ep, m->mlength, m->user_ptr);
 #endif
   // Its doorbell crosses PCIe and the adapter processes the work request, then the read request
   // (header only) leaves for the initiator.
