@@ -414,8 +414,13 @@ private:
     s_ << "<g class=\"arrows\" fill=\"none\">\n";
     for (const OpInfo* o : shown.ops)
       if (auto tl = lanes_.pe_lane.find(o->target_pe); tl != lanes_.pe_lane.end())
-        for (std::uint64_t mid : o->msgs)
-          message_arrows(lanes_.lane_of.at(o->thread()), tl->second, o->issue, ix_.msgs.at(mid), op_color(o->kind));
+        for (std::uint64_t mid : o->msgs) {
+          const MsgInfo& m = ix_.msgs.at(mid);
+          if (m.src == o->pe) // from the operation's thread to its target
+            message_arrows(lanes_.lane_of.at(o->thread()), tl->second, o->issue, m, op_color(o->kind));
+          else // sent by the target for the operation (a pulled put's read): target -> thread -> target
+            message_arrows(tl->second, lanes_.lane_of.at(o->thread()), m.t, m, op_color(o->kind));
+        }
     for (const MsgInfo* m : shown.free_msgs)
       if (auto tl = lanes_.pe_lane.find(m->dst); tl != lanes_.pe_lane.end())
         message_arrows(lanes_.pe_lane.at(m->src), tl->second, m->t, *m, op_color(msg_op_kind(m->kind)));

@@ -1,5 +1,7 @@
 #include "analysis/Report.hpp"
 
+#include "base/NetworkObserver.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -304,7 +306,7 @@ void tally_messages(const Index& ix, NetworkReport& net)
       n.max_queued_ps = std::max(n.max_queued_ps, m.inj - m.t);
       net.nic_queued_ps += m.inj - m.t;
     }
-    if (m.dlv >= 0) {
+    if (m.dlv >= 0 && m.kind != kRdmaReadKind) { // a pulled put's read is no request delivered
       ++net.deliveries;
       if (m.ooo) {
         ++net.out_of_order;

@@ -44,6 +44,12 @@ protected:
   bool packets_ = false;
 };
 
+/// The message kind of the RDMA read by which a put's target pulls its payload (docs/model.md,
+/// "Pulled puts"): a message the target sends for the operation, to its initiator. It is no request
+/// of the pair's numbering: its delivery (`dlv`, the initiator's NIC has read the data) is never
+/// out of order and is no delivery of summary.json's count.
+inline constexpr const char* kRdmaReadKind = "rdma_read";
+
 /// The trace id of the `k`-th message (k from 1) from endpoint `src` to `dst` when a trace is
 /// recorded apart by processes that share no counter (the emulator's PEs, traces::PartRecorder):
 /// the initiator's part names its messages so and the target names their deliveries so, without

@@ -235,9 +235,12 @@ private:
   {
     const int n = lifecycle().node(e.src);
     setvar(e.t, "queued", nic_alias(n), lifecycle().queued(n));
+    // From the operation's thread, or from the PE that sends it for the operation (a pulled put's
+    // read, from its target).
     if (op)
       add(e.t, 1,
-          "15 " + sec(e.t) + " Message 0 " + e.what + ' ' + thr_alias(op->pe, op->thr) + " m" + std::to_string(e.id));
+          "15 " + sec(e.t) + " Message 0 " + e.what + ' ' +
+              (e.src == op->pe ? thr_alias(op->pe, op->thr) : pe_alias(e.src)) + " m" + std::to_string(e.id));
   }
 
   void injected(const Event& e, const MessageLifecycle::Msg& m) override
@@ -264,7 +267,10 @@ private:
   {
     if (!c.op)
       return;
-    add(e.t, 1, "16 " + sec(e.t) + " Ack 0 ack " + thr_alias(c.op->pe, c.op->thr) + " a" + std::to_string(e.id));
+    add(e.t, 1,
+        "16 " + sec(e.t) + " Ack 0 ack " +
+            (c.msg.src == c.op->pe ? thr_alias(c.op->pe, c.op->thr) : pe_alias(c.msg.src)) + " a" +
+            std::to_string(e.id));
     if (c.op_completed)
       setvar(e.t, "outstanding", thr_alias(c.op->pe, c.op->thr), lifecycle().outstanding(c.op->pe, c.op->thr));
   }

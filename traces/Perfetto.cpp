@@ -191,7 +191,7 @@ private:
     const int node = lifecycle().node(e.src);
     nic_counters(node, e.t);
     w_.async('b', e.id, false, kPerfettoNicPid + node, e.t, "queued " + e.what);
-    if (op)
+    if (op && e.src == op->pe) // not a message the target sends for the operation (a pulled put's read)
       w_.flow('s', 2 * e.id, op->pe, op->thr, op->issue, "message");
   }
 
@@ -222,7 +222,7 @@ private:
     w_.slice(m.dst, kPerfettoIncomingTid, e.t, 0, "delivery", "deliver " + m.kind,
              kvu("msg", e.id) + "," + kvu("op", m.op) + "," + kv("src", m.src) + "," + kv("ooo", e.ooo ? 1 : 0) + "," +
                  kvu("depth", e.depth));
-    if (d.op) {
+    if (d.op && m.src == d.op->pe) {
       w_.flow('f', 2 * e.id, m.dst, kPerfettoIncomingTid, e.t, "message");
       w_.flow('s', 2 * e.id + 1, m.dst, kPerfettoIncomingTid, e.t, "ack");
     }
@@ -233,6 +233,13 @@ private:
     if (!c.op)
       return;
     const MessageLifecycle::Op& op = *c.op;
+    if (c.msg.src != op.pe) { // a pulled put's read, done where it was sent from: at the put's target
+      w_.slice(c.msg.src, kPerfettoIncomingTid, e.t, 0, "delivery", c.msg.kind + " done",
+               kvu("msg", e.id) + "," + kvu("op", c.msg.op));
+      if (c.op_completed)
+        outstanding_counter(op.pe, op.thr, e.t);
+      return;
+    }
     w_.slice(op.pe, op.thr, e.t, 0, "ack", c.msg.kind == "put" || c.msg.kind == "atomic" ? "ack" : "reply",
              kvu("msg", e.id) + "," + kvu("op", c.msg.op));
     w_.flow('f', 2 * e.id + 1, op.pe, op.thr, e.t, "ack");

@@ -102,9 +102,15 @@ public:
   bool target_ok                = true;
   std::uint64_t mlength         = 0;       ///< bytes the target accepted (may be truncated)
   std::byte* target_base        = nullptr; ///< resolved target address (null on failure)
-  bool send_done                = false;
-  bool target_done              = false;
-  bool initiator_done           = false; ///< ACK or reply seen by the initiator
+  /// A put above platform.nic.inline_size: its request carries the header only and the target's
+  /// NIC pulls the payload with an RDMA read (docs/model.md).
+  bool pulled                 = false;
+  std::uint32_t pull_packets  = 0; ///< read response packets (pulled put, at the target)
+  std::uint32_t pull_written  = 0; ///< of these, written to host memory (or being written)
+  std::uint64_t read_trace_id = 0; ///< the RDMA read's trace id (0: none)
+  bool send_done              = false;
+  bool target_done            = false;
+  bool initiator_done         = false; ///< ACK or reply seen by the initiator
 };
 
 } // namespace shmemsim::nic

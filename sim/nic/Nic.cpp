@@ -25,7 +25,8 @@ const char* to_string(OpKind k)
   return "?";
 }
 
-enum PacketDir : int { kRequest = 0, kAck = 1, kReply = 2 };
+// A pulled put's read request goes from its target to its initiator, the read response back.
+enum PacketDir : int { kRequest = 0, kAck = 1, kReply = 2, kReadRequest = 3, kReadResponse = 4 };
 
 struct Nic::NicPacket : sim::Packet {
   Message* msg         = nullptr;
@@ -78,7 +79,7 @@ Nic::NicPacket* Nic::make_packet(Message* m, int dir, std::uint32_t index, std::
   p->src_node   = node_;
   p->dst_node   = dst_node;
   p->wire_bytes = bytes + header_;
-  p->trace_id   = m->trace_id;
+  p->trace_id   = dir == kReadRequest || dir == kReadResponse ? m->read_trace_id : m->trace_id;
   return p;
 }
 
@@ -101,7 +102,7 @@ Nic::Nic(int index, int node, const NicParams& p, sim::FatTree& fabric, sim::Eve
 int Nic::packet_endpoint(const sim::Packet* sp)
 {
   const auto* p = static_cast<const NicPacket*>(sp);
-  return p->dir == kRequest ? p->msg->dst_ep : p->msg->src_ep;
+  return p->dir == kRequest || p->dir == kReadResponse ? p->msg->dst_ep : p->msg->src_ep;
 }
 
 void NodePort::on_packet_arrival(sim::Packet* p)
@@ -157,7 +158,8 @@ void Nic::submit(Message* m)
   if (m->ordered)
     m->ordered_seq = st.ordered_issued++;
   const std::uint32_t chunks = packets_for(m->length);
-  m->request_packets         = has_request_payload(m->kind) ? chunks : 1;
+  m->pulled                  = m->kind == OpKind::Put && m->length > p_.inline_size;
+  m->request_packets         = has_request_payload(m->kind) && !m->pulled ? chunks : 1;
   m->reply_packets           = has_reply(m->kind) ? chunks : 0;
   if (has_request_payload(m->kind) && !m->has_request_data())
     m->alloc_request();
@@ -204,7 +206,7 @@ void Nic::queue_step(std::uint64_t qi)
   Message* m                = q.cur;
   const Ps now              = q_.now();
   const auto i              = q.next_pkt;
-  const PacketSpan span     = has_request_payload(m->kind) ? packet_span(m->length, i) : PacketSpan{};
+  const PacketSpan span     = has_request_payload(m->kind) && !m->pulled ? packet_span(m->length, i) : PacketSpan{};
   const std::uint64_t off   = span.offset;
   const std::uint32_t bytes = span.bytes;
   Ps ready                  = now;
@@ -222,8 +224,10 @@ void Nic::queue_step(std::uint64_t qi)
     q_.schedule<&Nic::queue_step>(ready, this, qi);
     return;
   }
-  // Payload fully read: the buffer is reusable; the counter update reaches the host later.
-  q_.schedule<&Nic::sent>(ready + p_.pcie_latency, this, reinterpret_cast<std::uint64_t>(m));
+  // Payload fully read: the buffer is reusable; the counter update reaches the host later. A pulled
+  // put's buffer is read by the target's RDMA read: its send completes with its ACK (ack_visible).
+  if (!m->pulled)
+    q_.schedule<&Nic::sent>(ready + p_.pcie_latency, this, reinterpret_cast<std::uint64_t>(m));
   if (ready == now) {
     start_next(static_cast<int>(qi));
   } else {
@@ -276,6 +280,12 @@ void Nic::on_packet_arrival(sim::Packet* sp)
                                      reinterpret_cast<std::uint64_t>(m));
       return;
     }
+    case kReadRequest:
+      pull_serve(p);
+      return;
+    case kReadResponse:
+      pull_response(p);
+      return;
     case kReply: {
       // DMA write of the reply data into the initiator's memory.
       const Ps begin    = std::max(now, pcie_.write_busy);
@@ -297,7 +307,7 @@ void Nic::rx(NicPacket* p)
   }
   // process_request neither adds nor drops pairs (deliveries complete in later events): `st` stays valid.
   PairState& st = *find_pair(*m);
-  if (m->ordered_seq != st.ordered_next) {
+  if (!may_pass(st, *m)) {
     if (!st.held)
       st.held = std::make_unique<std::map<std::uint64_t, std::vector<sim::Packet*>>>();
     (*st.held)[m->ordered_seq].push_back(p); // NicPackets, kept as their sim::Packet base
@@ -308,11 +318,26 @@ void Nic::rx(NicPacket* p)
   if (m->arrived < m->request_packets)
     return;
   ++st.ordered_next;
-  // Release what waited for this message, as long as whole messages complete.
-  while (st.held && !st.held->empty() && st.held->begin()->first == st.ordered_next) {
-    std::vector<sim::Packet*> pkts = std::move(st.held->begin()->second);
-    st.held->erase(st.held->begin());
-    Message* hm = static_cast<NicPacket*>(pkts.front())->msg;
+  release_held(st);
+}
+
+bool Nic::may_pass(const PairState& st, const Message& m)
+{
+  // In issue order; behind an ordered pulled put whose data is not written yet, only other pulled
+  // puts (their responses are written in issue order: pull_response).
+  return m.ordered_seq == st.ordered_next && (m.pulled || !st.pulls_pending());
+}
+
+void Nic::release_held(PairState& st)
+{
+  // Release what waited, as long as whole messages complete.
+  while (st.held && !st.held->empty()) {
+    auto first  = st.held->begin();
+    Message* hm = static_cast<NicPacket*>(first->second.front())->msg;
+    if (!may_pass(st, *hm))
+      break;
+    std::vector<sim::Packet*> pkts = std::move(first->second);
+    st.held->erase(first);
     for (sim::Packet* hp : pkts)
       process_request(static_cast<NicPacket*>(hp));
     if (hm->arrived < hm->request_packets)
@@ -333,6 +358,24 @@ void Nic::process_request(NicPacket* p)
 
   switch (m.kind) {
     case OpKind::Put: {
+      if (m.pulled) {
+        free_packet(p);
+        // The progress thread (or receive engine) posts the RDMA read once it has handled the header.
+        const std::uint64_t len = m.target_ok ? m.mlength : 0;
+        if (len == 0) { // rejected or nothing accepted: no read, the put completes (the ACK says how)
+          q_.schedule<&Nic::pull_done>(t, this, reinterpret_cast<std::uint64_t>(&m));
+          return;
+        }
+        m.pull_packets = packets_for(len);
+        if (m.ordered) {
+          PairState& st = *find_pair(m);
+          if (!st.pulls)
+            st.pulls = std::make_unique<PairPulls>();
+          st.pulls->fifo.push_back(&m);
+        }
+        q_.schedule<&Nic::pull_post>(t, this, reinterpret_cast<std::uint64_t>(&m));
+        return;
+      }
       const std::uint64_t writable =
           m.target_ok && p->offset < m.mlength ? std::min<std::uint64_t>(p->bytes, m.mlength - p->offset) : 0;
       Ps land = t;
@@ -431,6 +474,131 @@ void Nic::atomic_exec(std::uint64_t msg)
   maybe_release(*m);
 }
 
+void Nic::pull_post(std::uint64_t msg)
+{
+  auto* m      = reinterpret_cast<Message*>(msg);
+  const Ps now = q_.now();
+  // The target posts an RDMA read of the accepted length; in traces a message of its own, from the
+  // target to the initiator, of the put's operation.
+#if SHMEMSIM_OBSERVERS
+  if (obs_ != nullptr) [[unlikely]]
+    m->read_trace_id = obs_->msg_issued(now, kRdmaReadKind, m->dst_ep, m->src_ep, m->mlength, m->user_ptr);
+#endif
+  // Its doorbell crosses PCIe and the adapter processes the work request, then the read request
+  // (header only) leaves for the initiator.
+  const Ps leave = now + p_.pcie_latency + p_.send_overhead;
+  SHMEMSIM_OBSERVE(obs_, msg_injected(leave, m->read_trace_id));
+  send(make_packet(m, kReadRequest, 0, 0, 0, node_of(m->src_ep)), leave);
+}
+
+void Nic::pull_serve(NicPacket* p)
+{
+  Message& m = *p->msg;
+  free_packet(p);
+  // The initiator's adapter serves the read without its host's CPU: it reads the payload from host
+  // memory by DMA (one PCIe round trip, then each packet on the node's read channel) and sends each
+  // packet back as it is read.
+  Ps cursor = std::max(q_.now() + p_.pcie_latency, pcie_.read_busy);
+  for (std::uint32_t j = 0; j < m.pull_packets; ++j) {
+    const PacketSpan span = packet_span(m.mlength, j);
+    cursor += transfer_time(span.bytes, p_.pcie_bandwidth);
+    NicPacket* r = make_packet(&m, kReadResponse, j, span.offset, span.bytes, node_of(m.dst_ep));
+    q_.schedule<&Nic::pull_read>(cursor, this, reinterpret_cast<std::uint64_t>(r));
+  }
+  pcie_.read_busy = cursor;
+}
+
+void Nic::pull_read(std::uint64_t pkt)
+{
+  auto* p      = reinterpret_cast<NicPacket*>(pkt);
+  Message& m   = *p->msg;
+  const Ps now = q_.now();
+  // Read from host memory now (a volatile put's payload was copied at issue).
+  if (!m.inline_payload)
+    std::memcpy(m.request_data() + p->offset, m.source + p->offset, p->bytes);
+  if (p->index + 1 == m.pull_packets)
+    SHMEMSIM_OBSERVE(obs_, msg_delivered(now, m.read_trace_id, false, 0));
+  send(p, now);
+}
+
+void Nic::pull_response(NicPacket* p)
+{
+  Message& m = *p->msg;
+  if (m.ordered) {
+    // Ordered pulls of a pair write their responses in issue order (multipath may reorder them).
+    PairState& st = *find_pair(m);
+    SHMEMSIM_ASSERT(st.pulls_pending(), "a read response of an ordered put that is not under way");
+    if (st.pulls->fifo.front() != &m) {
+      st.pulls->held.push_back(p);
+      ++stats_.held_packets;
+      return;
+    }
+  }
+  pull_write(p);
+}
+
+void Nic::pull_write(NicPacket* p)
+{
+  Message& m = *p->msg;
+  Ps wbegin  = std::max(q_.now(), pcie_.write_busy);
+  if (m.ordered)
+    wbegin = std::max({wbegin, read_done_max_, atomic_done_max_});
+  const Ps done     = wbegin + transfer_time(p->bytes, p_.pcie_bandwidth);
+  pcie_.write_busy  = done;
+  const Ps land     = done + p_.pcie_latency;
+  write_landed_max_ = std::max(write_landed_max_, land);
+  q_.schedule<&Nic::pull_land>(land, this, reinterpret_cast<std::uint64_t>(p));
+  if (++m.pull_written < m.pull_packets || !m.ordered)
+    return;
+  // Its whole response is on the write channel: what waited behind it may go (in issue order).
+  PairState& st = *find_pair(m);
+  PairPulls& pl = *st.pulls;
+  SHMEMSIM_ASSERT(!pl.fifo.empty() && pl.fifo.front() == &m, "ordered read responses written out of issue order");
+  pl.fifo.erase(pl.fifo.begin());
+  if (pl.fifo.empty()) {
+    release_held(st);
+    return;
+  }
+  const Message* next = pl.fifo.front();
+  std::vector<sim::Packet*> go;
+  auto keep = std::stable_partition(pl.held.begin(), pl.held.end(),
+                                    [&](sim::Packet* hp) { return static_cast<NicPacket*>(hp)->msg != next; });
+  go.assign(keep, pl.held.end());
+  pl.held.erase(keep, pl.held.end());
+  for (sim::Packet* hp : go)
+    pull_write(static_cast<NicPacket*>(hp));
+}
+
+void Nic::pull_land(std::uint64_t pkt)
+{
+  auto* p    = reinterpret_cast<NicPacket*>(pkt);
+  Message& m = *p->msg;
+  std::memcpy(m.target_base + p->offset, m.request_data() + p->offset, p->bytes);
+  stats_.bytes_delivered += p->bytes;
+  free_packet(p);
+  if (++m.landed < m.pull_packets)
+    return;
+  const Ps now = q_.now();
+  SHMEMSIM_OBSERVE(obs_, msg_done(now, m.read_trace_id));
+  // The read's completion: the progress thread polls it from its completion queue and resumes the
+  // request's state machine, as for a returning reply (reply_overhead); counting the put and posting
+  // the ACK were charged with the request's recv_overhead.
+  const Ps at = threaded() ? progress(now, p_.reply_overhead) : now;
+  if (at > now) {
+    q_.schedule<&Nic::pull_done>(at, this, reinterpret_cast<std::uint64_t>(&m));
+    return;
+  }
+  pull_done(reinterpret_cast<std::uint64_t>(&m));
+}
+
+void Nic::pull_done(std::uint64_t msg)
+{
+  Message& m = *reinterpret_cast<Message*>(msg);
+  target_done(m);
+  send_ack(m); // always: the initiator learns from it that its buffer was read
+  maybe_release(m);
+}
+
 std::uint32_t Nic::packets_for(std::uint64_t len) const
 {
   return len == 0 ? 1 : static_cast<std::uint32_t>((len + mtu_ - 1) / mtu_);
@@ -480,7 +648,8 @@ void Nic::target_done(Message& m)
   }
   if (d.lowest == d.issued) {
     // Every message of the pair is delivered: nothing left to order (see PairStates).
-    SHMEMSIM_ASSERT(d.ahead.empty() && d.ordered_next == d.ordered_issued && (!d.held || d.held->empty()),
+    SHMEMSIM_ASSERT(d.ahead.empty() && d.ordered_next == d.ordered_issued && (!d.held || d.held->empty()) &&
+                        (!d.pulls || (d.pulls->fifo.empty() && d.pulls->held.empty())),
                     "a pair with every message delivered still holds ordering state");
     pairs_.erase(static_cast<std::uint32_t>(m.src_ep), static_cast<std::uint32_t>(m.dst_ep));
   }
@@ -496,6 +665,16 @@ void Nic::send_ack(Message& m)
 void Nic::ack_visible(std::uint64_t msg)
 {
   auto* m = reinterpret_cast<Message*>(msg);
+  if (m->pulled) {
+    // The initiator learns that the target's read is over from the ACK only: the put's send
+    // completes now (the ACK comes even if none was requested).
+    m->send_done = true;
+    handler(m->src_ep).initiator_sent(*m);
+    if (!m->ack_requested) {
+      maybe_release(*m);
+      return;
+    }
+  }
   latency_.completion.add(q_.now() - m->issued_at);
   m->initiator_done = true;
   SHMEMSIM_OBSERVE(obs_, msg_done(q_.now(), m->trace_id));

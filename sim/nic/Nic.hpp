@@ -48,6 +48,15 @@ private:
   const Directory& dir_;
 };
 
+/// The ordered pulled puts of a pair under way at the target (see PairState::pulls).
+struct PairPulls {
+  /// Ordered pulled puts whose header passed the receive engine and whose read response is not
+  /// yet all written to host memory, in issue order: the front one's response is written first.
+  std::vector<Message*> fifo;
+  /// Response packets of later pulls that arrived before the front one's were all written.
+  std::vector<sim::Packet*> held;
+};
+
 /// One pair's ordering state (see PairStates).
 struct PairState {
   std::uint64_t issued         = 0; ///< messages issued: the next pair_seq
@@ -57,6 +66,10 @@ struct PairState {
   std::uint64_t ordered_next = 0;   ///< the ordered_seq the target processes next
   /// Request packets of ordered messages that arrived early, by ordered_seq (made when first needed).
   std::unique_ptr<std::map<std::uint64_t, std::vector<sim::Packet*>>> held;
+  /// Ordered pulled puts under way (made when first needed). While there are some, the pair's later
+  /// ordered requests other than pulled puts wait before the receive engine (docs/model.md, Ordering).
+  std::unique_ptr<PairPulls> pulls;
+  bool pulls_pending() const { return pulls && !pulls->fifo.empty(); }
 };
 
 /// What the NICs know about each pair of endpoints (src, dst) with messages in flight: issue order
@@ -155,6 +168,19 @@ private:
   void loopback_arrive(std::uint64_t pkt);
   void rx(NicPacket* p);
   void process_request(NicPacket* p);
+  /// Process the held request packets of the pair that may now pass, in issue order.
+  void release_held(PairState& st);
+  /// Whether an ordered request may pass the receive engine now.
+  static bool may_pass(const PairState& st, const Message& m);
+  // A pulled put (docs/model.md): the target posts the read, the initiator's NIC serves it, the
+  // target writes the response and completes the put.
+  void pull_post(std::uint64_t msg);
+  void pull_serve(NicPacket* p);
+  void pull_read(std::uint64_t pkt);
+  void pull_response(NicPacket* p);
+  void pull_write(NicPacket* p);
+  void pull_land(std::uint64_t pkt);
+  void pull_done(std::uint64_t msg);
   void request_land(std::uint64_t pkt);
   void reply_read(std::uint64_t pkt);
   void atomic_exec(std::uint64_t msg);

@@ -6,6 +6,7 @@
 #include "base/Time.hpp"
 
 #include <cstdint>
+#include <limits>
 
 namespace shmemsim::nic {
 
@@ -36,6 +37,11 @@ struct NicParams {
   /// Host CPU time of one Portals data-movement call (PtlPut, PtlGet, PtlAtomic, ...) on the
   /// calling thread, before the command reaches the NIC.
   Ps initiate_overhead = 0;
+  /// The largest put payload that travels inline with its request. A longer put sends its header
+  /// alone and the target's NIC pulls the payload from the initiator with an RDMA read (Portals 4
+  /// over InfiniBand). Default: no limit (every put's payload is pushed with its request).
+  std::uint64_t inline_size                     = kNoInlineLimit;
+  static constexpr std::uint64_t kNoInlineLimit = std::numeric_limits<std::uint64_t>::max();
 
   static const ParamTable<NicParams>& keys();
 };
@@ -101,6 +107,11 @@ inline const ParamTable<NicParams>& NicParams::keys()
        .kind  = K::Time,
        .doc   = "Host CPU time of one Portals data-movement call, spent on the calling thread's core.",
        .field = field(&NicParams::initiate_overhead)},
+      {.path  = "platform.nic.inline_size",
+       .kind  = K::Size,
+       .doc   = "Largest put payload sent inline with its request; a longer put is pulled by the target's NIC with an "
+                "RDMA read (default: no limit, every put is pushed).",
+       .field = field(&NicParams::inline_size)},
   };
   return table;
 }

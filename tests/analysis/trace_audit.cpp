@@ -4,13 +4,16 @@
 // plain scans):
 //  1. attribution: every message of an operation goes from the operation's PE to its target, is
 //     of its kind, issued no earlier than the operation, and every operation of a finished run has
-//     exactly one message (the Portals mapping issues one per SHMEM operation);
+//     exactly one such message (the Portals mapping issues one per SHMEM operation); a put may also
+//     have one `rdma_read` (its target pulling the payload: docs/model.md), from its target to its
+//     PE, issued after its request;
 //  2. report.json (from `shmemsim report DIR`): per thread the operations issued, the waits, the
 //     operations each wait waited for, interference suffered and caused, the overlap of
 //     communication with computation, the lock time; the totals;
 //  3. out-of-order delivery: recounted per (source, destination) pair from the order of issue and
 //     of delivery, against each delivery's flags in the trace, summary.json and report.json.
 // Prints one line per mismatch (the first 20) and exits 1, else one summary line and exits 0.
+#include "base/NetworkObserver.hpp"
 #include "traces/Trace.hpp"
 
 #include <nlohmann/json.hpp>
@@ -158,7 +161,8 @@ Run read_run(const std::string& path)
         Msg m;
         m.id = e.id, m.op = e.op, m.t = e.t, m.src = e.src, m.dst = e.dst, m.kind = e.what;
         r.msgs[e.id] = m;
-        pairs[{e.src, e.dst}].undelivered.insert(e.id);
+        if (m.kind != shmemsim::kRdmaReadKind) // a pulled put's read is no request of the pair
+          pairs[{e.src, e.dst}].undelivered.insert(e.id);
         if (e.op == 0)
           fail("message " + std::to_string(e.id) + " belongs to no operation");
         else if (auto o = r.ops.find(e.op); o == r.ops.end())
@@ -169,7 +173,13 @@ Run read_run(const std::string& path)
         break;
       }
       case Type::Dlv: {
-        Msg& m           = r.msgs.at(e.id);
+        Msg& m = r.msgs.at(e.id);
+        if (m.kind == shmemsim::kRdmaReadKind) {
+          if (e.ooo || e.depth != 0)
+            fail("message " + std::to_string(e.id) + ": a read flagged out of order or overtaken");
+          m.delivered = true;
+          break;
+        }
         PairOrder& p     = pairs.at({m.src, m.dst});
         const bool ooo   = *p.undelivered.begin() != e.id;
         const auto depth = static_cast<std::uint64_t>(std::distance(p.delivered.upper_bound(e.id), p.delivered.end()));
@@ -229,10 +239,17 @@ void check_attribution(const Run& r, bool finished)
   for (const auto& [id, o] : r.ops) {
     const std::string name = "operation " + std::to_string(id) + " (" + o.kind + " of PE " + std::to_string(o.pe) +
                              " thread " + std::to_string(o.thr) + " to PE " + std::to_string(o.target) + ")";
-    if (finished && o.msgs.size() != 1)
-      fail(name + " has " + std::to_string(o.msgs.size()) + " messages, expected 1");
+    std::size_t requests = 0, reads = 0;
     for (std::uint64_t mid : o.msgs) {
       const Msg& m = r.msgs.at(mid);
+      if (m.kind == shmemsim::kRdmaReadKind) { // the target pulls a put's payload, after its request
+        ++reads;
+        if (o.kind.rfind("put", 0) != 0 || m.src != o.target || m.dst != o.pe || requests == 0)
+          fail(name + ": its read " + std::to_string(mid) + " (from " + std::to_string(m.src) + " to " +
+               std::to_string(m.dst) + ") is not a pull of its put's payload");
+        continue;
+      }
+      ++requests;
       if (m.src != o.pe || m.dst != o.target)
         fail(name + ": its message " + std::to_string(mid) + " goes from " + std::to_string(m.src) + " to " +
              std::to_string(m.dst));
@@ -241,6 +258,9 @@ void check_attribution(const Run& r, bool finished)
       if (m.t < o.t)
         fail(name + ": its message " + std::to_string(mid) + " is issued before it");
     }
+    if (finished && (requests != 1 || reads > 1))
+      fail(name + " has " + std::to_string(requests) + " request messages and " + std::to_string(reads) +
+           " reads, expected 1 and at most 1");
   }
 }
 

@@ -357,6 +357,7 @@ TEST(scenario_presets, Qdr16Values)
   EXPECT_EQ(s.platform.nic.progress, nic::TargetEngine::Thread);
   EXPECT_EQ(s.platform.nic.injection_queues, 1);
   EXPECT_EQ(s.platform.limits.max_volatile_size, 936u);
+  EXPECT_EQ(s.platform.nic.inline_size, 936u);
   EXPECT_EQ(s.platform.limits.max_waw_ordered_size, 16u << 20);
   EXPECT_TRUE(s.platform.limits.total_data_ordering);
   EXPECT_EQ(s.platform.limits.max_msg_size, 16u << 20);
@@ -367,6 +368,14 @@ TEST(scenario_presets, Qdr16Values)
   EXPECT_EQ(s.platform.noise.period, 1'000'000'000);
   EXPECT_EQ(s.platform.noise.duration, 1'458'000);
   EXPECT_EQ(s.resolved["platform"]["noise"]["enabled"], true);
+}
+
+TEST(scenario_errors, BadInlineSizeNamesTheKey)
+{
+  EXPECT_EQ(parse("{}", {"platform.nic.inline_size=2KiB"}).platform.nic.inline_size, 2048u);
+  EXPECT_EQ(parse("{}").platform.nic.inline_size, nic::NicParams::kNoInlineLimit); // no limit: every put pushed
+  EXPECT_CONTAINS(error_of("{}", {"platform.nic.inline_size=lots"}), "platform.nic.inline_size");
+  EXPECT_CONTAINS(error_of(R"({"platform": {"nic": {"inline_size": -1}}})"), "platform.nic.inline_size");
 }
 
 TEST(scenario_presets, NoiseIsOffWithoutPresetAndSwitchesOff)

@@ -49,6 +49,14 @@ endif()
 # Runs of time slices (a spinning thread charged per quantum) reported as one computation.
 same_traces(slices -np 2 ${BIN}/spin_wait slice)
 same_traces(spin_put -np 4 ${BIN}/spin_wait put)
+# Puts above the inline size: each pulled by an RDMA read, a message of its own from the target
+# (docs/traces.md), at level packets with its request and response hops.
+same_traces(pulled -np 2 --trace packets ${BIN}/pulled_put)
+file(STRINGS ${OUT}/pulled/bounded/trace.evt reads REGEX "^msg [0-9]+ [0-9]+ [0-9]+ 1 0 rdma_read ")
+list(LENGTH reads nreads)
+if(NOT nreads EQUAL 6)
+  set(failures "${failures}  - pulled: ${nreads} rdma_read messages from PE 1 to PE 0, expected 6 (1 + 2 per round pair)\n")
+endif()
 
 # The check's own error: a bad value is one line naming the variable.
 execute_process(COMMAND ${CMAKE_COMMAND} -E env SHMEMSIM_TRACE_WINDOW=huge
