@@ -461,7 +461,7 @@ private:
                           {"nbi op", "#2f6fb5", "#333333", Triangle},
                           {"quiet / fence", "url(#hatch-quiet)", "#c0392b", Box},
                           {"wait_until", "url(#hatch-wait)", "#777777", Box},
-                          {"library lock", "#555555", "#555555", Bar},
+                          {"shared lines / lock", "#555555", "#555555", Bar},
                           {"message", "#2f6fb5", "#2f6fb5", Line},
                           {"ACK / reply", "#777777", "#777777", DashedLine}};
     double lx          = kLeft;

@@ -211,7 +211,7 @@ void tally_waits(const Index& ix, WaitStats& all, std::map<ThreadKey, ThreadRepo
 }
 
 /// Per thread: operations issued, overlap of communication with computation and waits (binned
-/// into the run's timeline), library lock time.
+/// into the run's timeline), time waiting for shared lines or a library lock.
 void analyse_overlap(const Index& ix, OverlapReport& all, std::map<ThreadKey, ThreadReport>& threads)
 {
   std::map<ThreadKey, std::vector<Interval>> comm, waits;

@@ -266,7 +266,7 @@ private:
   }
 
   void computed(const Event& e) override { w_.slice(e.pe, e.thr, e.t, e.dur, "compute", "compute", ""); }
-  void locked(const Event& e) override { w_.slice(e.pe, e.thr, e.t, e.dur, "lock", "library lock", ""); }
+  void locked(const Event& e) override { w_.slice(e.pe, e.thr, e.t, e.dur, "lock", "shared lines / lock", ""); }
 
   void limit(const Event& e) override
   {

@@ -36,7 +36,7 @@ enum class Type : std::uint8_t {
   Wait,  ///< t pe thr ctx ct what target      a thread starts waiting until the CT reaches target
   Wend,  ///< t pe thr target                  that wait ends (target: the final one, re-read)
   Comp,  ///< t pe thr dur                     computation from t, dur long (as the cores ran it)
-  Lock,  ///< t pe thr dur                     waiting for and holding the library lock
+  Lock,  ///< t pe thr dur                     waiting for shared cache lines, or for and in a library lock
   Limit, ///< t pe what                        a resource limit was hit (ct, md, le)
 };
 const char* tag(Type t);
