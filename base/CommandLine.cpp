@@ -143,7 +143,7 @@ CommandLine& CommandLine::add(Entry e)
     if (e.names.empty())
       throw std::logic_error(label() + "an option without a name");
     for (const std::string& n : e.names) {
-      if (n.size() < 2 || n[0] != '-' || n == "--" || n.find('=') != std::string::npos || n == "-h" || n == "--help")
+      if (n.size() < 2 || n[0] != '-' || n == "--" || n.find('=') != std::string::npos || n == "-h" || n == "--help" || n == "--version")
         throw std::logic_error(label() + "bad option name '" + n + "'");
       if (find_option(n) != nullptr)
         throw std::logic_error(label() + "option '" + n + "' declared twice");
@@ -226,6 +226,14 @@ void CommandLine::fail(const std::string& message) const
   throw UsageError(label() + message + " (see '" + program_ + (command_.empty() ? "" : " " + command_) + " --help')");
 }
 
+#ifndef SHMEMSIM_VERSION
+#define SHMEMSIM_VERSION "unknown"
+#endif
+const char* version()
+{
+  return SHMEMSIM_VERSION;
+}
+
 bool CommandLine::parse(int argc, char* const* argv) const
 {
   return parse(std::vector<std::string>(argv, argv + argc));
@@ -248,6 +256,10 @@ bool CommandLine::parse(const std::vector<std::string>& args) const
     }
     if (looks_like_option && (arg == "-h" || arg == "--help")) {
       std::fputs(help().c_str(), stdout);
+      return false;
+    }
+    if (looks_like_option && arg == "--version") {
+      std::printf("%s%s (shmemsim) %s\n", program_.c_str(), command_.empty() ? "" : (" " + command_).c_str(), version());
       return false;
     }
     if (looks_like_option) {
@@ -363,7 +375,7 @@ std::string CommandLine::help() const
       if (!e.positional && e.section == s)
         part += item(entry_names(e), e.help);
     if (s == 0)
-      part += item("-h, --help", "print this help and exit");
+      part += item("-h, --help", "print this help and exit") + item("--version", "print the version and exit");
     if (!part.empty())
       out += "\n" + sections_[s] + "\n" + part;
   }

@@ -17,6 +17,9 @@
 
 namespace shmemsim::base {
 
+/// shmemsim's version (the project's, as CMake declares it), e.g. "0.1.0".
+const char* version();
+
 /// A command-line mistake. what() is one line: "COMMAND: MESSAGE (see 'PROGRAM COMMAND --help')"
 /// (no "COMMAND: " for a program without subcommands); the program prints it after its own name
 /// ("shmemsim: sweep: -j needs a value (see 'shmemsim sweep --help')") and exits with status 2.
@@ -83,8 +86,9 @@ public:
   /// ("PROGRAM [ARGS...]").
   CommandLine& rest(std::string name, std::string help, Action act);
 
-  /// Parses the arguments after the command's name. Returns false when -h/--help was given: the
-  /// help is then printed on stdout and nothing else was done after it. Throws UsageError.
+  /// Parses the arguments after the command's name. Returns false when -h/--help or --version was
+  /// given: the help, or "PROGRAM [COMMAND] (shmemsim) VERSION", is then printed on stdout and
+  /// nothing else was done after it. Throws UsageError.
   bool parse(int argc, char* const* argv) const;
   bool parse(const std::vector<std::string>& args) const;
 

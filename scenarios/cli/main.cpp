@@ -278,7 +278,7 @@ int main(int argc, char** argv)
       if (argc > 2)
         usage_error(std::string(argv[2]).rfind('-', 0) == 0 ? "unknown option '" + std::string(argv[2]) + "'"
                                                             : "unexpected argument '" + std::string(argv[2]) + "'");
-      std::puts("shmemsim 0.1.0");
+      std::printf("shmemsim %s\n", base::version());
       return 0;
     }
     if (cmd == "keys") {
