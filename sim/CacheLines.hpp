@@ -27,6 +27,8 @@ public:
   /// waiting for it. Lines nobody updated yet are free and cost nothing.
   Ps update(std::uint64_t line, int core, Ps now);
 
+  /// Whether a transfer takes any time (with none, no update ever waits).
+  bool costs_time() const { return same_socket_ > 0 || cross_socket_ > 0; }
   /// The socket of a core.
   int socket_of(int core) const;
   /// Updates that had to fetch the line from another core, and the time they waited in all.

@@ -427,7 +427,8 @@ void PortalsTransport::fetch_amo(TransportCtx* ctx, AmoOp op, AmoType t, void* d
 
 void PortalsTransport::set_cache_lines(std::unique_ptr<sim::CacheLines> lines, std::function<int()> current_core)
 {
-  lines_        = std::move(lines);
+  // Free transfers never make anyone wait: no model to consult on every call then.
+  lines_        = lines != nullptr && lines->costs_time() ? std::move(lines) : nullptr;
   current_core_ = std::move(current_core);
 }
 
@@ -461,18 +462,18 @@ void PortalsTransport::initiate(const Ctrs& c, portals::MdHandle md, int dest, p
                                   line_key(Line::BufPool, c.pe, 0)};
   const std::uint64_t after[]  = {line_key(Line::SendQueue, c.pe, dest), line_key(Line::MdRef, c.pe, md.index),
                                   md2.index >= 0 ? line_key(Line::MdRef, c.pe, md2.index) : 0};
-  update_lines(c.pe, before);
+  const int core = current_core_();
+  update_lines(c.pe, core, before);
   sim.busy_for(overhead);
-  update_lines(c.pe, after);
+  update_lines(c.pe, core, after);
 }
 
-void PortalsTransport::update_lines(int pe, std::span<const std::uint64_t> lines)
+void PortalsTransport::update_lines(int pe, int core, std::span<const std::uint64_t> lines)
 {
   sim::Simulation& sim = net_.simulation();
   sim.settle();
-  const Ps t0   = now();
-  const int core = current_core_();
-  Ps t          = t0;
+  const Ps t0 = now();
+  Ps t        = t0;
   for (std::uint64_t line : lines)
     if (line != 0)
       t = lines_->update(line, core, t);

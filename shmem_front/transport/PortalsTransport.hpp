@@ -97,8 +97,9 @@ private:
   /// Spend the host CPU time of one Portals data-movement call on the calling thread, on context
   /// `c` with MD `md` (and `md2`, if valid) towards PE `dest`, with the shared lines it updates.
   void initiate(const Ctrs& c, portals::MdHandle md, int dest, portals::MdHandle md2 = {});
-  /// The calling thread of `pe` updates `lines` (0: none) one after the other (sim/CacheLines.hpp).
-  void update_lines(int pe, std::span<const std::uint64_t> lines);
+  /// The calling thread of `pe`, on `core`, updates `lines` (0: none) one after the other
+  /// (sim/CacheLines.hpp).
+  void update_lines(int pe, int core, std::span<const std::uint64_t> lines);
   /// Tell the observer about an operation about to be issued on `ctx` (counted on `c`).
   std::uint64_t note_op(const TransportCtx* ctx, const Ctrs* c, bool get_side, const char* kind, std::uint64_t bytes,
                         int target);

@@ -74,6 +74,8 @@ TEST(CacheLines, FreeTransfersCostNothing)
   p.line_same_socket  = 0;
   p.line_cross_socket = 0;
   sim::CacheLines lines(p, 12);
+  EXPECT_FALSE(lines.costs_time()); // the transport then leaves the model out
+  EXPECT_TRUE(westmere_node().costs_time());
   lines.update(4, 0, 0);
   EXPECT_EQ(lines.update(4, 11, 500), 500);
   EXPECT_EQ(lines.update(4, 1, 500), 500);
