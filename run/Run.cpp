@@ -150,6 +150,9 @@ std::string format_summary(const nlohmann::json& s)
                 del > 0 ? 100.0 * static_cast<double>(ooo) / static_cast<double>(del) : 0.0);
   row("deliveries", line);
   row("reordered packets", std::to_string(s["fabric"]["reordered_packets"].get<std::uint64_t>()));
+  if (const auto fc = s["fabric"].find("flow_control"); fc != s["fabric"].end())
+    row("credit stalls", std::to_string((*fc)["credit_stalls"].get<std::uint64_t>()) + " (output ports waited " +
+                             human_time((*fc)["credit_wait_s"].get<double>()) + " for room, summed)");
   for (const char* which : {"delivery", "completion"}) {
     const auto& h = s["latency"][which];
     std::string v = "mean " + human_time(h["mean_s"].get<double>()) + ", p50 " + human_time(h["p50_s"].get<double>()) +

@@ -308,6 +308,9 @@ nlohmann::json SimulatedRun::platform_summary()
                        {"hops", fs.hops},
                        {"reordered_packets", fs.reordered_packets},
                        {"mean_queueing_per_hop_s", fs.hops > 0 ? ps_to_seconds(fs.queueing_total) / static_cast<double>(fs.hops) : 0.0}};
+  if (net.fabric().credit_mode())
+    s["fabric"]["flow_control"] = {{"credit_stalls", fs.credit_stalls},
+                                   {"credit_wait_s", ps_to_seconds(fs.credit_wait_total)}};
   portals::NiUsage peak;
   for (int ep = 0; ep < net.endpoints(); ++ep) {
     const auto& u = net.ni(ep).usage();

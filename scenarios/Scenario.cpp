@@ -880,6 +880,15 @@ private:
                  "mtu + header_size is " + std::to_string(std::uint64_t{f.mtu} + f.header_size) +
                      " bytes; a packet on the wire must be at most 4294967295 bytes",
                  {"platform.fabric.mtu", "platform.fabric.header_size"}};
+    for (const auto& [path, bytes] :
+         {std::pair{"platform.fabric.buffer", f.buffer}, std::pair{"platform.nic.rx_buffer", p.nic.rx_buffer}})
+      if (bytes > 0 && bytes < f.largest_packet_credits())
+        throw Fail{path,
+                   "\"" + format_size(bytes) + "\" cannot hold one packet: mtu + header_size (" +
+                       std::to_string(std::uint64_t{f.mtu} + f.header_size) + " B) take " +
+                       std::to_string(f.largest_packet_credits()) +
+                       " B in 64-byte credits; give at least that, or 0 for no flow control",
+                   {path, "platform.fabric.mtu", "platform.fabric.header_size"}};
     const u128 packets = (u128{mx} + f.mtu - 1) / f.mtu;
     auto check         = [&](const char* path, std::uint64_t bps, u128 bytes, const char* where) {
       const u128 limit_s = static_cast<u128>(kMaxParamTime / kPsPerSecond);

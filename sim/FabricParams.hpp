@@ -26,9 +26,13 @@ struct FabricParams {
   std::uint32_t header_size    = 42;   ///< bytes added to every packet on the wire
   Routing routing              = Routing::DModK;
   Ps jitter                    = 0; ///< uniform extra delay in [0, jitter] per switch traversal
+  /// Input buffer of every switch port, bytes (the data virtual lane's); 0: unbounded (no flow control).
+  std::uint64_t buffer = 0;
 
   /// Number of nodes the shape can hold.
   std::int64_t capacity() const;
+  /// Whole 64-byte credits of the largest packet (mtu + header).
+  std::uint64_t largest_packet_credits() const { return (std::uint64_t{mtu} + header_size + 63) / 64 * 64; }
   /// Empty if the shape is possible, else why not.
   std::string check() const;
 
@@ -96,6 +100,13 @@ inline const ParamTable<FabricParams>& FabricParams::keys()
        .kind  = K::Time,
        .doc   = "Uniform random extra delay in [0, jitter] per switch traversal.",
        .field = field(&FabricParams::jitter)},
+      {.path  = "platform.fabric.buffer",
+       .kind  = K::Size,
+       .doc   = "Input buffer of every switch port: a packet is sent on a link only when the buffer at its far "
+                "end has room for it (InfiniBand credit flow control, 64-byte credits), so congestion backs up "
+                "towards the sources. 0: unbounded (output ports queue without limit, no flow control).",
+       .field = field(&FabricParams::buffer),
+       .umax  = std::uint64_t{1} << 40},
   };
   return table;
 }

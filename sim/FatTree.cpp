@@ -54,8 +54,8 @@ std::string FabricParams::check() const
   return {};
 }
 
-FatTree::FatTree(const FabricParams& p, int nodes, EventQueue& q, Rng routing_rng, Rng jitter_rng)
-    : p_(p), nodes_(nodes), q_(q), routing_rng_(routing_rng), jitter_rng_(jitter_rng)
+FatTree::FatTree(const FabricParams& p, int nodes, EventQueue& q, Rng routing_rng, Rng jitter_rng, Sink sink)
+    : p_(p), nodes_(nodes), q_(q), routing_rng_(routing_rng), jitter_rng_(jitter_rng), sink_(sink)
 {
   SHMEMSIM_ASSERT(p_.check().empty(), "fat-tree parameters validated before construction");
   SHMEMSIM_ASSERT(nodes <= p_.capacity(), "more nodes than the fat tree holds");
@@ -89,6 +89,36 @@ FatTree::FatTree(const FabricParams& p, int nodes, EventQueue& q, Rng routing_rn
   }
   node_ports_.resize(static_cast<std::size_t>(nodes));
   clients_.assign(static_cast<std::size_t>(nodes), nullptr);
+  if (p_.buffer > 0 || sink_.buffer > 0)
+    setup_credits(sink_);
+}
+
+void FatTree::setup_credits(const Sink& sink)
+{
+  SHMEMSIM_ASSERT(sink.buffer == 0 || sink.bandwidth > 0, "a finite adapter buffer needs a drain rate");
+  SHMEMSIM_ASSERT(sink.buffer == 0 || sink.buffer >= p_.largest_packet_credits(),
+                  "adapter buffer validated to hold one packet");
+  SHMEMSIM_ASSERT(p_.buffer == 0 || p_.buffer >= p_.largest_packet_credits(),
+                  "switch buffer validated to hold one packet");
+  credits_.resize(static_cast<std::size_t>(link_count()));
+  in_bufs_.resize(static_cast<std::size_t>(link_count() + nodes_));
+  auto bound = [](Credits& c, std::uint64_t bytes) {
+    c.bounded = bytes > 0;
+    c.room    = static_cast<std::int64_t>(bytes);
+  };
+  // A node's port feeds a leaf switch; a switch's down port at level 1 feeds a node's adapter, every
+  // other switch port another switch.
+  for (int n = 0; n < nodes_; ++n)
+    bound(credits_[static_cast<std::size_t>(n)], p_.buffer);
+  for (int l = 1; l <= p_.levels; ++l) {
+    const std::int64_t per = pps_[l];
+    for (std::int64_t i = level_base_[l]; i < level_base_[l + 1]; ++i) {
+      const bool to_node = l == 1 && (i - level_base_[l]) % per < p_.down[0];
+      bound(credits_[static_cast<std::size_t>(nodes_ + i)], to_node ? sink.buffer : p_.buffer);
+    }
+  }
+  if (sink.buffer > 0)
+    sink_busy_.assign(static_cast<std::size_t>(nodes_), 0);
 }
 
 std::int64_t FatTree::switch_count() const
@@ -151,22 +181,26 @@ int FatTree::ports_per_switch(int level) const
 
 Ps FatTree::reserve(Port& port, Ps ready, const Packet* p)
 {
-  const std::uint32_t bytes = p->wire_bytes;
-  const Ps start            = std::max(ready, port.busy_until);
-  const Ps ser              = p->ser;
+  const Ps start = std::max(ready, port.busy_until);
+  occupy(port, start, start - ready, p);
+  return start;
+}
+
+void FatTree::occupy(Port& port, Ps start, Ps waited, const Packet* p)
+{
+  const Ps ser = p->ser;
 #if SHMEMSIM_OBSERVERS
   if (obs_ != nullptr) {
     const bool node_port = &port >= node_ports_.data() && &port < node_ports_.data() + node_ports_.size();
     const int link       = node_port ? static_cast<int>(&port - node_ports_.data())
                                      : nodes_ + static_cast<int>(&port - switch_ports_.data());
-    obs_->packet_hop(start, p->trace_id, link, start - ready, bytes);
+    obs_->packet_hop(start, p->trace_id, link, waited, p->wire_bytes);
   }
 #endif
-  stats_.queueing_total += start - ready;
+  stats_.queueing_total += waited;
   port.busy_until = start + ser;
   port.busy_total += ser;
   ++stats_.hops;
-  return start;
 }
 
 Ps FatTree::forward_delay()
@@ -183,13 +217,20 @@ Ps FatTree::inject(Packet* p, Ps ready)
   Flow& flow  = flows_.at(static_cast<std::uint32_t>(p->src_node), static_cast<std::uint32_t>(p->dst_node));
   p->flow_seq = flow.next++;
   ++flow.in_flight;
-  p->injected_at = ready;
-  p->level       = 1;
-  p->upper       = sub_at(route_of(p->src_node), 1);
-  p->bnum        = 0;
-  p->going_down  = false;
-  p->ser         = serialization(p->wire_bytes);
+  p->waiting_since = ready;
+  p->level         = 1;
+  p->upper         = sub_at(route_of(p->src_node), 1);
+  p->bnum          = 0;
+  p->going_down    = false;
+  p->last_link     = false;
+  p->ser           = serialization(p->wire_bytes);
   stats_.wire_bytes += p->wire_bytes;
+  if (credit_mode()) {
+    // The NIC's own queue feeds its port: in_buf link_count() + node.
+    p->in_buf = link_count() + p->src_node;
+    q_.schedule<&FatTree::credit_ready>(ready, this, reinterpret_cast<std::uint64_t>(p));
+    return ready + p->ser;
+  }
   Port& port     = node_ports_[static_cast<std::size_t>(p->src_node)];
   const Ps start = reserve(port, ready, p);
   q_.schedule<&FatTree::hop>(start + p_.link_latency + forward_delay(), this, reinterpret_cast<std::uint64_t>(p));
@@ -211,15 +252,25 @@ int FatTree::up_port(const Packet& p, int level)
       const Ps now          = q_.now();
       const std::int64_t sw = switch_of(p);
       Ps best               = INT64_MAX;
+      bool best_short       = true;
       int best_port         = 0;
       int ties              = 0;
       for (int d = 0; d < ups; ++d) {
-        const Ps free_at = std::max(now, switch_port(level, sw, first + d).busy_until);
-        if (free_at < best) {
-          best      = free_at;
-          best_port = d;
-          ties      = 1;
-        } else if (free_at == best) {
+        Ps free_at      = std::max(now, switch_port(level, sw, first + d).busy_until);
+        bool room_short = false;
+        if (credit_mode()) {
+          // With flow control the port's own queue and its far buffer's room count too: a port whose
+          // far buffer cannot take the packet comes after every port that can.
+          const auto id = static_cast<int>(nodes_ + level_base_[level] + sw * pps_[level] + first + d);
+          free_at += credits_[static_cast<std::size_t>(id)].pending_ser;
+          room_short = credits_short(id, p);
+        }
+        if (room_short < best_short || (room_short == best_short && free_at < best)) {
+          best       = free_at;
+          best_short = room_short;
+          best_port  = d;
+          ties       = 1;
+        } else if (room_short == best_short && free_at == best) {
           // Reservoir choice among equally good uplinks.
           ++ties;
           if (routing_rng_.below(static_cast<std::uint64_t>(ties)) == 0)
@@ -232,36 +283,45 @@ int FatTree::up_port(const Packet& p, int level)
   return 0;
 }
 
-void FatTree::hop(std::uint64_t packet_ptr)
+int FatTree::next_port(Packet& p)
 {
-  auto* p                 = reinterpret_cast<Packet*>(packet_ptr);
-  const int l             = p->level;
-  const Ps now            = q_.now();
-  const std::int32_t* dst = route_of(p->dst_node);
-  if (sub_at(dst, l) == p->upper) {
+  const int l             = p.level;
+  const std::int32_t* dst = route_of(p.dst_node);
+  if (sub_at(dst, l) == p.upper) {
     // Destination below: go down through port c = digit l of dst.
-    const int c    = digit_at(dst, l);
-    const Ps start = reserve(switch_port(l, switch_of(*p), c), now, p);
-    p->going_down  = true;
+    const int c        = digit_at(dst, l);
+    const auto port_id = static_cast<int>(nodes_ + level_base_[l] + switch_of(p) * pps_[l] + c);
+    p.going_down       = true;
     if (l == 1) {
-      q_.schedule<&FatTree::arrive>(start + p->ser + p_.link_latency, this, packet_ptr);
-      return;
+      p.last_link = true;
+      return port_id;
     }
     // The child below port c: the subtree of dst one level down, the same switch number modulo B_{l-1}.
-    p->level = l - 1;
-    p->upper = sub_at(dst, l - 1);
-    p->bnum  = l - 1 == 1 ? 0 : p->bnum % b_prefix_[l - 1];
-    q_.schedule<&FatTree::hop>(start + p_.link_latency + forward_delay(), this, packet_ptr);
+    p.level = l - 1;
+    p.upper = sub_at(dst, l - 1);
+    p.bnum  = l - 1 == 1 ? 0 : p.bnum % b_prefix_[l - 1];
+    return port_id;
+  }
+  SHMEMSIM_ASSERT(l < p_.levels && !p.going_down, "routing up past the top of the tree");
+  const int d        = up_port(p, l);
+  const int first    = p_.down[static_cast<std::size_t>(l - 1)];
+  const auto port_id = static_cast<int>(nodes_ + level_base_[l] + switch_of(p) * pps_[l] + first + d);
+  // The parent above uplink d: the subtree of the source one level up, switch number bnum + d * B_l.
+  p.bnum  = p.bnum + d * b_prefix_[l];
+  p.level = l + 1;
+  p.upper = sub_at(route_of(p.src_node), l + 1);
+  return port_id;
+}
+
+void FatTree::hop(std::uint64_t packet_ptr)
+{
+  auto* p        = reinterpret_cast<Packet*>(packet_ptr);
+  const int id   = next_port(*p);
+  const Ps start = reserve(port_at(id), q_.now(), p);
+  if (p->last_link) {
+    q_.schedule<&FatTree::arrive>(start + p->ser + p_.link_latency, this, packet_ptr);
     return;
   }
-  SHMEMSIM_ASSERT(l < p_.levels && !p->going_down, "routing up past the top of the tree");
-  const int d     = up_port(*p, l);
-  const int first = p_.down[static_cast<std::size_t>(l - 1)];
-  const Ps start  = reserve(switch_port(l, switch_of(*p), first + d), now, p);
-  // The parent above uplink d: the subtree of the source one level up, switch number bnum + d * B_l.
-  p->bnum  = p->bnum + d * b_prefix_[l];
-  p->level = l + 1;
-  p->upper = sub_at(route_of(p->src_node), l + 1);
   q_.schedule<&FatTree::hop>(start + p_.link_latency + forward_delay(), this, packet_ptr);
 }
 
@@ -278,7 +338,130 @@ void FatTree::arrive(std::uint64_t packet_ptr)
     flow->highest = p->flow_seq + 1;
   if (--flow->in_flight == 0)
     flows_.erase(src, dst);
+  if (credit_mode())
+    sink_drain(p);
   clients_[static_cast<std::size_t>(p->dst_node)]->on_packet_arrival(p);
+}
+
+// Credit mode: input buffers, credits, output ports serving the heads that ask for them.
+
+void FatTree::credit_ready(std::uint64_t packet_ptr)
+{
+  // The packet's head is in its input buffer and switched (or the NIC handed it to its port).
+  auto* p      = reinterpret_cast<Packet*>(packet_ptr);
+  InBuf& buf   = in_bufs_[static_cast<std::size_t>(p->in_buf)];
+  p->fifo_next = nullptr;
+  if (buf.tail == nullptr) {
+    buf.head = buf.tail = p;
+    if (buf.leaving_credits == 0)
+      ask(p);
+    return;
+  }
+  buf.tail->fifo_next = p;
+  buf.tail            = p;
+}
+
+void FatTree::ask(Packet* p)
+{
+  // A packet in a switch picks its output port now (adaptive routing sees the ports as they are);
+  // the NIC's packet leaves by its node's port.
+  const int port   = p->in_buf >= link_count() ? p->src_node : next_port(*p);
+  Credits& c       = credits_[static_cast<std::size_t>(port)];
+  p->wait_next     = nullptr;
+  p->waiting_since = q_.now();
+  if (c.wait_tail == nullptr)
+    c.wait_head = p;
+  else
+    c.wait_tail->wait_next = p;
+  c.wait_tail = p;
+  c.pending_ser += p->ser;
+  serve(port);
+}
+
+void FatTree::serve(int port)
+{
+  Credits& c = credits_[static_cast<std::size_t>(port)];
+  Packet* p  = c.wait_head;
+  if (p == nullptr)
+    return;
+  Port& out    = port_at(port);
+  const Ps now = q_.now();
+  if (out.busy_until > now)
+    return; // sent() serves it when the port frees
+  if (credits_short(port, *p)) {
+    if (c.stalled_from < 0) {
+      c.stalled_from = now;
+      ++stats_.credit_stalls;
+    }
+    return; // credit_return() serves it
+  }
+  if (c.stalled_from >= 0) {
+    stats_.credit_wait_total += now - c.stalled_from;
+    c.stalled_from = -1;
+  }
+  c.wait_head = p->wait_next;
+  if (c.wait_head == nullptr)
+    c.wait_tail = nullptr;
+  c.pending_ser -= p->ser;
+  if (c.bounded)
+    c.room -= static_cast<std::int64_t>(credit_bytes(p->wire_bytes));
+  occupy(out, now, now - p->waiting_since, p);
+  // The packet leaves its input buffer's list; the buffer's room frees when the tail has left.
+  const int from = p->in_buf;
+  InBuf& buf     = in_bufs_[static_cast<std::size_t>(from)];
+  SHMEMSIM_ASSERT(buf.head == p && buf.leaving_credits == 0, "a port sends the head of an input buffer");
+  buf.head = p->fifo_next;
+  if (buf.head == nullptr)
+    buf.tail = nullptr;
+  buf.leaving_credits = static_cast<std::uint32_t>(credit_bytes(p->wire_bytes) / 64);
+  p->in_buf           = port;
+  const Ps tail_out   = now + p->ser;
+  q_.schedule<&FatTree::sent>(tail_out, this,
+                              (static_cast<std::uint64_t>(port) << 32) | static_cast<std::uint32_t>(from));
+  if (p->last_link)
+    q_.schedule<&FatTree::arrive>(tail_out + p_.link_latency, this, reinterpret_cast<std::uint64_t>(p));
+  else
+    q_.schedule<&FatTree::credit_ready>(now + p_.link_latency + forward_delay(), this,
+                                        reinterpret_cast<std::uint64_t>(p));
+}
+
+void FatTree::sent(std::uint64_t port_and_buf)
+{
+  // The tail left `port`: the port is free, and the input buffer the packet came from has its room
+  // back (the credit reaches that buffer's sender one link latency later); its next head may ask.
+  const auto port = static_cast<int>(port_and_buf >> 32);
+  const auto from = static_cast<int>(port_and_buf & 0xFFFF'FFFFu);
+  InBuf& buf      = in_bufs_[static_cast<std::size_t>(from)];
+  SHMEMSIM_ASSERT(buf.leaving_credits > 0, "a tail left an input buffer with nothing leaving");
+  const std::uint32_t credits = buf.leaving_credits;
+  buf.leaving_credits         = 0;
+  if (from < link_count() && credits_[static_cast<std::size_t>(from)].bounded)
+    q_.schedule<&FatTree::credit_return>(q_.now() + p_.link_latency, this,
+                                         (static_cast<std::uint64_t>(from) << 32) | credits);
+  if (buf.head != nullptr)
+    ask(buf.head);
+  serve(port);
+}
+
+void FatTree::credit_return(std::uint64_t port_and_credits)
+{
+  // Low 32 bits: 64-byte credits.
+  const auto port = static_cast<int>(port_and_credits >> 32);
+  credits_[static_cast<std::size_t>(port)].room += static_cast<std::int64_t>(port_and_credits & 0xFFFF'FFFFu) * 64;
+  serve(port);
+}
+
+void FatTree::sink_drain(Packet* p)
+{
+  // The adapter writes the packet from its receive buffer to host memory at its drain rate; its room
+  // returns to the leaf switch's port one link latency after.
+  const int port = p->in_buf;
+  if (!credits_[static_cast<std::size_t>(port)].bounded)
+    return;
+  Ps& busy = sink_busy_[static_cast<std::size_t>(p->dst_node)];
+  busy     = std::max(busy, q_.now()) + transfer_time(p->wire_bytes, sink_.bandwidth);
+  q_.schedule<&FatTree::credit_return>(busy + p_.link_latency, this,
+                                       (static_cast<std::uint64_t>(port) << 32) | credit_bytes(p->wire_bytes) / 64);
 }
 
 } // namespace shmemsim::sim

@@ -7,6 +7,17 @@
 // cut-through: a packet is forwarded switch_latency (+ seeded jitter) after its head arrives,
 // once the output port is free.
 //
+// Flow control: with `buffer` 0 (the default) output ports queue without bound, a packet waiting
+// for a busy port as long as it takes. With a finite `buffer` (bytes per switch input port) or a
+// finite `sink_buffer` (the node adapter's receive buffer), links use InfiniBand's credit-based
+// link-level flow control: a packet is sent on a link only when the buffer at the link's far end has
+// room for it (64-byte credits); the buffer frees its room when the packet's tail has left it (a
+// switch: forwarded on its output port; an adapter: written to host memory at `sink_bandwidth`),
+// and the credit reaches the sender one link latency later. Each input buffer is a FIFO (one data
+// virtual lane): only its head packet competes for an output port, so a head waiting for a congested
+// port blocks the packets behind it (head-of-line blocking) and congestion backs up towards the
+// sources. Output ports serve the input heads that want them in the order they asked.
+//
 // Routing happens hop by hop: on the way up, `dmodk` picks uplink (dst / B_l) mod up (fixed per
 // destination), `random` a uniform uplink per packet, `adaptive` the uplink whose port frees up
 // first (ties broken at random). The way down is unique. Packets of one flow that take
@@ -41,8 +52,13 @@ struct Packet {
   std::int64_t bnum      = 0;
   Ps ser                 = 0; ///< time to serialize the packet on one link
   std::uint64_t flow_seq = 0;
-  Ps injected_at         = 0;
+  Ps waiting_since       = 0; ///< when it began to wait for its current output port
   std::uint64_t trace_id = 0; ///< the message it belongs to, for an observer (0: none)
+  // Flow-control state (credit mode only).
+  Packet* fifo_next   = nullptr; ///< next packet of the input buffer it waits in
+  Packet* wait_next   = nullptr; ///< next input head waiting for the same output port
+  std::int32_t in_buf = -1;      ///< the input buffer it is in: the port that sent it there (or the NIC's)
+  bool last_link      = false;   ///< the output port it waits for leads to its destination node
 };
 
 /// Receives packets at their destination node (tail arrival).
@@ -58,11 +74,22 @@ struct FabricStats {
   std::uint64_t hops              = 0;
   std::uint64_t reordered_packets = 0; ///< arrived after a later-injected packet of the same node pair
   Ps queueing_total               = 0; ///< time packets waited for busy output ports, summed over hops
+  // Credit mode only.
+  std::uint64_t credit_stalls = 0; ///< times an output port was free but its far buffer had no room
+  Ps credit_wait_total        = 0; ///< time free output ports waited for credits, summed over ports
+};
+
+/// The node adapters' receive buffers: their size in bytes (0: unbounded) and the rate they drain
+/// into host memory.
+struct FabricSink {
+  std::uint64_t buffer    = 0;
+  std::uint64_t bandwidth = 0; ///< bit/s
 };
 
 class FatTree {
 public:
-  FatTree(const FabricParams& p, int nodes, EventQueue& q, Rng routing_rng, Rng jitter_rng);
+  using Sink = FabricSink;
+  FatTree(const FabricParams& p, int nodes, EventQueue& q, Rng routing_rng, Rng jitter_rng, Sink sink = {});
 
   void attach(int node, FabricClient* client) { clients_.at(static_cast<std::size_t>(node)) = client; }
 
@@ -88,6 +115,10 @@ public:
   void set_observer(NetworkObserver* obs) { obs_ = obs != nullptr && obs->wants_packets() ? obs : nullptr; }
   /// Time to serialize `bytes` on one link.
   Ps serialization(std::uint32_t bytes) const { return transfer_time(bytes, p_.link_bandwidth); }
+  /// Whether links use credit-based flow control (a finite switch or adapter buffer).
+  bool credit_mode() const { return !credits_.empty(); }
+  /// Buffer room a packet of `wire_bytes` takes: whole 64-byte credits.
+  static std::uint64_t credit_bytes(std::uint32_t wire_bytes) { return (std::uint64_t{wire_bytes} + 63) / 64 * 64; }
 
 private:
   struct Port {
@@ -97,6 +128,43 @@ private:
 
   void hop(std::uint64_t packet_ptr);
   void arrive(std::uint64_t packet_ptr);
+  /// The output port (id: node ports first, then switch ports) a packet at a switch leaves by; moves
+  /// the packet's position to the far end of that port's link (sets last_link on the way to its node).
+  int next_port(Packet& p);
+  Port& port_at(int id)
+  {
+    return id < nodes_ ? node_ports_[static_cast<std::size_t>(id)]
+                       : switch_ports_[static_cast<std::size_t>(id - nodes_)];
+  }
+  // Credit mode (see the file's comment).
+  struct Credits {
+    std::int64_t room = 0;       ///< free bytes in the buffer at the far end of the port's link
+    bool bounded      = false;   ///< that buffer is finite
+    Packet* wait_head = nullptr; ///< input heads waiting for this port, in the order they asked
+    Packet* wait_tail = nullptr;
+    Ps pending_ser    = 0;  ///< serialization time of the waiting packets (adaptive routing's estimate)
+    Ps stalled_from   = -1; ///< since when the port is free but waits for room (-1: not)
+  };
+  /// An input buffer: the packets switched and waiting in it, in arrival order. A packet leaves the
+  /// list when its port starts sending it (its head may then reach further buffers before its tail
+  /// has left this one); the buffer's next head asks for a port once the tail has left.
+  struct InBuf {
+    Packet* head                  = nullptr;
+    Packet* tail                  = nullptr;
+    std::uint32_t leaving_credits = 0; ///< 64-byte credits of the packet whose tail is leaving (0: none)
+  };
+  void setup_credits(const Sink& sink);
+  void credit_ready(std::uint64_t packet_ptr); ///< a packet is in its input buffer, switched
+  void ask(Packet* p);                         ///< the head of an input buffer asks for its output port
+  void serve(int port);                        ///< the port sends its first waiting head if it can
+  void sent(std::uint64_t port_and_buf);       ///< the tail left: port free, the input buffer's room freed
+  void credit_return(std::uint64_t port_and_credits);
+  void sink_drain(Packet* p);
+  bool credits_short(int port, const Packet& p) const
+  {
+    const Credits& c = credits_[static_cast<std::size_t>(port)];
+    return c.bounded && c.room < static_cast<std::int64_t>(credit_bytes(p.wire_bytes));
+  }
   Ps forward_delay();
   Port& switch_port(int level, std::int64_t sw, int port)
   {
@@ -114,6 +182,8 @@ private:
   /// Ports of a switch of `level` (1 = leaves): its down ports, and its up ports below the top.
   int ports_per_switch(int level) const;
   Ps reserve(Port& port, Ps ready, const Packet* p);
+  /// The port sends `p` from `start`, after it waited `waited` for it.
+  void occupy(Port& port, Ps start, Ps waited, const Packet* p);
   int up_port(const Packet& p, int level);
 
   FabricParams p_;
@@ -130,6 +200,10 @@ private:
   std::vector<Port> node_ports_;
   std::vector<Port> switch_ports_;
   std::vector<FabricClient*> clients_;
+  std::vector<Credits> credits_; ///< per port id; empty: no flow control
+  std::vector<InBuf> in_bufs_;   ///< per port id (the buffer its link feeds), then one per node (the NIC's queue)
+  std::vector<Ps> sink_busy_;    ///< per node: its adapter's receive buffer drains until then
+  Sink sink_;
   /// Packets of a node pair in flight, numbered in injection order to count reordering. A flow
   /// with nothing in flight is forgotten: numbering restarts at 0, which changes nothing, since a
   /// packet can only be overtaken by packets injected while it was in flight.

@@ -42,6 +42,10 @@ struct NicParams {
   /// over InfiniBand). Default: no limit (every put's payload is pushed with its request).
   std::uint64_t inline_size                     = kNoInlineLimit;
   static constexpr std::uint64_t kNoInlineLimit = std::numeric_limits<std::uint64_t>::max();
+  /// The adapter's receive buffer on its fabric port, bytes, drained into host memory at
+  /// pcie_bandwidth; the leaf switch sends to it only when it has room (credit flow control).
+  /// 0: unbounded (the adapter takes every packet at once).
+  std::uint64_t rx_buffer = 0;
 
   static const ParamTable<NicParams>& keys();
 };
@@ -112,6 +116,12 @@ inline const ParamTable<NicParams>& NicParams::keys()
        .doc   = "Largest put payload sent inline with its request; a longer put is pulled by the target's NIC with an "
                 "RDMA read (default: no limit, every put is pushed).",
        .field = field(&NicParams::inline_size)},
+      {.path  = "platform.nic.rx_buffer",
+       .kind  = K::Size,
+       .doc   = "The adapter's receive buffer on its fabric port, drained into host memory at pcie_bandwidth: the "
+                "switch sends to the node only when it has room (credit flow control). 0: unbounded.",
+       .field = field(&NicParams::rx_buffer),
+       .umax  = std::uint64_t{1} << 40},
   };
   return table;
 }

@@ -6,9 +6,10 @@ Network::Network(sim::Simulation& sim, const sim::FabricParams& fabric, const ni
                  const Limits& limits, const std::vector<int>& node_of)
     : sim_(sim)
 {
-  const int nodes   = sim.node_count();
-  fabric_           = std::make_unique<sim::FatTree>(fabric, nodes, sim.queue(), sim.rng(sim::RngPurpose::Routing),
-                                           sim.rng(sim::RngPurpose::Jitter));
+  const int nodes = sim.node_count();
+  fabric_         = std::make_unique<sim::FatTree>(
+      fabric, nodes, sim.queue(), sim.rng(sim::RngPurpose::Routing), sim.rng(sim::RngPurpose::Jitter),
+      sim::FatTree::Sink{.buffer = nicp.rx_buffer, .bandwidth = nicp.pcie_bandwidth});
   dir_.node_of      = node_of;
   pairs_            = std::make_unique<nic::PairStates>();
   const bool per_pe = nicp.per == nic::NicScope::Pe;

@@ -574,6 +574,14 @@ TEST_F(cli_bad_input, ImpossibleFatTreeShape)
   expect_bad_input(run({"run", f.string()}), {f.string(), "platform.fabric", "down", "2", "3"});
 }
 
+TEST_F(cli_bad_input, BufferThatCannotHoldOnePacket)
+{
+  fs::path f = write("buffer.json", R"({"platform": {"fabric": {"buffer": "1KiB"}}})");
+  expect_bad_input(run({"run", f.string()}), {f.string(), "platform.fabric.buffer", "1KiB", "cannot hold one packet"});
+  fs::path g = write("rx.json", R"({"platform": {"fabric": {"mtu": 4096}, "nic": {"rx_buffer": 4096}}})");
+  expect_bad_input(run({"run", g.string()}), {g.string(), "platform.nic.rx_buffer", "4160"});
+}
+
 TEST_F(cli_bad_input, TooManyNodesForTheTree)
 {
   fs::path f = write("nodes.json", R"({"platform": {"nodes": 100, "fabric": {"levels": 1, "down": 16}}})");

@@ -669,7 +669,7 @@ TEST(scenario_errors, FileBasedErrorNamesFile)
   } catch (const ScenarioError& e) {
     EXPECT_EQ(std::string(e.what()),
               p + ": platform.fabric.rooting: unknown key; valid keys here: topology, levels, down, up, "
-                  "link_bandwidth, link_latency, switch_latency, mtu, header_size, routing, jitter (did you mean "
+                  "link_bandwidth, link_latency, switch_latency, mtu, header_size, routing, jitter, buffer (did you mean "
                   "'routing'?)");
   }
   p = dir.write("broken.json", "{\n  \"seed\": 1,,\n}");
@@ -748,7 +748,7 @@ TEST(scenario_errors, UnknownKeys)
 {
   EXPECT_EQ(error_of(R"({"platform": {"fabric": {"rooting": "dmodk"}}})"),
             "net.json: platform.fabric.rooting: unknown key; valid keys here: topology, levels, down, up, "
-            "link_bandwidth, link_latency, switch_latency, mtu, header_size, routing, jitter (did you mean "
+            "link_bandwidth, link_latency, switch_latency, mtu, header_size, routing, jitter, buffer (did you mean "
             "'routing'?)");
   EXPECT_EQ(error_of(R"({"traffic": {"patern": "stream"}})"),
             "net.json: traffic.patern: unknown key; valid keys here: pattern, size, iterations, window, ack, root, "
