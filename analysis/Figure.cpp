@@ -151,24 +151,67 @@ std::string fmt(double v)
   return b;
 }
 
-std::string make_table(const FigureSpec& spec, const Plot& plot)
+const Band* band_of(const std::vector<Band>& bands, const std::string& series, double x)
+{
+  for (const Band& b : bands)
+    if (b.series == series && b.x == x)
+      return &b;
+  return nullptr;
+}
+
+std::string make_table(const FigureSpec& spec, const Plot& plot, const std::vector<Band>& bands)
 {
   std::ostringstream t;
   char line[512];
-  std::snprintf(line, sizeof line, "%-28s %8s %14s %14s %12s  %s\n", "series", "x", "simulated", "published",
-                "sim - pub", "source");
+  const bool with_band = !spec.band.file.empty();
+  std::snprintf(line, sizeof line, "%-28s %8s %14s %14s %12s %16s  %s\n", "series", "x", "simulated", "published",
+                "sim - pub", with_band ? "sourced band" : "", "source");
   t << line;
   for (const PlotPoint& pt : plot.points) {
     const Published* pub = nullptr;
     for (const Published& p : spec.published)
       if (p.series == pt.series && p.x == pt.x)
         pub = &p;
-    std::snprintf(line, sizeof line, "%-28s %8s %14s %14s %12s  %s\n", pt.series.c_str(), fmt(pt.x).c_str(),
+    const Band* b = band_of(bands, pt.series, pt.x);
+    std::snprintf(line, sizeof line, "%-28s %8s %14s %14s %12s %16s  %s\n", pt.series.c_str(), fmt(pt.x).c_str(),
                   fmt(pt.y).c_str(), pub ? fmt(pub->y).c_str() : "", pub ? fmt(pt.y - pub->y).c_str() : "",
-                  pub ? pub->source.c_str() : "");
+                  b ? (fmt(b->low) + ".." + fmt(b->high)).c_str() : "", pub ? pub->source.c_str() : "");
     t << line;
   }
   return t.str();
+}
+
+/// The spec's band entries from its band file under `base`; `note` says where they come from, or
+/// that the file is not there (the figure is drawn without them).
+std::vector<Band> read_bands(const FigureSpec& spec, const std::string& base, std::string& note)
+{
+  std::vector<Band> out;
+  if (spec.band.file.empty())
+    return out;
+  const std::string path = base + "/" + spec.band.file;
+  std::ifstream in(path);
+  if (!in) {
+    note = "sourced band: no " + path + " (scripts/paper-figure --band, or bench/qdr16-sensitivity/run -o it)";
+    return out;
+  }
+  json j;
+  try {
+    j = json::parse(in);
+  } catch (const json::exception& e) {
+    throw std::runtime_error(path + ": not JSON (" + std::string(e.what()) + ")");
+  }
+  if (!j.contains("figure_band") || !j["figure_band"].is_array())
+    throw std::runtime_error(path + ": figure_band: missing (a list of {figure, series, x, low, high})");
+  for (const json& e : j["figure_band"]) {
+    if (!e.is_object() || !e.contains("figure") || !e.contains("series") || !e.contains("x") || !e.contains("low") ||
+        !e.contains("high") || !e["x"].is_number() || !e["low"].is_number() || !e["high"].is_number())
+      throw std::runtime_error(path + ": figure_band: every entry needs figure, series, x, low and high");
+    if (e["figure"] == spec.band.name)
+      out.push_back(
+          {e["series"].get<std::string>(), e["x"].get<double>(), e["low"].get<double>(), e["high"].get<double>()});
+  }
+  note = "sourced band: " + j.value("band_source", std::string("(no band_source)")) + " (" + path + ")";
+  return out;
 }
 
 } // namespace
@@ -178,7 +221,7 @@ FigureSpec parse_figure_spec(const json& j, const std::string& file)
   const SpecReader r(file);
   r.only(j, "",
          {"description", "title", "xlabel", "ylabel", "y", "y_kind", "derive", "work", "y_scale", "baseline", "inputs",
-          "published", "note"});
+          "published", "band", "note"});
   FigureSpec s;
   s.title                = r.str(j, "title", "", false);
   s.xlabel               = r.str(j, "xlabel", "", false);
@@ -220,6 +263,11 @@ FigureSpec parse_figure_spec(const json& j, const std::string& file)
                              r.number(o, "y", path, 0, true), r.str(o, "source", path, true)});
     }
   }
+  if (j.contains("band")) {
+    const json& b = j["band"];
+    r.only(b, "band", {"file", "name"});
+    s.band = {r.str(b, "file", "band", true), r.str(b, "name", "band", true)};
+  }
   return s;
 }
 
@@ -247,7 +295,16 @@ Figure make_figure(const FigureSpec& spec, const std::string& base)
       throw std::runtime_error("figure: published value for series '" + p.series + "', which no input has");
     f.plot.references.push_back({p.series, p.x, p.y, 0});
   }
-  f.table = make_table(spec, f.plot);
+  std::string band_note;
+  const std::vector<Band> bands = read_bands(spec, base, band_note);
+  for (PlotPoint& pt : f.plot.points)
+    if (const Band* b = band_of(bands, pt.series, pt.x)) {
+      pt.lo = std::min(b->low, pt.y);
+      pt.hi = std::max(b->high, pt.y);
+    }
+  f.table = make_table(spec, f.plot, bands);
+  if (!band_note.empty())
+    f.table += band_note + "\n";
   PlotOptions opt;
   opt.title  = spec.title;
   opt.xlabel = spec.xlabel;

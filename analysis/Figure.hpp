@@ -43,6 +43,18 @@ struct Published {
   std::string source;
 };
 
+/// The band the sourced uncertainties give (bench/qdr16-sensitivity/run -o FILE): optional. `file` is
+/// under the figure's base directory; `name` picks its `figure_band` entries for this figure.
+struct BandSource {
+  std::string file, name;
+};
+
+/// One band of a figure: the lowest and highest value of a point over the sensitivity's cases.
+struct Band {
+  std::string series;
+  double x = 0, low = 0, high = 0;
+};
+
 struct FigureSpec {
   std::string title, xlabel, ylabel;
   std::string y; ///< the metric of each point (a RESULT figure or summary scalar), e.g. "time_us"
@@ -53,6 +65,7 @@ struct FigureSpec {
   std::string baseline; ///< Gain: the baseline series
   std::vector<FigureInput> inputs;
   std::vector<Published> published;
+  BandSource band;  ///< empty file: no band
   std::string note; ///< printed under the table (what the figure measures)
 };
 

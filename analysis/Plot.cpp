@@ -337,7 +337,8 @@ private:
        << "\" fill=\"none\" stroke=\"black\"/>\n";
   }
 
-  static bool has_bar(const PlotPoint& pt) { return pt.runs > 1 && std::isfinite(pt.lo) && std::isfinite(pt.hi); }
+  /// Several runs' spread, or a band a figure gives (single runs have NaN bounds).
+  static bool has_bar(const PlotPoint& pt) { return std::isfinite(pt.lo) && std::isfinite(pt.hi); }
 
   /// The axis's ticks (base units): readable powers on log axes, nice steps of its unit otherwise.
   std::vector<double> ticks(double lo, double hi, bool log, Quantity q, const DisplayUnit& u,

@@ -731,6 +731,53 @@ TEST(Figure, GainsOverTheBaselineBesideThePublishedValues)
   std::filesystem::remove_all(base);
 }
 
+TEST(Figure, SourcedBandBesideEachGainAndAsAnErrorBar)
+{
+  const auto base = std::filesystem::temp_directory_path() / ("shmemsim-band-" + std::to_string(::getpid()));
+  write_sweep(base / "s", {{16, "base", 100}, {16, "ctx", 80}, {32, "base", 60}, {32, "ctx", 50}});
+  nlohmann::json spec = {{"y", "time_us"},
+                         {"derive", "gain"},
+                         {"baseline", "base"},
+                         {"inputs", {{{"dir", "s"}, {"x", "threads"}, {"series", "variant"}}}},
+                         {"band", {{"file", "band.json"}, {"name", "fig6"}}}};
+  // No band file yet: the figure is drawn without it and says how to get it.
+  analysis::Figure f = analysis::make_figure(analysis::parse_figure_spec(spec, "spec.json"), base.string());
+  EXPECT_NE(f.table.find("sourced band: no " + (base / "band.json").string()), std::string::npos) << f.table;
+  EXPECT_EQ(f.plot.svg.find("error-bar"), std::string::npos);
+  // The sensitivity's band for this figure (entries of other figures are ignored).
+  std::ofstream(base / "band.json")
+      << nlohmann::json{{"band_source", "bench/qdr16-sensitivity/run --figure fig6"},
+                        {"figure_band",
+                         {{{"figure", "fig6"}, {"series", "ctx"}, {"x", 16}, {"low", 18.5}, {"high", 31}},
+                          {{"figure", "fig4-gains"}, {"series", "ctx"}, {"x", 32}, {"low", 1}, {"high", 2}}}}}
+             .dump();
+  f = analysis::make_figure(analysis::parse_figure_spec(spec, "spec.json"), base.string());
+  ASSERT_EQ(f.plot.points.size(), 2u);
+  EXPECT_DOUBLE_EQ(f.plot.points[0].y, 25.0); // 100 / 80 - 1
+  EXPECT_DOUBLE_EQ(f.plot.points[0].lo, 18.5);
+  EXPECT_DOUBLE_EQ(f.plot.points[0].hi, 31.0);
+  EXPECT_TRUE(std::isnan(f.plot.points[1].lo)); // x 32: no band for this figure
+  EXPECT_NE(f.table.find("18.5..31"), std::string::npos) << f.table;
+  EXPECT_NE(f.table.find("sourced band: bench/qdr16-sensitivity/run --figure fig6"), std::string::npos);
+  EXPECT_NE(f.plot.svg.find("error-bar"), std::string::npos);
+  // A malformed band file and a spec without the band's name are errors naming them.
+  std::ofstream(base / "band.json") << R"({"figure_band": [{"figure": "fig6", "series": "ctx"}]})";
+  EXPECT_THROW(analysis::make_figure(analysis::parse_figure_spec(spec, "spec.json"), base.string()),
+               std::runtime_error);
+  spec["band"].erase("name");
+  EXPECT_THROW(
+      {
+        try {
+          analysis::parse_figure_spec(spec, "spec.json");
+        } catch (const std::runtime_error& x) {
+          EXPECT_STREQ(x.what(), "spec.json: band.name: missing (a string)");
+          throw;
+        }
+      },
+      std::runtime_error);
+  std::filesystem::remove_all(base);
+}
+
 // ---------------------------------------------------------------- plots: units, log ticks, error bars
 
 TEST(AxisUnits, NamesCarryUnitsAndValuesAreScaled)
