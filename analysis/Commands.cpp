@@ -336,18 +336,25 @@ int PlotCommand::run(const UnitReader& units)
 struct CompareCommand {
   std::vector<std::string> dirs;
   bool as_json = false, all = false;
+  std::string keys;
+  int top        = 0;
   CommandLine cl = table("compare");
   CompareCommand()
   {
-    cl.synopsis("RUN_A RUN_B [--json] [--all]")
+    cl.synopsis("RUN_A RUN_B [--json] [--all] [--keys REGEX] [--top N]")
         .summary("The numeric keys of two run directories side by side, largest change first.")
         .description("The numeric keys of two run directories' summary.json, report.json and reported.json:\n"
                      "A, B, B/A and B-A for each key present in both, the keys that differ sorted by\n"
                      "|log(B/A)| (largest change first; a key that is 0 on one side only comes first), then the\n"
-                     "keys only one side has (docs/runs.md).")
+                     "keys only one side has (docs/runs.md). The text starts with the runs' headline figures\n"
+                     "(simulated time, the program's own figures, deliveries, bandwidth, interference, overlap).")
         .positionals("RUN_A RUN_B", "the two run directories", [this](const Given& g) { dirs.push_back(g.value()); })
         .flag("--json", "print it all as JSON (every common key, in that order)", as_json)
-        .flag("--all", "also list the equal keys in the table", all);
+        .flag("--all", "also list the equal keys in the table", all)
+        .option("--keys", "REGEX", "only the keys this regular expression finds (e.g. 'latency|sim_time')",
+                [this](const Given& g) { keys = g.value(); })
+        .option("--top", "N", "only the N largest changes in the table",
+                [this](const Given& g) { top = parse_int(cl, g, 1, 1000000); });
   }
   CompareCommand(const CompareCommand&) = delete;
   int run() const;
@@ -357,11 +364,13 @@ int CompareCommand::run() const
 {
   if (dirs.size() != 2)
     cl.fail("expected two run directories, RUN_A and RUN_B (got " + std::to_string(dirs.size()) + ")");
-  const Comparison c = compare_runs(dirs[0], dirs[1]);
+  Comparison c = compare_runs(dirs[0], dirs[1]);
+  if (!keys.empty())
+    select_keys(c, keys);
   if (as_json)
     std::printf("%s\n", comparison_json(c).dump(2).c_str());
   else
-    std::fputs(format_comparison(c, all).c_str(), stdout);
+    std::fputs(format_comparison(c, all, static_cast<std::size_t>(top)).c_str(), stdout);
   return 0;
 }
 

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <limits>
 #include <map>
+#include <regex>
 #include <sstream>
 #include <stdexcept>
 
@@ -108,41 +109,106 @@ json ratio_json(const CompareRow& r)
   return r.b / r.a;
 }
 
-std::string format_comparison(const Comparison& c, bool all)
+void select_keys(Comparison& c, const std::string& pattern)
 {
-  const std::size_t shown = all ? c.rows.size() : c.differing;
+  std::regex re;
+  try {
+    re = std::regex(pattern, std::regex::ECMAScript);
+  } catch (const std::regex_error& e) {
+    throw std::runtime_error("--keys: '" + pattern + "' is not a regular expression (" + e.what() + ")");
+  }
+  const auto keep = [&](const std::string& k) { return std::regex_search(k, re); };
+  std::vector<CompareRow> rows;
+  std::size_t differing = 0;
+  for (std::size_t i = 0; i < c.rows.size(); ++i)
+    if (keep(c.rows[i].key)) {
+      rows.push_back(c.rows[i]);
+      differing += i < c.differing ? 1 : 0;
+    }
+  c.rows      = std::move(rows);
+  c.differing = differing;
+  for (auto* only : {&c.only_a, &c.only_b})
+    only->erase(std::remove_if(only->begin(), only->end(), [&](const std::string& k) { return !keep(k); }),
+                only->end());
+}
+
+bool is_headline(const std::string& key)
+{
+  static const char* const kHeadline[] = {"summary.sim_time_s",
+                                          "summary.deliveries",
+                                          "summary.out_of_order_deliveries",
+                                          "summary.bandwidth.aggregate_Bps",
+                                          "report.interference.total_s",
+                                          "report.overlap.ratio"};
+  return key.rfind("reported.", 0) == 0 ||
+         std::any_of(std::begin(kHeadline), std::end(kHeadline), [&](const char* k) { return key == k; });
+}
+
+namespace {
+
+/// Rows as aligned columns, under a header.
+void table(std::ostringstream& o, const std::vector<const CompareRow*>& rows)
+{
   std::vector<std::vector<std::string>> cells{{"key", "A", "B", "B/A", "B-A"}};
-  for (std::size_t i = 0; i < shown; ++i) {
-    const CompareRow& r = c.rows[i];
-    const json ratio    = ratio_json(r);
-    cells.push_back({r.key, num(r.a), num(r.b), ratio.is_null() ? "-" : num(ratio.get<double>()), num(r.b - r.a)});
+  for (const CompareRow* r : rows) {
+    const json ratio = ratio_json(*r);
+    cells.push_back({r->key, num(r->a), num(r->b), ratio.is_null() ? "-" : num(ratio.get<double>()), num(r->b - r->a)});
   }
   std::vector<std::size_t> width(5, 0);
   for (const auto& row : cells)
     for (std::size_t k = 0; k < row.size(); ++k)
       width[k] = std::max(width[k], row[k].size());
+  for (const auto& row : cells) {
+    o << row[0] << std::string(width[0] - row[0].size(), ' ');
+    for (std::size_t k = 1; k < row.size(); ++k)
+      o << "  " << std::string(width[k] - row[k].size(), ' ') << row[k];
+    o << "\n";
+  }
+}
+
+} // namespace
+
+std::string format_comparison(const Comparison& c, bool all, std::size_t top)
+{
   std::ostringstream o;
   o << "A: " << c.dir_a << "\nB: " << c.dir_b << "\n";
-  if (shown == 0) {
-    o << "no numeric key differs\n";
-  } else {
-    for (const auto& row : cells) {
-      o << row[0] << std::string(width[0] - row[0].size(), ' ');
-      for (std::size_t k = 1; k < row.size(); ++k)
-        o << "  " << std::string(width[k] - row[k].size(), ' ') << row[k];
-      o << "\n";
-    }
+  std::vector<const CompareRow*> headline;
+  for (const CompareRow& r : c.rows)
+    if (is_headline(r.key))
+      headline.push_back(&r);
+  std::sort(headline.begin(), headline.end(), [](const CompareRow* x, const CompareRow* y) { return x->key < y->key; });
+  if (!headline.empty()) {
+    o << "headline\n";
+    table(o, headline);
+    o << "\n";
   }
+  std::size_t shown = all ? c.rows.size() : c.differing;
+  if (top > 0)
+    shown = std::min(shown, top);
+  std::vector<const CompareRow*> rows;
+  for (std::size_t i = 0; i < shown; ++i)
+    rows.push_back(&c.rows[i]);
+  if (rows.empty())
+    o << "no numeric key differs\n";
+  else
+    table(o, rows);
   o << c.differing << " of " << c.rows.size() << " numeric keys differ";
-  if (!all && c.differing < c.rows.size())
+  if (top > 0 && shown < (all ? c.rows.size() : c.differing))
+    o << " (the first " << shown << " shown: --top)";
+  else if (!all && c.differing < c.rows.size())
     o << " (--all lists the equal ones too)";
   o << "\n";
   auto list = [&](const char* which, const std::vector<std::string>& keys) {
     if (keys.empty())
       return;
+    // A long list is cut unless --all asked for everything: --json has them all.
+    constexpr std::size_t kListed = 20;
+    const std::size_t listed      = all ? keys.size() : std::min(keys.size(), kListed);
     o << "only in " << which << " (" << keys.size() << "):";
-    for (const std::string& k : keys)
-      o << " " << k;
+    for (std::size_t i = 0; i < listed; ++i)
+      o << " " << keys[i];
+    if (listed < keys.size())
+      o << " ... and " << keys.size() - listed << " more (--all or --json lists them)";
     o << "\n";
   };
   list("A", c.only_a);

@@ -29,8 +29,18 @@ Comparison compare_runs(const std::string& dir_a, const std::string& dir_b);
 /// B/A (null when A is 0: infinite or undefined).
 nlohmann::json ratio_json(const CompareRow& r);
 
-/// The aligned text table (differing keys, then how many are equal; `all`: the equal ones too).
-std::string format_comparison(const Comparison& c, bool all);
+/// Keep only the keys `pattern` finds (std::regex_search, ECMAScript) in rows and in only_a/only_b.
+/// Throws std::runtime_error for a bad pattern.
+void select_keys(Comparison& c, const std::string& pattern);
+
+/// The run's headline figures, shown first: its simulated time, the program's own figures
+/// (reported.*), deliveries, out-of-order deliveries, aggregate bandwidth, interference, overlap.
+bool is_headline(const std::string& key);
+
+/// The aligned text table: the headline keys both runs have, then the differing keys (`top` > 0:
+/// the first `top` of them), then how many are equal (`all`: the equal ones too), then the keys only
+/// one side has (the first 20 of each unless `all`).
+std::string format_comparison(const Comparison& c, bool all, std::size_t top = 0);
 /// {"a": DIR, "b": DIR, "keys": {KEY: {"a", "b", "ratio", "difference"}}, "only_a": [...], "only_b": [...]}.
 nlohmann::json comparison_json(const Comparison& c);
 

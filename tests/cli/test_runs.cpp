@@ -187,8 +187,9 @@ TEST_F(Runs, ARunThatEndsBeforeItsTimeLimitReportsWhenItEnded)
   EXPECT_LT(free_s, 0.1);
   EXPECT_EQ(summary("limited")["sim_time_s"].get<double>(), free_s);
   ASSERT_EQ(sh(shmemsim() + " run " + scenario("net/alltoall.json") + " --quiet --out t_free").status, 0);
-  ASSERT_EQ(sh(shmemsim() + " run " + scenario("net/alltoall.json") + " --sim-time-limit 10s --quiet --out t_limited").status,
-            0);
+  ASSERT_EQ(
+      sh(shmemsim() + " run " + scenario("net/alltoall.json") + " --sim-time-limit 10s --quiet --out t_limited").status,
+      0);
   EXPECT_EQ(summary("t_limited")["sim_time_s"].get<double>(), summary("t_free")["sim_time_s"].get<double>());
 }
 
@@ -334,7 +335,33 @@ TEST_F(Runs, CompareTwoRuns)
       found = true;
   EXPECT_TRUE(found) << text.out;
   EXPECT_NE(text.out.find("numeric keys differ"), std::string::npos) << text.out;
-  EXPECT_EQ(sh(shmemsim() + " compare a a").out.find("summary.sim_time_s"), std::string::npos);
+  // The headline figures come first; equal runs differ in nothing.
+  ASSERT_NE(text.out.find("headline\n"), std::string::npos) << text.out;
+  EXPECT_LT(text.out.find("headline\n"), text.out.find("numeric keys differ")) << text.out;
+  const std::string same = sh(shmemsim() + " compare a a").out;
+  EXPECT_NE(same.find("no numeric key differs"), std::string::npos) << same;
+  EXPECT_LT(same.find("summary.sim_time_s"), same.find("no numeric key differs")) << same; // in the headline
+
+  // --keys selects keys by a regular expression, --top keeps the largest changes.
+  const Result sel = sh(shmemsim() + " compare a b --keys 'latency\\.delivery' --top 2");
+  ASSERT_EQ(sel.status, 0) << sel.err;
+  std::istringstream sin(sel.out);
+  int table_rows = 0;
+  bool other     = false;
+  while (std::getline(sin, line))
+    if (line.rfind("summary.", 0) == 0 || line.rfind("report.", 0) == 0) {
+      ++table_rows;
+      other = other || line.find("latency.delivery") == std::string::npos;
+    }
+  EXPECT_EQ(table_rows, 2) << sel.out;
+  EXPECT_FALSE(other) << sel.out;
+  EXPECT_NE(sel.out.find("(the first 2 shown: --top)"), std::string::npos) << sel.out;
+  const json cj =
+      json::parse(sh(shmemsim() + " compare a b --json --keys '^summary\\.sim_time_s$'").out, nullptr, false);
+  ASSERT_EQ(cj["keys"].size(), 1u) << cj.dump();
+  expect_one_line_error(sh(shmemsim() + " compare a b --keys '('"), "shmemsim",
+                        "--keys: '(' is not a regular expression");
+  expect_one_line_error(sh(shmemsim() + " compare a b --top 0"), "shmemsim", "--top");
 
   // A key on one side only is listed as such.
   std::ofstream(dir_ / "b" / "reported.json") << R"({"rate": 2.5})";
