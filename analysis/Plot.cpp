@@ -27,6 +27,16 @@ RunDocs load_run(const std::string& dir)
     throw std::runtime_error(dir + ": no such directory");
   RunDocs r;
   r.dir = dir;
+  // A sweep's run: its point's variables (point.json's values) come first, so that a bare key such
+  // as "threads" is the swept variable, not a key of the same name deeper in the run's files.
+  if (const fs::path p = fs::path(dir) / "point.json"; fs::exists(p)) {
+    std::ifstream in(p);
+    json j = json::parse(in, nullptr, false);
+    if (j.is_discarded())
+      throw std::runtime_error(p.string() + ": not valid JSON");
+    if (j.contains("values") && j["values"].is_object())
+      r.docs.emplace_back("point", std::move(j["values"]));
+  }
   for (const char* stem : {"summary", "report", "scenario", "reported"}) {
     const fs::path p = fs::path(dir) / (std::string(stem) + ".json");
     if (!fs::exists(p))
@@ -37,7 +47,10 @@ RunDocs load_run(const std::string& dir)
       throw std::runtime_error(p.string() + ": not valid JSON");
     r.docs.emplace_back(stem, std::move(j));
   }
-  if (r.docs.empty() || (r.docs.size() == 1 && r.docs[0].first == "reported"))
+  const bool results = std::any_of(r.docs.begin(), r.docs.end(), [](const auto& d) {
+    return d.first == "summary" || d.first == "report" || d.first == "scenario";
+  });
+  if (!results)
     throw std::runtime_error(dir +
                              ": no scenario.json, summary.json or report.json (write them with 'shmemsim run --out " +
                              dir + "' and 'shmemsim report " + dir + "')");
@@ -153,7 +166,10 @@ UnitValue number(const RunDocs& run, const std::string& key, const char* what, c
     return {n.quantity, j->get<double>() * n.to_base};
   if (j->is_boolean())
     return {Quantity::Plain, j->get<bool>() ? 1.0 : 0.0};
-  throw std::runtime_error(run.dir + ": key '" + key + "' (" + what + ") is " + j->dump() + ", not a number");
+  std::string shown = j->dump();
+  if (shown.size() > 80) // values echoed in errors are cut (an array of per-thread figures can be kilobytes)
+    shown = shown.substr(0, 77) + "...";
+  throw std::runtime_error(run.dir + ": key '" + key + "' (" + what + ") is " + shown + ", not a number");
 }
 
 const char* kPalette[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",

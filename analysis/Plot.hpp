@@ -20,14 +20,14 @@ struct RunDocs {
   std::string dir;
   std::vector<std::pair<std::string, nlohmann::json>> docs;
 };
-/// Reads DIR/scenario.json, DIR/summary.json, DIR/report.json (those present; at least one), and
-/// DIR/reported.json if present.
+/// Reads DIR/scenario.json, DIR/summary.json, DIR/report.json (those present; at least one),
+/// DIR/reported.json if present, and a sweep run's variables (DIR/point.json's values) as "point".
 /// Throws std::runtime_error naming the file on bad JSON or a missing directory.
 RunDocs load_run(const std::string& dir);
 
 /// Looks up a dotted key (array elements by number: "traffic.0.duration_s"). A first component
-/// "scenario", "summary", "report" or "reported" names the file; otherwise the files are tried in
-/// the order summary, report, scenario, reported. Null if absent.
+/// "point", "scenario", "summary", "report" or "reported" names the file; otherwise they are tried
+/// in the order point (a sweep's variables), summary, report, scenario, reported. Null if absent.
 const nlohmann::json* lookup(const RunDocs& run, const std::string& key);
 
 /// A key's value: as lookup(), or from the run directory's name: "dir" (the name itself) or

@@ -621,6 +621,37 @@ TEST(Plot, OneLinePerSeriesWellFormedAndDeterministic)
   EXPECT_FALSE(analysis::value_of(r, "dir:x([0-9]+)"));
 }
 
+TEST(Plot, ASweepVariableWinsOverAKeyOfTheSameNameInTheRunsFiles)
+{
+  // A sweep's run directory: report.json has a per-thread array "threads", point.json the swept value.
+  const auto dir = std::filesystem::temp_directory_path() / ("shmemsim-point-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  nlohmann::json threads = nlohmann::json::array();
+  for (int t = 0; t < 500; ++t)
+    threads.push_back({{"thread", t}, {"busy_s", 0.5}});
+  std::ofstream(dir / "report.json") << nlohmann::json{{"threads", threads}}.dump();
+  std::ofstream(dir / "summary.json") << R"({"sim_time_s": 0.25})";
+  std::ofstream(dir / "point.json") << R"({"point": 3, "values": {"threads": 11, "variant": "ctx"}})";
+  const analysis::RunDocs r = analysis::load_run(dir.string());
+  EXPECT_EQ(*analysis::value_of(r, "threads"), 11);
+  EXPECT_EQ(*analysis::value_of(r, "point.variant"), "ctx");
+  EXPECT_TRUE(analysis::value_of(r, "report.threads")->is_array());
+  // A value that is not a number is cut in the error, not echoed whole.
+  analysis::PlotOptions opt;
+  opt.x = "report.threads";
+  opt.y = "sim_time_s";
+  try {
+    analysis::make_plot({r}, opt);
+    ADD_FAILURE() << "an array as x should be refused";
+  } catch (const std::runtime_error& e) {
+    EXPECT_LT(std::string(e.what()).size(), 300u) << e.what();
+    EXPECT_NE(std::string(e.what()).find("not a number"), std::string::npos) << e.what();
+  }
+  opt.x = "threads";
+  EXPECT_EQ(analysis::make_plot({r}, opt).points.at(0).x, 11);
+  std::filesystem::remove_all(dir);
+}
+
 // ---------------------------------------------------------------- paper figures from sweeps
 
 namespace {
