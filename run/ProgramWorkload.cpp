@@ -52,15 +52,17 @@ void ProgramWorkload::set_cache_lines(PortalsTransport& transport, PeRuntime& ru
   first_core_.assign(node_of.size(), 0);
   core_count_.assign(node_of.size(), 1);
   for (std::size_t pe = 0; pe < node_of.size(); ++pe) {
-    const int k      = std::max(1, cores / std::max(1, on_node[static_cast<std::size_t>(node_of[pe])]));
-    core_count_[pe]  = k;
-    first_core_[pe]  = (rank[pe] * k) % cores;
+    const int k     = std::max(1, cores / std::max(1, on_node[static_cast<std::size_t>(node_of[pe])]));
+    core_count_[pe] = k;
+    first_core_[pe] = (rank[pe] * k) % cores;
   }
-  transport.set_cache_lines(std::make_unique<sim::CacheLines>(sc_.platform.hosts, sc_.platform.hosts.cores_per_node),
-                            [this, &runtime] {
-                              const auto pe = static_cast<std::size_t>(runtime.my_pe());
-                              return first_core_[pe] + runtime.thread_index() % core_count_[pe];
-                            });
+  transport.set_cache_lines(
+      std::make_unique<sim::CacheLines>(sc_.platform.hosts, sc_.platform.hosts.cores_per_node),
+      [this, &runtime] {
+        const auto pe = static_cast<std::size_t>(runtime.my_pe());
+        return first_core_[pe] + runtime.thread_index() % core_count_[pe];
+      },
+      sc_.platform.hosts.cores_per_node - 1);
 }
 
 void ProgramWorkload::setup(Models& models, traces::Recorder* recorder)

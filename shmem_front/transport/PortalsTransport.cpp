@@ -425,11 +425,16 @@ void PortalsTransport::fetch_amo(TransportCtx* ctx, AmoOp op, AmoType t, void* d
     wait(c, true, "amo");
 }
 
-void PortalsTransport::set_cache_lines(std::unique_ptr<sim::CacheLines> lines, std::function<int()> current_core)
+void PortalsTransport::set_cache_lines(std::unique_ptr<sim::CacheLines> lines, std::function<int()> current_core,
+                                       int progress_core)
 {
   // Free transfers never make anyone wait: no model to consult on every call then.
-  lines_        = lines != nullptr && lines->costs_time() ? std::move(lines) : nullptr;
-  current_core_ = std::move(current_core);
+  lines_         = lines != nullptr && lines->costs_time() ? std::move(lines) : nullptr;
+  current_core_  = std::move(current_core);
+  progress_core_ = progress_core;
+  for (int pe = 0; pe < net_.endpoints(); ++pe)
+    net_.ni(pe).set_completion_listener(lines_ == nullptr ? std::function<void(int)>{}
+                                                          : [this, pe](int md) { progress_completed(pe, md); });
 }
 
 namespace {
@@ -461,8 +466,8 @@ void PortalsTransport::initiate(const Ctrs& c, portals::MdHandle md, int dest, p
                                   md2.index >= 0 ? line_key(Line::MdRef, c.pe, md2.index) : 0,
                                   line_key(Line::BufPool, c.pe, 0)};
   const std::uint64_t after[]  = {line_key(Line::SendQueue, c.pe, dest), line_key(Line::MdRef, c.pe, md.index),
-                                  md2.index >= 0 ? line_key(Line::MdRef, c.pe, md2.index) : 0};
-  const int core = current_core_();
+                                 md2.index >= 0 ? line_key(Line::MdRef, c.pe, md2.index) : 0};
+  const int core               = current_core_();
   update_lines(c.pe, core, before);
   sim.busy_for(overhead);
   update_lines(c.pe, core, after);
@@ -482,6 +487,20 @@ void PortalsTransport::update_lines(int pe, int core, std::span<const std::uint6
   const OpenInterval open(obs_, t0); // reported below, dated t0
   sim.spin_for(t - t0);              // the core stalls until its lines arrive
   SHMEMSIM_OBSERVE(obs_, lock(t0, now() - t0, pe, current_thread_()));
+}
+
+void PortalsTransport::progress_completed(int pe, int md)
+{
+  // In the model's event (the progress thread's handling ends now): the reference implementation's
+  // progress thread drops the MD reference the call took and returns the request buffer to the NI's
+  // pool, with locked instructions on the lines the program threads update in their calls. The line
+  // then sits in the progress core's cache, and the next call that updates it waits for its transfer
+  // (initiate). The progress thread's own waits for these lines are not charged to it.
+  if (md < 0)
+    return;
+  const Ps t = now();
+  lines_->update(line_key(Line::BufPool, pe, 0), progress_core_,
+                 lines_->update(line_key(Line::MdRef, pe, md), progress_core_, t));
 }
 
 void PortalsTransport::quiet(TransportCtx* ctx)

@@ -65,9 +65,9 @@ public:
   void set_observer(ShmemObserver* obs, std::function<int()> current_thread);
 
   /// The nodes' shared cache lines (sim/CacheLines.hpp; one model serves every node, its keys
-  /// name the PE) and the core the calling thread runs on, within its node. Without them the
-  /// Portals calls update no shared lines.
-  void set_cache_lines(std::unique_ptr<sim::CacheLines> lines, std::function<int()> current_core);
+  /// name the PE), the core the calling thread runs on, within its node, and the core of the
+  /// NICs' progress threads. Without them the Portals calls update no shared lines.
+  void set_cache_lines(std::unique_ptr<sim::CacheLines> lines, std::function<int()> current_core, int progress_core);
 
   /// `notice` gets the context tables' notice lines (one per PE the first time a context is
   /// refused or shared, one the first time a request shares a slot).
@@ -100,6 +100,9 @@ private:
   /// The calling thread of `pe`, on `core`, updates `lines` (0: none) one after the other
   /// (sim/CacheLines.hpp).
   void update_lines(int pe, int core, std::span<const std::uint64_t> lines);
+  /// PE `pe`'s progress thread handled an ACK or reply of an operation on MD `md`: it updates the
+  /// MD's reference count and the NI's buffer pool from its own core.
+  void progress_completed(int pe, int md);
   /// Tell the observer about an operation about to be issued on `ctx` (counted on `c`).
   std::uint64_t note_op(const TransportCtx* ctx, const Ctrs* c, bool get_side, const char* kind, std::uint64_t bytes,
                         int target);
@@ -120,6 +123,7 @@ private:
   std::function<int()> current_thread_;
   std::unique_ptr<sim::CacheLines> lines_;
   std::function<int()> current_core_;
+  int progress_core_ = 0;
 };
 
 } // namespace shmemsim::front

@@ -103,6 +103,8 @@ struct LatencyStats {
 
 class Nic : public sim::FabricClient {
 public:
+  /// Whether a software progress thread handles the target side and returning ACKs and replies.
+  bool has_progress_thread() const { return p_.progress == TargetEngine::Thread; }
   /// NIC `index` of `dir.nics` on `node`, serving the endpoints whose dir.nic_of is `index`, with
   /// the node's PCIe channels `pcie`. The node's NodePort (not the NIC) is the fabric's client.
   Nic(int index, int node, const NicParams& p, sim::FatTree& fabric, sim::EventQueue& q, const Directory& dir,

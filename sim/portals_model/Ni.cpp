@@ -631,6 +631,8 @@ void Ni::initiator_acked(nic::Message& m)
   const MdDesc& d = mds_[static_cast<std::size_t>(op.md)].desc;
   if ((d.options & MD_EVENT_CT_ACK) != 0)
     count(d.ct, op.target_ok, op.mlength, (d.options & MD_EVENT_CT_BYTES) != 0);
+  if (completion_ && nic_.has_progress_thread())
+    completion_(op.md);
 }
 
 void Ni::initiator_replied(nic::Message& m)
@@ -639,6 +641,8 @@ void Ni::initiator_replied(nic::Message& m)
   const MdDesc& d = mds_[static_cast<std::size_t>(op.get_md)].desc;
   if ((d.options & MD_EVENT_CT_REPLY) != 0)
     count(d.ct, op.target_ok, op.mlength, (d.options & MD_EVENT_CT_BYTES) != 0);
+  if (completion_ && nic_.has_progress_thread())
+    completion_(op.get_md);
 }
 
 void Ni::release(nic::Message* m)

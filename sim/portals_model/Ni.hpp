@@ -11,6 +11,7 @@
 #include "sim/portals_model/Types.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <set>
 #include <string>
 #include <vector>
@@ -63,6 +64,10 @@ public:
   /// Host CPU time each data-movement call costs its caller (the caller spends it: see
   /// platform.nic.initiate_overhead); the NI itself never blocks the caller.
   Ps initiate_overhead() const { return nic_.initiate_overhead(); }
+  /// `f(md)` is called when this NI's progress thread (platform.nic.progress thread only) has
+  /// handled a returning ACK or reply of an operation on MD `md`: the moment it releases the MD's
+  /// reference and returns the request buffer to the NI's pool (shared lines: docs/model.md).
+  void set_completion_listener(std::function<void(int md)> f) { completion_ = std::move(f); }
   const NiUsage& usage() const { return usage_; }
 
   // Counting events (PtlCTAlloc, PtlCTFree, PtlCTGet, PtlCTWait, PtlCTSet, PtlCTInc).
@@ -158,6 +163,7 @@ private:
   sim::Simulation& sim_;
   ResourcePool& pool_;
   nic::Nic& nic_;
+  std::function<void(int md)> completion_;
   int id_;
   int endpoints_;
   Limits limits_;
