@@ -27,6 +27,14 @@ RuntimeParams runtime_params(const scenarios::Scenario& sc, const Models& models
   rp.latency_fp_mul         = sc.platform.hosts.latency_fp_mul;
   rp.divide_time            = sc.platform.hosts.divide_time;
   rp.reorder_window         = sc.platform.hosts.reorder_window;
+  const auto& h             = sc.platform.hosts;
+  rp.cache                  = front::CacheConfig{.line             = h.cache_line,
+                                                 .sizes            = {h.l1_size, h.l2_size, h.l3_size},
+                                                 .latencies        = {h.latency_load, h.l2_latency, h.l3_latency},
+                                                 .memory_latency   = h.memory_latency,
+                                                 .memory_bandwidth = h.memory_bandwidth,
+                                                 .parallelism      = h.memory_parallelism,
+                                                 .sampling         = static_cast<unsigned>(h.cache_sampling)};
   rp.program_cores          = models.program_cores;
   rp.contexts_on_exhaustion = sc.job.contexts.on_exhaustion; // the PEs' context tables' policy
   return rp;
@@ -52,9 +60,9 @@ void ProgramWorkload::set_cache_lines(PortalsTransport& transport, PeRuntime& ru
   first_core_.assign(node_of.size(), 0);
   core_count_.assign(node_of.size(), 1);
   for (std::size_t pe = 0; pe < node_of.size(); ++pe) {
-    const int k      = std::max(1, cores / std::max(1, on_node[static_cast<std::size_t>(node_of[pe])]));
-    core_count_[pe]  = k;
-    first_core_[pe]  = (rank[pe] * k) % cores;
+    const int k     = std::max(1, cores / std::max(1, on_node[static_cast<std::size_t>(node_of[pe])]));
+    core_count_[pe] = k;
+    first_core_[pe] = (rank[pe] * k) % cores;
   }
   transport.set_cache_lines(std::make_unique<sim::CacheLines>(sc_.platform.hosts, sc_.platform.hosts.cores_per_node),
                             [this, &runtime] {
