@@ -39,8 +39,10 @@ struct HostParams {
   std::uint64_t l1_size          = 32 << 10;       ///< the first-level data cache, bytes
   std::uint64_t l2_size          = 256 << 10;      ///< the second level, bytes (0: none)
   Ps l2_latency                  = 3'000;          ///< a load that hits the second level (10 cycles)
+  Ps l2_line_time                = 1'140;          ///< a line streamed from the second level (3.8 cycles)
   std::uint64_t l3_size          = 12 << 20;       ///< the last level, bytes (0: none)
   Ps l3_latency                  = 15'800;         ///< a load that hits the last level (42 uncore cycles at 2.66 GHz)
+  Ps l3_line_time                = 1'560;          ///< a line streamed from the last level (5.2 cycles)
   Ps memory_latency              = 82'000;         ///< a load that misses every level (42 cycles + 67 ns)
   std::uint64_t memory_bandwidth = 62'400'000'000; ///< bit/s one core moves to and from memory (7.8 GB/s)
   int memory_parallelism         = 10;             ///< independent misses a core keeps in flight (line fill buffers)
@@ -182,6 +184,13 @@ inline const ParamTable<HostParams>& HostParams::keys()
                 "machine's with a pointer chase.",
        .field = field(&HostParams::l2_latency),
        .tmax  = kMaxCostTime},
+      {.path  = "platform.cache.l2.line_time",
+       .kind  = K::Time,
+       .doc   = "Time a core takes per line to read a sequential stream that the second-level cache holds "
+                "(job.compute=counted: a stream's reference served there costs this). `shmemsim calibrate` "
+                "measures this machine's with a read stream.",
+       .field = field(&HostParams::l2_line_time),
+       .tmax  = kMaxCostTime},
       {.path  = "platform.cache.l3.size",
        .kind  = K::Size,
        .doc   = "Bytes of the last-level cache a core may fill (job.compute=counted's cache model; 0: none). "
@@ -193,6 +202,11 @@ inline const ParamTable<HostParams>& HostParams::keys()
        .doc   = "Load-to-use latency of a hit in the last-level cache (as platform.cache.l2.latency). `shmemsim "
                 "calibrate` measures this machine's with a pointer chase.",
        .field = field(&HostParams::l3_latency),
+       .tmax  = kMaxCostTime},
+      {.path  = "platform.cache.l3.line_time",
+       .kind  = K::Time,
+       .doc   = "As platform.cache.l2.line_time for the last-level cache.",
+       .field = field(&HostParams::l3_line_time),
        .tmax  = kMaxCostTime},
       {.path  = "platform.memory.latency",
        .kind  = K::Time,

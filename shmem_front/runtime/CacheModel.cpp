@@ -99,8 +99,10 @@ CacheModel::CacheModel(const CacheConfig& c)
     price_load_.push_back(fs(extra / mlp * s));
     price_store_.push_back(fs(extra / mlp * s));
     price_chain_.push_back(fs(extra * s));
-    price_stream_load_.push_back(fs(std::min(extra / mlp, line_fs) * s));
-    price_stream_store_.push_back(fs(std::min(extra / mlp, 2 * line_fs) * s));
+    const double stream =
+        levels_.size() == 1 || i >= c.line_times.size() ? 0.0 : static_cast<double>(c.line_times[i]) * 1e3;
+    price_stream_load_.push_back(fs(stream * s));
+    price_stream_store_.push_back(fs(stream * s));
   }
   const double extra = extra_fs(c.memory_latency);
   price_load_.push_back(fs(std::max(extra / mlp, line_fs) * s));

@@ -18,8 +18,9 @@
 //    misses a core keeps in flight (`parallelism`), and from memory at least the line's transfer at
 //    the core's memory bandwidth (twice for a store: the line is read, then written back);
 //  - a stream's (an innermost loop's reference whose address advances by a small constant step,
-//    whose lines the hardware prefetchers fetch ahead): from memory the line's transfer only, from
-//    another level the least of that and the independent reference's cost.
+//    whose lines the hardware prefetchers fetch ahead): the time the core takes per line to read a
+//    stream from that level (`line_times`), from memory the line's transfer at the bandwidth (a
+//    store's two).
 #pragma once
 
 #include "shmem_front/runtime/RuntimeParams.hpp"

@@ -110,26 +110,17 @@ unsigned long ComputeAccounting::take_work() const
   return work;
 }
 
-void ComputeAccounting::restore(SimThread* t)
+unsigned long ComputeAccounting::memory(SimThread* t, unsigned long address, unsigned long flags)
 {
-  set_work(t != nullptr ? t->work : 0);
-  cache_ = nullptr;
   if (t == nullptr || !cache_on_)
-    return;
-  if (t->cache == nullptr)
-    t->cache = std::make_shared<CacheModel>(cache_config_); // a thread's caches start cold
-  cache_ = t->cache.get();
-}
-
-unsigned long ComputeAccounting::memory(unsigned long address, unsigned long flags)
-{
-  if (cache_ == nullptr)
     return 0;
   // Blocks of the C library's main heap (small allocations) sit at page offsets that depend on the
   // simulator's own allocations before them (paths, environment): sampling them would not repeat.
   if (heap_start_ != 0 && address >= heap_start_ && address < reinterpret_cast<std::uintptr_t>(sbrk(0)))
     return 0;
-  return cache_->reference(address, static_cast<unsigned>(flags));
+  if (t->cache == nullptr)
+    t->cache = std::make_shared<CacheModel>(cache_config_); // a thread's caches start cold
+  return t->cache->reference(address, static_cast<unsigned>(flags));
 }
 
 void ComputeAccounting::start_thread(SimThread& t)

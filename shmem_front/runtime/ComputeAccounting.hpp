@@ -69,11 +69,11 @@ public:
   void poll();
   /// At actor switches: the running thread's work count is kept with the thread.
   void save(SimThread& t) const { t.work = take_work(); }
-  void restore(SimThread* t);
-  /// A sampled memory reference of the running thread (hooks.h): its cost in femtoseconds, from
-  /// the thread's own cache model (CacheModel.hpp); 0 outside a PE thread, without a model, or in
+  void restore(const SimThread* t) const { set_work(t != nullptr ? t->work : 0); }
+  /// A sampled memory reference of the running thread `t` (hooks.h): its cost in femtoseconds, from
+  /// the thread's own cache model (CacheModel.hpp); 0 outside a PE thread (null), without a model, or in
   /// the C library's main heap (small allocations, whose page offsets do not repeat from run to run).
-  unsigned long memory(unsigned long address, unsigned long flags);
+  unsigned long memory(SimThread* t, unsigned long address, unsigned long flags);
 
   /// After a time limit: one line per thread that was computing (no library call), naming it.
   std::vector<std::string> computing(const std::deque<SimThread>& threads) const;
@@ -101,7 +101,6 @@ private:
   unsigned long quantum_work_ = 1;                   ///< the compute quantum in the counter's units (fs)
   CacheConfig cache_config_;                         ///< the model each thread's cache starts from
   bool cache_on_             = false;                ///< counted mode with a cache model
-  CacheModel* cache_         = nullptr;              ///< the running thread's
   std::uintptr_t heap_start_ = 0;                    ///< the C library's main heap (left out of the model)
   ShmemObserver* obs_        = nullptr;
 };

@@ -17,6 +17,7 @@ CacheConfig small(unsigned sampling = 1)
   c.line             = 64;
   c.sizes            = {4 * 64 * sampling, 16 * 64 * sampling, 64 * 64 * sampling};
   c.latencies        = {1'000, 3'000, 12'000}; // ps
+  c.line_times       = {0, 500, 700};          // ps a line of a stream
   c.memory_latency   = 81'000;
   c.memory_bandwidth = 64ull * 8 * 1'000'000'000; // one line per ns
   c.parallelism      = 10;
@@ -110,9 +111,10 @@ TEST(CacheModel, StreamsCostTheirLinesTransfer)
   // store reads and writes the line back.
   EXPECT_EQ(m.price(3, kRefLoad | kRefStream), 1'000'000u);
   EXPECT_EQ(m.price(3, kRefStore | kRefStream), 2'000'000u);
-  // A cache level: the least of that and an independent miss there (L2: 0.2 ns; L3: 1.1 ns).
-  EXPECT_EQ(m.price(1, kRefLoad | kRefStream), 200'000u);
-  EXPECT_EQ(m.price(2, kRefLoad | kRefStream), 1'000'000u);
+  // A cache level: its time per line of a stream (L2: 0.5 ns; L3: 0.7 ns).
+  EXPECT_EQ(m.price(1, kRefLoad | kRefStream), 500'000u);
+  EXPECT_EQ(m.price(2, kRefLoad | kRefStream), 700'000u);
+  EXPECT_EQ(m.price(2, kRefStore | kRefStream), 700'000u);
   // A chain is never a stream.
   EXPECT_EQ(m.price(3, kRefChain | kRefStream), 80'000'000u);
 }
