@@ -58,6 +58,8 @@ void load_interposer(LoadedProgram& loaded)
                                       static_cast<unsigned long*>(dlsym(ih, "shmemsim_divide_fs")),
                                       static_cast<unsigned long*>(dlsym(ih, "shmemsim_latency_fs")),
                                       static_cast<unsigned long*>(dlsym(ih, "shmemsim_window")),
+                                      static_cast<unsigned long*>(dlsym(ih, "shmemsim_memory_mask")),
+                                      static_cast<unsigned long*>(dlsym(ih, "shmemsim_memory_match")),
                                       reinterpret_cast<void (*)()>(dlsym(ih, "shmemsim_flush_work")),
                                       reinterpret_cast<void (*)()>(dlsym(ih, "shmemsim_rearm_work"))};
   g_program_handles    = reinterpret_cast<int (*)(int)>(dlsym(ih, "shmemsim_interpose_program_handles"));

@@ -27,6 +27,15 @@ RuntimeParams runtime_params(const scenarios::Scenario& sc, const Models& models
   rp.latency_fp_mul         = sc.platform.hosts.latency_fp_mul;
   rp.divide_time            = sc.platform.hosts.divide_time;
   rp.reorder_window         = sc.platform.hosts.reorder_window;
+  const auto& h             = sc.platform.hosts;
+  rp.cache                  = front::CacheConfig{.line             = h.cache_line,
+                                                 .sizes            = {h.l1_size, h.l2_size, h.l3_size},
+                                                 .latencies        = {h.latency_load, h.l2_latency, h.l3_latency},
+                                                 .line_times       = {0, h.l2_line_time, h.l3_line_time},
+                                                 .memory_latency   = h.memory_latency,
+                                                 .memory_bandwidth = h.memory_bandwidth,
+                                                 .parallelism      = h.memory_parallelism,
+                                                 .sampling         = static_cast<unsigned>(h.cache_sampling)};
   rp.program_cores          = models.program_cores;
   rp.contexts_on_exhaustion = sc.job.contexts.on_exhaustion; // the PEs' context tables' policy
   return rp;

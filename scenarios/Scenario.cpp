@@ -797,6 +797,8 @@ private:
     if (std::string err = f.check(); !err.empty())
       throw Fail{"platform.fabric", err, {"platform.fabric.levels", "platform.fabric.down", "platform.fabric.up"}};
     check_rates(b.sc.platform);
+    if (auto [key, problem] = b.sc.platform.hosts.cache_problem(); !key.empty())
+      throw Fail{key, problem};
     if (const auto& noise = b.sc.platform.noise; noise.enabled && noise.duration >= noise.period)
       throw Fail{"platform.noise.duration",
                  "\"" + format_time(noise.duration) + "\" is not shorter than platform.noise.period (\"" +

@@ -1,9 +1,12 @@
 // Host parameters (platform.nodes, platform.cores_per_node, platform.core_speed,
-// platform.instruction_time, platform.divide_time, platform.latency.*) and their
-// declared keys (base/Params.hpp).
+// platform.instruction_time, platform.divide_time, platform.latency.*, the memory hierarchy
+// platform.cache.* and platform.memory.*) and their declared keys (base/Params.hpp).
 #pragma once
 
 #include "base/Params.hpp"
+
+#include <string>
+#include <utility>
 
 namespace shmemsim::sim {
 
@@ -30,12 +33,31 @@ struct HostParams {
   /// (CacheLines.hpp).
   Ps line_same_socket  = 22'500;
   Ps line_cross_socket = 100'000;
+  // The memory hierarchy counted compute charges (qdr-16's X5680, Westmere-EP; sources in its
+  // notes): an L1 hit is latency_load.
+  std::uint64_t cache_line       = 64;             ///< bytes per cache line
+  std::uint64_t l1_size          = 32 << 10;       ///< the first-level data cache, bytes
+  std::uint64_t l2_size          = 256 << 10;      ///< the second level, bytes (0: none)
+  Ps l2_latency                  = 3'000;          ///< a load that hits the second level (10 cycles)
+  Ps l2_line_time                = 1'140;          ///< a line streamed from the second level (3.8 cycles)
+  std::uint64_t l3_size          = 12 << 20;       ///< the last level, bytes (0: none)
+  Ps l3_latency                  = 15'800;         ///< a load that hits the last level (42 uncore cycles at 2.66 GHz)
+  Ps l3_line_time                = 1'560;          ///< a line streamed from the last level (5.2 cycles)
+  Ps memory_latency              = 82'000;         ///< a load that misses every level (42 cycles + 67 ns)
+  std::uint64_t memory_bandwidth = 62'400'000'000; ///< bit/s one core moves to and from memory (7.8 GB/s)
+  int memory_parallelism         = 10;             ///< independent misses a core keeps in flight (line fill buffers)
+  int cache_sampling             = 16;             ///< one line in this many is simulated (0: no cache model)
 
   static const ParamTable<HostParams>& keys();
+  /// Why the memory hierarchy's keys describe no model counted compute can run: {key, problem}
+  /// (both empty when they do).
+  std::pair<std::string, std::string> cache_problem() const;
 };
 
 /// The largest per-instruction, per-operation or per-divide cost a scenario may give (1 ms).
 inline constexpr Ps kMaxCostTime = 1'000'000'000;
+/// The largest cache a scenario may give (1 TiB).
+inline constexpr std::uint64_t kMaxCacheSize = std::uint64_t{1} << 40;
 
 inline const ParamTable<HostParams>& HostParams::keys()
 {
@@ -133,8 +155,112 @@ inline const ParamTable<HostParams>& HostParams::keys()
        .doc   = "The same as platform.coherence.same_socket for a line that a core of another socket wrote last.",
        .field = field(&HostParams::line_cross_socket),
        .tmax  = kMaxCostTime},
+      {.path  = "platform.cache.line",
+       .kind  = K::Size,
+       .doc   = "Bytes of a cache line (job.compute=counted's cache model: a power of two, at most 4096). "
+                "`shmemsim calibrate` reads this machine's from sysfs.",
+       .field = field(&HostParams::cache_line),
+       .umin  = 1,
+       .umax  = 4096},
+      {.path  = "platform.cache.l1.size",
+       .kind  = K::Size,
+       .doc   = "Bytes of a core's first-level data cache (job.compute=counted: a reference to a line it "
+                "holds costs nothing more than its instructions; its latency is platform.latency.load). "
+                "`shmemsim calibrate` reads this machine's from sysfs.",
+       .field = field(&HostParams::l1_size),
+       .umin  = 1,
+       .umax  = kMaxCacheSize},
+      {.path  = "platform.cache.l2.size",
+       .kind  = K::Size,
+       .doc   = "Bytes of a core's second-level cache (job.compute=counted's cache model; 0: none). `shmemsim "
+                "calibrate` reads this machine's from sysfs.",
+       .field = field(&HostParams::l2_size),
+       .umax  = kMaxCacheSize},
+      {.path  = "platform.cache.l2.latency",
+       .kind  = K::Time,
+       .doc   = "Load-to-use latency of a hit in the second-level cache (job.compute=counted: a miss in the first "
+                "level that hits here costs this less platform.latency.load, in full on a loop's dependency "
+                "chain, divided by platform.memory.parallelism otherwise). `shmemsim calibrate` measures this "
+                "machine's with a pointer chase.",
+       .field = field(&HostParams::l2_latency),
+       .tmax  = kMaxCostTime},
+      {.path  = "platform.cache.l2.line_time",
+       .kind  = K::Time,
+       .doc   = "Time a core takes per line to read a sequential stream that the second-level cache holds "
+                "(job.compute=counted: a stream's reference served there costs this). `shmemsim calibrate` "
+                "measures this machine's with a read stream.",
+       .field = field(&HostParams::l2_line_time),
+       .tmax  = kMaxCostTime},
+      {.path  = "platform.cache.l3.size",
+       .kind  = K::Size,
+       .doc   = "Bytes of the last-level cache a core may fill (job.compute=counted's cache model; 0: none). "
+                "`shmemsim calibrate` reads this machine's from sysfs.",
+       .field = field(&HostParams::l3_size),
+       .umax  = kMaxCacheSize},
+      {.path  = "platform.cache.l3.latency",
+       .kind  = K::Time,
+       .doc   = "Load-to-use latency of a hit in the last-level cache (as platform.cache.l2.latency). `shmemsim "
+                "calibrate` measures this machine's with a pointer chase.",
+       .field = field(&HostParams::l3_latency),
+       .tmax  = kMaxCostTime},
+      {.path  = "platform.cache.l3.line_time",
+       .kind  = K::Time,
+       .doc   = "As platform.cache.l2.line_time for the last-level cache.",
+       .field = field(&HostParams::l3_line_time),
+       .tmax  = kMaxCostTime},
+      {.path  = "platform.memory.latency",
+       .kind  = K::Time,
+       .doc   = "Load-to-use latency of a load that misses every cache level (as platform.cache.l2.latency). "
+                "`shmemsim calibrate` measures this machine's with a pointer chase.",
+       .field = field(&HostParams::memory_latency),
+       .tmax  = kMaxCostTime},
+      {.path  = "platform.memory.bandwidth",
+       .kind  = K::Bandwidth,
+       .doc   = "What one core moves to and from memory (job.compute=counted: an independent load that misses "
+                "every level takes at least a line's transfer at this rate, a store two: the line is read, "
+                "then written back). `shmemsim calibrate` measures this machine's with a read stream.",
+       .field = field(&HostParams::memory_bandwidth),
+       .umin  = 1},
+      {.path  = "platform.memory.parallelism",
+       .kind  = K::Int,
+       .doc   = "Independent cache misses a core keeps in flight (job.compute=counted: misses off a loop's "
+                "dependency chain overlap this many at a time).",
+       .field = field(&HostParams::memory_parallelism),
+       .min   = 1,
+       .max   = 1024},
+      {.path  = "platform.cache.sampling",
+       .kind  = K::Int,
+       .doc   = "job.compute=counted's cache model simulates one cache line in this many (the lines at every "
+                "N-th position of each 4 KiB page; a power of two, each sampled reference costs N times its "
+                "own): larger is faster and coarser; 0: no cache model (every reference costs an L1 hit).",
+       .field = field(&HostParams::cache_sampling),
+       .min   = 0,
+       .max   = 4096},
   };
   return table;
+}
+
+inline std::pair<std::string, std::string> HostParams::cache_problem() const
+{
+  const auto pow2 = [](std::uint64_t v) { return v != 0 && (v & (v - 1)) == 0; };
+  if (cache_sampling == 0)
+    return {};
+  if (!pow2(cache_line) || cache_line > 4096)
+    return {"platform.cache.line", std::to_string(cache_line) + " is not a power of two of at most 4096 bytes"};
+  const auto sampling = static_cast<std::uint64_t>(cache_sampling);
+  if (!pow2(sampling) || sampling * cache_line > 4096)
+    return {"platform.cache.sampling", std::to_string(cache_sampling) + " is not a power of two of at most " +
+                                           std::to_string(4096 / cache_line) +
+                                           " (the cache lines of a 4 KiB page), nor 0 (no cache model)"};
+  const std::pair<const char*, std::uint64_t> sizes[] = {
+      {"platform.cache.l1.size", l1_size}, {"platform.cache.l2.size", l2_size}, {"platform.cache.l3.size", l3_size}};
+  for (const auto& [key, size] : sizes)
+    if (size != 0 && size < cache_line * sampling)
+      return {key, std::to_string(size) +
+                       " bytes is less than one sampled line (platform.cache.line x "
+                       "platform.cache.sampling = " +
+                       std::to_string(cache_line * sampling) + " bytes)"};
+  return {};
 }
 
 } // namespace shmemsim::sim

@@ -70,6 +70,11 @@ struct shmemsim_hooks {
    * call that charges its computation: charge it and let other threads and the network run. */
   void (*slice)(void);
 
+  /* Counted compute's cache model: a sampled memory reference of the running thread (its address,
+   * and its kind: 1 a store, 2 a load on a loop's dependency chain, 0 another load); returns what
+   * it costs, in femtoseconds of one core (shmem_front/runtime/CacheModel.hpp). */
+  unsigned long (*memory)(unsigned long address, unsigned long flags);
+
   /* The calling PE's environment (libc's environ points at it while the PE runs; getenv reads it
    * there). Each returns 0 or -1 with errno set, like its libc counterpart. */
   int (*env_set)(const char* name, const char* value, int overwrite);
@@ -106,6 +111,11 @@ void shmemsim_flush_work(void);
  * The runtime calls this after it sets shmemsim_work or shmemsim_slice_work. */
 void shmemsim_rearm_work(void);
 extern long shmemsim_left;
+/* The cache model's sampled lines: a memory reference is reported (__shmemsim_memory) when
+ * (address & shmemsim_memory_mask) == shmemsim_memory_match; the runtime sets both (by default the
+ * test never holds: no cache model). */
+extern unsigned long shmemsim_memory_mask;
+extern unsigned long shmemsim_memory_match;
 
 #ifdef __cplusplus
 }

@@ -181,6 +181,24 @@ EXPORT void __shmemsim_count_slow(void)
   count(0);
 }
 
+/* The plugin's code in the program, at the end of a basic block with memory references: for each
+ * reference of the block when one of them is on a sampled line (hooks.h), with its address and
+ * kind. A reference on a sampled line costs what the runtime's cache model says, added to the
+ * thread's work (the time slice ends at the next block if that reaches its end). */
+EXPORT unsigned long shmemsim_memory_mask;
+EXPORT unsigned long shmemsim_memory_match = 1;
+EXPORT void __shmemsim_memory(unsigned long address, unsigned long flags)
+{
+  if ((address & shmemsim_memory_mask) != shmemsim_memory_match || hooks == NULL || hooks->memory == NULL)
+    return;
+  const unsigned long fs = hooks->memory(address, flags);
+  if (fs == 0)
+    return;
+  fold();
+  shmemsim_work += fs;
+  shmemsim_rearm_work();
+}
+
 /* The same in a block that leads into innermost loop `loop` (entered or not): the execution of a
  * loop that was open ends and is charged; this loop's next iterations form a new execution. */
 EXPORT void __shmemsim_count_enter(unsigned long instructions, unsigned long loop)

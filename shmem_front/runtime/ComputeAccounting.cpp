@@ -6,6 +6,12 @@
 
 #include <cstdio>
 #include <ctime>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <malloc.h>
+#include <unistd.h>
 
 namespace shmemsim::front {
 
@@ -15,6 +21,22 @@ unsigned long to_fs(double seconds)
 {
   SHMEMSIM_ASSERT(seconds >= 0 && seconds < 1, "a per-instruction or per-operation cost is below a second");
   return static_cast<unsigned long>(seconds * 1e15 + 0.5);
+}
+
+/// Where the C library's main heap starts (/proc/self/stat's start_brk; 0 if unknown).
+std::uintptr_t heap_start()
+{
+  std::ifstream stat("/proc/self/stat");
+  std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+  const std::size_t close = text.rfind(')'); // the command name may hold spaces
+  if (close == std::string::npos)
+    return 0;
+  std::istringstream fields(text.substr(close + 2)); // from field 3 (state)
+  std::string field;
+  for (int i = 3; i <= 47 && fields >> field; ++i)
+    if (i == 47)
+      return static_cast<std::uintptr_t>(std::stoull(field));
+  return 0;
 }
 
 double thread_cpu_seconds()
@@ -33,12 +55,20 @@ ComputeAccounting::ComputeAccounting(sim::Simulation& sim, const RuntimeParams& 
                                                                         to_fs(ps_to_seconds(params.latency_load)),
                                                                         to_fs(ps_to_seconds(params.latency_fp_add)),
                                                                         to_fs(ps_to_seconds(params.latency_fp_mul))},
-      window_(static_cast<unsigned long>(params.reorder_window))
+      window_(static_cast<unsigned long>(params.reorder_window)), cache_config_(params.cache),
+      cache_on_(params.compute == ComputeMode::Counted && params.cache.sampling > 0)
 {
   SHMEMSIM_ASSERT(params.reorder_window >= 0, "the reorder window is not negative");
   SHMEMSIM_ASSERT((counter.flush == nullptr) == (counter.rearm == nullptr),
                   "the interposition library that defers work (flush) is told when the work is set (rearm)");
   SHMEMSIM_ASSERT(params.core_speed > 0, "the core speed must be positive");
+  if (cache_on_) {
+    // The cache model leaves out the main heap (ComputeAccounting::memory): allocations of 128 KiB
+    // and more always get pages of their own (a fixed threshold also turns off glibc's raising of
+    // it after a free, which would move large blocks into the heap).
+    heap_start_ = heap_start();
+    mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+  }
   // The quantum in the counter's units (fs of unscaled work): compute_scale stretches counted
   // work, so a scaled quantum is shorter in unscaled work; without a counted cost (none, or a zero
   // scale) a quantum of unscaled work.
@@ -57,6 +87,10 @@ void ComputeAccounting::arm_slices()
   *counter_.slice_work = quantum_work_;
   if (counter_.window != nullptr)
     *counter_.window = window_;
+  if (counter_.memory_mask != nullptr && counter_.memory_match != nullptr && cache_on_) {
+    *counter_.memory_mask  = CacheModel(cache_config_).mask();
+    *counter_.memory_match = 0;
+  }
   set_work(*work_);
 }
 
@@ -74,6 +108,19 @@ unsigned long ComputeAccounting::take_work() const
   const unsigned long work = *work_;
   set_work(0);
   return work;
+}
+
+unsigned long ComputeAccounting::memory(SimThread* t, unsigned long address, unsigned long flags)
+{
+  if (t == nullptr || !cache_on_)
+    return 0;
+  // Blocks of the C library's main heap (small allocations) sit at page offsets that depend on the
+  // simulator's own allocations before them (paths, environment): sampling them would not repeat.
+  if (heap_start_ != 0 && address >= heap_start_ && address < reinterpret_cast<std::uintptr_t>(sbrk(0)))
+    return 0;
+  if (t->cache == nullptr)
+    t->cache = std::make_shared<CacheModel>(cache_config_); // a thread's caches start cold
+  return t->cache->reference(address, static_cast<unsigned>(flags));
 }
 
 void ComputeAccounting::start_thread(SimThread& t)

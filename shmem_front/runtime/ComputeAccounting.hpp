@@ -7,10 +7,12 @@
 #pragma once
 
 #include "shmem_front/interpose/hooks.h"
+#include "shmem_front/runtime/CacheModel.hpp"
 #include "shmem_front/runtime/PeProcess.hpp"
 #include "shmem_front/runtime/RuntimeParams.hpp"
 #include "base/Time.hpp"
 
+#include <cstdint>
 #include <deque>
 #include <string>
 #include <vector>
@@ -35,6 +37,8 @@ struct WorkCounter {
   unsigned long* divide_fs      = nullptr;
   unsigned long* latency_fs     = nullptr;
   unsigned long* window         = nullptr; ///< platform.reorder_window, in instructions
+  unsigned long* memory_mask    = nullptr; ///< the cache model's sampled lines: (address & mask) == match
+  unsigned long* memory_match   = nullptr;
   void (*flush)()               = nullptr; ///< charges the deferred chain of the open loop execution
   void (*rearm)()               = nullptr; ///< after `work` or `slice_work` is set (the program's inline count)
 };
@@ -66,6 +70,10 @@ public:
   /// At actor switches: the running thread's work count is kept with the thread.
   void save(SimThread& t) const { t.work = take_work(); }
   void restore(const SimThread* t) const { set_work(t != nullptr ? t->work : 0); }
+  /// A sampled memory reference of the running thread `t` (hooks.h): its cost in femtoseconds, from
+  /// the thread's own cache model (CacheModel.hpp); 0 outside a PE thread (null), without a model, or in
+  /// the C library's main heap (small allocations, whose page offsets do not repeat from run to run).
+  unsigned long memory(SimThread* t, unsigned long address, unsigned long flags);
 
   /// After a time limit: one line per thread that was computing (no library call), naming it.
   std::vector<std::string> computing(const std::deque<SimThread>& threads) const;
@@ -91,7 +99,10 @@ private:
   unsigned long latency_fs_[SHMEMSIM_CHAIN_CLASSES]; ///< integer, load, floating add, floating multiply
   unsigned long window_;                             ///< platform.reorder_window (instructions)
   unsigned long quantum_work_ = 1;                   ///< the compute quantum in the counter's units (fs)
-  ShmemObserver* obs_         = nullptr;
+  CacheConfig cache_config_;                         ///< the model each thread's cache starts from
+  bool cache_on_             = false;                ///< counted mode with a cache model
+  std::uintptr_t heap_start_ = 0;                    ///< the C library's main heap (left out of the model)
+  ShmemObserver* obs_        = nullptr;
 };
 
 } // namespace shmemsim::front

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <deque>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,8 @@ class Notifier;
 }
 
 namespace shmemsim::front {
+
+class CacheModel;
 
 using ProgramMain = int (*)(int, char**, char**);
 
@@ -76,10 +79,11 @@ struct SimThread {
   void* omp     = nullptr;    ///< the OpenMP runtime's state for this thread (its slot)
   bool unparked = false;      ///< a wake-up for park() is pending
   // compute accounting (ComputeAccounting)
-  unsigned long work = 0;     ///< counted instructions not yet charged (while it is switched out)
-  bool computing     = false; ///< charging computation (in a SimGrid execution or a poll)
-  Ps last_call       = 0;     ///< when it last entered or left a charging call
-  Ps sliced_from     = -1;    ///< start of the run of time slices in progress (-1: none)
+  unsigned long work = 0;            ///< counted instructions not yet charged (while it is switched out)
+  bool computing     = false;        ///< charging computation (in a SimGrid execution or a poll)
+  Ps last_call       = 0;            ///< when it last entered or left a charging call
+  Ps sliced_from     = -1;           ///< start of the run of time slices in progress (-1: none)
+  std::shared_ptr<CacheModel> cache; ///< its cores' caches (counted compute's model; made when it first runs)
 };
 
 } // namespace shmemsim::front

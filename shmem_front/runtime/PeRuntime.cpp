@@ -98,6 +98,7 @@ const shmemsim_hooks kHooks{
     SHMEMSIM_HOOK(at_pe_exit, OpenMpSupport::set_pe_exit),
     SHMEMSIM_HOOK(fatal, PeRuntime::fatal),
     SHMEMSIM_HOOK(slice, PeRuntime::slice),
+    SHMEMSIM_HOOK(memory, PeRuntime::memory),
     SHMEMSIM_HOOK(env_set, ProcessState::env_set),
     SHMEMSIM_HOOK(env_put, ProcessState::env_put),
     SHMEMSIM_HOOK(env_unset, ProcessState::env_unset),

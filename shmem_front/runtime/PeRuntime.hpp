@@ -78,6 +78,11 @@ public:
   void charge(const char* routine);
   /// Time slicing: the running thread ran a quantum of counted instructions without a charging call.
   void slice();
+  /// A sampled memory reference of the running thread: its cost (hooks.h, ComputeAccounting::memory).
+  unsigned long memory(unsigned long address, unsigned long flags)
+  {
+    return accounting_.memory(threads_.current(), address, flags);
+  }
 
   // Runtime seam
   int my_pe() override;

@@ -13,7 +13,9 @@
 #include "base/Params.hpp"
 #include "base/Time.hpp"
 
+#include <cstdint>
 #include <ctime>
+#include <vector>
 
 namespace shmemsim::front {
 
@@ -29,6 +31,18 @@ enum class ComputeMode {
 /// Simulated wall-clock time starts at a fixed date, so runs are reproducible:
 /// 2014-09-01T00:00:00Z (the contexts paper's year).
 inline constexpr std::time_t kEpoch = 1409529600;
+
+/// The memory hierarchy's parameters (platform.cache.*, platform.memory.*): the runtime's copy.
+struct CacheConfig {
+  std::uint64_t line = 64;            ///< bytes per cache line (a power of two, at most 4096)
+  std::vector<std::uint64_t> sizes;   ///< bytes of each cache level, the first level first (0: none)
+  std::vector<Ps> latencies;          ///< load-to-use latency of a hit in each level
+  std::vector<Ps> line_times;         ///< a line of a sequential stream served by each level (the first's unused)
+  Ps memory_latency              = 0; ///< a load that misses every level
+  std::uint64_t memory_bandwidth = 0; ///< bit/s one core moves to and from memory (0: no limit)
+  int parallelism                = 1; ///< independent misses a core keeps in flight
+  unsigned sampling              = 0; ///< one line in `sampling` is simulated (0: no model)
+};
 
 struct RuntimeParams {
   ComputeMode compute  = ComputeMode::Counted; ///< job.compute
@@ -47,6 +61,7 @@ struct RuntimeParams {
   /// platform.divide_time: the divider busy for one divide or square root
   Ps divide_time    = sim::HostParams{}.divide_time;
   int program_cores = 1; ///< cores of a node for programs (the NIC's progress core excluded)
+  CacheConfig cache;     ///< platform.cache.*, platform.memory.* (CacheModel.hpp)
   /// job.threads.per_pe: default OpenMP team size (OMP_NUM_THREADS wins); 0: the node's program
   /// cores divided among its PEs.
   int threads_per_pe = 0;

@@ -11,7 +11,9 @@
 # These runs check counted costs to the nanosecond per iteration: operating-system noise (on in
 # qdr-16: 1.458 us every ms of a thread's work, docs/model.md) is off, as the program compares the
 # times of identical loops.
-set(SHMEMSIM_EXACT --set platform.noise.enabled=false)
+# The cache model is off in them (platform.cache.sampling=0): a first reference to a line would add
+# its miss to the loops' exact figures (compute_weight_memory below checks the model).
+set(SHMEMSIM_EXACT --set platform.noise.enabled=false --set platform.cache.sampling=0)
 shmemsim_program(compute_weight SOURCES compute_weight/compute_weight.c)
 shmemsim_program_test(compute_weight_work PROGRAM compute_weight PES 1 ARGS work COMPARE_RUNS
   RUN_OPTIONS ${SHMEMSIM_EXACT} --set platform.instruction_time=1ns --set platform.latency.int=1ps
@@ -49,6 +51,23 @@ shmemsim_program_test(compute_weight_divide PROGRAM compute_weight PES 1 ARGS di
   RUN_OPTIONS ${SHMEMSIM_EXACT} --set platform.instruction_time=1ps --set platform.latency.int=1ps --set platform.divide_time=1ns
   EXPECT_STDOUT "(^|\n)divide 2\\.00 ns/iteration\n" "(^|\n)compute_weight: OK on 1 PEs\n"
   REJECT_STDOUT "FAIL" REJECT_STDERR ${NO_CRASH})
+# The cache model (platform.cache.*, platform.memory.*): the same scattered reads over 16 KiB (hits in
+# L1, no cost beyond the instructions) and over 64 MiB (misses to memory: qdr-16's 82 ns less the L1
+# hit, over 10 misses in flight, about 8 ns a read: 1.35 and 9.56 ns here); twice the same figures.
+shmemsim_program_test(compute_weight_memory PROGRAM compute_weight PES 1 ARGS memory COMPARE_RUNS
+  RUN_OPTIONS --set platform.preset=qdr-16 --set platform.noise.enabled=false
+  EXPECT_STDOUT "(^|\n)memory: small [0-9]+\\.[0-9]+, large [0-9]+\\.[0-9]+ ns/read\n" "(^|\n)compute_weight: OK on 1 PEs\n"
+  REJECT_STDOUT "FAIL" REJECT_STDERR ${NO_CRASH})
+# Bad cache keys: one line naming the key, status 2.
+shmemsim_program_test(compute_weight_cache_bad_sampling PROGRAM compute_weight PES 1 RUN_OPTIONS --set platform.cache.sampling=3
+  EXPECT_STATUS 2 STDERR_LINES 1 EXPECT_STDERR "platform.cache.sampling")
+shmemsim_program_test(compute_weight_cache_bad_line PROGRAM compute_weight PES 1 RUN_OPTIONS --set platform.cache.line=48
+  EXPECT_STATUS 2 STDERR_LINES 1 EXPECT_STDERR "platform.cache.line")
+shmemsim_program_test(compute_weight_cache_bad_size PROGRAM compute_weight PES 1 RUN_OPTIONS --set platform.cache.l2.size=512
+  EXPECT_STATUS 2 STDERR_LINES 1 EXPECT_STDERR "platform.cache.l2.size")
+shmemsim_program_test(compute_weight_memory_bad_parallelism PROGRAM compute_weight PES 1
+  RUN_OPTIONS --set platform.memory.parallelism=0 EXPECT_STATUS 2 STDERR_LINES 1 EXPECT_STDERR "platform.memory.parallelism")
+
 # compute_scale still scales: twice the work time at scale 2.
 shmemsim_program_test(compute_weight_scale PROGRAM compute_weight PES 1 ARGS work
   RUN_OPTIONS ${SHMEMSIM_EXACT} --set platform.instruction_time=1ns --set platform.latency.int=1ps --set job.compute_scale=2

@@ -63,6 +63,10 @@
 #include "ssa-iterators.h"
 #include "hash-map.h"
 #include "hash-set.h"
+#include "gimplify.h"
+#include "gimplify-me.h"
+#include "tree-ssa-address.h"
+#include "tree-cfg.h"
 
 int plugin_is_GPL_compatible;
 
@@ -463,6 +467,9 @@ enum Decl {
                    ///< instructions, chain, divides, loop_instructions, slot)
   kLeft,           ///< long shmemsim_left: the work (fs) left before the time slice ends
   kInstructionFs,  ///< unsigned long shmemsim_instruction_fs
+  kMemory,         ///< void __shmemsim_memory(unsigned long address, unsigned long flags)
+  kMemoryMask,     ///< unsigned long shmemsim_memory_mask: a reference is reported when
+  kMemoryMatch,    ///< (address & shmemsim_memory_mask) == shmemsim_memory_match
   kDecls
 };
 tree decls[kDecls];
@@ -509,6 +516,9 @@ void declare_all()
   decls[kCountEnterArm]  = declare_function("__shmemsim_count_enter_arm", 7);
   decls[kLeft]           = declare_variable("shmemsim_left", long_integer_type_node);
   decls[kInstructionFs]  = declare_variable("shmemsim_instruction_fs", long_unsigned_type_node);
+  decls[kMemory]         = declare_function("__shmemsim_memory", 2);
+  decls[kMemoryMask]     = declare_variable("shmemsim_memory_mask", long_unsigned_type_node);
+  decls[kMemoryMatch]    = declare_variable("shmemsim_memory_match", long_unsigned_type_node);
 }
 
 tree ulong(unsigned long v) { return build_int_cst(long_unsigned_type_node, v); }
@@ -756,11 +766,300 @@ bool inline_ok(function* fun)
   return true;
 }
 
-void instrument_with_calls(function* fun, WorkMap& work, FloorMap& floors, EnterMap& enters)
+// ------------------------------------------------------------------ memory references
+//
+// The cache model (shmem_front/runtime/CacheModel.hpp) sees the loads and stores through memory:
+// at the end of each block that has some, the block computes their addresses and, when one of
+// them is on a sampled line ((address & shmemsim_memory_mask) == shmemsim_memory_match, two
+// values read at the function's entry), calls __shmemsim_memory for each of them, with its kind:
+// kRefStore, kRefChain (a load on an innermost loop's recurrence, whose misses cannot overlap),
+// kRefStream (in an innermost loop, an address that advances by a constant step of at most
+// kStreamStep bytes an iteration, GCC's scalar evolution says: the hardware prefetchers fetch its
+// lines ahead, its misses cost the lines' transfer). Locals the compiler keeps where it likes (not
+// addressable) are left out: they are registers or stack slots, which stay in the first level.
+
+constexpr unsigned long kRefStore = 1, kRefChain = 2, kRefStream = 4; // CacheModel.hpp's MemoryRef
+constexpr unsigned kMaxRefs        = 64;   // references reported per block, at most
+constexpr long kStreamStep         = 2048; // the largest stride a core's stride prefetcher follows (bytes)
+/// Kinds of a statement's references found by the loop analysis: its load's, and its store's << 8.
+using RefKinds = hash_map<gimple*, unsigned long>;
+
+constexpr long kUnknownStep = LONG_MIN; // not an affine function of the iteration
+
+/// What `name` adds each iteration of `loop`: 0 for a value that does not change in it, the
+/// increment of an induction variable (a header PHI whose next value is itself plus a constant),
+/// through sums, differences, products by constants and conversions; kUnknownStep otherwise (a
+/// value loaded from memory, or anything else).
+long iv_step(tree name, const class loop* loop, int depth)
 {
+  if (TREE_CODE(name) == INTEGER_CST || is_gimple_min_invariant(name))
+    return 0;
+  if (TREE_CODE(name) != SSA_NAME || depth > 16)
+    return kUnknownStep;
+  gimple* def = SSA_NAME_DEF_STMT(name);
+  if (SSA_NAME_IS_DEFAULT_DEF(name) || gimple_bb(def) == nullptr || !flow_bb_inside_loop_p(loop, gimple_bb(def)))
+    return 0;
+  if (gphi* phi = dyn_cast<gphi*>(def)) {
+    if (gimple_bb(def) != loop->header || loop->latch == nullptr)
+      return kUnknownStep;
+    tree next = gimple_phi_arg_def(phi, loop_latch_edge(loop)->dest_idx);
+    gimple* inc = TREE_CODE(next) == SSA_NAME ? SSA_NAME_DEF_STMT(next) : nullptr;
+    if (inc == nullptr || !is_gimple_assign(inc) || gimple_assign_rhs1(inc) != name)
+      return kUnknownStep;
+    const tree_code code = gimple_assign_rhs_code(inc);
+    tree by              = gimple_assign_rhs2(inc);
+    if ((code != PLUS_EXPR && code != POINTER_PLUS_EXPR && code != MINUS_EXPR) || !tree_fits_shwi_p(by))
+      return kUnknownStep;
+    return code == MINUS_EXPR ? -tree_to_shwi(by) : tree_to_shwi(by);
+  }
+  if (!is_gimple_assign(def) || gimple_assign_load_p(def))
+    return kUnknownStep;
+  const tree_code code = gimple_assign_rhs_code(def);
+  const long a         = iv_step(gimple_assign_rhs1(def), loop, depth + 1);
+  if (a == kUnknownStep)
+    return kUnknownStep;
+  switch (code) {
+    case SSA_NAME:
+    case NOP_EXPR:
+    case CONVERT_EXPR:
+      return a;
+    case NEGATE_EXPR:
+      return -a;
+    case PLUS_EXPR:
+    case POINTER_PLUS_EXPR:
+    case MINUS_EXPR: {
+      const long b = iv_step(gimple_assign_rhs2(def), loop, depth + 1);
+      return b == kUnknownStep ? kUnknownStep : code == MINUS_EXPR ? a - b : a + b;
+    }
+    case MULT_EXPR:
+      return tree_fits_shwi_p(gimple_assign_rhs2(def)) ? a * tree_to_shwi(gimple_assign_rhs2(def)) : kUnknownStep;
+    default:
+      return kUnknownStep;
+  }
+}
+
+/// The bytes reference `ref` moves each iteration of `loop` (kUnknownStep if not constant).
+long ref_step(tree ref, const class loop* loop)
+{
+  const auto scaled = [](long step, tree size) {
+    return step == kUnknownStep || size == NULL_TREE || !tree_fits_shwi_p(size) ? kUnknownStep
+                                                                                : step * tree_to_shwi(size);
+  };
+  const auto sum = [](long a, long b) { return a == kUnknownStep || b == kUnknownStep ? kUnknownStep : a + b; };
+  switch (TREE_CODE(ref)) {
+    case MEM_REF:
+      return iv_step(TREE_OPERAND(ref, 0), loop, 0);
+    case TARGET_MEM_REF: {
+      long s = iv_step(TMR_BASE(ref), loop, 0);
+      if (TMR_INDEX(ref) != NULL_TREE)
+        s = sum(s, TMR_STEP(ref) != NULL_TREE ? scaled(iv_step(TMR_INDEX(ref), loop, 0), TMR_STEP(ref))
+                                             : iv_step(TMR_INDEX(ref), loop, 0));
+      if (TMR_INDEX2(ref) != NULL_TREE)
+        s = sum(s, iv_step(TMR_INDEX2(ref), loop, 0));
+      return s;
+    }
+    case ARRAY_REF:
+      return sum(ref_step(TREE_OPERAND(ref, 0), loop),
+                 scaled(iv_step(TREE_OPERAND(ref, 1), loop, 0), array_ref_element_size(ref)));
+    case COMPONENT_REF:
+    case REALPART_EXPR:
+    case IMAGPART_EXPR:
+    case VIEW_CONVERT_EXPR:
+      return ref_step(TREE_OPERAND(ref, 0), loop);
+    default:
+      return DECL_P(ref) ? 0 : kUnknownStep;
+  }
+}
+
+/// Whether reference `ref` in innermost loop `loop` advances by a constant step of at most
+/// kStreamStep bytes an iteration (0 included: the same address each time).
+bool streams(tree ref, gimple*, class loop* loop)
+{
+  const long step = ref_step(ref, loop);
+  return step != kUnknownStep && step >= -kStreamStep && step <= kStreamStep;
+}
+
+/// The kinds of the references of `fun`'s innermost loops: loads on a recurrence (their value
+/// depends on a header PHI and the PHI's next value depends on them: p = p->next, an index loaded
+/// from memory), and streams.
+void find_ref_kinds(function* fun, RefKinds& kinds)
+{
+  if (optimize == 0 || !gimple_in_ssa_p(fun))
+    return;
+  const bool had_loops = loops_for_fn(fun) != nullptr;
+  loop_optimizer_init(AVOID_CFG_MODIFICATIONS);
+  for (auto loop : loops_list(fun, LI_ONLY_INNERMOST)) {
+    if (loop->latch == nullptr)
+      continue;
+    const edge latch  = loop_latch_edge(loop);
+    basic_block* body = get_loop_body(loop);
+    for (unsigned i = 0; i < loop->num_nodes; ++i)
+      for (gimple_stmt_iterator gsi = gsi_start_bb(body[i]); !gsi_end_p(gsi); gsi_next(&gsi)) {
+        gimple* stmt = gsi_stmt(gsi);
+        if (!is_gimple_assign(stmt))
+          continue;
+        unsigned long k = 0;
+        if (gimple_store_p(stmt) && streams(gimple_assign_lhs(stmt), stmt, loop))
+          k |= kRefStream << 8;
+        if (gimple_assign_load_p(stmt)) {
+          if (streams(gimple_assign_rhs1(stmt), stmt, loop))
+            k |= kRefStream;
+          tree value = gimple_assign_lhs(stmt);
+          for (gphi_iterator p = gsi_start_phis(loop->header); TREE_CODE(value) == SSA_NAME && !gsi_end_p(p); gsi_next(&p)) {
+            tree res = gimple_phi_result(p.phi());
+            if (virtual_operand_p(res))
+              continue;
+            hash_map<tree, Path> from_phi, to_latch;
+            if (chain(value, res, loop, from_phi, 0).cycles > kNone &&
+                chain(gimple_phi_arg_def(p.phi(), latch->dest_idx), value, loop, to_latch, 0).cycles > kNone) {
+              k = (k & ~kRefStream) | kRefChain;
+              break;
+            }
+          }
+        }
+        if (k != 0)
+          kinds.put(stmt, k);
+      }
+    free(body);
+  }
+  if (!had_loops)
+    loop_optimizer_finalize();
+}
+
+/// Whether the cache model sees reference `ref` (a load's source or a store's destination):
+/// through a pointer, or in a global or addressable variable; not a bit-field.
+bool seen_ref(tree ref)
+{
+  if (ref == NULL_TREE || TREE_CODE(ref) == BIT_FIELD_REF || TREE_CODE(ref) == WITH_SIZE_EXPR)
+    return false;
+  if (!REFERENCE_CLASS_P(ref) && !DECL_P(ref))
+    return false;
+  for (tree t = ref; handled_component_p(t); t = TREE_OPERAND(t, 0))
+    if (TREE_CODE(t) == BIT_FIELD_REF || (TREE_CODE(t) == COMPONENT_REF && DECL_BIT_FIELD(TREE_OPERAND(t, 1))))
+      return false;
+  tree base = get_base_address(ref);
+  if (base == NULL_TREE)
+    return false;
+  if (TREE_CODE(base) == MEM_REF || TREE_CODE(base) == TARGET_MEM_REF)
+    return true;
+  if (TREE_CODE(base) != VAR_DECL || DECL_HARD_REGISTER(base))
+    return false;
+  return is_global_var(base) || TREE_ADDRESSABLE(base);
+}
+
+/// One reference of a block: its memory operand and kind.
+struct MemRef {
+  tree ref;
+  unsigned long flags;
+};
+
+/// The references of `bb` the cache model sees, in order (at most kMaxRefs).
+void block_refs(basic_block bb, RefKinds& kinds, auto_vec<MemRef>& refs)
+{
+  for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi) && refs.length() < kMaxRefs; gsi_next(&gsi)) {
+    gimple* stmt = gsi_stmt(gsi);
+    if (!is_gimple_assign(stmt) || stmt_ends_bb_p(stmt) || gimple_has_volatile_ops(stmt))
+      continue;
+    const unsigned long* k  = kinds.get(stmt);
+    const unsigned long kind = k != nullptr ? *k : 0;
+    if (gimple_store_p(stmt) && seen_ref(gimple_assign_lhs(stmt)))
+      refs.safe_push(MemRef{gimple_assign_lhs(stmt), kRefStore | (kind >> 8)});
+    if (gimple_assign_load_p(stmt) && seen_ref(gimple_assign_rhs1(stmt)) && refs.length() < kMaxRefs)
+      refs.safe_push(MemRef{gimple_assign_rhs1(stmt), kind & 0xff});
+  }
+}
+
+/// The address of reference `ref`, as an unsigned long (statements appended to `seq`).
+tree ref_address(tree ref, gimple_seq* seq)
+{
+  tree addr = TREE_CODE(ref) == TARGET_MEM_REF ? tree_mem_ref_addr(ptr_type_node, ref)
+                                               : build_fold_addr_expr(unshare_expr(ref));
+  gimple_seq stmts = nullptr; // force_gimple_operand starts a sequence of its own
+  tree value       = force_gimple_operand(fold_convert(long_unsigned_type_node, addr), &stmts, true, NULL_TREE);
+  gimple_seq_add_seq(seq, stmts);
+  return value;
+}
+
+/// The reports of `bb`'s references (see above), at its end (before a statement that ends it),
+/// the test reading `mask` and `match`; the calls store and load the nest's locals (`c`) around them.
+void instrument_memory(basic_block bb, RefKinds& ref_kinds, tree mask, tree match, const Counter& c)
+{
+  auto_vec<MemRef> refs;
+  block_refs(bb, ref_kinds, refs);
+  if (refs.is_empty())
+    return;
+  // The block ends after its last ordinary statement: what ends it goes on in a block of its own.
+  gimple_stmt_iterator last = gsi_last_nondebug_bb(bb);
+  if (!gsi_end_p(last) && stmt_ends_bb_p(gsi_stmt(last)))
+    gsi_prev_nondebug(&last);
+  basic_block rest = (gsi_end_p(last) ? split_block_after_labels(bb) : split_block(bb, gsi_stmt(last)))->dest;
+  Seq s;
+  auto_vec<tree> addresses;
+  tree any = NULL_TREE;
+  for (const MemRef& r : refs) {
+    tree a = ref_address(r.ref, &s.seq);
+    addresses.safe_push(a);
+    tree hit = s.op(boolean_type_node, EQ_EXPR, s.op(long_unsigned_type_node, BIT_AND_EXPR, a, mask), match);
+    any      = any == NULL_TREE ? hit : s.op(boolean_type_node, BIT_IOR_EXPR, any, hit);
+  }
+  s.branch(NE_EXPR, any, boolean_false_node);
+  gimple_stmt_iterator end = gsi_last_bb(bb);
+  if (gsi_end_p(end))
+    gsi_insert_seq_after(&end, s.seq, GSI_NEW_STMT);
+  else
+    gsi_insert_seq_after(&end, s.seq, GSI_CONTINUE_LINKING);
+  const profile_probability taken = profile_probability::unlikely();
+  edge on                         = single_succ_edge(bb);
+  on->flags                       = (on->flags & ~EDGE_FALLTHRU) | EDGE_FALSE_VALUE;
+  on->probability                 = taken.invert();
+  basic_block side                = create_empty_bb(EXIT_BLOCK_PTR_FOR_FN(cfun)->prev_bb);
+  side->count                     = bb->count.apply_probability(taken);
+  edge to_side                    = make_edge(bb, side, EDGE_TRUE_VALUE);
+  to_side->probability            = taken;
+  make_single_succ_edge(side, rest, EDGE_FALLTHRU);
+  if (current_loops != nullptr)
+    add_bb_to_loop(side, bb->loop_father);
+  Seq calls;
+  sync_locals(calls, c, false);
+  for (unsigned i = 0; i < refs.length(); ++i)
+    gimple_seq_add_stmt(&calls.seq, gimple_build_call(decls[kMemory], 2, addresses[i], ulong(refs[i].flags)));
+  sync_locals(calls, c, true);
+  gimple_stmt_iterator gsi = gsi_start_bb(side);
+  gsi_insert_seq_after(&gsi, calls.seq, GSI_NEW_STMT);
+}
+
+/// The values the references' test reads, loaded at the function's entry (`mask`, `match`).
+void load_memory_test(function* fun, tree mask, tree match)
+{
+  edge entry = single_succ_edge(ENTRY_BLOCK_PTR_FOR_FN(fun));
+  gsi_insert_on_edge_immediate(entry, gimple_build_assign(match, decls[kMemoryMatch]));
+  gsi_insert_on_edge_immediate(single_succ_edge(ENTRY_BLOCK_PTR_FOR_FN(fun)), gimple_build_assign(mask, decls[kMemoryMask]));
+}
+
+void instrument_with_calls(function* fun, WorkMap& work, FloorMap& floors, EnterMap& enters,
+                           RefKinds* ref_kinds)
+{
+  auto_vec<basic_block> blocks;
   basic_block bb;
   FOR_EACH_BB_FN(bb, fun)
-    insert_at_start(bb, count_call(*work.get(bb->index), floors.get(bb->index), enters.get(bb->index)));
+    blocks.safe_push(bb);
+  tree mask = NULL_TREE, match = NULL_TREE;
+  if (ref_kinds != nullptr) {
+    mask  = make_ssa_name(long_unsigned_type_node);
+    match = make_ssa_name(long_unsigned_type_node);
+  }
+  Counter memory;
+  memory.left = decls[kLeft];
+  for (basic_block b : blocks) {
+    if (ref_kinds != nullptr)
+      instrument_memory(b, *ref_kinds, mask, match, memory);
+    insert_at_start(b, count_call(*work.get(b->index), floors.get(b->index), enters.get(b->index)));
+  }
+  if (ref_kinds != nullptr) {
+    load_memory_test(fun, mask, match);
+    free_dominance_info(fun, CDI_DOMINATORS);
+    free_dominance_info(fun, CDI_POST_DOMINATORS);
+  }
 }
 
 /// Whether `loop` (its inner loops too) may keep the counter in a register: it calls nothing (not
@@ -869,7 +1168,8 @@ void bracket_nests(const auto_vec<Counter>& counters, const auto_vec<NestEdge>& 
 
 /// Every block counts inline but those that lead into a loop with a floor (a call per loop
 /// execution: it charges the last execution's chain). Returns whether locals were made (SSA to update).
-bool instrument_inline(function* fun, WorkMap& work, FloorMap& floors, EnterMap& enters)
+bool instrument_inline(function* fun, WorkMap& work, FloorMap& floors, EnterMap& enters,
+                       RefKinds& ref_kinds)
 {
   auto_vec<basic_block> blocks;
   basic_block bb;
@@ -891,13 +1191,16 @@ bool instrument_inline(function* fun, WorkMap& work, FloorMap& floors, EnterMap&
   make_counters(nests, slots, counters);
   Counter memory;
   memory.left = decls[kLeft];
-  tree fs = make_ssa_name(long_unsigned_type_node); // read at the entry, before every count (below)
+  tree fs    = make_ssa_name(long_unsigned_type_node); // read at the entry, before every count (below)
+  tree mask  = make_ssa_name(long_unsigned_type_node); // likewise, the references' test
+  tree match = make_ssa_name(long_unsigned_type_node);
   for (basic_block b : blocks) {
     const unsigned long n    = *work.get(b->index);
     const LoopFloor* floor   = floors.get(b->index);
     const LoopEntry* ent     = enters.get(b->index);
     const int* nest          = inside.get(b->index);
     const Counter& c         = nest != nullptr ? counters[*nest] : memory;
+    instrument_memory(b, ref_kinds, mask, match, c);
     if (floor != nullptr)
       chain_inline(b, n, *floor, *slots.get(b->index), c);
     else if (ent != nullptr)
@@ -908,6 +1211,7 @@ bool instrument_inline(function* fun, WorkMap& work, FloorMap& floors, EnterMap&
   bracket_nests(counters, edges);
   gsi_commit_edge_inserts();
   gsi_insert_on_edge_immediate(single_succ_edge(ENTRY_BLOCK_PTR_FOR_FN(fun)), gimple_build_assign(fs, decls[kInstructionFs]));
+  load_memory_test(fun, mask, match);
   free_dominance_info(fun, CDI_DOMINATORS);
   free_dominance_info(fun, CDI_POST_DOMINATORS);
   if (had_loops)
@@ -934,11 +1238,15 @@ public:
     FOR_EACH_BB_FN(bb, fun)
       work.put(bb->index, block_work(bb));
     find_loop_floors(fun, work, floors, enters);
+    RefKinds ref_kinds;
+    find_ref_kinds(fun, ref_kinds);
     bool new_local = false;
-    if (calls_only || !inline_ok(fun))
-      instrument_with_calls(fun, work, floors, enters);
+    if (!inline_ok(fun))
+      instrument_with_calls(fun, work, floors, enters, nullptr); // no references: blocks with abnormal edges stay whole
+    else if (calls_only)
+      instrument_with_calls(fun, work, floors, enters, &ref_kinds);
     else
-      new_local = instrument_inline(fun, work, floors, enters);
+      new_local = instrument_inline(fun, work, floors, enters, ref_kinds);
     if (gimple_in_ssa_p(fun)) {
       mark_virtual_operands_for_renaming(fun);
       return new_local ? TODO_update_ssa : TODO_update_ssa_only_virtuals;

@@ -7,10 +7,13 @@
  * chase, an integer recurrence, an integer multiply recurrence) or "divide" (one divide and one
  * square root per iteration), "window" (rows of floating adds: a short row's chain overlaps the next
  * rows' in the reorder window when it restarts at each row, not when it goes on from the last row's
- * sum). Prints each loop's time per iteration. */
+ * sum), "memory" (the same scattered reads over an array that fits the first-level cache and one
+ * far larger than the last level: the cache model charges the second one's misses). Prints each
+ * loop's time per iteration. */
 #include <math.h>
 #include "progtest.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -120,6 +123,26 @@ __attribute__((noinline)) static double row_sums(long rows, long len, int carrie
   return total;
 }
 
+/* Reads of a[] at scattered indices (no constant stride: independent misses), `n` of them over
+ * the first `mask` + 1 elements. */
+__attribute__((noinline)) static long scattered(const long* a, long mask, long n)
+{
+  long s = 0;
+  for (long i = 0; i < n; ++i)
+    s += a[(i * 4099) & mask];
+  return s;
+}
+
+/* Time per read of scattered over `elements` (a power of two) elements of `a`, after one pass
+ * that brings what fits into the caches. */
+static double per_read(const long* a, long elements, double* sink)
+{
+  *sink += (double)scattered(a, elements - 1, elements);
+  const double t0 = now_ns();
+  *sink += (double)scattered(a, elements - 1, 1 << 20);
+  return (now_ns() - t0) / (double)(1 << 20);
+}
+
 /* Time per added value of row_sums. */
 static double per_add(long rows, long len, int carried, double* sink)
 {
@@ -155,13 +178,26 @@ int main(int argc, char** argv)
   const int divide_mode = argc > 1 && strcmp(argv[1], "divide") == 0;
   const int classes_mode = argc > 1 && strcmp(argv[1], "classes") == 0;
   const int window_mode = argc > 1 && strcmp(argv[1], "window") == 0;
+  const int memory_mode = argc > 1 && strcmp(argv[1], "memory") == 0;
   for (int i = 0; i < 256; ++i)
     in[i] = 1.0 + i;
   for (int i = 0; i < 64; ++i)
     ring[i].next = &ring[(i * 5 + 1) % 64];
   double sink = 0;
   if (shmem_my_pe() == 0) {
-    if (window_mode) {
+    if (memory_mode) {
+      /* 2 Ki longs (16 KiB: the first level) and 8 Mi (64 MiB: beyond qdr-16's 12 MiB L3). */
+      const long big = 8L << 20;
+      long* a = malloc((size_t)big * sizeof *a);
+      CHECK(a != NULL, "64 MiB");
+      for (long i = 0; i < big; ++i)
+        a[i] = i & 7;
+      const double small_ns = per_read(a, 2048, &sink), large_ns = per_read(a, big, &sink);
+      printf("memory: small %.3f, large %.3f ns/read\n", small_ns, large_ns);
+      CHECK(large_ns > 2 * small_ns, "reads that miss every level cost more than twice reads that hit the first (%f vs %f)",
+            large_ns, small_ns);
+      free(a);
+    } else if (window_mode) {
       /* Run with platform.latency.fp_add 100ns, the other costs 1ps, and the reorder window as the
        * test says: "long" is one row of 100000 adds, "short" 20000 rows of 4, "carried" the same
        * with the sum going on from row to row. */

@@ -1,0 +1,143 @@
+#include "shmem_front/runtime/CacheModel.hpp"
+
+#include "base/Assert.hpp"
+
+#include <algorithm>
+
+namespace shmemsim::front {
+
+namespace {
+constexpr std::uint64_t kPage = 4096; ///< the sampled lines are chosen by their offset in a page of this size
+
+bool power_of_two(std::uint64_t v)
+{
+  return v != 0 && (v & (v - 1)) == 0;
+}
+
+int log2_of(std::uint64_t v)
+{
+  int n = 0;
+  while (v > 1) {
+    v >>= 1;
+    ++n;
+  }
+  return n;
+}
+} // namespace
+
+LruLines::LruLines(std::size_t capacity) : capacity_(capacity)
+{
+  SHMEMSIM_ASSERT(capacity > 0 && capacity < kNil, "a cache level holds at least one line");
+  // Nothing reserved: a thread's model grows with the lines it touches (a machine's 300 MiB L3 is
+  // 300000 sampled lines, and a run may have hundreds of threads).
+}
+
+void LruLines::unlink(std::uint32_t n)
+{
+  Node& x                                        = nodes_[n];
+  (x.prev != kNil ? nodes_[x.prev].next : head_) = x.next;
+  (x.next != kNil ? nodes_[x.next].prev : tail_) = x.prev;
+}
+
+void LruLines::push_front(std::uint32_t n)
+{
+  Node& x = nodes_[n];
+  x.prev  = kNil;
+  x.next  = head_;
+  if (head_ != kNil)
+    nodes_[head_].prev = n;
+  head_ = n;
+  if (tail_ == kNil)
+    tail_ = n;
+}
+
+bool LruLines::touch(std::uint64_t line)
+{
+  if (auto it = index_.find(line); it != index_.end()) {
+    if (it->second != head_) {
+      unlink(it->second);
+      push_front(it->second);
+    }
+    return true;
+  }
+  std::uint32_t n;
+  if (nodes_.size() < capacity_) {
+    n = static_cast<std::uint32_t>(nodes_.size());
+    nodes_.push_back(Node{line, kNil, kNil});
+  } else { // the least recently used line leaves; its node takes the new one
+    n = tail_;
+    unlink(n);
+    index_.erase(nodes_[n].line);
+    nodes_[n].line = line;
+  }
+  push_front(n);
+  index_.emplace(line, n);
+  return false;
+}
+
+CacheModel::CacheModel(const CacheConfig& c)
+{
+  SHMEMSIM_ASSERT(power_of_two(c.line) && c.line <= kPage && power_of_two(c.sampling) && c.sampling * c.line <= kPage &&
+                      c.parallelism >= 1 && c.sizes.size() == c.latencies.size(),
+                  "a cache model of whole sampled lines (the scenario's keys are checked: HostParams::cache_problem)");
+  line_shift_      = static_cast<std::uint64_t>(log2_of(c.line));
+  mask_            = (c.sampling - 1) * c.line;
+  const double s   = c.sampling;
+  const Ps first   = c.latencies.empty() ? 0 : c.latencies.front();
+  const double mlp = c.parallelism;
+  const double line_fs =
+      c.memory_bandwidth > 0 ? static_cast<double>(c.line) * 8 / static_cast<double>(c.memory_bandwidth) * 1e15 : 0;
+  const auto extra_fs = [first](Ps latency) {
+    return latency > first ? static_cast<double>(latency - first) * 1e3 : 0.0;
+  };
+  const auto fs = [](double v) { return static_cast<std::uint64_t>(v + 0.5); };
+  for (std::size_t i = 0; i < c.sizes.size(); ++i) {
+    if (c.sizes[i] == 0)
+      continue;
+    levels_.emplace_back(static_cast<std::size_t>(std::max<std::uint64_t>(1, c.sizes[i] / c.line / c.sampling)));
+    const double extra = levels_.size() == 1 ? 0.0 : extra_fs(c.latencies[i]);
+    price_load_.push_back(fs(extra / mlp * s));
+    price_store_.push_back(fs(extra / mlp * s));
+    price_chain_.push_back(fs(extra * s));
+    const double stream =
+        levels_.size() == 1 || i >= c.line_times.size() ? 0.0 : static_cast<double>(c.line_times[i]) * 1e3;
+    price_stream_load_.push_back(fs(stream * s));
+    price_stream_store_.push_back(fs(stream * s));
+  }
+  const double extra = extra_fs(c.memory_latency);
+  price_load_.push_back(fs(std::max(extra / mlp, line_fs) * s));
+  price_store_.push_back(fs(std::max(extra / mlp, 2 * line_fs) * s));
+  price_chain_.push_back(fs(extra * s));
+  price_stream_load_.push_back(fs(line_fs * s));
+  price_stream_store_.push_back(fs(2 * line_fs * s));
+}
+
+int CacheModel::access(std::uint64_t address)
+{
+  const std::uint64_t line = address >> line_shift_;
+  if (line == last_line_ && !levels_.empty())
+    return 0; // the most recent line: the first level's most recently used
+  last_line_ = line;
+  int level  = 0;
+  while (level < levels() && !levels_[static_cast<std::size_t>(level)].touch(line))
+    ++level;
+  return level;
+}
+
+std::uint64_t CacheModel::price(int level, unsigned flags) const
+{
+  const auto i = static_cast<std::size_t>(level);
+  SHMEMSIM_ASSERT(level >= 0 && level <= levels(), "a cache level or memory");
+  if ((flags & kRefChain) != 0)
+    return price_chain_[i];
+  if ((flags & kRefStream) != 0)
+    return (flags & kRefStore) != 0 ? price_stream_store_[i] : price_stream_load_[i];
+  return (flags & kRefStore) != 0 ? price_store_[i] : price_load_[i];
+}
+
+std::uint64_t CacheModel::reference(std::uint64_t address, unsigned flags)
+{
+  return price(access(address), flags);
+}
+
+} // namespace shmemsim::front

@@ -1,0 +1,97 @@
+// The memory hierarchy of counted compute (job.compute=counted): a deterministic model of one
+// core's caches that prices the memory references the program's instrumented code reports.
+//
+// The plugin (shmem_front/tools/plugin/count_plugin.cc) makes every load and store through memory
+// report its address when its cache line is one of the sampled lines: those whose index within
+// their 4 KiB page is a multiple of `sampling` (page offsets do not change with address-space
+// randomization, so the same program and scenario sample the same lines). Each thread keeps an LRU
+// list per cache level over the sampled lines only, each level `size / line / sampling` lines long,
+// fully associative (set indices would come from address bits the kernel randomizes). A reference
+// looks the levels up in order and the levels that missed keep the line (a hit in the first level
+// leaves the others' order alone). Each sampled
+// reference costs what a reference of its kind costs at the level that held it, times `sampling`
+// (it stands for that many lines):
+//  - in the first level: nothing more (a hit is in the block's instructions and chains);
+//  - in a lower level or memory, on a loop's dependency chain (pointer chasing): that level's
+//    latency less the first level's, in full;
+//  - otherwise (independent references, whose misses overlap): that difference divided by the
+//    misses a core keeps in flight (`parallelism`), and from memory at least the line's transfer at
+//    the core's memory bandwidth (twice for a store: the line is read, then written back);
+//  - a stream's (an innermost loop's reference whose address advances by a small constant step,
+//    whose lines the hardware prefetchers fetch ahead): the time the core takes per line to read a
+//    stream from that level (`line_times`), from memory the line's transfer at the bandwidth (a
+//    store's two).
+#pragma once
+
+#include "shmem_front/runtime/RuntimeParams.hpp"
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace shmemsim::front {
+
+/// What a reference is, as the plugin reports it (flags of __shmemsim_memory).
+enum MemoryRef : unsigned {
+  kRefLoad   = 0,
+  kRefStore  = 1, ///< a store (never on a chain)
+  kRefChain  = 2, ///< a load on an innermost loop's dependency chain
+  kRefStream = 4, ///< in an innermost loop, an address that advances by a small constant step
+};
+
+/// One level's lines: least recently used first out, fully associative.
+class LruLines {
+public:
+  explicit LruLines(std::size_t capacity);
+  /// Whether `line` is held; it becomes the most recently used either way (a miss brings it in,
+  /// evicting the least recently used line when full).
+  bool touch(std::uint64_t line);
+  std::size_t capacity() const { return capacity_; }
+  std::size_t size() const { return index_.size(); }
+
+private:
+  struct Node {
+    std::uint64_t line;
+    std::uint32_t prev, next;
+  };
+  static constexpr std::uint32_t kNil = 0xFFFFFFFFu;
+  void unlink(std::uint32_t n);
+  void push_front(std::uint32_t n);
+
+  std::size_t capacity_;
+  std::vector<Node> nodes_;
+  std::unordered_map<std::uint64_t, std::uint32_t> index_;
+  std::uint32_t head_ = kNil, tail_ = kNil;
+};
+
+/// One core's (one simulated thread's) cache levels over the sampled lines, and the price of a
+/// reference by the level that held it and its kind.
+class CacheModel {
+public:
+  explicit CacheModel(const CacheConfig& config);
+
+  /// Whether the model looks at the line of `address` (the sampled lines' test, as the program's
+  /// inline code does it).
+  bool sampled(std::uint64_t address) const { return (address & mask_) == 0; }
+  /// The level that held the line of `address` (0: the first; levels(): memory); every level above
+  /// it (looked up and missed) then holds it too, as its most recently used line.
+  int access(std::uint64_t address);
+  /// The cost, in femtoseconds, of a sampled reference of kind `flags` (MemoryRef) at `address`.
+  std::uint64_t reference(std::uint64_t address, unsigned flags);
+  /// The cost, in femtoseconds, of a sampled reference of kind `flags` served by `level`.
+  std::uint64_t price(int level, unsigned flags) const;
+  int levels() const { return static_cast<int>(levels_.size()); }
+  /// The sampled lines' address test for the program's inline code: (address & mask) == 0.
+  std::uint64_t mask() const { return mask_; }
+
+private:
+  std::vector<LruLines> levels_;
+  std::uint64_t line_shift_ = 6;
+  std::uint64_t mask_       = 0;
+  std::uint64_t last_line_  = ~std::uint64_t{0}; ///< the most recent line (in the first level)
+  /// fs by level (0..levels(), memory last) and kind: load, store, chain load
+  std::vector<std::uint64_t> price_load_, price_store_, price_chain_, price_stream_load_, price_stream_store_;
+};
+
+} // namespace shmemsim::front
