@@ -256,12 +256,12 @@ int FatTree::up_port(const Packet& p, int level)
       int best_port         = 0;
       int ties              = 0;
       for (int d = 0; d < ups; ++d) {
-        Ps free_at      = std::max(now, switch_port(level, sw, first + d).busy_until);
+        const int id    = switch_port_id(level, sw, first + d);
+        Ps free_at      = std::max(now, port_at(id).busy_until);
         bool room_short = false;
         if (credit_mode()) {
           // With flow control the port's own queue and its far buffer's room count too: a port whose
           // far buffer cannot take the packet comes after every port that can.
-          const auto id = static_cast<int>(nodes_ + level_base_[level] + sw * pps_[level] + first + d);
           free_at += credits_[static_cast<std::size_t>(id)].pending_ser;
           room_short = credits_short(id, p);
         }
@@ -289,9 +289,9 @@ int FatTree::next_port(Packet& p)
   const std::int32_t* dst = route_of(p.dst_node);
   if (sub_at(dst, l) == p.upper) {
     // Destination below: go down through port c = digit l of dst.
-    const int c        = digit_at(dst, l);
-    const auto port_id = static_cast<int>(nodes_ + level_base_[l] + switch_of(p) * pps_[l] + c);
-    p.going_down       = true;
+    const int c       = digit_at(dst, l);
+    const int port_id = switch_port_id(l, switch_of(p), c);
+    p.going_down      = true;
     if (l == 1) {
       p.last_link = true;
       return port_id;
@@ -303,9 +303,9 @@ int FatTree::next_port(Packet& p)
     return port_id;
   }
   SHMEMSIM_ASSERT(l < p_.levels && !p.going_down, "routing up past the top of the tree");
-  const int d        = up_port(p, l);
-  const int first    = p_.down[static_cast<std::size_t>(l - 1)];
-  const auto port_id = static_cast<int>(nodes_ + level_base_[l] + switch_of(p) * pps_[l] + first + d);
+  const int d       = up_port(p, l);
+  const int first   = p_.down[static_cast<std::size_t>(l - 1)];
+  const int port_id = switch_port_id(l, switch_of(p), first + d);
   // The parent above uplink d: the subtree of the source one level up, switch number bnum + d * B_l.
   p.bnum  = p.bnum + d * b_prefix_[l];
   p.level = l + 1;

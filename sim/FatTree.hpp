@@ -166,9 +166,10 @@ private:
     return c.bounded && c.room < static_cast<std::int64_t>(credit_bytes(p.wire_bytes));
   }
   Ps forward_delay();
-  Port& switch_port(int level, std::int64_t sw, int port)
+  /// The id (node ports first, then switch ports) of port `port` of switch `sw` of `level`.
+  int switch_port_id(int level, std::int64_t sw, int port) const
   {
-    return switch_ports_[static_cast<std::size_t>(level_base_[level] + sw * pps_[level] + port)];
+    return static_cast<int>(nodes_ + level_base_[level] + sw * pps_[level] + port);
   }
   /// Switch index within its level of the switch a packet is at.
   std::int64_t switch_of(const Packet& p) const { return p.upper * b_prefix_[p.level] + p.bnum; }
