@@ -174,7 +174,7 @@ struct DiagramCommand {
     cl.synopsis("DIR [-o FILE.svg] [--pes LIST] [--threads LIST] [--from T] [--to T] [--ops N]")
         .summary("Timing diagram of DIR/trace.evt (SVG).")
         .description("Timing diagram of DIR/trace.evt (default FILE: DIR/diagram.svg). LIST: 0,2,4-7.\n"
-                     "T: a time with a unit (200ns, 10us, 1.5ms, 2s; a bare number is seconds). Without\n"
+                     "T: a time with a unit (200ns, 10us, 1.5ms, 2s; a bare number is refused). Without\n"
                      "--from/--to, the span of the first N operations (default 40).");
     cl.positional("DIR", "a run directory holding trace.evt", dir).unexpected("one run directory");
     output_option(cl, out, "the SVG file to write (default DIR/diagram.svg)");

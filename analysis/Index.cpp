@@ -1,9 +1,12 @@
 #include "analysis/Index.hpp"
 
+#include "base/Units.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <stdexcept>
 #include <tuple>
 
 namespace shmemsim::analysis {
@@ -170,31 +173,14 @@ Index build_index(const traces::Trace& tr)
 
 bool parse_time(const std::string& s, std::int64_t* ps)
 {
-  if (s.empty())
+  // One rule for every time on every command line and in scenarios: a number with its unit
+  // (base/Units: ps, ns, us, ms, s). A bare number is refused, as --sim-time-limit refuses it.
+  try {
+    *ps = static_cast<std::int64_t>(shmemsim::parse_time(s));
+    return true;
+  } catch (const std::invalid_argument&) {
     return false;
-  char* end      = nullptr;
-  const double v = std::strtod(s.c_str(), &end);
-  if (end == s.c_str() || !std::isfinite(v) || v < 0)
-    return false;
-  const std::string unit(end);
-  double scale = 0;
-  if (unit.empty() || unit == "s")
-    scale = 1e12;
-  else if (unit == "ms")
-    scale = 1e9;
-  else if (unit == "us")
-    scale = 1e6;
-  else if (unit == "ns")
-    scale = 1e3;
-  else if (unit == "ps")
-    scale = 1;
-  else
-    return false;
-  const double p = v * scale;
-  if (p > 9e18)
-    return false;
-  *ps = static_cast<std::int64_t>(std::llround(p));
-  return true;
+  }
 }
 
 std::string human_time(double s)

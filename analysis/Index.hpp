@@ -99,8 +99,8 @@ struct Index {
 /// operations are ignored; waits without an end are closed at the end of the trace.
 Index build_index(const traces::Trace& tr);
 
-/// Parses "10us", "1.5ms", "200ns", "3ps", "2s" or a bare number of seconds into picoseconds;
-/// false if it is none of these.
+/// Parses a time with its unit ("10us", "1.5ms", "200ns", "3ps", "2s": base's parse_time) into
+/// picoseconds; false for anything else, a bare number included (one rule for every time given).
 bool parse_time(const std::string& s, std::int64_t* ps);
 /// A readable duration: "12.5 us", "3 ms".
 std::string human_time(double seconds);

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -101,7 +102,7 @@ void install_signal_handlers(const Request& request)
   loader::install_crash_handlers(on_crash);
   if (request.wall_limit > 0) {
     std::signal(SIGALRM, on_alarm);
-    alarm(static_cast<unsigned>(request.wall_limit));
+    alarm(static_cast<unsigned>(std::ceil(request.wall_limit))); // 500ms: one second, not none
   }
 }
 
@@ -217,7 +218,7 @@ int run_emulated(const Request& request)
   // PE actors and program copies are not torn down: the process ends with std::_Exit below.
   auto* platform      = new SimulatedPlatform(request, std::move(node_of), workload, std::move(settings));
   const Finished f    = execute(request, *platform);
-  const int status    = report(request, f, *platform);
+  int status          = report(request, f, *platform);
   const RunOutcome& r = f.outcome;
   if (!request.quiet && r.status == sim::RunStatus::Completed)
     std::fprintf(stderr, "%s: %d PEs finished at simulated time %.9f s (%llu model events), exit status %d\n",
@@ -229,6 +230,9 @@ int run_emulated(const Request& request)
                  "%s: SHMEMSIM_DEFER_SLICES=check: %lu time slices would have been deferred, their dates checked\n",
                  request.tool.c_str(), slices.deferred_count());
   std::fflush(nullptr);
+  if (request.finished)
+    status = request.finished(status);
+  std::fflush(nullptr);
   std::_Exit(status);
 }
 
@@ -236,8 +240,10 @@ int run_emulated(const Request& request)
 
 int run_program(const Request& request)
 {
-  if (request.emulate)
-    return run_emulated(request);
+  if (request.emulate) {
+    const int status = run_emulated(request);
+    return request.finished ? request.finished(status) : status;
+  }
   run_simulated(request);
 }
 

@@ -22,8 +22,9 @@ std::uint64_t symmetric_heap_bytes(const Request& request);
 /// (status 4). Emulated, the emulator's launcher takes the signals over when it starts.
 void install_signal_handlers(const Request& request);
 
-/// Runs the request's program (request.emulate: on the emulated platform) and records it; returns
-/// the exit status. A simulated run ends the process (its PEs' actors are not torn down).
+/// Runs the request's program (request.emulate: on the emulated platform) and records it, then
+/// calls request.finished; returns the exit status. A simulated run ends the process after
+/// request.finished (its PEs' actors are not torn down).
 int run_program(const Request& request);
 
 } // namespace shmemsim::run

@@ -4,6 +4,7 @@
 
 #include "scenarios/Scenario.hpp"
 
+#include <functional>
 #include <string>
 
 namespace shmemsim::run {
@@ -27,6 +28,10 @@ struct Request {
   /// Who chose the platform, for the notice line that names it: " (from s.json)", " (the embedded
   /// default: no --scenario)", " (--set platform.preset)"; inserted after the preset's name.
   std::string platform_origin;
+  /// Called once with the run's exit status when the run is over and its directory written, before
+  /// the process ends (a simulated run ends it with _Exit): the front end's own last steps
+  /// (shmemsim-run: the program's output record, --report, --diagram). Returns the status to end with.
+  std::function<int(int)> finished;
 };
 
 /// A mistake in the request's options: throws base::UsageError with one line naming the command

@@ -551,7 +551,7 @@ public:
     scenario_ = doc;
     try {
       json merged = resolve_preset(doc);
-      // "job": {"threads": N} is short for job.threads.per_pe (DESIGN.md's job.threads).
+      // "job": {"threads": N} is short for job.threads.per_pe (the short form `shmemsim keys` documents).
       if (merged.contains("job") && merged["job"].is_object() && merged["job"].contains("threads") &&
           merged["job"]["threads"].is_number())
         merged["job"]["threads"] = json{{"per_pe", merged["job"]["threads"]}};

@@ -1,5 +1,5 @@
 // A scenario: JSON (file + presets + --set overrides) parsed and validated into plain parameter
-// structs. Models never read JSON; this is the only place that does (DESIGN.md).
+// structs. Models never read JSON; this is the only place that does (docs/design.md).
 #pragma once
 
 #include "scenarios/JobParams.hpp"

@@ -1,4 +1,4 @@
-// The model's own event queue, on SimGrid's clock (DESIGN.md "Key decisions").
+// The model's own event queue, on SimGrid's clock (docs/design.md, "Key decisions").
 //
 // Model events (injection, hops, delivery, ACK, CT increment) are ordered by
 // (time in integer picoseconds, sequence number) and drive ONE re-armed SimGrid kernel timer.

@@ -80,6 +80,10 @@ plots (sweep.plot). One line per finished run on stderr, with an ETA.
                 a.req.trace = g.value();
               })
       .option("--sim-time-limit", "T", "passed to every run", a.req.time_limit)
+      .flag("--report",
+            "every run is analysed too (its report.json, as 'shmemsim report' writes it): plots reach its "
+            "figures (report.KEY, e.g. report.interference.total_s)",
+            a.req.report)
       .flag("--quiet", "no line on stderr for a run that succeeded", a.quiet);
   return cl;
 }
@@ -94,6 +98,8 @@ bool parse_sweep_args(int argc, char** argv, SweepArgs& a)
     cl.fail("--collect DIR takes no scenario and no --export: it reads DIR/sweep.json");
   if (a.collect.empty() && a.req.scenario.empty())
     cl.fail("missing SCENARIO.json");
+  if (a.req.report && a.req.trace == "off")
+    cl.fail("--report: needs the runs' traces (not --trace off)");
   if (a.req.out.empty() && a.collect.empty())
     a.req.out = "sweep-" + fs::path(a.req.scenario).stem().string();
   std::error_code ec;

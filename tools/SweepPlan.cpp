@@ -148,14 +148,7 @@ public:
       x.names.push_back(v.name);
       x.numeric.push_back(std::all_of(v.values.begin(), v.values.end(), [](const json& j) { return j.is_number(); }));
     }
-    x.plots = spec_.plots();
-    for (const SweepPlot& p : x.plots)
-      for (std::size_t v = 0; v < x.names.size(); ++v)
-        if (p.x == x.names[v] && !x.numeric[v])
-          throw ScenarioError(req_.scenario + ": " + p.path + ".x: \"" + p.x + "\" has values that are not numbers (" +
-                              spec_.variables()[v].values.front().dump() +
-                              "); a plot's x axis needs numbers (give the values "
-                              "as numbers, or make it the series)");
+    x.plots                  = spec_.plots(); // their x axes are checked by SweepSpec::parse
     const std::size_t points = spec_.point_count();
     if (points * static_cast<std::size_t>(base_.repeat) > SweepSpec::kMaxRuns)
       throw ScenarioError(req_.scenario + ": repeat: " + std::to_string(points) + " points x " +
@@ -316,6 +309,8 @@ private:
       c.insert(c.end(), {"--trace", req_.trace});
     if (!req_.time_limit.empty())
       c.insert(c.end(), {"--sim-time-limit", req_.time_limit});
+    if (req_.report)
+      c.push_back("--report");
     if (program_mode_) {
       for (const auto& [name, value] : run.env) // recorded in the run's scenario.json (job.env)
         c.insert(c.end(), {"-x", name + "=" + value});

@@ -22,6 +22,7 @@ struct SweepRequest {
   std::string out;               ///< the sweep's directory
   std::string trace;             ///< --trace LEVEL for every run (empty: the scenario's)
   std::string time_limit;        ///< --sim-time-limit for every run (empty: none)
+  bool report      = false;      ///< --report: every run writes its report.json too
   bool has_program = false;      ///< a program was given on the command line
   std::string program;
   std::vector<std::string> args;

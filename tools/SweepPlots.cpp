@@ -38,6 +38,12 @@ analysis::RunDocs run_docs(const SweepResults& res, std::size_t i)
   d.docs.emplace_back("reported", r.reported);
   if (!r.summary.is_null())
     d.docs.emplace_back("summary", r.summary);
+  // --report: the run's analysis, read here only (its figures are too many for results.csv).
+  if (std::ifstream report(fs::path(run.dir) / "report.json"); report) {
+    json doc = json::parse(report, nullptr, /*allow_exceptions=*/false);
+    if (!doc.is_discarded())
+      d.docs.emplace_back("report", std::move(doc));
+  }
   if (!r.scenario.is_null())
     d.docs.emplace_back("scenario", r.scenario);
   return d;

@@ -4,6 +4,7 @@
 #include "tools/SweepExecutor.hpp"
 #include "tools/SweepPlan.hpp"
 #include "base/Assert.hpp"
+#include "base/ResultLines.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -23,32 +24,6 @@ using json   = nlohmann::json;
 namespace fs = std::filesystem;
 
 namespace {
-
-bool valid_name(const std::string& n)
-{
-  if (n.empty() || std::isdigit(static_cast<unsigned char>(n[0])))
-    return false;
-  return std::all_of(n.begin(), n.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == ':' || c == '-';
-  });
-}
-
-json figure(const std::string& v)
-{
-  if (!v.empty() && v.find_first_not_of("+-0123456789") == std::string::npos &&
-      v.find_first_of("0123456789") != std::string::npos) {
-    errno             = 0;
-    char* end         = nullptr;
-    const long long i = std::strtoll(v.c_str(), &end, 10);
-    if (*end == '\0' && errno == 0)
-      return json(i);
-  }
-  char* end      = nullptr;
-  const double d = std::strtod(v.c_str(), &end);
-  if (!v.empty() && *end == '\0' && std::isfinite(d) && !std::isspace(static_cast<unsigned char>(v[0])))
-    return json(d);
-  return json(v);
-}
 
 json read_json(const fs::path& p)
 {
@@ -93,26 +68,10 @@ std::string csv_cell(const json& v)
 json parse_reported(std::istream& in)
 {
   json r = json::object();
-  std::string line;
-  while (std::getline(in, line)) {
-    std::size_t at = 0;
-    if (line.rfind("[PE ", 0) == 0) { // --tag-output
-      const std::size_t close = line.find("] ");
-      if (close == std::string::npos)
-        continue;
-      at = close + 2;
-    }
-    if (line.compare(at, 7, "RESULT ") != 0)
-      continue;
-    std::istringstream fields(line.substr(at + 7));
-    std::string f;
-    while (fields >> f) {
-      const std::size_t eq = f.find('=');
-      if (eq == std::string::npos || !valid_name(f.substr(0, eq)))
-        continue;
-      r[f.substr(0, eq)] = figure(f.substr(eq + 1));
-    }
-  }
+  for (const ResultFigure& f : parse_result_lines(in))
+    r[f.name] = f.kind == ResultFigure::Kind::Integer  ? json(f.integer)
+                : f.kind == ResultFigure::Kind::Number ? json(f.number)
+                                                       : json(f.text);
   return r;
 }
 
@@ -200,6 +159,24 @@ json SweepResults::stats(const std::vector<std::size_t>& runs, const std::string
   return json{{"mean", sum / n}, {"min", lo}, {"max", hi}, {"n", n}};
 }
 
+namespace {
+const std::set<std::string> kOwnColumns = {"run", "point", "repeat", "seed", "status", "error", "runs", "failed"};
+}
+
+std::string SweepResults::summary_column(const std::string& name) const
+{
+  const bool taken =
+      kOwnColumns.count(name) != 0 || std::find(index_.names.begin(), index_.names.end(), name) != index_.names.end();
+  return taken ? "summary." + name : name;
+}
+
+std::string SweepResults::reported_column(const std::string& name) const
+{
+  const bool taken = kOwnColumns.count(name) != 0 || std::binary_search(summary_.begin(), summary_.end(), name) ||
+                     std::find(index_.names.begin(), index_.names.end(), name) != index_.names.end();
+  return taken ? "reported." + name : name;
+}
+
 std::string SweepResults::csv_runs() const
 {
   std::ostringstream o;
@@ -208,9 +185,9 @@ std::string SweepResults::csv_runs() const
     o << "," << csv_cell(n);
   o << ",status,error";
   for (const std::string& n : reported_)
-    o << "," << csv_cell(std::binary_search(summary_.begin(), summary_.end(), n) ? "reported." + n : n);
+    o << "," << csv_cell(reported_column(n));
   for (const std::string& n : summary_)
-    o << "," << csv_cell(n);
+    o << "," << csv_cell(summary_column(n));
   o << "\n";
   for (std::size_t i = 0; i < runs_.size(); ++i) {
     const SweepRun& run     = index_.runs[i];
@@ -237,14 +214,14 @@ std::string SweepResults::csv_points() const
   for (const std::string& n : index_.names)
     o << "," << csv_cell(n);
   o << ",runs,failed";
-  auto header = [&](const std::vector<std::string>& names, const std::vector<bool>& numeric, const char* prefix) {
+  auto header = [&](const std::vector<std::string>& names, const std::vector<bool>& numeric, bool reported) {
     for (std::size_t k = 0; k < names.size(); ++k)
       if (numeric[k])
         for (const char* s : {".mean", ".min", ".max"})
-          o << "," << csv_cell(prefix + names[k] + s);
+          o << "," << csv_cell((reported ? reported_column(names[k]) : summary_column(names[k])) + s);
   };
-  header(reported_, reported_numeric_, "");
-  header(summary_, summary_numeric_, "");
+  header(reported_, reported_numeric_, true);
+  header(summary_, summary_numeric_, false);
   o << "\n";
   for (const std::vector<std::size_t>& runs : by_point()) {
     SHMEMSIM_ASSERT(!runs.empty(), "every point has a run");

@@ -47,6 +47,13 @@ public:
 private:
   std::string csv_runs() const;
   std::string csv_points() const;
+  /// A program figure's column: its name, or "reported.NAME" when the name is also a column of the
+  /// run's own (run, point, repeat, seed, status, error, runs, failed), a swept variable's or a
+  /// summary figure's: every column name of a CSV file is distinct.
+  std::string reported_column(const std::string& name) const;
+  /// A summary figure's column: its name, or "summary.NAME" when the name is also one of the run's
+  /// own columns or a swept variable's (the summary's `status` beside the run's).
+  std::string summary_column(const std::string& name) const;
   nlohmann::json json_all() const;
   /// Per point (in order): its runs' indices.
   std::vector<std::vector<std::size_t>> by_point() const;

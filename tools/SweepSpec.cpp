@@ -91,9 +91,22 @@ public:
     if (const auto it = spec.find("plot"); it != spec.end())
       plots(*it);
     check_total();
+    check_plot_axes();
   }
 
 private:
+  /// A plot's x axis needs numbers: a swept variable on it must have only numeric values.
+  void check_plot_axes() const
+  {
+    for (const SweepPlot& p : out_.plots_)
+      for (const SweepVariable& v : out_.vars_)
+        if (p.x == v.name &&
+            !std::all_of(v.values.begin(), v.values.end(), [](const json& j) { return j.is_number(); }))
+          fail(p.path + ".x",
+               "\"" + p.x + "\" has values that are not numbers (" + v.values.front().dump() +
+                   "); a plot's x axis needs numbers (give the values as numbers, or make it the series)");
+  }
+
   [[noreturn]] void fail(const std::string& path, const std::string& problem) const
   {
     throw ScenarioError(source_ + ": " + path + ": " + problem);

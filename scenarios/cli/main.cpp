@@ -10,6 +10,7 @@
 #include "tools/Microbench.hpp"
 #include "tools/PlotUnits.hpp"
 #include "tools/Sweep.hpp"
+#include "tools/SweepSpec.hpp"
 
 #include <unistd.h>
 
@@ -37,14 +38,25 @@ namespace {
   std::exit(kExitBadInput);
 }
 
+/// A scenario for `run` or `validate`, its `sweep` object checked as `shmemsim sweep` checks it
+/// (one run ignores the sweep, but a mistake in it is the scenario's and is said at once).
+Scenario load_checked(const std::string& file, const std::vector<std::string>& sets)
+{
+  Scenario sc = load_scenario(file, sets);
+  if (!sc.sweep.is_null())
+    (void)shmemsim::tools::SweepSpec::parse(sc.sweep, sc.source);
+  return sc;
+}
+
 struct Args {
   std::string scenario;
   std::vector<std::string> sets;
   std::string out;
   std::string trace;
   std::string time_limit;
-  bool quiet = false;
-  bool perf  = false;
+  bool quiet  = false;
+  bool perf   = false;
+  bool report = false;
 };
 
 /// `shmemsim run` and `shmemsim validate` (`cmd`): the scenario and --set; run's other options.
@@ -77,6 +89,7 @@ base::CommandLine run_table(const std::string& cmd, Args& a)
         .option("--trace", "LEVEL", "trace detail with --out: off, ops (default, or output.trace), packets", a.trace)
         .option("--sim-time-limit", "T", "stop at simulated time T (e.g. 10ms) with status 4, saying what still runs",
                 a.time_limit)
+        .flag("--report", "with --out: analyse the run when it ends (shmemsim report DIR: DIR/report.json)", a.report)
         .flag("--quiet", "print nothing but errors (no progress line either)", a.quiet)
         .flag("--perf", "print wall-clock speed (model events and operations per second) on stderr", a.perf)
         .epilogue("exit status: 0 ok, 1 a data check failed, 2 bad input, 3 deadlock, 4 simulated-time limit,\n"
@@ -94,13 +107,38 @@ bool parse_args(const std::string& cmd, int argc, char** argv, Args& a)
     return false;
   if (a.scenario.empty())
     cl.fail("missing SCENARIO.json");
+  if (a.report && a.out.empty())
+    cl.fail("--report: needs --out DIR (the run directory it analyses)");
+  if (a.report && a.trace == "off")
+    cl.fail("--report: needs a trace (not --trace off)");
   return true;
+}
+
+/// --report: `shmemsim report DIR` on the finished run (status 2 if it cannot, the run's otherwise).
+int run_report(const Args& a, int status)
+{
+  if (!std::filesystem::exists(std::filesystem::path(a.out) / "trace.evt")) {
+    std::fprintf(stderr, "shmemsim: run: --report: %s/trace.evt was not written (the run wrote no trace)\n",
+                 a.out.c_str());
+    return status == 0 ? kExitBadInput : status;
+  }
+  std::vector<std::string> words = {a.out};
+  if (a.quiet)
+    words.push_back("--quiet");
+  std::vector<char*> argv;
+  for (std::string& w : words)
+    argv.push_back(w.data());
+  argv.push_back(nullptr);
+  const int r = shmemsim::analysis::run_command("report", static_cast<int>(words.size()), argv.data(),
+                                                shmemsim::tools::scenario_unit_reader());
+  std::fflush(stdout);
+  return status != 0 ? status : r;
 }
 
 int cmd_run(const Args& a)
 {
   run::Request request;
-  request.scenario       = load_scenario(a.scenario, a.sets);
+  request.scenario       = load_checked(a.scenario, a.sets);
   request.command        = "run";
   request.out            = a.out;
   request.trace          = a.trace;
@@ -137,6 +175,8 @@ int cmd_run(const Args& a)
         r.wall_seconds, r.run_wall_seconds, ev / r.run_wall_seconds / 1e6, ops / r.run_wall_seconds / 1e6);
   }
   std::fflush(stdout);
+  if (a.report && f.write_error.empty())
+    return run_report(a, f.status());
   return f.status();
 }
 
@@ -310,7 +350,7 @@ int main(int argc, char** argv)
       Args a;
       if (!parse_args(cmd, argc - 2, argv + 2, a))
         return 0;
-      const Scenario sc = load_scenario(a.scenario, a.sets);
+      const Scenario sc = load_checked(a.scenario, a.sets);
       std::printf("%s\n", sc.resolved.dump(2).c_str());
       return 0;
     }

@@ -3,8 +3,10 @@
 // own and other launchers', a base::CommandLine table) and the environment conventions (-x, job.env,
 // SMA_ names) into a run request; the run library (run/Program.hpp) does the rest.
 #include "base/CommandLine.hpp"
+#include "base/Units.hpp"
 #include "run/Program.hpp"
 #include "scenarios/Scenario.hpp"
+#include "shmem_front/launcher/RunRecord.hpp"
 #include "shmem_front/runtime/LibcVars.hpp"
 
 #include <algorithm>
@@ -12,6 +14,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -34,6 +37,8 @@ struct Options {
   bool quiet   = false;
   bool tag     = false;
   bool emulate = false;
+  bool report  = false;  ///< --report: shmemsim report on the run directory afterwards
+  bool diagram = false;  ///< --diagram: DIR/diagram.svg afterwards
   std::string hosts;     ///< --hosts FILE (or another launcher's host-file option, with --emulate)
   std::string host_file; ///< the last -hostfile FILE or the like
   std::string program;
@@ -50,6 +55,18 @@ int parse_int(const base::Given& g, int min)
   if (!base::parse_integer(g.value(), min, 1 << 24, x))
     g.fail(g.name + " " + g.value() + ": expected an integer >= " + std::to_string(min));
   return static_cast<int>(x);
+}
+
+/// --wall-time-limit T: a time with its unit, as every time on every command line (a bare number
+/// is refused: it reads as seconds to some and as the simulator's picoseconds to others).
+double parse_wall_time(const base::Given& g)
+{
+  try {
+    return static_cast<double>(parse_time(g.value())) * 1e-12;
+  } catch (const std::invalid_argument&) {
+    g.fail(g.name + " " + g.value() + ": expected a time with a unit: ps, ns, us, ms or s (e.g. 60s)");
+  }
+  return 0;
 }
 
 std::string lower(std::string s)
@@ -194,13 +211,19 @@ base::CommandLine launcher_table(Options& o)
       .option("--seed", "S", "random seed (routing, jitter)", [&o](const Given& g) { o.seed = parse_int(g, 0); })
       .option("--sim-time-limit", "T", "stop when simulated time reaches T (e.g. 10s, 500ms), exit status 4",
               o.sim_time_limit)
-      .option("--wall-time-limit", "SECS", "stop after SECS seconds of real time (default 3600), exit status 4",
-              [&o](const Given& g) { o.wall_limit = parse_int(g, 0); })
+      .option("--wall-time-limit", "T", "stop after T of real time (e.g. 60s; default 3600s), exit status 4",
+              [&o](const Given& g) { o.wall_limit = parse_wall_time(g); })
       .option("--out", "DIR",
-              "write DIR/summary.json (deterministic), DIR/scenario.json and the trace (DIR/trace.evt, trace.json for "
-              "Perfetto, trace.paje; docs/traces.md)",
+              "write DIR/summary.json (deterministic), DIR/scenario.json, the trace (DIR/trace.evt, trace.json for "
+              "Perfetto, trace.paje; docs/traces.md), the program's stdout (DIR/output.txt, also printed) and its "
+              "RESULT figures (DIR/reported.json)",
               o.out)
       .option("--trace", "LEVEL", "trace detail with --out: off, ops (default, or output.trace), packets", o.trace)
+      .flag("--report",
+            "with --out: analyse the run when it ends (shmemsim report DIR: DIR/report.json, its summary on stderr)",
+            o.report)
+      .flag("--diagram",
+            "with --out: draw the run's timing diagram when it ends (shmemsim diagram DIR: DIR/diagram.svg)", o.diagram)
       .flag("--tag-output", "prefix every line a PE prints with \"[PE n] \"", o.tag)
       .flag("--emulate",
             "run the PEs as real processes on this machine over TCP instead of simulating them (docs/emulator.md): "
@@ -280,6 +303,10 @@ Options parse(int argc, char** argv)
       std::exit(0); // --help
     if (o.program.empty())
       cl.fail("missing PROGRAM");
+    if ((o.report || o.diagram) && o.out.empty())
+      cl.fail(std::string(o.report ? "--report" : "--diagram") + ": needs --out DIR (the run directory it analyses)");
+    if ((o.report || o.diagram) && o.trace == "off")
+      cl.fail(std::string(o.report ? "--report" : "--diagram") + ": needs a trace (not --trace off)");
     if (!o.hosts.empty() && !o.emulate)
       cl.fail("--hosts " + o.hosts + ": needs --emulate (a simulation's nodes are the platform's)");
   } catch (const base::UsageError& e) {
@@ -391,11 +418,20 @@ int main(int argc, char** argv)
   run::Request request = request_of(o);
   run::install_signal_handlers(request);
   adopt_sma_variables();
+  // Before any PE or thread starts: the copier is a fork of this process.
+  OutputRecord record = o.out.empty() ? OutputRecord{} : OutputRecord::start(o.out);
+  request.finished    = [&o, &record](int status) {
+    record.finish();
+    if ((o.report || o.diagram) && !analyse_run(o.out, o.report, o.diagram, o.quiet) && status == 0)
+      status = 2;
+    return status;
+  };
   try {
     request.scenario        = launch_scenario(o);
     request.platform_origin = platform_origin(o, request.scenario);
     return run::run_program(request);
   } catch (const std::exception& e) { // ScenarioError, UsageError (one line each)
+    record.finish();
     std::fprintf(stderr, "shmemsim-run: %s\n", e.what());
     return 2;
   }

@@ -1,4 +1,4 @@
-// The two seams between the OpenSHMEM routines and the rest (DESIGN.md "Layers"), as Sandia
+// The two seams between the OpenSHMEM routines and the rest (docs/design.md, "The layers"), as Sandia
 // OpenSHMEM has transport.h and runtime.h. The routines (shmem_front/lib) include neither
 // sim/nic nor SimGrid headers: a null transport/runtime pair is enough to unit-test them.
 #pragma once

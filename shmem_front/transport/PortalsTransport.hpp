@@ -1,4 +1,4 @@
-// The transport seam on the Portals 4 model: the contexts paper's mapping (DESIGN.md
+// The transport seam on the Portals 4 model: the contexts paper's mapping (docs/design.md,
 // "Contexts on the Portals model"). Per PE: portal table entries for static data (PT 0) and the
 // symmetric heap (PT 1), counted by one target CT (which wait_until waits on). Per context,
 // `lean` (the paper's): one CT, one MD over the whole address space and one issued-operation

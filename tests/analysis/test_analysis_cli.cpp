@@ -181,6 +181,8 @@ TEST_F(AnalysisCli, BadInputExitsTwoWithOneLine)
   expect_bad_input(run({"report", good.string(), "--frobnicate"}), "unknown option '--frobnicate'");
   expect_bad_input(run({"diagram", good.string(), "--from", "10parsecs"}),
                    "--from 10parsecs: expected a time with a unit");
+  // One rule for times everywhere (as --sim-time-limit): a bare number is refused, not read as seconds.
+  expect_bad_input(run({"diagram", good.string(), "--from", "10"}), "--from 10: expected a time with a unit");
   expect_bad_input(run({"diagram", good.string(), "--pes", "x"}), "--pes x");
   expect_bad_input(run({"diagram", good.string(), "--threads", "9"}), "no PE thread matches");
   expect_bad_input(run({"diagram", good.string(), "--from", "5us", "--to", "1us"}), "--to must be after --from");

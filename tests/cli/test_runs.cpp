@@ -117,7 +117,7 @@ TEST_F(Runs, SimulatedAndEmulatedRunsWriteOneRunDirectory)
 {
   // The same program and options on both platforms: one request, so one scenario.json; the
   // summary's common keys and the trace header's come from the same writer (run/Run.cpp).
-  const std::string opts = " -np 2 --quiet --set emulator.stall_timeout=20s --wall-time-limit 60 --out ";
+  const std::string opts = " -np 2 --quiet --set emulator.stall_timeout=20s --wall-time-limit 60s --out ";
   const Result sim       = sh(launcher() + opts + "sim " + SHMEMSIM_PROGRAM + " put");
   ASSERT_EQ(sim.status, 0) << sim.err;
   const Result emu = sh(launcher() + " --emulate" + opts + "emu " + SHMEMSIM_PROGRAM + " put");
@@ -146,6 +146,42 @@ TEST_F(Runs, SimulatedAndEmulatedRunsWriteOneRunDirectory)
   EXPECT_EQ(em["nodes"], "1"); // the hosts: this machine
   EXPECT_EQ(em["clock"], "real");
   EXPECT_EQ(sm.count("clock"), 0u);
+}
+
+// One step from a run to its report and diagram, in both backends: --report and --diagram write
+// what `shmemsim report` and `shmemsim diagram` write on the same directory, and the program's
+// stdout and its RESULT figures stay in the run directory (output.txt, reported.json).
+TEST_F(Runs, ReportDiagramAndResultFiguresWithTheRun)
+{
+  const std::string program = std::string(SHMEMSIM_RESULT_PROGRAM) + " -s 64 -n 3";
+  for (const std::string mode : {"", " --emulate"}) {
+    const std::string d = mode.empty() ? "sim" : "emu";
+    const Result r = sh(launcher() + mode + " -np 2 --wall-time-limit 60s --set emulator.stall_timeout=20s --out " + d +
+                        " --report --diagram " + program);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(slurp(dir_ / d / "output.txt"), r.out) << d;
+    const json reported = json::parse(slurp(dir_ / d / "reported.json"));
+    EXPECT_EQ(reported["n"], 3) << d;
+    EXPECT_EQ(reported["size"], 64) << d;
+    EXPECT_GT(reported["time_us"].get<double>(), 0.0) << d;
+    EXPECT_NE(r.err.find("report written to " + d + "/report.json"), std::string::npos) << r.err;
+    EXPECT_EQ(r.out.find("report written"), std::string::npos) << "the report's lines belong on stderr";
+    const std::string report = slurp(dir_ / d / "report.json"), diagram = slurp(dir_ / d / "diagram.svg");
+    ASSERT_FALSE(report.empty());
+    ASSERT_NE(diagram.find("<svg"), std::string::npos);
+    // The same files as the analysis commands write afterwards.
+    ASSERT_EQ(sh(shmemsim() + " report " + d + " --quiet").status, 0);
+    ASSERT_EQ(sh(shmemsim() + " diagram " + d).status, 0);
+    EXPECT_EQ(slurp(dir_ / d / "report.json"), report) << d;
+    EXPECT_EQ(slurp(dir_ / d / "diagram.svg"), diagram) << d;
+  }
+  // Without a run directory or a trace there is nothing to analyse: one line, status 2, before running.
+  for (const std::string& bad : {std::string(" --report "), std::string(" --out x --trace off --diagram ")}) {
+    const Result r = sh(launcher() + " -np 2" + bad + program);
+    EXPECT_EQ(r.status, 2) << bad;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+  }
 }
 
 TEST_F(Runs, SimulatedTimeLimitEndsTrafficAndProgramsAlike)
@@ -199,6 +235,22 @@ TEST_F(Runs, BadTimeLimitIsOneLineAndStatusTwo)
   EXPECT_EQ(t.status, 2);
   EXPECT_NE(t.err.find("shmemsim: run: --sim-time-limit 3parsecs: "), std::string::npos) << t.err;
   EXPECT_EQ(std::count(t.err.begin(), t.err.end(), '\n'), 1) << t.err;
+}
+
+// One rule for every time given on a command line: a number with its unit; a bare number is refused
+// by the simulated time limit and the wall-clock one alike (and by diagram's --from/--to).
+TEST_F(Runs, BareNumberTimesAreRefusedEverywhere)
+{
+  const Result sim = sh(launcher() + " -np 2 --sim-time-limit 10 " + SHMEMSIM_PROGRAM);
+  EXPECT_EQ(sim.status, 2);
+  EXPECT_NE(sim.err.find("--sim-time-limit 10: "), std::string::npos) << sim.err;
+  const Result wall = sh(launcher() + " -np 2 --wall-time-limit 60 " + SHMEMSIM_PROGRAM);
+  EXPECT_EQ(wall.status, 2);
+  EXPECT_NE(wall.err.find("shmemsim-run: --wall-time-limit 60: expected a time with a unit"), std::string::npos)
+      << wall.err;
+  EXPECT_EQ(std::count(wall.err.begin(), wall.err.end(), '\n'), 1) << wall.err;
+  const Result ok = sh(launcher() + " -np 2 --quiet --wall-time-limit 60s " + SHMEMSIM_PROGRAM);
+  EXPECT_EQ(ok.status, 0) << ok.err;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -244,6 +244,61 @@ TEST_F(Sweep, ProgramFiguresArgumentsAndEnvironment)
   EXPECT_EQ(p.status, 0) << p.err;
 }
 
+// A program figure named like a swept variable gets a column of its own ("reported.n"): a CSV
+// file's column names are distinct, so a reader keyed by name sees both values.
+TEST_F(Sweep, ProgramFigureNamedLikeASweptVariableKeepsItsOwnColumn)
+{
+  const json sw = {{"cartesian", json::array({{{"arg", "-n"}, {"values", {1, 2}}, {"name", "n"}}})}};
+  scenario({{"platform", {{"preset", "qdr-16"}}}, {"job", {{"compute", "none"}, {"pes", 2}}}, {"sweep", sw}});
+  ASSERT_EQ(shmemsim("sweep s.json -o out --quiet '" + kProgram.string() + "' -s 8").status, 0);
+  for (const char* f : {"results.csv", "points.csv"}) {
+    const std::vector<std::string> head = cells(lines(slurp(dir_ / "out" / f))[0]);
+    const std::set<std::string> distinct(head.begin(), head.end());
+    EXPECT_EQ(distinct.size(), head.size()) << f << ": " << lines(slurp(dir_ / "out" / f))[0];
+  }
+  const auto rows = read_csv(dir_ / "out" / "results.csv");
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[1].at("n"), "2");
+  EXPECT_EQ(rows[1].at("reported.n"), "2");
+  EXPECT_NE(lines(slurp(dir_ / "out" / "points.csv"))[0].find("reported.n.mean"), std::string::npos);
+}
+
+// --report: every run writes its report.json, and the sweep's plots reach its figures (report.KEY),
+// traffic and program sweeps alike; the report is the one `shmemsim report` writes on the run.
+TEST_F(Sweep, ReportsPerRunAndPlotsOfTheirFigures)
+{
+  json sc = traffic_scenario({{"cartesian", json::array({{{"key", "traffic.size"}, {"values", {8, 4096}}}})},
+                              {"plot", {{"x", "traffic.size"}, {"y", "report.network.bytes"}, {"file", "bytes.svg"}}}});
+  scenario(sc);
+  const Result r = shmemsim("sweep s.json -o out --quiet --report");
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::vector<json> reports;
+  for (const char* point : {"point-0000", "point-0001"}) {
+    const fs::path d = dir_ / "out" / point;
+    ASSERT_TRUE(fs::exists(d / "report.json")) << point;
+    const std::string written = slurp(d / "report.json");
+    ASSERT_EQ(shmemsim("report out/" + std::string(point) + " --quiet").status, 0);
+    EXPECT_EQ(slurp(d / "report.json"), written) << point;
+    reports.push_back(json::parse(written));
+  }
+  // 4096-byte messages move 512 times the bytes of 8-byte ones, the same number of times.
+  EXPECT_EQ(reports[1]["network"]["bytes"].get<double>(), 512 * reports[0]["network"]["bytes"].get<double>());
+  const std::string svg = slurp(dir_ / "out" / "bytes.svg");
+  EXPECT_NE(svg.find("<svg"), std::string::npos) << r.err;
+  // A program sweep asks shmemsim-run for the report the same way.
+  scenario({{"platform", {{"preset", "qdr-16"}}},
+            {"job", {{"compute", "none"}, {"pes", 2}}},
+            {"sweep", {{"cartesian", json::array({{{"arg", "-n"}, {"values", {1, 4}}}})}}}});
+  ASSERT_EQ(shmemsim("sweep s.json -o prog --quiet --report '" + kProgram.string() + "' -s 8").status, 0);
+  const json pr = json::parse(slurp(dir_ / "prog" / "point-0001" / "report.json"));
+  EXPECT_GT(pr["network"]["messages"].get<int>(), 0);
+  // Without traces there is nothing to report on: one line, before anything runs.
+  const Result bad = shmemsim("sweep s.json -o never --report --trace off '" + kProgram.string() + "'");
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.err.find("--report: needs the runs' traces"), std::string::npos) << bad.err;
+  EXPECT_FALSE(fs::exists(dir_ / "never"));
+}
+
 TEST_F(Sweep, FailingPointIsReportedOthersRun)
 {
   const json sw = {{"cartesian", json::array({{{"arg", "-f"}, {"values", {0, 3, 0}}}})}};
@@ -292,10 +347,20 @@ TEST_F(Sweep, BadSpecIsOneLineNamingThePath)
     EXPECT_EQ(lines(r.err).size(), 1u) << r.err;
     EXPECT_NE(r.err.find(c.path), std::string::npos) << "expected '" << c.path << "' in: " << r.err;
     EXPECT_EQ(r.err.rfind("shmemsim: ", 0), 0u) << r.err;
+    // validate and run check the sweep object as sweep does (a mistake in a scenario is said by every
+    // command reading it), but those found only by expanding points or with a program are sweep's.
+    if (c.path.find("point-") != std::string::npos || c.path.find("program arguments") != std::string::npos)
+      continue;
+    for (const char* cmd : {"validate", "run"}) {
+      const Result v = shmemsim(std::string(cmd) + (std::string(cmd) == "run" ? " s.json --quiet" : " s.json"));
+      EXPECT_EQ(v.status, 2) << cmd << " " << c.sweep.dump() << "\n" << v.err;
+      EXPECT_EQ(lines(v.err).size(), 1u) << v.err;
+      EXPECT_NE(v.err.find(c.path), std::string::npos) << cmd << ": expected '" << c.path << "' in: " << v.err;
+    }
   }
   EXPECT_EQ(shmemsim("sweep s.json -j 0").status, 2);
   EXPECT_EQ(shmemsim("sweep").status, 2);
-  // shmemsim run ignores the sweep keys; keys lists them.
+  // shmemsim run ignores a valid sweep's keys; keys lists them.
   scenario(traffic_scenario({{"cartesian", json::array({{{"key", "traffic.size"}, {"values", {8}}}})}}));
   EXPECT_EQ(shmemsim("run s.json --quiet").status, 0);
   const Result k = shmemsim("keys");

@@ -521,7 +521,7 @@ TEST(scenario_set, ThreadsPerPe)
   EXPECT_EQ(parse("{}", {"job.threads.per_pe=6"}).job.runtime.threads_per_pe, 6);
   EXPECT_EQ(parse(R"({"job": {"threads": {"per_pe": 3, "library_lock": "50ns"}}})").job.runtime.threads_per_pe, 3);
   EXPECT_CONTAINS(error_of("{}", {"job.threads.per_pe=-1"}), "job.threads.per_pe");
-  // DESIGN.md's short form: "threads": N.
+  // The short form: "threads": N.
   EXPECT_EQ(parse(R"({"job": {"threads": 11}})").job.runtime.threads_per_pe, 11);
   EXPECT_EQ(parse("{}", {"job.threads=5"}).job.runtime.threads_per_pe, 5);
   EXPECT_CONTAINS(error_of(R"({"job": {"threads": -2}})"), "job.threads.per_pe");

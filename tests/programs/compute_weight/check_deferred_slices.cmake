@@ -14,7 +14,7 @@ set(failures "")
 # kept (a case may end at its time limit on purpose).
 function(run case mode program pes)
   execute_process(COMMAND ${CMAKE_COMMAND} -E env SHMEMSIM_DEFER_SLICES=${mode}
-                          ${BIN}/shmemsim-run -np ${pes} --wall-time-limit 300 --set output.trace=ops
+                          ${BIN}/shmemsim-run -np ${pes} --wall-time-limit 300s --set output.trace=ops
                           --out ${OUT}/${case}_${mode} ${RUN_OPTIONS} ${program} ${ARGN}
                   RESULT_VARIABLE rc OUTPUT_FILE ${OUT}/${case}_${mode}.stdout ERROR_FILE ${OUT}/${case}_${mode}.stderr)
   file(WRITE ${OUT}/${case}_${mode}.status "${rc}\n")

@@ -22,7 +22,7 @@ endfunction()
 
 # run NAME TAG PES ARGS...: a run of ${OUT}/prog/NAME (RUN_OPTIONS from the caller) into ${OUT}/TAG.
 function(run name tag pes)
-  execute_process(COMMAND ${BIN}/shmemsim-run -np ${pes} --wall-time-limit 120 --set output.trace=ops
+  execute_process(COMMAND ${BIN}/shmemsim-run -np ${pes} --wall-time-limit 120s --set output.trace=ops
                           --set platform.cache.sampling=0
                           --out ${OUT}/${tag} ${RUN_OPTIONS} ${OUT}/prog/${name} ${ARGN}
                   RESULT_VARIABLE rc OUTPUT_FILE ${OUT}/${tag}.stdout ERROR_VARIABLE err)

@@ -6,7 +6,7 @@
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
 function(decisions seed out_var)
-  execute_process(COMMAND ${RUN} --emulate -np 3 --seed ${seed} --wall-time-limit 60 --set emulator.log_decisions=true
+  execute_process(COMMAND ${RUN} --emulate -np 3 --seed ${seed} --wall-time-limit 60s --set emulator.log_decisions=true
                           --set emulator.reorder.probability=0.25 --set emulator.jitter=10us ${PROGRAM}
                   OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE status TIMEOUT 90)
   file(WRITE ${WORK}/seed${seed}.stderr "${err}")

@@ -8,7 +8,7 @@ run=$1 program=$2 work=$3
 here=$(dirname "$0")
 . "$here/listening.sh"
 rm -rf "$work" && mkdir -p "$work"
-"$run" --emulate -np 6 --hosts "$here/three_hosts.txt" --wall-time-limit 60 "$program" >"$work/out" 2>"$work/err" &
+"$run" --emulate -np 6 --hosts "$here/three_hosts.txt" --wall-time-limit 60s "$program" >"$work/out" 2>"$work/err" &
 launcher=$!
 fail() { echo "emu_hosts: $*"; echo "--- stdout"; cat "$work/out"; echo "--- stderr"; cat "$work/err"; kill "$launcher" 2>/dev/null; exit 1; }
 # The listening address (hex, as /proc/net/tcp writes it) of process $1.

@@ -8,7 +8,7 @@ run=$1 program=$2 work=$3
 . "$(dirname "$0")/listening.sh"
 trap "" PIPE # the refused connections are closed under our writes
 rm -rf "$work" && mkdir -p "$work"
-"$run" --emulate -np 3 --wall-time-limit 60 "$program" >"$work/out" 2>"$work/err" &
+"$run" --emulate -np 3 --wall-time-limit 60s "$program" >"$work/out" 2>"$work/err" &
 launcher=$!
 fail() { echo "emu_intruder_refused: $*"; echo "--- stdout"; cat "$work/out"; echo "--- stderr"; cat "$work/err"; kill "$launcher" 2>/dev/null; exit 1; }
 # The launcher listens first, the PEs once they are up.

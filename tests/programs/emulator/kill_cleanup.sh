@@ -9,7 +9,7 @@ run=$1 program=$2 work=$3
 rm -rf "$work" && mkdir -p "$work/tmp"
 export TMPDIR=$work/tmp
 for sig in TERM INT KILL; do
-  "$run" --emulate -np 4 --set emulator.stall_timeout=0s --wall-time-limit 60 "$program" >"$work/$sig.out" 2>"$work/$sig.err" &
+  "$run" --emulate -np 4 --set emulator.stall_timeout=0s --wall-time-limit 60s "$program" >"$work/$sig.out" 2>"$work/$sig.err" &
   launcher=$!
   pes=()
   for _ in $(seq 100); do

@@ -21,7 +21,7 @@ ratios() {
 }
 
 for mode in blocking pipelined; do
-  "$run" --emulate -np 2 --wall-time-limit 60 --out "$work/$mode" "$program" "$mode" >"$work/$mode.out" 2>"$work/$mode.err" ||
+  "$run" --emulate -np 2 --wall-time-limit 60s --out "$work/$mode" "$program" "$mode" >"$work/$mode.out" 2>"$work/$mode.err" ||
     fail "$mode: exit status $?"
   grep -q "trace_overlap: PE 0 $mode ok" "$work/$mode.out" || fail "$mode: the data checks did not pass"
   for pe in 0 1; do

@@ -115,7 +115,7 @@ left() { { descendants "$sshd_pid"; pgrep -f "ssh -F $work/ssh_config"; } | xarg
 
 # 1. A job that checks its data, every PE through ssh.
 logins0=$(grep -c "Accepted publickey" "$work/sshd.log")
-"$run" "${opts[@]}" -np 6 --wall-time-limit 60 "$slow" >"$work/out" 2>"$work/err"
+"$run" "${opts[@]}" -np 6 --wall-time-limit 60s "$slow" >"$work/out" 2>"$work/err"
 status=$?
 [ "$status" -eq 0 ] || fail "exit status $status, expected 0"
 grep -q "^emu_slow: OK on 6 PEs$" "$work/out" || fail "the job's data check did not pass"
@@ -124,7 +124,7 @@ logins=$(($(grep -c "Accepted publickey" "$work/sshd.log") - logins0))
 no_process_left || fail "processes left after the job: $(left)"
 
 # 2. A job that never ends, its launcher stopped: the PEs started over ssh end with it.
-"$run" "${opts[@]}" -np 3 --set emulator.stall_timeout=0s --wall-time-limit 60 "$deadlock" >"$work/out" 2>"$work/err" &
+"$run" "${opts[@]}" -np 3 --set emulator.stall_timeout=0s --wall-time-limit 60s "$deadlock" >"$work/out" 2>"$work/err" &
 launcher=$!
 pes=0
 for _ in $(seq 100); do

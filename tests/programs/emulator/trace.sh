@@ -15,7 +15,7 @@ fail() { echo "emu_trace: $*"; for f in "$work"/*.out "$work"/*.err; do echo "--
 # emulate NAME OPTIONS...: a 4-PE run into $work/NAME; its data checks pass.
 emulate() {
   local name=$1; shift
-  "$run" --emulate -np 4 --wall-time-limit 60 --set emulator.stall_timeout=20s --out "$work/$name" "$@" "$program" \
+  "$run" --emulate -np 4 --wall-time-limit 60s --set emulator.stall_timeout=20s --out "$work/$name" "$@" "$program" \
     >"$work/$name.out" 2>"$work/$name.err" || fail "$name: exit status $?"
   grep -q "emu_trace: OK on 4 PEs" "$work/$name.out" || fail "$name: the data checks did not pass"
   for f in trace.evt trace.json trace.paje summary.json scenario.json; do

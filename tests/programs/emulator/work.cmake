@@ -13,7 +13,7 @@
 function(run_shape name)
   set(dir ${WORK}/${name})
   file(REMOVE_RECURSE ${dir})
-  execute_process(COMMAND ${RUN} --emulate --set emulator.stall_timeout=20s --wall-time-limit 120 -np 4 --out ${dir}
+  execute_process(COMMAND ${RUN} --emulate --set emulator.stall_timeout=20s --wall-time-limit 120s -np 4 --out ${dir}
                           --trace off ${PROGRAM} ${ARGN}
                   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
   if(NOT rc EQUAL 0 OR NOT out MATCHES "emu_shapes: OK on 4 PEs" OR out MATCHES "FAIL")

@@ -1,0 +1,25 @@
+# User documentation stands on its own: README.md, docs/ and the preset and scenario notes name
+# only what a clone of the project holds, never a folder beside it (../shared/ and its DESIGN.md
+# or seed papers). The design lives in docs/design.md, the papers in docs/references.md.
+# Usage: cmake -DROOT=<source dir> -P docs_self_contained.cmake
+file(GLOB_RECURSE pages RELATIVE ${ROOT} ${ROOT}/README.md ${ROOT}/docs/*.md ${ROOT}/scenarios/*.md ${ROOT}/bench/*.md)
+set(bad "")
+foreach(page ${pages})
+  file(STRINGS ${ROOT}/${page} lines)
+  set(n 0)
+  foreach(line IN LISTS lines)
+    math(EXPR n "${n} + 1")
+    if(line MATCHES "\\.\\./shared|DESIGN\\.md|seeds/[0-9]")
+      list(APPEND bad "${page}:${n}: ${line}")
+    endif()
+  endforeach()
+endforeach()
+foreach(f design.md references.md)
+  if(NOT EXISTS ${ROOT}/docs/${f})
+    list(APPEND bad "docs/${f} is missing")
+  endif()
+endforeach()
+if(bad)
+  list(JOIN bad "\n" text)
+  message(FATAL_ERROR "documentation points outside the project:\n${text}")
+endif()
