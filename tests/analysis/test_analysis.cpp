@@ -354,9 +354,11 @@ TEST(Time, ParsesUnits)
   EXPECT_EQ(ps, 1'500'000'000);
   ASSERT_TRUE(analysis::parse_time("200ns", &ps));
   EXPECT_EQ(ps, 200'000);
-  ASSERT_TRUE(analysis::parse_time("0.002", &ps));
+  ASSERT_TRUE(analysis::parse_time("0.002s", &ps));
   EXPECT_EQ(ps, 2'000'000'000);
-  EXPECT_FALSE(analysis::parse_time("10 us", &ps));
+  EXPECT_FALSE(analysis::parse_time("0.002", &ps)); // a bare number: refused, as every time given
+  ASSERT_TRUE(analysis::parse_time("10 us", &ps)); // as in scenarios (base's parse_time)
+  EXPECT_EQ(ps, 10 * kUs);
   EXPECT_FALSE(analysis::parse_time("10xs", &ps));
   EXPECT_FALSE(analysis::parse_time("us", &ps));
   EXPECT_FALSE(analysis::parse_time("-1us", &ps));
