@@ -464,6 +464,64 @@ TEST_F(Runs, CompareTwoRuns)
   expect_one_line_error(sh(shmemsim() + " compare a"), "shmemsim", "two run directories");
 }
 
+TEST_F(Runs, CompareTwoSweepsPointByPoint)
+{
+  // Two sweeps of a ping-pong over message size, B on slower links and with one size more: the
+  // points are matched by their values, figures side by side; B's extra point is listed.
+  auto sweep_scenario = [&](const std::string& name, const std::string& latency, const json& sizes) {
+    const json sc = {
+        {"platform", {{"nodes", 2}, {"fabric", {{"levels", 1}, {"down", 2}, {"link_latency", latency}}}}},
+        {"traffic", {{"pattern", "pingpong"}, {"iterations", 5}}},
+        {"output", {{"trace", "off"}}},
+        {"sweep", {{"cartesian", json::array({{{"key", "traffic.size"}, {"values", sizes}, {"name", "size"}}})}}}};
+    std::ofstream(dir_ / name) << sc.dump(2);
+  };
+  sweep_scenario("a.json", "100ns", {8, 64});
+  sweep_scenario("b.json", "1us", {8, 64, 512});
+  ASSERT_EQ(sh(shmemsim() + " sweep a.json -o sa --quiet").status, 0);
+  ASSERT_EQ(sh(shmemsim() + " sweep b.json -o sb --quiet").status, 0);
+
+  const Result j = sh(shmemsim() + " compare sa sb --json");
+  ASSERT_EQ(j.status, 0) << j.err;
+  const json c = json::parse(j.out, nullptr, false);
+  ASSERT_FALSE(c.is_discarded()) << j.out;
+  ASSERT_EQ(c["points"].size(), 2u) << j.out;
+  EXPECT_EQ(c["only_a"], json::array());
+  EXPECT_EQ(c["only_b"], json::array({"size=512"}));
+  for (std::size_t i = 0; i < 2; ++i) {
+    const json& p   = c["points"][i];
+    const int size  = i == 0 ? 8 : 64;
+    const json sa_s = summary("sa/point-000" + std::to_string(i)), sb_s = summary("sb/point-000" + std::to_string(i));
+    EXPECT_EQ(p["values"], json({{"size", size}}));
+    EXPECT_EQ(p["label"], "size=" + std::to_string(size));
+    const json& t = p["keys"]["summary.sim_time_s"];
+    EXPECT_EQ(t["a"], sa_s["sim_time_s"]);
+    EXPECT_EQ(t["b"], sb_s["sim_time_s"]);
+    EXPECT_GT(t["ratio"].get<double>(), 1.0); // slower links
+    EXPECT_EQ(p["keys"]["summary.traffic.0.bytes"]["ratio"], 1.0);
+  }
+
+  // The text: per point its label, the headline first, --top and --keys as for two runs.
+  const Result text = sh(shmemsim() + " compare sa sb --keys 'sim_time|latency\\.delivery' --top 1");
+  ASSERT_EQ(text.status, 0) << text.err;
+  const std::string& o = text.out;
+  const std::size_t p8 = o.find("\npoint size=8 "), p64 = o.find("\npoint size=64 ");
+  ASSERT_NE(p8, std::string::npos) << o;
+  ASSERT_NE(p64, std::string::npos) << o;
+  EXPECT_LT(o.find("headline\n", p8), p64) << o;
+  EXPECT_NE(o.find("summary.sim_time_s", p8), std::string::npos) << o;
+  EXPECT_EQ(o.find("summary.traffic"), std::string::npos) << o; // --keys
+  EXPECT_NE(o.find("(the first 1 shown: --top)"), std::string::npos) << o;
+  EXPECT_NE(o.find("2 points compared, 2 with differing keys\n"), std::string::npos) << o;
+  EXPECT_NE(o.find("points only in B (1): [size=512]\n"), std::string::npos) << o;
+
+  // A sweep against a run is refused in one line; so is a sweep without its index.
+  expect_one_line_error(sh(shmemsim() + " compare sa sa/point-0000"), "shmemsim",
+                        "sa is a sweep directory and sa/point-0000 is not");
+  std::ofstream(dir_ / "sb" / "sweep.json") << "{";
+  expect_one_line_error(sh(shmemsim() + " compare sa sb"), "shmemsim", "sb/sweep.json: not valid JSON");
+}
+
 TEST_F(Runs, NoProgressLineWhenStderrIsNotATerminal)
 {
   const Result r =
