@@ -342,18 +342,22 @@ struct CompareCommand {
   CompareCommand()
   {
     cl.synopsis("RUN_A RUN_B [--json] [--all] [--keys REGEX] [--top N]")
-        .summary("The numeric keys of two run directories side by side, largest change first.")
+        .summary("The numeric keys of two run (or sweep) directories side by side, largest change first.")
         .description("The numeric keys of two run directories' summary.json, report.json and reported.json:\n"
                      "A, B, B/A and B-A for each key present in both, the keys that differ sorted by\n"
                      "|log(B/A)| (largest change first; a key that is 0 on one side only comes first), then the\n"
                      "keys only one side has (docs/runs.md). The text starts with the runs' headline figures\n"
-                     "(simulated time, the program's own figures, deliveries, bandwidth, interference, overlap).")
-        .positionals("RUN_A RUN_B", "the two run directories", [this](const Given& g) { dirs.push_back(g.value()); })
+                     "(simulated time, the program's own figures, deliveries, bandwidth, interference, overlap).\n"
+                     "Two sweep directories (shmemsim sweep -o DIR) are compared point by point: the points\n"
+                     "matched by their swept values, each point's figures the mean over its successful runs;\n"
+                     "points only one sweep has are listed.")
+        .positionals("RUN_A RUN_B", "the two run directories (or two sweep directories)",
+                     [this](const Given& g) { dirs.push_back(g.value()); })
         .flag("--json", "print it all as JSON (every common key, in that order)", as_json)
         .flag("--all", "also list the equal keys in the table", all)
         .option("--keys", "REGEX", "only the keys this regular expression finds (e.g. 'latency|sim_time')",
                 [this](const Given& g) { keys = g.value(); })
-        .option("--top", "N", "only the N largest changes in the table",
+        .option("--top", "N", "only the N largest changes in the table (per point for sweeps)",
                 [this](const Given& g) { top = parse_int(cl, g, 1, 1000000); });
   }
   CompareCommand(const CompareCommand&) = delete;
@@ -363,7 +367,23 @@ struct CompareCommand {
 int CompareCommand::run() const
 {
   if (dirs.size() != 2)
-    cl.fail("expected two run directories, RUN_A and RUN_B (got " + std::to_string(dirs.size()) + ")");
+    cl.fail("expected two run directories, RUN_A and RUN_B, or two sweep directories (got " +
+            std::to_string(dirs.size()) + ")");
+  const bool sweep_a = is_sweep_directory(dirs[0]), sweep_b = is_sweep_directory(dirs[1]);
+  if (sweep_a != sweep_b)
+    throw std::runtime_error((sweep_a ? dirs[0] : dirs[1]) + " is a sweep directory and " +
+                             (sweep_a ? dirs[1] : dirs[0]) +
+                             " is not: compare two sweeps, or two runs (a sweep's run: DIR/point-NNNN)");
+  if (sweep_a) {
+    SweepComparison c = compare_sweeps(dirs[0], dirs[1]);
+    if (!keys.empty())
+      select_keys(c, keys);
+    if (as_json)
+      std::printf("%s\n", sweep_comparison_json(c).dump(2).c_str());
+    else
+      std::fputs(format_sweep_comparison(c, all, static_cast<std::size_t>(top)).c_str(), stdout);
+    return 0;
+  }
   Comparison c = compare_runs(dirs[0], dirs[1]);
   if (!keys.empty())
     select_keys(c, keys);

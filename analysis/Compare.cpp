@@ -34,30 +34,6 @@ void flatten(const json& j, const std::string& path, std::map<std::string, doubl
   }
 }
 
-std::map<std::string, double> load_numbers(const std::string& dir)
-{
-  if (!fs::is_directory(dir))
-    throw std::runtime_error(dir + ": no such directory");
-  std::map<std::string, double> out;
-  bool any = false;
-  for (const char* stem : kFiles) {
-    const fs::path p = fs::path(dir) / (std::string(stem) + ".json");
-    if (!fs::exists(p))
-      continue;
-    std::ifstream in(p);
-    const json j = json::parse(in, nullptr, false);
-    if (j.is_discarded())
-      throw std::runtime_error(p.string() + ": not valid JSON");
-    flatten(j, stem, out);
-    any = true;
-  }
-  if (!any)
-    throw std::runtime_error(dir +
-                             ": no summary.json, report.json or reported.json (write them with 'shmemsim run --out " +
-                             dir + "' and 'shmemsim report " + dir + "')");
-  return out;
-}
-
 /// |log(B/A)|: 0 for equal values, infinite when exactly one is 0 or the signs differ.
 double distance(const CompareRow& r)
 {
@@ -77,13 +53,41 @@ std::string num(double v)
 
 } // namespace
 
+std::map<std::string, double> load_run_numbers(const std::string& dir)
+{
+  if (!fs::is_directory(dir))
+    throw std::runtime_error(dir + ": no such directory");
+  std::map<std::string, double> out;
+  bool any = false;
+  for (const char* stem : kFiles) {
+    const fs::path p = fs::path(dir) / (std::string(stem) + ".json");
+    if (!fs::exists(p))
+      continue;
+    std::ifstream in(p);
+    const json j = json::parse(in, nullptr, false);
+    if (j.is_discarded())
+      throw std::runtime_error(p.string() + ": not valid JSON");
+    flatten(j, stem, out);
+    any = true;
+  }
+  if (!any)
+    throw std::runtime_error(dir +
+                             ": no summary.json, report.json or reported.json (write them with 'shmemsim run --out " +
+                             dir + "' and 'shmemsim report " + dir + "'; or give two sweep directories)");
+  return out;
+}
+
 Comparison compare_runs(const std::string& dir_a, const std::string& dir_b)
 {
-  const std::map<std::string, double> a = load_numbers(dir_a);
-  const std::map<std::string, double> b = load_numbers(dir_b);
+  Comparison c = compare_numbers(load_run_numbers(dir_a), load_run_numbers(dir_b));
+  c.dir_a      = dir_a;
+  c.dir_b      = dir_b;
+  return c;
+}
+
+Comparison compare_numbers(const std::map<std::string, double>& a, const std::map<std::string, double>& b)
+{
   Comparison c;
-  c.dir_a = dir_a;
-  c.dir_b = dir_b;
   for (const auto& [k, v] : a) {
     auto it = b.find(k);
     if (it == b.end())
@@ -168,10 +172,11 @@ void table(std::ostringstream& o, const std::vector<const CompareRow*>& rows)
 
 } // namespace
 
-std::string format_comparison(const Comparison& c, bool all, std::size_t top)
+namespace {
+
+/// The headline, the table of differing keys and the keys only one side has.
+void format_body(std::ostringstream& o, const Comparison& c, bool all, std::size_t top)
 {
-  std::ostringstream o;
-  o << "A: " << c.dir_a << "\nB: " << c.dir_b << "\n";
   std::vector<const CompareRow*> headline;
   for (const CompareRow& r : c.rows)
     if (is_headline(r.key))
@@ -213,10 +218,21 @@ std::string format_comparison(const Comparison& c, bool all, std::size_t top)
   };
   list("A", c.only_a);
   list("B", c.only_b);
+}
+
+} // namespace
+
+std::string format_comparison(const Comparison& c, bool all, std::size_t top)
+{
+  std::ostringstream o;
+  o << "A: " << c.dir_a << "\nB: " << c.dir_b << "\n";
+  format_body(o, c, all, top);
   return o.str();
 }
 
-json comparison_json(const Comparison& c)
+namespace {
+/// keys, order, differing, only_a, only_b of `c`.
+json comparison_body_json(const Comparison& c)
 {
   json keys  = json::object();
   json order = json::array();
@@ -224,8 +240,220 @@ json comparison_json(const Comparison& c)
     keys[r.key] = {{"a", r.a}, {"b", r.b}, {"ratio", ratio_json(r)}, {"difference", r.b - r.a}};
     order.push_back(r.key);
   }
-  return {{"a", c.dir_a},       {"b", c.dir_b},      {"keys", keys}, {"order", order}, {"differing", c.differing},
-          {"only_a", c.only_a}, {"only_b", c.only_b}};
+  return {{"keys", keys}, {"order", order}, {"differing", c.differing}, {"only_a", c.only_a}, {"only_b", c.only_b}};
+}
+} // namespace
+
+json comparison_json(const Comparison& c)
+{
+  json j = comparison_body_json(c);
+  j["a"] = c.dir_a;
+  j["b"] = c.dir_b;
+  return j;
+}
+
+// ------------------------------------------------------------------ sweeps, point by point
+
+bool is_sweep_directory(const std::string& dir)
+{
+  return fs::is_regular_file(fs::path(dir) / "sweep.json");
+}
+
+namespace {
+
+/// A sweep's point: its values and the directories of its successful runs.
+struct SweepPoint {
+  std::string key;   ///< the values in a canonical form (names sorted): what matches points
+  std::string label; ///< name=value ..., in the sweep's order of variables
+  json values;
+  std::vector<std::string> ok_runs; ///< run directories whose status is 0
+};
+
+struct SweepIndexFile {
+  std::vector<std::string> variables;
+  std::vector<SweepPoint> points; ///< in the sweep's order
+};
+
+/// A swept value as text: a string as it is, a number in its shortest exact form.
+std::string value_text(const json& v)
+{
+  if (v.is_string())
+    return v.get<std::string>();
+  if (v.is_number())
+    return num(v.get<double>());
+  return v.dump();
+}
+
+/// The run's exit status from its `status` file; -1 when it did not run (no file).
+int run_status(const fs::path& run_dir)
+{
+  std::ifstream in(run_dir / "status");
+  int status = -1;
+  if (!(in >> status))
+    return -1;
+  return status;
+}
+
+SweepIndexFile load_sweep(const std::string& dir)
+{
+  if (!fs::is_directory(dir))
+    throw std::runtime_error(dir + ": no such directory");
+  const fs::path index = fs::path(dir) / "sweep.json";
+  std::ifstream in(index);
+  const json j   = json::parse(in, nullptr, false);
+  const auto bad = [&](const std::string& what) { return std::runtime_error(index.string() + ": " + what); };
+  if (j.is_discarded() || !j.is_object())
+    throw bad("not valid JSON (a sweep's index, written by 'shmemsim sweep')");
+  if (!j.contains("variables") || !j["variables"].is_array() || !j.contains("runs") || !j["runs"].is_array())
+    throw bad("no \"variables\" and \"runs\" arrays (a sweep's index, written by 'shmemsim sweep')");
+  SweepIndexFile s;
+  for (const json& v : j["variables"])
+    s.variables.push_back(v.is_string() ? v.get<std::string>() : v.dump());
+  std::map<std::int64_t, std::size_t> by_point; // point number -> index in s.points
+  for (std::size_t i = 0; i < j["runs"].size(); ++i) {
+    const json& r = j["runs"][i];
+    if (!r.is_object() || !r.contains("name") || !r["name"].is_string() || !r.contains("point") ||
+        !r["point"].is_number_integer() || !r.contains("values") || !r["values"].is_object())
+      throw bad("runs[" + std::to_string(i) + "]: expected {\"name\", \"point\", \"values\"}");
+    auto [it, added] = by_point.emplace(r["point"].get<std::int64_t>(), s.points.size());
+    if (added) {
+      SweepPoint p;
+      p.values = r["values"];
+      for (const auto& [name, v] : p.values.items()) // nlohmann's objects iterate in name order
+        p.key += name + "=" + value_text(v) + "\n";
+      for (const std::string& name : s.variables)
+        if (p.values.contains(name))
+          p.label += (p.label.empty() ? "" : " ") + name + "=" + value_text(p.values[name]);
+      s.points.push_back(std::move(p));
+    }
+    const fs::path run_dir = fs::path(dir) / r["name"].get<std::string>();
+    if (run_status(run_dir) == 0)
+      s.points[it->second].ok_runs.push_back(run_dir.string());
+  }
+  return s;
+}
+
+/// The mean of each numeric key over the runs that have it.
+std::map<std::string, double> mean_numbers(const std::vector<std::string>& runs)
+{
+  std::map<std::string, std::pair<double, std::size_t>> sum;
+  for (const std::string& r : runs)
+    for (const auto& [k, v] : load_run_numbers(r)) {
+      auto& [total, n] = sum[k];
+      total += v;
+      ++n;
+    }
+  std::map<std::string, double> mean;
+  for (const auto& [k, s] : sum)
+    mean[k] = s.second == 1 ? s.first : s.first / static_cast<double>(s.second);
+  return mean;
+}
+
+std::string joined(const std::vector<std::string>& words)
+{
+  std::string out;
+  for (const std::string& w : words)
+    out += (out.empty() ? "" : ", ") + w;
+  return out.empty() ? "none" : out;
+}
+
+} // namespace
+
+SweepComparison compare_sweeps(const std::string& dir_a, const std::string& dir_b)
+{
+  const SweepIndexFile a = load_sweep(dir_a);
+  const SweepIndexFile b = load_sweep(dir_b);
+  SweepComparison c;
+  c.dir_a       = dir_a;
+  c.dir_b       = dir_b;
+  c.variables_a = a.variables;
+  c.variables_b = b.variables;
+  std::map<std::string, const SweepPoint*> in_b;
+  for (const SweepPoint& p : b.points)
+    in_b.emplace(p.key, &p);
+  std::map<std::string, bool> matched;
+  for (const SweepPoint& pa : a.points) {
+    const auto it = in_b.find(pa.key);
+    if (it == in_b.end()) {
+      c.only_a.push_back(pa.label);
+      continue;
+    }
+    matched[pa.key]      = true;
+    const SweepPoint& pb = *it->second;
+    if (pa.ok_runs.empty() || pb.ok_runs.empty()) {
+      c.no_runs.push_back(pa.label + ": no successful run in " +
+                          (pa.ok_runs.empty() && pb.ok_runs.empty() ? "A or B"
+                           : pa.ok_runs.empty()                     ? "A"
+                                                                    : "B"));
+      continue;
+    }
+    PointComparison pc;
+    pc.label   = pa.label;
+    pc.values  = pa.values;
+    pc.runs_a  = pa.ok_runs.size();
+    pc.runs_b  = pb.ok_runs.size();
+    pc.c       = compare_numbers(mean_numbers(pa.ok_runs), mean_numbers(pb.ok_runs));
+    pc.c.dir_a = pa.ok_runs.front();
+    pc.c.dir_b = pb.ok_runs.front();
+    c.points.push_back(std::move(pc));
+  }
+  for (const SweepPoint& pb : b.points)
+    if (!matched.count(pb.key))
+      c.only_b.push_back(pb.label);
+  return c;
+}
+
+void select_keys(SweepComparison& c, const std::string& pattern)
+{
+  for (PointComparison& p : c.points)
+    select_keys(p.c, pattern);
+}
+
+std::string format_sweep_comparison(const SweepComparison& c, bool all, std::size_t top)
+{
+  std::ostringstream o;
+  o << "A: " << c.dir_a << " (sweep of " << joined(c.variables_a) << ")\nB: " << c.dir_b << " (sweep of "
+    << joined(c.variables_b) << ")\n";
+  if (c.variables_a != c.variables_b)
+    o << "the sweeps vary different variables: only points with the same values of the same variables match\n";
+  std::size_t differing = 0;
+  for (const PointComparison& p : c.points) {
+    o << "\npoint " << p.label << " (mean of " << p.runs_a << " run" << (p.runs_a == 1 ? "" : "s") << " in A, "
+      << p.runs_b << " in B)\n";
+    format_body(o, p.c, all, top);
+    differing += p.c.differing > 0 ? 1 : 0;
+  }
+  o << "\n"
+    << c.points.size() << " point" << (c.points.size() == 1 ? "" : "s") << " compared, " << differing
+    << " with differing keys\n";
+  auto list = [&](const char* what, const std::vector<std::string>& labels) {
+    if (labels.empty())
+      return;
+    o << what << " (" << labels.size() << "):";
+    for (const std::string& l : labels)
+      o << " [" << l << "]";
+    o << "\n";
+  };
+  list("points only in A", c.only_a);
+  list("points only in B", c.only_b);
+  for (const std::string& l : c.no_runs)
+    o << "not compared: " << l << "\n";
+  return o.str();
+}
+
+json sweep_comparison_json(const SweepComparison& c)
+{
+  json points = json::array();
+  for (const PointComparison& p : c.points) {
+    json j      = comparison_body_json(p.c);
+    j["label"]  = p.label;
+    j["values"] = p.values;
+    j["runs_a"] = p.runs_a;
+    j["runs_b"] = p.runs_b;
+    points.push_back(std::move(j));
+  }
+  return {{"a", c.dir_a},     {"b", c.dir_b},       {"variables_a", c.variables_a}, {"variables_b", c.variables_b},
+          {"points", points}, {"only_a", c.only_a}, {"only_b", c.only_b},           {"no_runs", c.no_runs}};
 }
 
 } // namespace shmemsim::analysis

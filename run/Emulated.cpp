@@ -4,6 +4,7 @@
 #include "run/ProgramLoading.hpp"
 #include "run/Run.hpp"
 #include "run/Simulated.hpp" // place_endpoints
+#include "sim/Histogram.hpp"
 #include "traces/Merge.hpp"
 
 #include <algorithm>
@@ -12,6 +13,8 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <stdexcept>
+#include <unordered_map>
 
 namespace fs = std::filesystem;
 
@@ -138,31 +141,10 @@ std::vector<std::string> EmulatedPlatform::pe_trace_files() const
   return parts;
 }
 
-RunOutcome EmulatedPlatform::run()
-{
-  std::fflush(nullptr);
-  status_ = emulator::launch(spec_, &report_);
-  RunOutcome r;
-  r.exit_code       = status_;
-  nlohmann::json& s = r.summary;
-  s["mode"]         = "emulated";
-  s["platform"]     = scenarios::platform_record(request_.scenario.platform); // its NIC limits and routing apply
-  s["pes"] = s["endpoints"]    = spec_.job.npes;
-  s["nodes"]                   = nodes_;
-  s["wall_time_s"]             = report_.wall_seconds;
-  s["deliveries"]              = report_.deliveries;
-  s["out_of_order_deliveries"] = report_.out_of_order;
-  // Every request is executed once at its target: the requests issued are those delivered.
-  s["operations"] = {{"issued", report_.deliveries}};
-  s["emulator"] = {{"held_by_injector", report_.held}, {"restored_to_order", report_.restored}, {"work", report_.work}};
-  s["exit_status"] = report_.exit_status;
-  return r;
-}
-
-std::vector<std::string> EmulatedPlatform::write_trace(const std::string& dir)
+void EmulatedPlatform::merge_trace()
 {
   if (spec_.trace_dir.empty())
-    return {};
+    return;
   std::map<std::string, std::string> meta =
       trace_metadata(request_.scenario, static_cast<std::size_t>(spec_.job.npes), nodes_);
   meta["mode"]                         = "emulated";
@@ -172,12 +154,78 @@ std::vector<std::string> EmulatedPlatform::write_trace(const std::string& dir)
   if (status_ != kExitOk) // PEs killed while writing: their last lines may be cut
     for (const std::string& p : parts)
       traces::trim_partial_line(p);
-  std::vector<std::string> missing;
-  const traces::Trace tr               = traces::merge_traces(parts, meta, &missing);
-  const std::vector<std::string> files = traces::write_trace_files(tr, dir);
-  if (!missing.empty())
+  try {
+    trace_  = traces::merge_traces(parts, meta, &missing_);
+    traced_ = true;
+  } catch (const std::exception& e) {
+    merge_error_ = e.what(); // write_trace reports it, as a run directory's error
+  }
+}
+
+void EmulatedPlatform::summarize_shared(nlohmann::json& s) const
+{
+  const double time_s = report_.wall_seconds;
+  // The run's time under the simulated summary's name: here real (wall-clock) seconds.
+  s["sim_time_s"]              = time_s;
+  s["deliveries"]              = report_.deliveries;
+  s["out_of_order_deliveries"] = report_.out_of_order;
+  // Requests are executed or the job fails (a bad request ends it): none fails at its target.
+  s["operations"]    = {{"issued", report_.requests},
+                        {"failed_at_target", 0},
+                        {"acks_received", report_.acks},
+                        {"replies_received", report_.replies}};
+  const auto payload = report_.work.count("payload_bytes") ? report_.work.at("payload_bytes") : 0;
+  // No modelled port: TCP carries the data (null, as no figure).
+  s["bandwidth"] = {{"payload_bytes", payload},
+                    {"aggregate_Bps", time_s > 0 ? static_cast<double>(payload) / time_s : 0.0},
+                    {"busiest_port_utilization", nullptr}};
+  if (!traced_)
+    return; // no trace (output.trace off): the latencies are not known
+  // As the simulated NIC measures them: from a request's issue to its delivery at the target, and
+  // to its ACK or REPLY counted at the initiator (the merged trace's real dates).
+  sim::Histogram delivery, completion;
+  std::unordered_map<std::uint64_t, std::int64_t> issued;
+  for (const traces::Event& e : trace_.events) {
+    if (e.type == traces::Type::Msg) {
+      issued[e.id] = e.t;
+    } else if (e.type == traces::Type::Dlv || e.type == traces::Type::Done) {
+      const auto it = issued.find(e.id);
+      if (it != issued.end())
+        (e.type == traces::Type::Dlv ? delivery : completion).add(e.t - it->second);
+    }
+  }
+  s["latency"] = {{"delivery", histogram_json(delivery)}, {"completion", histogram_json(completion)}};
+}
+
+RunOutcome EmulatedPlatform::run()
+{
+  std::fflush(nullptr);
+  status_ = emulator::launch(spec_, &report_);
+  merge_trace();
+  RunOutcome r;
+  r.exit_code       = status_;
+  nlohmann::json& s = r.summary;
+  s["mode"]         = "emulated";
+  s["platform"]     = scenarios::platform_record(request_.scenario.platform); // its NIC limits and routing apply
+  s["pes"] = s["endpoints"] = spec_.job.npes;
+  s["nodes"]                = nodes_;
+  s["wall_time_s"]          = report_.wall_seconds;
+  summarize_shared(s);
+  s["emulator"] = {{"held_by_injector", report_.held}, {"restored_to_order", report_.restored}, {"work", report_.work}};
+  s["exit_status"] = report_.exit_status;
+  return r;
+}
+
+std::vector<std::string> EmulatedPlatform::write_trace(const std::string& dir)
+{
+  if (!merge_error_.empty())
+    throw std::runtime_error(merge_error_);
+  if (!traced_)
+    return {};
+  const std::vector<std::string> files = traces::write_trace_files(trace_, dir);
+  if (!missing_.empty())
     std::fprintf(stderr, "%s: trace: %zu PE(s) left no trace file (the job ended early), first %s\n",
-                 request_.tool.c_str(), missing.size(), missing[0].c_str());
+                 request_.tool.c_str(), missing_.size(), missing_[0].c_str());
   return files;
 }
 

@@ -7,6 +7,9 @@
 #include "run/Platform.hpp"
 #include "run/Request.hpp"
 #include "shmem_front/emulator/Launcher.hpp"
+#include "traces/Trace.hpp"
+
+#include <nlohmann/json.hpp>
 
 #include <cstdint>
 #include <string>
@@ -28,20 +31,30 @@ public:
   explicit EmulatedPlatform(const Request& request);
   ~EmulatedPlatform() override; ///< removes the PEs' own trace files (merged, or of a job that failed)
 
+  /// Runs the job; its summary speaks the simulated one's vocabulary (sim_time_s, deliveries,
+  /// operations, bandwidth and, from the trace when there is one, latency: docs/emulator.md).
   RunOutcome run() override;
-  /// Merges the PEs' trace files into the run directory's trace (cut after each file's last whole
-  /// line when the job failed; one line names PEs that left none).
+  /// Writes the run directory's trace: the PEs' trace files merged by run() (cut after each
+  /// file's last whole line when the job failed; one line names PEs that left none).
   std::vector<std::string> write_trace(const std::string& dir) override;
   std::string trace_description() const override { return "ops, real time"; }
 
 private:
   std::vector<std::string> pe_trace_files() const;
+  /// The PEs' trace files merged into trace_ (after the job).
+  void merge_trace();
+  /// The summary's blocks that both platforms' summaries have (docs/runs.md).
+  void summarize_shared(nlohmann::json& s) const;
 
   const Request& request_;
   emulator::LaunchSpec spec_;
   emulator::LaunchReport report_;
-  int status_ = 0;
-  int nodes_  = 1; ///< hosts used
+  int status_  = 0;
+  int nodes_   = 1;     ///< hosts used
+  bool traced_ = false; ///< trace_ holds the merged trace
+  traces::Trace trace_;
+  std::vector<std::string> missing_; ///< PEs' trace files that were not there
+  std::string merge_error_;          ///< why the PEs' trace files could not be merged
 };
 
 } // namespace shmemsim::run

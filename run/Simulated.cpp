@@ -21,8 +21,6 @@ namespace shmemsim::run {
 using scenarios::Scenario;
 using scenarios::ScenarioError;
 
-namespace {
-
 nlohmann::json histogram_json(const sim::Histogram& h)
 {
   return {{"count", h.count()},
@@ -32,6 +30,8 @@ nlohmann::json histogram_json(const sim::Histogram& h)
           {"p99_s", ps_to_seconds(h.quantile(0.99))},
           {"max_s", ps_to_seconds(h.max())}};
 }
+
+namespace {
 
 int endpoint_count(const Scenario& sc)
 {

@@ -6,6 +6,7 @@
 
 #include "run/Platform.hpp"
 #include "run/Request.hpp"
+#include "sim/Histogram.hpp"
 #include "sim/Simulation.hpp"
 #include "traces/Recorder.hpp"
 
@@ -75,6 +76,10 @@ RunSettings simulation_settings(const Request& request);
 
 /// Endpoint -> node placement (job.placement, job.pes_per_node).
 std::vector<int> place_endpoints(const scenarios::Scenario& sc);
+
+/// A latency histogram as summary.json's latency blocks give it, in both platforms: count, mean_s,
+/// min_s, p50_s, p99_s, max_s.
+nlohmann::json histogram_json(const sim::Histogram& h);
 
 /// A simulation: the models built from the scenario, the workload set up on them.
 class SimulatedRun {

@@ -79,9 +79,13 @@ void BootClient::exit_and_wait(int status, const std::string& stats)
     throw std::runtime_error("bootstrap: unexpected answer '" + line + "' to EXIT");
 }
 
-void BootClient::abort(int status)
+void BootClient::abort(int status, const std::string& line)
 {
-  send_line("ABORT " + std::to_string(status));
+  std::string one = line;
+  for (char& ch : one)
+    if (ch == '\n' || ch == '\r')
+      ch = ' ';
+  send_line("ABORT " + std::to_string(status) + (one.empty() ? "" : " " + one));
 }
 
 } // namespace shmemsim::emulator

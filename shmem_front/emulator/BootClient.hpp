@@ -25,8 +25,9 @@ public:
   /// This PE's main ended with `status`; `stats` is "key=value ..." for the launcher's report.
   /// Returns when every PE has ended (the launcher says DONE).
   void exit_and_wait(int status, const std::string& stats);
-  /// End the job with `status` (the launcher stops every PE). Does not wait.
-  void abort(int status);
+  /// Ends the job with `status` (the launcher stops every PE; does not wait); the launcher prints `line` ("PE k: what") unless empty (the PE
+  /// printed its own) or another PE's came first.
+  void abort(int status, const std::string& line = "");
   /// One line, no reply (monitor connections: heartbeats).
   void send_line(const std::string& line);
 

@@ -57,7 +57,10 @@ struct Config {
   static Config parse(const std::string& text);
 };
 
-/// The environment variables the launcher sets for each PE process.
-inline constexpr const char* kConfigVar = "SHMEMSIM_EMU_CONFIG";
+/// The descriptor on which a PE started on this machine reads its configuration (serialize(), then
+/// end of file), given as `shmemsim-emu-pe --config-fd 3`; a PE started over ssh reads it on its
+/// standard input (`--config-fd 0`). Never the environment: a process's initial environment stays
+/// readable in /proc/PID/environ, and the configuration holds the job's token.
+inline constexpr int kConfigFd = 3;
 
 } // namespace shmemsim::emulator

@@ -92,7 +92,8 @@ struct PeSlot {
   bool announced = false; ///< sent EXIT
   bool reaped    = false;
   int status     = 0;
-  std::string stats;
+  std::string stats;              ///< "key=value ...": from EXIT, then the final figures (STATS, after its NIC stopped)
+  bool closed            = false; ///< its boot connection reached its end: every line of it was read
   std::uint64_t progress = 0;
   double cpu             = 0;
   std::string routine    = "-";
@@ -119,6 +120,9 @@ private:
   void read(const std::shared_ptr<Session>& s);
   void handle(const std::shared_ptr<Session>& s, const std::string& line);
   void hello(const std::shared_ptr<Session>& s, std::istringstream& words);
+  /// Closes a connection without the job's token: a line for each of the first kRefusedShown,
+  /// then a count when the job ends (a flood of connections is not a flood of lines).
+  void refuse(const std::shared_ptr<Session>& s);
   void on_exit_message(int rank, int status, const std::string& stats);
   void reap();
   void on_reaped(int rank, int wstatus);
@@ -141,10 +145,12 @@ private:
   std::map<std::string, std::string> kv_;
   std::multimap<std::string, std::shared_ptr<Session>> waiting_gets_;
   std::vector<std::shared_ptr<Session>> barrier_;
-  bool done_sent_ = false, ending_ = false, failing_ = false;
+  bool done_sent_ = false, ending_ = false, failing_ = false, lingering_ = false;
   int result_ = 0;
   Clock::time_point start_, last_progress_;
   std::map<std::string, int> nodes_; ///< host -> node number (traces), in order of first appearance
+  static constexpr std::uint64_t kRefusedShown = 3;
+  std::uint64_t refused_                       = 0; ///< bootstrap connections refused
   LaunchReport outcome_;
 };
 
@@ -180,6 +186,10 @@ int Job::run()
   arm_watchdog();
   io_.run();
   tally();
+  if (refused_ > kRefusedShown)
+    std::fprintf(stderr,
+                 "shmemsim-run: refused %llu bootstrap connections without the job's token in all (%llu shown)\n",
+                 static_cast<unsigned long long>(refused_), static_cast<unsigned long long>(kRefusedShown));
   if (!ending_)
     report();
   return result_;
@@ -207,30 +217,43 @@ pid_t Job::start_pe(int rank, const std::string& host, bool remote)
   }
   if (!spec_.trace_dir.empty())
     c.trace_file = pe_trace_file(spec_.trace_dir, rank);
-  const std::string config = c.serialize();
   std::vector<std::string> words;
   if (remote) {
-    // ssh HOST exec shmemsim-emu-pe --config-stdin PROGRAM ARGS: the configuration (and its
-    // token) goes through ssh's standard input, never on a command line.
-    std::string command = "exec " + shell_quoted(spec_.pe_program) + " --config-stdin " + shell_quoted(spec_.program);
+    // ssh HOST exec shmemsim-emu-pe --config-fd 0 PROGRAM ARGS: the configuration (and its
+    // token) goes through ssh's standard input.
+    std::string command = "exec " + shell_quoted(spec_.pe_program) + " --config-fd 0 " + shell_quoted(spec_.program);
     for (const auto& a : spec_.args)
       command += " " + shell_quoted(a);
     words = spec_.ssh;
     words.push_back(host);
     words.push_back(command);
   } else {
-    words = {spec_.pe_program, spec_.program};
+    words = {spec_.pe_program, "--config-fd", std::to_string(kConfigFd), spec_.program};
     words.insert(words.end(), spec_.args.begin(), spec_.args.end());
   }
   std::vector<char*> argv;
   for (auto& w : words)
     argv.push_back(w.data());
   argv.push_back(nullptr);
-  const std::string env = std::string(kConfigVar) + "=" + config;
-  int in[2]             = {-1, -1};
-  if (remote && pipe(in) != 0)
+  // The configuration (and its token) goes through a pipe: never on a command line nor in the
+  // environment (the initial environment stays readable in /proc/PID/environ whatever the
+  // process does to its own). Written whole before the fork: no PE that fails to start can leave
+  // the launcher writing to a pipe nobody reads.
+  const std::string text = c.serialize() + "\n";
+  int in[2]              = {-1, -1};
+  if (pipe2(in, O_CLOEXEC | O_NONBLOCK) != 0)
     throw std::runtime_error(std::string("cannot start PE ") + std::to_string(rank) +
                              ": pipe: " + std::strerror(errno));
+  fcntl(in[0], F_SETFL, 0); // the PE's end blocks as usual; the launcher's never does
+  if (fcntl(in[1], F_GETPIPE_SZ) < static_cast<int>(text.size()))
+    fcntl(in[1], F_SETPIPE_SZ, static_cast<int>(text.size()));
+  const ssize_t wrote = write(in[1], text.data(), text.size());
+  close(in[1]);
+  if (wrote != static_cast<ssize_t>(text.size())) {
+    close(in[0]);
+    throw std::runtime_error(std::string("cannot start PE ") + std::to_string(rank) +
+                             ": cannot pass its configuration through a pipe: " + std::strerror(errno));
+  }
   const pid_t launcher = getpid();
   const pid_t pid      = fork();
   if (pid < 0)
@@ -242,22 +265,20 @@ pid_t Job::start_pe(int rank, const std::string& host, bool remote)
     if (getppid() != launcher)
       _exit(137);
     setpgid(0, pgid_);
-    if (remote)
-      dup2(in[0], 0);
+    // The configuration's pipe as standard input of ssh, else as descriptor kConfigFd (dup2
+    // clears close-on-exec on the copy).
+    const int to = remote ? 0 : kConfigFd;
+    if (in[0] == to)
+      fcntl(to, F_SETFD, 0);
+    else
+      dup2(in[0], to);
     // Nothing of the launcher's (its listening socket above all) leaks into the PEs.
-    close_range(3, ~0U, 0);
-    if (!remote)
-      putenv(const_cast<char*>(env.c_str()));
+    close_range(remote ? 3 : kConfigFd + 1, ~0U, 0);
     execvp(argv[0], argv.data());
     std::fprintf(stderr, "shmemsim-run: cannot start %s: %s\n", argv[0], std::strerror(errno));
     _exit(127);
   }
-  if (remote) {
-    close(in[0]);
-    const std::string line = config + "\n";
-    (void)!write(in[1], line.data(), line.size());
-    close(in[1]);
-  }
+  close(in[0]);
   return pid;
 }
 
@@ -292,8 +313,13 @@ void Job::accept()
 void Job::read(const std::shared_ptr<Session>& s)
 {
   asio::async_read_until(s->socket, s->in, '\n', [this, s](const boost::system::error_code& ec, std::size_t) {
-    if (ec)
-      return; // closed: a PE that ends is reaped through SIGCHLD
+    if (ec) { // closed: a PE that ends is reaped through SIGCHLD
+      if (s->rank >= 0 && !s->monitor) {
+        pes_[static_cast<std::size_t>(s->rank)].closed = true;
+        maybe_done();
+      }
+      return;
+    }
     std::istream is(&s->in);
     std::string line;
     std::getline(is, line);
@@ -303,17 +329,25 @@ void Job::read(const std::shared_ptr<Session>& s)
   });
 }
 
+void Job::refuse(const std::shared_ptr<Session>& s)
+{
+  boost::system::error_code ec;
+  if (++refused_ <= kRefusedShown) {
+    const auto peer = s->socket.remote_endpoint(ec);
+    std::fprintf(stderr, "shmemsim-run: refused a bootstrap connection from %s without the job's token%s\n",
+                 ec ? "an unknown address" : peer.address().to_string().c_str(),
+                 refused_ == kRefusedShown ? " (further ones are counted, not shown)" : "");
+  }
+  s->socket.close(ec);
+}
+
 void Job::hello(const std::shared_ptr<Session>& s, std::istringstream& words)
 {
   std::string token, kind;
   int rank = -1;
   words >> token >> rank >> kind;
   if (token != token_ || rank < 0 || rank >= spec_.job.npes || (kind != "boot" && kind != "monitor")) {
-    boost::system::error_code ec;
-    const auto peer = s->socket.remote_endpoint(ec);
-    std::fprintf(stderr, "shmemsim-run: refused a bootstrap connection from %s without the job's token\n",
-                 ec ? "an unknown address" : peer.address().to_string().c_str());
-    s->socket.close(ec);
+    refuse(s);
     return;
   }
   s->rank    = rank;
@@ -330,11 +364,8 @@ void Job::handle(const std::shared_ptr<Session>& s, const std::string& line)
   if (s->rank < 0) {
     if (cmd == "HELLO")
       hello(s, words);
-    else {
-      std::fprintf(stderr, "shmemsim-run: refused a bootstrap connection without the job's token\n");
-      boost::system::error_code ec;
-      s->socket.close(ec);
-    }
+    else
+      refuse(s);
     return;
   }
   PeSlot& pe = pes_[static_cast<std::size_t>(s->rank)];
@@ -364,10 +395,14 @@ void Job::handle(const std::shared_ptr<Session>& s, const std::string& line)
     std::string rest;
     std::getline(words, rest);
     on_exit_message(s->rank, status, rest);
+  } else if (cmd == "STATS") { // the PE's final figures, once every PE has ended and its NIC stopped
+    std::getline(words >> std::ws, pe.stats);
   } else if (cmd == "ABORT") {
     int status = 2;
     words >> status;
-    end(status, {}); // the PE printed its line
+    std::string why; // the PE's line, if it left it to the launcher (the first PE's only is printed)
+    std::getline(words >> std::ws, why);
+    end(status, why.empty() ? std::vector<std::string>{} : std::vector<std::string>{why});
   } else if (cmd == "HB") {
     std::uint64_t progress = 0;
     double cpu             = 0;
@@ -431,6 +466,17 @@ void Job::maybe_done()
   for (const PeSlot& p : pes_)
     if (!p.reaped)
       return;
+  // Their final figures (STATS) are read once each boot connection has ended; a PE's ends with
+  // its process (a remote one's soon after its ssh: it loses the launcher's heartbeat).
+  for (const PeSlot& p : pes_)
+    if (p.boot && !p.closed) {
+      if (!lingering_) {
+        lingering_ = true;
+        auto t     = std::make_shared<asio::steady_timer>(io_, std::chrono::seconds(1));
+        t->async_wait([this, t](const boost::system::error_code&) { io_.stop(); });
+      }
+      return;
+    }
   io_.stop();
 }
 
@@ -560,6 +606,12 @@ void Job::tally()
         r.restored += v;
       else if (k == "held")
         r.held += v;
+      else if (k == "requests")
+        r.requests += v;
+      else if (k == "acks")
+        r.acks += v;
+      else if (k == "replies")
+        r.replies += v;
       else
         r.work[k] += v;
     }

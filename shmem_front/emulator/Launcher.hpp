@@ -41,6 +41,8 @@ struct LaunchSpec {
 struct LaunchReport {
   double wall_seconds      = 0;
   std::uint64_t deliveries = 0, out_of_order = 0, restored = 0, held = 0;
+  /// Requests issued; operations acknowledged by ACKs; REPLYs received (summed over the PEs).
+  std::uint64_t requests = 0, acks = 0, replies = 0;
   /// The NICs' work, summed over the PEs: messages, payload_bytes, copied_bytes, reads, sleeps
   /// (NicStats).
   std::map<std::string, std::uint64_t> work;

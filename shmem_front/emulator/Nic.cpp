@@ -216,8 +216,13 @@ void Nic::refuse(tcp::socket& s)
 {
   boost::system::error_code ec;
   const auto peer = s.remote_endpoint(ec);
-  std::fprintf(stderr, "shmemsim-run: PE %d refused a data connection from %s without the job's token\n", cfg_.rank,
-               ec ? "an unknown address" : peer.address().to_string().c_str());
+  // The first few, each a line: a flood of connections is not a flood of lines.
+  constexpr std::uint64_t kShown = 3;
+  const std::uint64_t n          = refused_.fetch_add(1, std::memory_order_relaxed) + 1;
+  if (n <= kShown)
+    std::fprintf(stderr, "shmemsim-run: PE %d refused a data connection from %s without the job's token%s\n", cfg_.rank,
+                 ec ? "an unknown address" : peer.address().to_string().c_str(),
+                 n == kShown ? " (further ones are not shown)" : "");
   s.close(ec);
 }
 
@@ -333,6 +338,7 @@ void Nic::send_request(int pe, Header& h, const void* payload, std::size_t n, st
   std::lock_guard lock(p.mutex);
   h.seq = ++p.next_seq;
   messages_.fetch_add(1, std::memory_order_relaxed);
+  requests_.fetch_add(1, std::memory_order_relaxed);
   payload_bytes_.fetch_add(n, std::memory_order_relaxed);
   if (obs_ != nullptr) {
     const bool amo         = h.type == MsgType::Amo || h.type == MsgType::FetchAmo;
@@ -742,6 +748,10 @@ void Nic::note_delivery(Peer& p, const Header& h)
 {
   // Out of order as the simulated NIC counts it: delivered while an earlier-issued request of the
   // pair is not (it overtook that one). Depth: later-issued requests delivered before this one.
+  // Counted before the request takes effect: a thread of this PE that sees its effect (a value
+  // it waits for) and ends the PE's part reports the count with this delivery in it (counted
+  // after, the last delivery of a job -- a barrier's signal -- went missing from summaries).
+  deliveries_.fetch_add(1, std::memory_order_relaxed);
   const bool ooo = h.seq != p.delivered_low + 1;
   if (ooo)
     out_of_order_.fetch_add(1, std::memory_order_relaxed);
@@ -772,7 +782,6 @@ void Nic::deliver(Peer& p, const Header& h, const char* payload)
         copied(h.len);
       }
       note_update();
-      deliveries_.fetch_add(1, std::memory_order_relaxed);
       ack(p, h);
       return;
     }
@@ -780,7 +789,6 @@ void Nic::deliver(Peer& p, const Header& h, const char* payload)
       const std::byte* s = at(h.seg, h.offset, h.len);
       if (s == nullptr)
         bad_message(p, "a get out of bounds");
-      deliveries_.fetch_add(1, std::memory_order_relaxed);
       // From the symmetric memory, in place: a large reply is not copied (a get of memory that its
       // PE changes meanwhile is a race of the program, as with a real NIC's DMA).
       respond(p, MsgType::Reply, h, s, h.len, Payload::InPlace);
@@ -799,7 +807,6 @@ void Nic::deliver(Peer& p, const Header& h, const char* payload)
       }
       if (static_cast<AmoOp>(h.op & ~kSignalOp) != AmoOp::Fetch)
         note_update();
-      deliveries_.fetch_add(1, std::memory_order_relaxed);
       if (h.type == MsgType::Amo)
         ack(p, h);
       else
@@ -812,9 +819,11 @@ void Nic::deliver(Peer& p, const Header& h, const char* payload)
         copied(h.len);
       }
       SHMEMSIM_OBSERVE(obs_, msg_done(now(), pair_message_id(cfg_.rank, p.pe, h.seq)));
+      replies_.fetch_add(1, std::memory_order_relaxed);
       complete(h.cookie, 1);
       return;
     case MsgType::Ack:
+      acks_.fetch_add(h.len, std::memory_order_relaxed); // the operations it acknowledges
       // One ACK per request while observed (ack()).
       SHMEMSIM_OBSERVE(obs_, msg_done(now(), pair_message_id(cfg_.rank, p.pe, h.seq)));
       complete(h.cookie, h.len); // one ACK may stand for several operations (ack())
@@ -1046,6 +1055,9 @@ NicStats Nic::stats() const
   s.copied_bytes  = copied_.load();
   s.reads         = reads_.load();
   s.sleeps        = sleeps_.load();
+  s.requests      = requests_.load();
+  s.acks          = acks_.load();
+  s.replies       = replies_.load();
   return s;
 }
 

@@ -53,6 +53,9 @@ struct NicStats {
   std::uint64_t out_of_order = 0; ///< of those, delivered after a later one of the same pair
   std::uint64_t restored     = 0; ///< held by the receiver to restore a pair's order (total ordering)
   std::uint64_t held         = 0; ///< requests the injector held back for others to overtake
+  std::uint64_t requests     = 0; ///< requests this PE issued (puts, gets, AMOs)
+  std::uint64_t acks         = 0; ///< of those, acknowledged by an ACK (one ACK may stand for several)
+  std::uint64_t replies      = 0; ///< of those, answered by a REPLY (gets, fetching AMOs)
   // The work it took (summary.json's emulator.work; tests bound them, not times):
   std::uint64_t messages      = 0; ///< messages sent: requests, ACKs and REPLYs
   std::uint64_t payload_bytes = 0; ///< payload sent (puts and replies)
@@ -201,6 +204,8 @@ private:
 
   std::atomic<std::uint64_t> deliveries_{0}, out_of_order_{0}, restored_{0}, held_{0};
   std::atomic<std::uint64_t> messages_{0}, payload_bytes_{0}, copied_{0}, reads_{0}, sleeps_{0};
+  std::atomic<std::uint64_t> refused_{0};                         ///< data connections refused (refuse())
+  std::atomic<std::uint64_t> requests_{0}, acks_{0}, replies_{0}; ///< NicStats
   void copied(std::size_t n) { copied_.fetch_add(n, std::memory_order_relaxed); }
   std::atomic<int> batched_peers_{0}; ///< peers whose batch is not empty
   std::vector<std::unique_ptr<boost::asio::steady_timer>> tickers_;

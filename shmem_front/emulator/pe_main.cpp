@@ -63,15 +63,22 @@ struct Pe {
 };
 Pe g_pe;
 
+/// The PE cannot go on: its line goes to the launcher, which prints the first PE's only (every PE
+/// fails alike when the program cannot be loaded); printed here when the launcher is out of reach.
 [[noreturn]] void die(const std::string& what)
 {
-  std::fprintf(stderr, "shmemsim-run: PE %d: %s\n", g_pe.cfg.rank, what.c_str());
-  std::fflush(stderr);
+  const std::string line = "PE " + std::to_string(g_pe.cfg.rank) + ": " + what;
+  bool told              = false;
   if (g_pe.boot != nullptr) {
     try {
-      g_pe.boot->abort(2);
+      g_pe.boot->abort(2, line);
+      told = true;
     } catch (...) {
     }
+  }
+  if (!told) {
+    std::fprintf(stderr, "shmemsim-run: %s\n", line.c_str());
+    std::fflush(stderr);
   }
   _exit(2);
 }
@@ -103,7 +110,8 @@ std::string stats_line()
          " restored=" + std::to_string(s.restored) + " held=" + std::to_string(s.held) +
          " messages=" + std::to_string(s.messages) + " payload_bytes=" + std::to_string(s.payload_bytes) +
          " copied_bytes=" + std::to_string(s.copied_bytes) + " reads=" + std::to_string(s.reads) +
-         " sleeps=" + std::to_string(s.sleeps);
+         " sleeps=" + std::to_string(s.sleeps) + " requests=" + std::to_string(s.requests) +
+         " acks=" + std::to_string(s.acks) + " replies=" + std::to_string(s.replies);
 }
 
 /// The PE's part is over with `status`: wait (serving the others' requests) until every PE's is,
@@ -121,6 +129,13 @@ void finish(int status)
     _exit(status); // the launcher is gone: it ended the job
   }
   g_pe.nic->stop();
+  try {
+    // The final figures: requests that reached this PE after its part ended (another PE's last
+    // non-blocking ones) count too, as the trace has them.
+    g_pe.boot->send_line("STATS " + stats_line());
+  } catch (const std::exception&) {
+    _exit(status); // the launcher is gone
+  }
   if (g_pe.recorder != nullptr) {
     try {
       g_pe.recorder->flush(); // before the launcher, having reaped every PE, merges the files
@@ -207,35 +222,49 @@ extern "C" __attribute__((visibility("default"))) int pthread_create(pthread_t* 
   return rc;
 }
 
+namespace {
+/// The launcher's configuration from descriptor `fd` (up to its first newline or end of file).
+std::string read_config(int fd)
+{
+  std::string text;
+  char buf[4096];
+  while (text.empty() || text.back() != '\n') {
+    const ssize_t r = read(fd, buf, sizeof buf);
+    if (r < 0 && errno == EINTR)
+      continue;
+    if (r <= 0)
+      break;
+    text.append(buf, static_cast<std::size_t>(r));
+  }
+  return text;
+}
+} // namespace
+
 int main(int argc, char** argv)
 {
-  // Started over ssh, the configuration comes on standard input (never on a command line).
-  std::string from_stdin;
-  if (argc > 1 && std::strcmp(argv[1], "--config-stdin") == 0) {
-    char buf[4096];
-    while (from_stdin.empty() || from_stdin.back() != '\n') {
-      const ssize_t r = read(0, buf, sizeof buf);
-      if (r <= 0)
-        break;
-      from_stdin.append(buf, static_cast<std::size_t>(r));
-    }
-    setenv(kConfigVar, from_stdin.c_str(), 1);
-    argv[1] = argv[0];
-    ++argv;
-    --argc;
+  // shmemsim-emu-pe --config-fd N PROGRAM ARGS: the configuration (with the job's token) comes on
+  // descriptor N, a pipe from the launcher (N = kConfigFd) or ssh's standard input (0); never in
+  // the environment, whose initial copy /proc/PID/environ shows (Config.hpp).
+  int fd = -1;
+  if (argc > 3 && std::strcmp(argv[1], "--config-fd") == 0) {
+    fd      = std::atoi(argv[2]);
+    argv[2] = argv[0];
+    argv += 2;
+    argc -= 2;
   }
-  const char* text = std::getenv(kConfigVar);
-  if (text == nullptr || argc < 2) {
+  if (fd < 0) {
     std::fprintf(stderr, "shmemsim-emu-pe: started by 'shmemsim-run --emulate' only\n");
     return 2;
   }
+  const std::string text = read_config(fd);
+  if (fd != 0)
+    close(fd);
   try {
     g_pe.cfg = Config::parse(text);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "shmemsim-emu-pe: %s: %s\n", kConfigVar, e.what());
+    std::fprintf(stderr, "shmemsim-emu-pe: the launcher's configuration (--config-fd %d): %s\n", fd, e.what());
     return 2;
   }
-  unsetenv(kConfigVar); // the program does not see the job's token
   const Config& cfg = g_pe.cfg;
   Segments mem;
   try {

@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <set>
 #include <tuple>
 #include <fstream>
 #include <sstream>
@@ -182,6 +183,97 @@ TEST_F(Runs, ReportDiagramAndResultFiguresWithTheRun)
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
     EXPECT_TRUE(r.out.empty()) << r.out;
   }
+}
+
+
+/// Every key path of `j` ("a.b", arrays as "a[]" over all their elements), not descending into
+/// the maps whose keys are data (kinds, wait reasons, contexts, PEs, limits, and the trace header's
+/// values, where an emulated trace says its clock is real): those are listed as a path.
+void key_paths(const json& j, const std::string& path, std::set<std::string>& out)
+{
+  static const std::set<std::string> data_keyed = {"by_kind", "by_what", "by_context", "matrix_s", "limits", "meta"};
+  if (j.is_object()) {
+    for (auto it = j.begin(); it != j.end(); ++it) {
+      const std::string p = path.empty() ? it.key() : path + "." + it.key();
+      out.insert(p);
+      if (!data_keyed.count(it.key()))
+        key_paths(*it, p, out);
+    }
+  } else if (j.is_array()) {
+    for (const json& e : j)
+      key_paths(e, path + "[]", out);
+  }
+}
+
+std::set<std::string> key_paths(const json& j)
+{
+  std::set<std::string> out;
+  key_paths(j, "", out);
+  return out;
+}
+
+TEST_F(Runs, OneVocabularyInBothBackends)
+{
+  // One program, simulated and emulated: the summaries' shared blocks and the reports have the
+  // same keys (values differ: simulated against real time), the messages the same kinds, and each
+  // run's summary counts the deliveries its report (its trace) has -- PE 0 ends its part before
+  // PE 1's last requests reach it, so the emulated summary must count them after its end.
+  const std::string opts = " -np 2 --quiet --trace ops --set emulator.stall_timeout=20s --wall-time-limit 60 --out ";
+  const Result sim       = sh(launcher() + opts + "sim " + SHMEMSIM_VOCAB_PROGRAM);
+  ASSERT_EQ(sim.status, 0) << sim.err;
+  EXPECT_NE(sim.out.find("vocab: OK on 2 PEs"), std::string::npos) << sim.out;
+  const Result emu = sh(launcher() + " --emulate" + opts + "emu " + SHMEMSIM_VOCAB_PROGRAM);
+  ASSERT_EQ(emu.status, 0) << emu.err;
+  EXPECT_NE(emu.out.find("vocab: OK on 2 PEs"), std::string::npos) << emu.out;
+  for (const char* d : {"sim", "emu"})
+    ASSERT_EQ(sh(shmemsim() + " report " + d + " > /dev/null").status, 0) << d;
+
+  const json ss = summary("sim"), es = summary("emu");
+  for (const char* key : {"sim_time_s", "deliveries", "out_of_order_deliveries", "operations", "latency", "bandwidth",
+                          "pes", "endpoints", "nodes", "status", "checks", "exit_status", "platform"}) {
+    ASSERT_TRUE(ss.contains(key) && es.contains(key)) << key << " missing in " << (ss.contains(key) ? "emu" : "sim");
+    EXPECT_EQ(key_paths(ss[key]), key_paths(es[key])) << key;
+  }
+  EXPECT_GT(es["sim_time_s"].get<double>(), 0);
+  EXPECT_EQ(es["sim_time_s"], es["wall_time_s"]);
+  for (const json* s : {&ss, &es}) {
+    const std::uint64_t issued = (*s)["operations"]["issued"].get<std::uint64_t>();
+    EXPECT_EQ((*s)["deliveries"].get<std::uint64_t>(), issued);
+    EXPECT_EQ((*s)["operations"]["acks_received"].get<std::uint64_t>() +
+                  (*s)["operations"]["replies_received"].get<std::uint64_t>(),
+              issued);
+    EXPECT_EQ((*s)["latency"]["delivery"]["count"].get<std::uint64_t>(), issued);
+    EXPECT_EQ((*s)["latency"]["completion"]["count"].get<std::uint64_t>(), issued);
+    EXPECT_GT((*s)["bandwidth"]["payload_bytes"].get<std::uint64_t>(), 0u);
+  }
+
+  json sr = json::parse(slurp(dir_ / "sim" / "report.json"), nullptr, false);
+  json er = json::parse(slurp(dir_ / "emu" / "report.json"), nullptr, false);
+  ASSERT_FALSE(sr.is_discarded() || er.is_discarded());
+  EXPECT_EQ(key_paths(sr), key_paths(er));
+  // Deliveries: the summary's count is the report's (the trace's), in both backends.
+  EXPECT_EQ(ss["deliveries"], sr["network"]["deliveries"]);
+  EXPECT_EQ(es["deliveries"], er["network"]["deliveries"]);
+  // Message kinds: the simulated NIC's words in both (no amo/fetch_amo).
+  std::map<std::string, std::set<std::string>> kinds;
+  using Named = std::pair<std::string, const json*>;
+  for (const auto& [name, r] : {Named{"sim", &sr}, Named{"emu", &er}})
+    for (const json& nic : (*r)["network"]["nics"])
+      for (auto it = nic["by_kind"].begin(); it != nic["by_kind"].end(); ++it)
+        kinds[name].insert(it.key());
+  EXPECT_EQ(kinds["sim"], (std::set<std::string>{"atomic", "fetch_atomic", "get", "put", "swap"}));
+  EXPECT_EQ(kinds["emu"], kinds["sim"]);
+}
+
+TEST_F(Runs, EmulatedProgramThatCannotBeLoadedIsOneLine)
+{
+  // Every PE fails to load it alike: the launcher prints the first PE's line, not one per PE.
+  std::ofstream(dir_ / "junk.so") << "not a shared object\n";
+  const Result r = sh(launcher() + " --emulate -np 6 --quiet --wall-time-limit 60 junk.so");
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_EQ(r.err.rfind("shmemsim-run: PE ", 0), 0u) << r.err;
+  EXPECT_NE(r.err.find(": cannot load the program: "), std::string::npos) << r.err;
 }
 
 TEST_F(Runs, SimulatedTimeLimitEndsTrafficAndProgramsAlike)
@@ -423,6 +515,64 @@ TEST_F(Runs, CompareTwoRuns)
 
   expect_one_line_error(sh(shmemsim() + " compare a missing"), "shmemsim", "missing: no such directory");
   expect_one_line_error(sh(shmemsim() + " compare a"), "shmemsim", "two run directories");
+}
+
+TEST_F(Runs, CompareTwoSweepsPointByPoint)
+{
+  // Two sweeps of a ping-pong over message size, B on slower links and with one size more: the
+  // points are matched by their values, figures side by side; B's extra point is listed.
+  auto sweep_scenario = [&](const std::string& name, const std::string& latency, const json& sizes) {
+    const json sc = {
+        {"platform", {{"nodes", 2}, {"fabric", {{"levels", 1}, {"down", 2}, {"link_latency", latency}}}}},
+        {"traffic", {{"pattern", "pingpong"}, {"iterations", 5}}},
+        {"output", {{"trace", "off"}}},
+        {"sweep", {{"cartesian", json::array({{{"key", "traffic.size"}, {"values", sizes}, {"name", "size"}}})}}}};
+    std::ofstream(dir_ / name) << sc.dump(2);
+  };
+  sweep_scenario("a.json", "100ns", {8, 64});
+  sweep_scenario("b.json", "1us", {8, 64, 512});
+  ASSERT_EQ(sh(shmemsim() + " sweep a.json -o sa --quiet").status, 0);
+  ASSERT_EQ(sh(shmemsim() + " sweep b.json -o sb --quiet").status, 0);
+
+  const Result j = sh(shmemsim() + " compare sa sb --json");
+  ASSERT_EQ(j.status, 0) << j.err;
+  const json c = json::parse(j.out, nullptr, false);
+  ASSERT_FALSE(c.is_discarded()) << j.out;
+  ASSERT_EQ(c["points"].size(), 2u) << j.out;
+  EXPECT_EQ(c["only_a"], json::array());
+  EXPECT_EQ(c["only_b"], json::array({"size=512"}));
+  for (std::size_t i = 0; i < 2; ++i) {
+    const json& p   = c["points"][i];
+    const int size  = i == 0 ? 8 : 64;
+    const json sa_s = summary("sa/point-000" + std::to_string(i)), sb_s = summary("sb/point-000" + std::to_string(i));
+    EXPECT_EQ(p["values"], json({{"size", size}}));
+    EXPECT_EQ(p["label"], "size=" + std::to_string(size));
+    const json& t = p["keys"]["summary.sim_time_s"];
+    EXPECT_EQ(t["a"], sa_s["sim_time_s"]);
+    EXPECT_EQ(t["b"], sb_s["sim_time_s"]);
+    EXPECT_GT(t["ratio"].get<double>(), 1.0); // slower links
+    EXPECT_EQ(p["keys"]["summary.traffic.0.bytes"]["ratio"], 1.0);
+  }
+
+  // The text: per point its label, the headline first, --top and --keys as for two runs.
+  const Result text = sh(shmemsim() + " compare sa sb --keys 'sim_time|latency\\.delivery' --top 1");
+  ASSERT_EQ(text.status, 0) << text.err;
+  const std::string& o = text.out;
+  const std::size_t p8 = o.find("\npoint size=8 "), p64 = o.find("\npoint size=64 ");
+  ASSERT_NE(p8, std::string::npos) << o;
+  ASSERT_NE(p64, std::string::npos) << o;
+  EXPECT_LT(o.find("headline\n", p8), p64) << o;
+  EXPECT_NE(o.find("summary.sim_time_s", p8), std::string::npos) << o;
+  EXPECT_EQ(o.find("summary.traffic"), std::string::npos) << o; // --keys
+  EXPECT_NE(o.find("(the first 1 shown: --top)"), std::string::npos) << o;
+  EXPECT_NE(o.find("2 points compared, 2 with differing keys\n"), std::string::npos) << o;
+  EXPECT_NE(o.find("points only in B (1): [size=512]\n"), std::string::npos) << o;
+
+  // A sweep against a run is refused in one line; so is a sweep without its index.
+  expect_one_line_error(sh(shmemsim() + " compare sa sa/point-0000"), "shmemsim",
+                        "sa is a sweep directory and sa/point-0000 is not");
+  std::ofstream(dir_ / "sb" / "sweep.json") << "{";
+  expect_one_line_error(sh(shmemsim() + " compare sa sb"), "shmemsim", "sb/sweep.json: not valid JSON");
 }
 
 TEST_F(Runs, NoProgressLineWhenStderrIsNotATerminal)
