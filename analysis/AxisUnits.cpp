@@ -58,14 +58,46 @@ NameUnit unit_from_name(const std::string& key)
     double to_base;
   };
   static const Suffix suffixes[] = {
-      {"_per_s", Quantity::Rate, 1}, {"_Bps", Quantity::Bandwidth, 1}, {"_bps", Quantity::Bandwidth, 0.125},
-      {"_bytes", Quantity::Size, 1}, {"_ps", Quantity::Time, 1e-12},   {"_ns", Quantity::Time, 1e-9},
-      {"_us", Quantity::Time, 1e-6}, {"_ms", Quantity::Time, 1e-3},    {"_s", Quantity::Time, 1},
+      {"_per_s", Quantity::Rate, 1},    {"_pps", Quantity::Rate, 1},
+      {"_Bps", Quantity::Bandwidth, 1}, {"_bps", Quantity::Bandwidth, 0.125},
+      {"_bytes", Quantity::Size, 1},    {"_ps", Quantity::Time, 1e-12},
+      {"_ns", Quantity::Time, 1e-9},    {"_us", Quantity::Time, 1e-6},
+      {"_ms", Quantity::Time, 1e-3},    {"_s", Quantity::Time, 1},
   };
   for (const Suffix& s : suffixes)
     if (ends_with(key, s.text))
       return {s.q, s.to_base, key.substr(0, key.size() - std::char_traits<char>::length(s.text))};
   return {Quantity::Plain, 1, key};
+}
+
+std::string readable_name(const std::string& key)
+{
+  // The last component that is not an array index ("traffic.0" -> "traffic").
+  std::string last = key;
+  for (std::size_t end = key.size(); end > 0;) {
+    const std::size_t dot = key.rfind('.', end - 1);
+    const std::string part =
+        key.substr(dot == std::string::npos ? 0 : dot + 1, end - (dot == std::string::npos ? 0 : dot + 1));
+    if (!part.empty() && part.find_first_not_of("0123456789") != std::string::npos) {
+      last = part;
+      break;
+    }
+    if (dot == std::string::npos)
+      break;
+    end = dot;
+  }
+  if (last.rfind("dir:", 0) == 0 || last == "dir")
+    return "run directory";
+  std::string stem                                         = unit_from_name(last).stem;
+  static const std::pair<const char*, const char*> names[] = {
+      {"sim_time", "simulated time"}, {"pes", "PEs"}, {"pes_per_node", "PEs per node"}, {"rate", "rate"}};
+  for (const auto& [k, v] : names)
+    if (stem == k)
+      return v;
+  for (char& c : stem)
+    if (c == '_')
+      c = ' ';
+  return stem;
 }
 
 DisplayUnit display_unit(Quantity q, double max_abs)

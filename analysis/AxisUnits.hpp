@@ -28,7 +28,7 @@ struct UnitValue {
 using UnitReader = std::function<std::optional<UnitValue>(const std::string& key, const nlohmann::json& value)>;
 
 /// The unit a key's name carries: suffixes _s, _ms, _us, _ns, _ps (times), _bytes (sizes), _Bps
-/// (bytes/s), _bps (bits/s), _per_s (rates). Returns the quantity and the factor from the stored
+/// (bytes/s), _bps (bits/s), _per_s and _pps (rates: events or points per second). Returns the quantity and the factor from the stored
 /// value to the base unit ({Plain, 1} when the name carries none).
 struct NameUnit {
   Quantity quantity = Quantity::Plain;
@@ -36,6 +36,11 @@ struct NameUnit {
   std::string stem; ///< the name without the suffix ("sim_time" for "sim_time_s")
 };
 NameUnit unit_from_name(const std::string& key);
+
+/// A key as an axis title or legend name: its last named component without its unit suffix,
+/// words apart ("traffic.0.half_round_trip_s" -> "half round trip", "sim_time_s" -> "simulated
+/// time", "scenario.job.pes_per_node" -> "PEs per node").
+std::string readable_name(const std::string& key);
 
 /// One display unit of a quantity: its name and its size in base units ("us", 1e-6).
 struct DisplayUnit {

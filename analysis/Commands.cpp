@@ -7,6 +7,7 @@
 #include "analysis/Figure.hpp"
 #include "analysis/Index.hpp"
 #include "analysis/Plot.hpp"
+#include "analysis/SvgRender.hpp"
 #include "analysis/Report.hpp"
 #include "traces/Paje.hpp"
 #include "traces/Perfetto.hpp"
@@ -94,6 +95,16 @@ void output_option(CommandLine& cl, std::string& out, const std::string& what)
   cl.option("-o, --output", "FILE", what, out);
 }
 
+/// A drawing's output file must name a format (.svg, .png, .pdf): checked before any work.
+void check_drawing_name(const CommandLine& cl, const std::string& out)
+{
+  try {
+    image_format(out);
+  } catch (const std::invalid_argument& e) {
+    cl.fail(e.what());
+  }
+}
+
 traces::Trace load_trace(const std::string& dir)
 {
   if (!fs::is_directory(dir))
@@ -171,13 +182,14 @@ struct DiagramCommand {
   CommandLine cl = table("diagram");
   DiagramCommand()
   {
-    cl.synopsis("DIR [-o FILE.svg] [--pes LIST] [--threads LIST] [--from T] [--to T] [--ops N]")
-        .summary("Timing diagram of DIR/trace.evt (SVG).")
-        .description("Timing diagram of DIR/trace.evt (default FILE: DIR/diagram.svg). LIST: 0,2,4-7.\n"
+    cl.synopsis("DIR [-o FILE.svg|.png|.pdf] [--pes LIST] [--threads LIST] [--from T] [--to T] [--ops N]")
+        .summary("Timing diagram of DIR/trace.evt (SVG, PNG or PDF).")
+        .description("Timing diagram of DIR/trace.evt (default FILE: DIR/diagram.svg; FILE.png or FILE.pdf:\n"
+                     "the same drawing rendered). LIST: 0,2,4-7.\n"
                      "T: a time with a unit (200ns, 10us, 1.5ms, 2s; a bare number is refused). Without\n"
                      "--from/--to, the span of the first N operations (default 40).");
     cl.positional("DIR", "a run directory holding trace.evt", dir).unexpected("one run directory");
-    output_option(cl, out, "the SVG file to write (default DIR/diagram.svg)");
+    output_option(cl, out, "the file to write: .svg, .png or .pdf (default DIR/diagram.svg)");
     cl.option("--pes", "LIST", "the PEs to draw (default all)", [this](const Given& g) { opt.pes = parse_list(cl, g); })
         .option("--threads", "LIST", "the threads to draw (default all)",
                 [this](const Given& g) { opt.threads = parse_list(cl, g); })
@@ -198,6 +210,7 @@ int DiagramCommand::run()
     cl.fail("--to must be after --from");
   if (out.empty())
     out = (fs::path(dir) / "diagram.svg").string();
+  check_drawing_name(cl, out);
   const traces::Trace tr = load_trace(dir);
   const Index ix         = build_index(tr);
   Diagram d;
@@ -206,18 +219,18 @@ int DiagramCommand::run()
   } catch (const std::invalid_argument& e) {
     cl.fail(e.what());
   }
-  write_file(out, d.svg);
+  write_drawing(out, d.svg);
   std::printf("diagram: %s\ndiagram (%d lanes) written to %s\n", d.note.c_str(), d.lanes, out.c_str());
   return 0;
 }
 
 /// shmemsim figure SPEC.json BASE.
 struct FigureCommand {
-  std::string spec_file, base_dir, out;
+  std::string spec_file, base_dir, out, title;
   CommandLine cl = table("figure");
   FigureCommand()
   {
-    cl.synopsis("SPEC.json BASE [-o FILE.svg]")
+    cl.synopsis("SPEC.json BASE [-o FILE.svg|.png|.pdf] [--title T]")
         .summary("A paper's figure from sweeps run under BASE, beside its published values.")
         .description("A paper's figure from sweeps run under BASE (SPEC names each sweep's directory, its x\n"
                      "and series variables, the metric, how it is derived: rate, gain over a baseline,\n"
@@ -227,7 +240,9 @@ struct FigureCommand {
     cl.positional("SPEC.json", "the figure's specification", spec_file)
         .positional("BASE", "the directory the sweeps wrote into", base_dir)
         .unexpected("SPEC.json and BASE only");
-    output_option(cl, out, "the SVG file to write (default BASE/figure.svg)");
+    output_option(cl, out, "the file to write: .svg, .png or .pdf (default BASE/figure.svg)");
+    cl.option("--title", "T", "the plot's and the table's title instead of SPEC's (e.g. to say a run was reduced)",
+              title);
   }
   FigureCommand(const FigureCommand&) = delete;
   int run();
@@ -237,6 +252,8 @@ int FigureCommand::run()
 {
   if (base_dir.empty())
     cl.fail("expected SPEC.json and BASE (the directory the sweeps wrote into)");
+  if (!out.empty())
+    check_drawing_name(cl, out);
   std::ifstream f(spec_file);
   if (!f)
     throw std::runtime_error(spec_file + ": cannot read");
@@ -246,11 +263,13 @@ int FigureCommand::run()
   } catch (const nlohmann::json::exception&) {
     throw std::runtime_error(spec_file + ": not valid JSON");
   }
-  const FigureSpec spec = parse_figure_spec(j, spec_file);
-  const Figure fig      = make_figure(spec, base_dir);
+  FigureSpec spec = parse_figure_spec(j, spec_file);
+  if (!title.empty())
+    spec.title = title;
+  const Figure fig = make_figure(spec, base_dir);
   if (out.empty())
     out = base_dir + "/figure.svg";
-  write_file(out, fig.plot.svg);
+  write_drawing(out, fig.plot.svg);
   std::printf("%s\n%s", spec.title.c_str(), fig.table.c_str());
   if (!spec.note.empty())
     std::printf("%s\n", spec.note.c_str());
@@ -267,7 +286,7 @@ struct PlotCommand {
   CommandLine cl = table("plot");
   PlotCommand()
   {
-    cl.synopsis("DIR... --x KEY --y KEY [--series KEY] [-o FILE.svg] [--title T] [--xlabel L]\n"
+    cl.synopsis("DIR... --x KEY --y KEY [--series KEY] [-o FILE.svg|.png|.pdf] [--title T] [--xlabel L]\n"
                 "     [--ylabel L] [--logx] [--logy] [--errors minmax|stddev]")
         .summary("Plot a metric against a parameter over several run directories (SVG).")
         .description(R"TXT(Plot a metric against a parameter over several run directories, one line per value
@@ -290,7 +309,7 @@ and against the link latency per size (mean -+ stddev):
   shmemsim plot lat/point-* --x scenario.traffic.0.size --y traffic.0.half_round_trip_s --series scenario.platform.fabric.link_latency --logx --logy -o lat.svg
   shmemsim plot lat/point-* --x scenario.platform.fabric.link_latency --y traffic.0.half_round_trip_s --series scenario.traffic.0.size --errors stddev -o by-latency.svg)TXT");
     cl.positionals("DIR...", "run directories", [this](const Given& g) { dirs.push_back(g.value()); });
-    output_option(cl, out, "the SVG file to write (default plot.svg)");
+    output_option(cl, out, "the file to write: .svg, .png or .pdf (default plot.svg)");
     cl.option("--x", "KEY", "the parameter (x axis)", opt.x)
         .option("--y", "KEY", "the metric (y axis)", opt.y)
         .option("--series", "KEY", "one line per value of KEY", opt.series)
@@ -321,11 +340,12 @@ int PlotCommand::run(const UnitReader& units)
     cl.fail("missing run directories (DIR...)");
   if (opt.x.empty() || opt.y.empty())
     cl.fail("--x KEY and --y KEY are required (e.g. --x job.threads --y sim_time_s)");
+  check_drawing_name(cl, out);
   std::vector<RunDocs> runs;
   for (const std::string& d : dirs)
     runs.push_back(load_run(d));
   const Plot p = make_plot(runs, opt);
-  write_file(out, p.svg);
+  write_drawing(out, p.svg);
   std::fputs(p.table.c_str(), stdout);
   std::printf("plot: %zu runs, %zu series, %zu points written to %s\n", runs.size(), p.series.size(), p.points.size(),
               out.c_str());

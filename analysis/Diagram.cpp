@@ -37,7 +37,12 @@ const std::string& msg_op_kind(const std::string& kind)
   return kind == "fetch_atomic" || kind == "atomic" || kind == "swap" ? amo : kind;
 }
 
-constexpr double kLeft = 150, kRight = 30, kTop = 50, kLane = 46, kBox = 24;
+constexpr double kLeft = 150, kRight = 30, kTop = 50, kLane = 60, kBox = 24;
+/// A SHMEM routine's span: a band behind the lane's boxes, from above them to below, its name in
+/// the strip under the boxes.
+constexpr double kRoutineAbove = 15, kRoutineBelow = 27;
+/// Out-of-order deliveries: their arrows in this colour, thicker, dashed.
+constexpr const char* kOooColor       = "#d62728";
 constexpr std::size_t kMaxTargetLanes = 8;
 
 /// The lanes of a diagram: PE threads first (or whole PEs, for traces without PE threads), then
@@ -161,9 +166,9 @@ void choose_window(const Index& ix, const DiagramOptions& opt, const Lanes& l, c
     for (int i = 0; i < opt.max_ops; ++i)
       end = std::max({end, free_msgs[i]->t, free_msgs[i]->dlv, free_msgs[i]->done});
     to = end + std::max<std::int64_t>(1, (end - from) / 50);
-    note << "showing the first " << opt.max_ops << " of " << free_msgs.size() << " messages";
+    note << "window: the span of the first " << opt.max_ops << " of " << free_msgs.size() << " messages";
   } else if (ops.empty() && !free_msgs.empty()) {
-    note << "showing " << free_msgs.size() << " messages";
+    note << "window: all " << free_msgs.size() << " messages";
   } else if (!opt.from && !opt.to && static_cast<int>(ops.size()) > opt.max_ops) {
     std::int64_t end = ops[0]->issue;
     for (int i = 0; i < opt.max_ops; ++i)
@@ -174,12 +179,12 @@ void choose_window(const Index& ix, const DiagramOptions& opt, const Lanes& l, c
       if (l.lane_of.count(w.thread()) && w.begin <= cut && w.end > end && w.begin >= from)
         end = std::max(end, std::min(w.end, cut + (cut - from) / 10));
     to = end + std::max<std::int64_t>(1, (end - from) / 50);
-    note << "showing the first " << opt.max_ops << " of " << ops.size() << " operations";
+    note << "window: the span of the first " << opt.max_ops << " of " << ops.size() << " operations";
   } else {
     std::size_t shown = 0; // operations whose issue-to-completion span meets the window
     for (const OpInfo* o : ops)
       shown += o->issue <= to && std::max({o->issue, o->delivered, o->completed}) >= from;
-    note << "showing " << shown << (shown < ops.size() ? " of " + std::to_string(ops.size()) : std::string())
+    note << "window: " << shown << (shown < ops.size() ? " of " + std::to_string(ops.size()) : std::string())
          << " operations";
   }
   if (to <= from)
@@ -231,12 +236,13 @@ public:
   {
   }
 
-  std::string draw(const Shown& shown, const std::string& note)
+  /// The SVG; `note` (what the window shows) gets what was drawn appended, and is the caption.
+  std::string draw(const Shown& shown, std::string& note)
   {
     header();
-    title(note);
     lane_backgrounds();
     s_ << "<g clip-path=\"url(#plot)\">\n";
+    routines();
     compute_and_lock();
     const std::set<std::uint64_t> boxed = waits(shown.ops);
     operations(shown.ops, boxed);
@@ -244,6 +250,11 @@ public:
     s_ << "</g>\n";
     time_axis();
     legend();
+    note += "; drawn: " + std::to_string(drawn_msgs_) + " message arrow" + (drawn_msgs_ == 1 ? "" : "s") + " (" +
+            std::to_string(drawn_ooo_) + " out of order)";
+    if (drawn_routines_ > 0)
+      note += ", " + std::to_string(drawn_routines_) + " SHMEM routine span" + (drawn_routines_ == 1 ? "" : "s");
+    title(note); // last in the document, once the caption can say what was drawn
     s_ << "</svg>\n";
     return s_.str();
   }
@@ -258,7 +269,7 @@ private:
 
   void header()
   {
-    const double H = axis_y_ + 50 + 60;
+    const double H = axis_y_ + 50 + 80; // the axis, then two rows of legend
     s_ << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
     s_ << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << num(W_) << "\" height=\"" << num(H)
        << "\" viewBox=\"0 0 " << num(W_) << ' ' << num(H)
@@ -268,7 +279,7 @@ private:
           "<rect width=\"6\" height=\"6\" fill=\"#fde3e1\"/><line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"6\" stroke=\"#c0392b\" stroke-width=\"2\"/></pattern>\n"
           "<pattern id=\"hatch-wait\" patternUnits=\"userSpaceOnUse\" width=\"6\" height=\"6\" patternTransform=\"rotate(-45)\">"
           "<rect width=\"6\" height=\"6\" fill=\"#eeeeee\"/><line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"6\" stroke=\"#777777\" stroke-width=\"1.5\"/></pattern>\n";
-    for (const char* c : {"#2f6fb5", "#e08a1e", "#8a5cc2", "#777777"}) {
+    for (const char* c : {"#2f6fb5", "#e08a1e", "#8a5cc2", "#777777", kOooColor}) {
       s_ << "<marker id=\"arrow-" << (c + 1)
          << "\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" "
             "orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\""
@@ -318,6 +329,32 @@ private:
     if (!text.empty() && x1 - x0 > 7.0 * static_cast<double>(text.size()))
       s_ << "<text x=\"" << num((x0 + x1) / 2) << "\" y=\"" << num(lane_mid(lane) + 4) << "\" text-anchor=\"middle\">"
          << esc(text) << "</text>\n";
+  }
+
+  /// The SHMEM routines the lane's thread is in: a band behind its boxes, named below them (a
+  /// collective's fetch-adds and waits sit inside the span of the collective that made them).
+  void routines()
+  {
+    s_ << "<g class=\"routines\">\n";
+    for (const RoutineInfo& r : ix_.routines) {
+      auto lane = lanes_.lane_of.find(r.thread());
+      if (lane == lanes_.lane_of.end() || !visible(r.begin, r.end))
+        continue;
+      ++drawn_routines_;
+      const double x0 = X(std::max(r.begin, from_)), x1 = std::max(x0 + 1.0, X(std::min(r.end, to_)));
+      const double y = lane_mid(lane->second);
+      s_ << "<rect class=\"routine\" x=\"" << num(x0) << "\" y=\"" << num(y - kRoutineAbove) << "\" width=\""
+         << num(x1 - x0) << "\" height=\"" << num(kRoutineAbove + kRoutineBelow)
+         << "\" fill=\"#fff3c4\" stroke=\"#c9a227\" stroke-width=\"0.6\"><title>" << esc(label(r.thread())) << ": "
+         << esc(r.name) << " from " << human_time(seconds(r.begin)) << " to " << human_time(seconds(r.end)) << " ("
+         << human_time(seconds(r.end - r.begin)) << (r.unfinished ? ", unfinished at the end of the trace" : "")
+         << ")</title></rect>\n";
+      const std::string name = r.name.rfind("shmem_", 0) == 0 ? r.name.substr(6) : r.name;
+      if (x1 - x0 > 5.5 * static_cast<double>(name.size()) + 4)
+        s_ << "<text class=\"routine-name\" x=\"" << num(x0 + 2) << "\" y=\"" << num(y + kRoutineBelow - 3)
+           << "\" font-size=\"9\" fill=\"#6b5300\">" << esc(name) << "</text>\n";
+    }
+    s_ << "</g>\n";
   }
 
   void compute_and_lock()
@@ -393,20 +430,42 @@ private:
     }
   }
 
-  /// A message: issue -> delivery at the target lane, delivery -> ACK/reply at the initiator.
+  /// A message's tooltip: what it is, between which lanes, its dates.
+  std::string tooltip(int src, int dst, std::int64_t issue, const MsgInfo& m) const
+  {
+    std::string t = m.kind + " message " + std::to_string(m.id) + ", " + std::to_string(m.bytes) +
+                    " B: " + lanes_.name(src) + " to " + lanes_.name(dst) + "; issued " + human_time(seconds(issue)) +
+                    ", delivered " + human_time(seconds(m.dlv));
+    if (m.done >= 0)
+      t += ", ACK/reply " + human_time(seconds(m.done));
+    if (m.ooo)
+      t += "; out of order (" + std::to_string(m.depth) + " later-issued message" + (m.depth == 1 ? "" : "s") +
+           " of the pair delivered before it)";
+    return t;
+  }
+
+  /// A message: issue -> delivery at the target lane, delivery -> ACK/reply at the initiator. An
+  /// out-of-order delivery's arrow is red, thicker and dashed.
   void message_arrows(int src, int dst, std::int64_t issue, const MsgInfo& m, const char* c)
   {
     if (m.dlv < 0)
       return;
-    if (visible(issue, m.dlv))
-      s_ << "<line class=\"msg\" x1=\"" << num(X(issue)) << "\" y1=\"" << num(lane_mid(src)) << "\" x2=\""
-         << num(X(m.dlv)) << "\" y2=\"" << num(lane_mid(dst)) << "\" stroke=\"" << c
-         << "\" stroke-width=\"1.2\" marker-end=\"url(#arrow-" << (c + 1) << ")\"/>\n";
+    const std::string tip = tooltip(src, dst, issue, m);
+    if (visible(issue, m.dlv)) {
+      ++drawn_msgs_;
+      drawn_ooo_ += m.ooo;
+      if (m.ooo)
+        c = kOooColor;
+      s_ << "<line class=\"msg" << (m.ooo ? " ooo" : "") << "\" x1=\"" << num(X(issue)) << "\" y1=\""
+         << num(lane_mid(src)) << "\" x2=\"" << num(X(m.dlv)) << "\" y2=\"" << num(lane_mid(dst)) << "\" stroke=\"" << c
+         << (m.ooo ? "\" stroke-width=\"2.2\" stroke-dasharray=\"7,2\"" : "\" stroke-width=\"1.2\"")
+         << " marker-end=\"url(#arrow-" << (c + 1) << ")\"><title>" << esc(tip) << "</title></line>\n";
+    }
     if (m.done >= 0 && visible(m.dlv, m.done))
       s_ << "<line class=\"ack\" x1=\"" << num(X(m.dlv)) << "\" y1=\"" << num(lane_mid(dst)) << "\" x2=\""
          << num(X(m.done)) << "\" y2=\"" << num(lane_mid(src))
          << "\" stroke=\"#777777\" stroke-width=\"1\" stroke-dasharray=\"4,3\" "
-         << "marker-end=\"url(#arrow-777777)\"/>\n";
+         << "marker-end=\"url(#arrow-777777)\"><title>ACK/reply of " << esc(tip) << "</title></line>\n";
   }
 
   void arrows(const Shown& shown)
@@ -440,14 +499,22 @@ private:
          << num(axis_y_ + 5) << "\" stroke=\"black\"/><text x=\"" << num(x) << "\" y=\"" << num(axis_y_ + 18)
          << "\" text-anchor=\"middle\">" << svg::tick_label(v) << "</text>\n";
     }
-    s_ << "<text x=\"" << num(kLeft + plot_w_ / 2) << "\" y=\"" << num(axis_y_ + 36)
-       << "\" text-anchor=\"middle\">simulated time (" << u.name << ")</text>\n</g>\n";
+    s_ << "<text x=\"" << num(kLeft + plot_w_ / 2) << "\" y=\"" << num(axis_y_ + 36) << "\" text-anchor=\"middle\">"
+       << (real_clock() ? "real time" : "simulated time") << " (" << u.name << ")</text>\n</g>\n";
+  }
+
+  /// An emulated run's trace is dated by the hosts' clocks (its meta clock "real"), a simulated
+  /// one by the simulation's.
+  bool real_clock() const
+  {
+    const auto it = ix_.trace->meta.find("clock");
+    return it != ix_.trace->meta.end() && it->second == "real";
   }
 
   void legend()
   {
     s_ << "<g class=\"legend\">\n";
-    enum Shape { Box, Triangle, Line, DashedLine, Bar };
+    enum Shape { Box, Triangle, Line, DashedLine, OooLine, Bar };
     struct Item {
       const char* name;
       const char* fill;
@@ -462,11 +529,15 @@ private:
                           {"quiet / fence", "url(#hatch-quiet)", "#c0392b", Box},
                           {"wait_until", "url(#hatch-wait)", "#777777", Box},
                           {"shared lines / lock", "#555555", "#555555", Bar},
+                          {"SHMEM routine", "#fff3c4", "#c9a227", Box},
                           {"message", "#2f6fb5", "#2f6fb5", Line},
+                          {"out of order", kOooColor, kOooColor, OooLine},
                           {"ACK / reply", "#777777", "#777777", DashedLine}};
-    double lx          = kLeft;
-    const double ly    = axis_y_ + 58;
+    double lx = kLeft, ly = axis_y_ + 58;
     for (const Item& it : items) {
+      const double w = 30 + 6.5 * static_cast<double>(std::char_traits<char>::length(it.name));
+      if (lx > kLeft && lx + w > W_ - kRight) // a second row rather than past the right edge
+        lx = kLeft, ly += 20;
       switch (it.shape) {
         case Box:
           s_ << "<rect x=\"" << num(lx) << "\" y=\"" << num(ly - 9) << "\" width=\"18\" height=\"12\" fill=\""
@@ -479,8 +550,10 @@ private:
           break;
         case Line:
         case DashedLine:
+        case OooLine:
           s_ << "<line x1=\"" << num(lx) << "\" y1=\"" << num(ly - 3) << "\" x2=\"" << num(lx + 18) << "\" y2=\""
-             << num(ly - 3) << "\" stroke=\"" << it.stroke << "\" stroke-width=\"1.2\""
+             << num(ly - 3) << "\" stroke=\"" << it.stroke << "\" stroke-width=\""
+             << (it.shape == OooLine ? "2.2\" stroke-dasharray=\"7,2\"" : "1.2\"")
              << (it.shape == DashedLine ? " stroke-dasharray=\"4,3\"" : "") << "/>\n";
           break;
         case Bar:
@@ -488,7 +561,7 @@ private:
              << "\"/>\n";
       }
       s_ << "<text x=\"" << num(lx + 22) << "\" y=\"" << num(ly + 1) << "\">" << it.name << "</text>\n";
-      lx += 30 + 6.5 * static_cast<double>(std::char_traits<char>::length(it.name));
+      lx += w;
     }
     s_ << "</g>\n";
   }
@@ -498,6 +571,7 @@ private:
   const std::int64_t from_, to_;
   const double W_, plot_w_, plot_h_, axis_y_;
   std::ostringstream s_;
+  int drawn_msgs_ = 0, drawn_ooo_ = 0, drawn_routines_ = 0;
 };
 
 } // namespace

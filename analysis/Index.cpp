@@ -64,7 +64,22 @@ Index build_index(const traces::Trace& tr)
     ix.t_end   = std::max(ix.t_end, t);
   };
   std::map<ThreadKey, WaitInfo> open_waits;
+  std::map<ThreadKey, RoutineInfo> open_routines;
   for (const traces::Event& e : tr.events) {
+    // Routine spans do not widen the trace's span (the report's figures are those of the
+    // operations, waits and intervals): they only add names to what the threads did.
+    if (e.type == Type::Call) {
+      open_routines[{e.pe, e.thr}] = RoutineInfo{e.pe, e.thr, e.what, e.t, e.t, false};
+      continue;
+    }
+    if (e.type == Type::Ret) {
+      if (auto it = open_routines.find({e.pe, e.thr}); it != open_routines.end()) {
+        it->second.end = e.t;
+        ix.routines.push_back(std::move(it->second));
+        open_routines.erase(it);
+      }
+      continue;
+    }
     if (e.type != Type::Pe && e.type != Type::Link)
       see(e.t);
     switch (e.type) {
@@ -77,6 +92,8 @@ Index build_index(const traces::Trace& tr)
       case Type::Ctx:
       case Type::Ct:
       case Type::Limit:
+      case Type::Call: // taken above
+      case Type::Ret:
         break;
       case Type::Op: {
         OpInfo o;
@@ -151,6 +168,14 @@ Index build_index(const traces::Trace& tr)
     ix.waits.push_back(w);
   }
   std::stable_sort(ix.waits.begin(), ix.waits.end(), [](const WaitInfo& a, const WaitInfo& b) {
+    return std::tie(a.begin, a.pe, a.thr) < std::tie(b.begin, b.pe, b.thr);
+  });
+  for (auto& [k, r] : open_routines) {
+    r.end        = std::max(r.begin, ix.t_end);
+    r.unfinished = true;
+    ix.routines.push_back(std::move(r));
+  }
+  std::stable_sort(ix.routines.begin(), ix.routines.end(), [](const RoutineInfo& a, const RoutineInfo& b) {
     return std::tie(a.begin, a.pe, a.thr) < std::tie(b.begin, b.pe, b.thr);
   });
   for (std::uint64_t id : ix.op_order) {

@@ -62,6 +62,15 @@ struct WaitInfo {
   ThreadKey thread() const { return {pe, thr}; }
 };
 
+/// A SHMEM routine a thread was in: from its `call` to its `ret` (the outermost library call).
+struct RoutineInfo {
+  int pe = 0, thr = 0;
+  std::string name;
+  std::int64_t begin = 0, end = 0;
+  bool unfinished = false; ///< no `ret`: closed at the end of the trace
+  ThreadKey thread() const { return {pe, thr}; }
+};
+
 struct HopInfo {
   std::int64_t t = 0, queued = 0;
   std::uint64_t msg = 0, bytes = 0;
@@ -76,6 +85,7 @@ struct Index {
   std::vector<std::uint64_t> op_order;        ///< op ids in issue order
   std::map<std::uint64_t, MsgInfo> msgs;      ///< by id
   std::vector<WaitInfo> waits;                ///< in begin order
+  std::vector<RoutineInfo> routines;          ///< in begin order (traces without `call` lines: none)
   std::vector<HopInfo> hops;
   std::map<ThreadKey, std::vector<Interval>> comps, locks;
   std::set<ThreadKey> threads;         ///< every PE thread that appears

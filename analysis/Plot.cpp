@@ -3,11 +3,13 @@
 #include "analysis/Svg.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <limits>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <optional>
 #include <regex>
@@ -20,6 +22,29 @@ using nlohmann::json;
 using svg::esc;
 using svg::num;
 namespace fs = std::filesystem;
+
+std::map<std::string, std::string> sweep_variable_keys(const std::string& scenario_file)
+{
+  std::map<std::string, std::string> keys;
+  std::ifstream in(scenario_file);
+  const json j = json::parse(in, nullptr, false);
+  if (j.is_discarded() || !j.is_object() || !j.contains("sweep"))
+    return keys;
+  const std::function<void(const json&)> walk = [&](const json& v) {
+    if (v.is_object()) {
+      const auto k = v.find("key"), n = v.find("name");
+      if (k != v.end() && n != v.end() && k->is_string() && n->is_string())
+        keys[n->get<std::string>()] = k->get<std::string>();
+      for (const auto& [name, sub] : v.items())
+        walk(sub);
+    } else if (v.is_array()) {
+      for (const json& sub : v)
+        walk(sub);
+    }
+  };
+  walk(j["sweep"]);
+  return keys;
+}
 
 RunDocs load_run(const std::string& dir)
 {
@@ -36,6 +61,14 @@ RunDocs load_run(const std::string& dir)
       throw std::runtime_error(p.string() + ": not valid JSON");
     if (j.contains("values") && j["values"].is_object())
       r.docs.emplace_back("point", std::move(j["values"]));
+    // The sweep's index names its scenario, whose variables say the keys they set.
+    fs::path run_dir = dir;
+    if (run_dir.filename().empty()) // "DIR/"
+      run_dir = run_dir.parent_path();
+    std::ifstream sweep(run_dir.parent_path() / "sweep.json");
+    const json index = json::parse(sweep, nullptr, false);
+    if (!index.is_discarded() && index.is_object() && index.contains("scenario") && index["scenario"].is_string())
+      r.variable_keys = sweep_variable_keys(index["scenario"].get<std::string>());
   }
   for (const char* stem : {"summary", "report", "scenario", "reported"}) {
     const fs::path p = fs::path(dir) / (std::string(stem) + ".json");
@@ -158,8 +191,13 @@ UnitValue number(const RunDocs& run, const std::string& key, const char* what, c
   if (!j)
     throw std::runtime_error(run.dir + ": no key '" + key + "' (" + what +
                              ") in its scenario.json, summary.json or report.json");
+  // A sweep variable reads as the scenario key it sets ("size" as traffic.size: bytes).
+  const std::string bare = key.rfind("point.", 0) == 0    ? key.substr(6)
+                           : key.rfind("values.", 0) == 0 ? key.substr(7)
+                                                          : key;
+  const auto var         = run.variable_keys.find(bare);
   if (opt.units)
-    if (const std::optional<UnitValue> u = opt.units(key, *j))
+    if (const std::optional<UnitValue> u = opt.units(var != run.variable_keys.end() ? var->second : key, *j))
       return *u;
   const NameUnit n = unit_from_name(last_part(key));
   if (j->is_number())
@@ -172,8 +210,105 @@ UnitValue number(const RunDocs& run, const std::string& key, const char* what, c
   throw std::runtime_error(run.dir + ": key '" + key + "' (" + what + ") is " + shown + ", not a number");
 }
 
-const char* kPalette[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
-                          "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
+// A series' style: a colour, a marker and a dash pattern that go together (slot k has the k-th of
+// each), so that two series drawn on top of each other stay apart by their markers and dashes.
+const char* kPalette[]       = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
+                                "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
+constexpr std::size_t kSlots = std::size(kPalette);
+const char* kDashes[kSlots]  = {"", "7,3", "2,3", "9,3,2,3", "4,4", "12,4", "2,6", "7,3,2,3,2,3", "14,3", "5,2,1,2"};
+enum class Marker { Circle, Square, Triangle, Diamond, TriangleDown, Plus, Cross, Pentagon, Star, Bar };
+
+/// The slot a series prefers, from its identity (not its place in one plot): the integer its name
+/// ends with ("variant 3", "threads = 4", "2"), else a hash of its name. Companion plots of the
+/// same series give them the same style.
+std::size_t preferred_slot(const std::string& name)
+{
+  std::size_t end = name.size();
+  while (end > 0 && std::isdigit(static_cast<unsigned char>(name[end - 1])))
+    --end;
+  if (end < name.size() && name.size() - end < 9)
+    return static_cast<std::size_t>(std::stol(name.substr(end))) % kSlots;
+  std::uint32_t h = 2166136261u; // FNV-1a
+  for (unsigned char c : name)
+    h = (h ^ c) * 16777619u;
+  return h % kSlots;
+}
+
+/// The slots of a plot's series: each its preferred one, or the next free one when another series
+/// of the plot has it (series taken in order of their names, so the result is the plot's own).
+std::map<std::string, std::size_t> style_slots(const std::vector<std::string>& series)
+{
+  std::vector<std::string> names = series;
+  std::sort(names.begin(), names.end());
+  std::map<std::string, std::size_t> slots;
+  std::vector<bool> used(kSlots, false);
+  for (const std::string& n : names) {
+    std::size_t k = preferred_slot(n);
+    for (std::size_t i = 0; i < kSlots && used[k]; ++i)
+      k = (k + 1) % kSlots;
+    used[k]  = true; // more series than slots: they share
+    slots[n] = k;
+  }
+  return slots;
+}
+
+/// A marker's SVG at (x, y), in `colour` (hollow ones filled white).
+std::string marker_svg(std::size_t slot, double x, double y, const char* colour)
+{
+  const double r = 4;
+  const auto pts = [](std::initializer_list<std::pair<double, double>> ps) {
+    std::string o;
+    for (const auto& [px, py] : ps)
+      o += (o.empty() ? "" : " ") + num(px) + "," + num(py);
+    return o;
+  };
+  const std::string solid  = "\" fill=\"" + std::string(colour) + "\"/>";
+  const std::string hollow = "\" fill=\"white\" stroke=\"" + std::string(colour) + "\" stroke-width=\"1.5\"/>";
+  switch (static_cast<Marker>(slot % kSlots)) {
+    case Marker::Circle:
+      return "<circle class=\"marker\" cx=\"" + num(x) + "\" cy=\"" + num(y) + "\" r=\"3.5" + solid;
+    case Marker::Square:
+      return "<rect class=\"marker\" x=\"" + num(x - r) + "\" y=\"" + num(y - r) + "\" width=\"" + num(2 * r) +
+             "\" height=\"" + num(2 * r) + hollow;
+    case Marker::Triangle:
+      return "<polygon class=\"marker\" points=\"" + pts({{x, y - r - 1}, {x + r + 1, y + r}, {x - r - 1, y + r}}) +
+             solid;
+    case Marker::Diamond:
+      return "<polygon class=\"marker\" points=\"" +
+             pts({{x, y - r - 1}, {x + r + 1, y}, {x, y + r + 1}, {x - r - 1, y}}) + hollow;
+    case Marker::TriangleDown:
+      return "<polygon class=\"marker\" points=\"" + pts({{x, y + r + 1}, {x + r + 1, y - r}, {x - r - 1, y - r}}) +
+             hollow;
+    case Marker::Plus:
+      return "<path class=\"marker\" d=\"M" + num(x - r - 1) + "," + num(y) + "h" + num(2 * r + 2) + "M" + num(x) +
+             "," + num(y - r - 1) + "v" + num(2 * r + 2) + "\" stroke=\"" + colour + "\" stroke-width=\"2\"/>";
+    case Marker::Cross:
+      return "<path class=\"marker\" d=\"M" + num(x - r) + "," + num(y - r) + "l" + num(2 * r) + "," + num(2 * r) +
+             "M" + num(x - r) + "," + num(y + r) + "l" + num(2 * r) + "," + num(-2 * r) + "\" stroke=\"" + colour +
+             "\" stroke-width=\"2\"/>";
+    case Marker::Pentagon:
+      return "<polygon class=\"marker\" points=\"" +
+             pts({{x, y - r - 1}, {x + r + 1, y - 1}, {x + r - 1, y + r}, {x - r + 1, y + r}, {x - r - 1, y - 1}}) +
+             solid;
+    case Marker::Star:
+      return "<polygon class=\"marker\" points=\"" +
+             pts({{x, y - r - 2},
+                  {x + 1.5, y - 1.5},
+                  {x + r + 2, y - 1.5},
+                  {x + 2.5, y + 1.5},
+                  {x + 3.5, y + r + 2},
+                  {x, y + 3},
+                  {x - 3.5, y + r + 2},
+                  {x - 2.5, y + 1.5},
+                  {x - r - 2, y - 1.5},
+                  {x - 1.5, y - 1.5}}) +
+             hollow;
+    case Marker::Bar:
+      return "<rect class=\"marker\" x=\"" + num(x - 1.5) + "\" y=\"" + num(y - r - 1) + "\" width=\"3\" height=\"" +
+             num(2 * r + 2) + solid;
+  }
+  return "";
+}
 
 /// One point from the y values of the runs that share its series and x (opt.spread).
 PlotPoint summarize(const std::string& series, double x, std::vector<double> ys, Spread spread)
@@ -230,13 +365,20 @@ void collect_points(const std::vector<RunDocs>& runs, const PlotOptions& opt, Pl
       p.points.push_back(summarize(s, x, v, opt.spread));
 }
 
-/// An axis's name: the option's label, else the key without its unit suffix.
-std::string axis_name(const std::string& label, const std::string& key, Quantity q)
+/// An axis's name: the option's label, else the key as a readable name (its unit goes in
+/// brackets after it, axis_label).
+std::string axis_name(const std::string& label, const std::string& key, Quantity /*q*/)
 {
-  if (!label.empty())
-    return label;
-  const NameUnit n = unit_from_name(key);
-  return q != Quantity::Plain && n.quantity == q ? n.stem : key;
+  return label.empty() ? readable_name(key) : label;
+}
+
+/// A series' legend entry: "NAME = VALUE" for a series key ("threads = 2"), the metric's name
+/// for the one line of a plot without one.
+std::string legend_text(const std::string& series, const PlotOptions& opt)
+{
+  if (opt.series.empty())
+    return series == opt.y ? readable_name(opt.y) : series;
+  return readable_name(opt.series) + " = " + series;
 }
 
 std::string points_table(const Plot& p, const PlotOptions& opt)
@@ -284,7 +426,8 @@ std::vector<double> linear_ticks(double lo, double hi, Quantity q, const Display
 class PlotSvg {
 public:
   PlotSvg(const Plot& p, const PlotOptions& opt)
-      : p_(p), opt_(opt), W_(opt.width), H_(opt.height), pw_(W_ - kL - kR), ph_(H_ - kT - kB)
+      : p_(p), opt_(opt), W_(opt.width), H_(opt.height), pw_(W_ - kL - kR), ph_(H_ - kT - kB),
+        slots_(style_slots(p.series))
   {
     fit_ranges();
   }
@@ -346,7 +489,8 @@ private:
        << "\" viewBox=\"0 0 " << num(W_) << ' ' << num(H_)
        << "\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" font-size=\"12\">\n";
     s_ << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
-    const std::string title = opt_.title.empty() ? (opt_.y + " vs " + opt_.x) : opt_.title;
+    const std::string title =
+        opt_.title.empty() ? (readable_name(opt_.y) + " vs " + readable_name(opt_.x)) : opt_.title;
     s_ << "<text x=\"" << num(kL + pw_ / 2)
        << "\" y=\"25\" text-anchor=\"middle\" font-size=\"15\" font-weight=\"bold\">" << esc(title) << "</text>\n";
     s_ << "<rect x=\"" << num(kL) << "\" y=\"" << num(kT) << "\" width=\"" << num(pw_) << "\" height=\"" << num(ph_)
@@ -404,26 +548,34 @@ private:
        << "\" stroke-width=\"1.2\"/>\n";
   }
 
+  std::size_t slot(const std::string& series) const { return slots_.at(series); }
+
+  /// A series: its line in its colour and dash pattern, its markers, its legend entry (the same
+  /// three, so that a reader tells the series apart without colour).
   void series(std::size_t i)
   {
-    const char* c = kPalette[i % std::size(kPalette)];
+    const std::size_t k = slot(p_.series[i]);
+    const char* c       = kPalette[k];
+    const std::string dash =
+        *kDashes[k] != '\0' ? std::string(" stroke-dasharray=\"") + kDashes[k] + "\"" : std::string();
     std::string pts;
     s_ << "<g class=\"series\" data-series=\"" << esc(p_.series[i]) << "\">\n";
     for (const PlotPoint& pt : p_.points)
       if (pt.series == p_.series[i])
         pts += (pts.empty() ? "" : " ") + num(X(pt.x)) + "," + num(Y(pt.y));
-    s_ << "<polyline class=\"line\" points=\"" << pts << "\" fill=\"none\" stroke=\"" << c
-       << "\" stroke-width=\"2\"/>\n";
+    s_ << "<polyline class=\"line\" points=\"" << pts << "\" fill=\"none\" stroke=\"" << c << "\" stroke-width=\"2\""
+       << dash << "/>\n";
     for (const PlotPoint& pt : p_.points)
       if (pt.series == p_.series[i]) {
         if (has_bar(pt))
           error_bar(pt, c);
-        s_ << "<circle cx=\"" << num(X(pt.x)) << "\" cy=\"" << num(Y(pt.y)) << "\" r=\"3.5\" fill=\"" << c << "\"/>\n";
+        s_ << marker_svg(k, X(pt.x), Y(pt.y), c) << "\n";
       }
     const double ly = kT + 10 + 20 * static_cast<double>(i);
-    s_ << "<line x1=\"" << num(kL + pw_ + 15) << "\" y1=\"" << num(ly) << "\" x2=\"" << num(kL + pw_ + 40) << "\" y2=\""
-       << num(ly) << "\" stroke=\"" << c << "\" stroke-width=\"2\"/><text x=\"" << num(kL + pw_ + 46) << "\" y=\""
-       << num(ly + 4) << "\">" << esc(p_.series[i]) << "</text>\n</g>\n";
+    s_ << "<line x1=\"" << num(kL + pw_ + 12) << "\" y1=\"" << num(ly) << "\" x2=\"" << num(kL + pw_ + 42) << "\" y2=\""
+       << num(ly) << "\" stroke=\"" << c << "\" stroke-width=\"2\"" << dash << "/>"
+       << marker_svg(k, kL + pw_ + 27, ly, c) << "<text class=\"legend\" x=\"" << num(kL + pw_ + 48) << "\" y=\""
+       << num(ly + 4) << "\">" << esc(legend_text(p_.series[i], opt_)) << "</text>\n</g>\n";
   }
 
   /// Reference points: hollow diamonds in their series' colour, one legend entry below the series'.
@@ -433,8 +585,8 @@ private:
       return;
     s_ << "<g class=\"references\">\n";
     for (const PlotPoint& pt : p_.references) {
-      const auto it = std::find(p_.series.begin(), p_.series.end(), pt.series);
-      const char* c = kPalette[static_cast<std::size_t>(it - p_.series.begin()) % std::size(kPalette)];
+      const auto it = slots_.find(pt.series);
+      const char* c = it != slots_.end() ? kPalette[it->second] : "black";
       s_ << diamond(X(pt.x), Y(pt.y), c) << "\n";
     }
     const double ly = kT + 10 + 20 * static_cast<double>(p_.series.size());
@@ -454,6 +606,7 @@ private:
   const PlotOptions& opt_;
   const double W_, H_, pw_, ph_;
   double x0_ = 0, x1_ = 1, y0_ = 0, y1_ = 1;
+  const std::map<std::string, std::size_t> slots_; ///< series -> style slot
   std::ostringstream s_;
 };
 

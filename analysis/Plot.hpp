@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <limits>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -19,9 +20,17 @@ namespace shmemsim::analysis {
 struct RunDocs {
   std::string dir;
   std::vector<std::pair<std::string, nlohmann::json>> docs;
+  /// A sweep run's variables named apart from the scenario key they set ("size" for
+  /// traffic.size): name -> key, so that their values read in that key's unit.
+  std::map<std::string, std::string> variable_keys;
 };
+
+/// The scenario keys a sweep's named variables set (name -> key): the {"key": K, "name": N}
+/// objects of the scenario file's "sweep" object. Empty if the file cannot be read.
+std::map<std::string, std::string> sweep_variable_keys(const std::string& scenario_file);
 /// Reads DIR/scenario.json, DIR/summary.json, DIR/report.json (those present; at least one),
-/// DIR/reported.json if present, and a sweep run's variables (DIR/point.json's values) as "point".
+/// DIR/reported.json if present, and a sweep run's variables (DIR/point.json's values) as "point"
+/// (with the keys they set, from the sweep's DIR/../sweep.json and its scenario).
 /// Throws std::runtime_error naming the file on bad JSON or a missing directory.
 RunDocs load_run(const std::string& dir);
 

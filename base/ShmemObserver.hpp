@@ -34,6 +34,11 @@ public:
   virtual void compute(Ps t, Ps dur, int pe, int thr) = 0;
   /// Waiting for and holding the library's lock, from `t`, `dur` long.
   virtual void lock(Ps t, Ps dur, int pe, int thr) = 0;
+  /// Thread `thr` of PE `pe` enters the SHMEM routine `routine` ("shmem_barrier_all"): its
+  /// outermost library call (a routine the library calls inside another is not reported).
+  virtual void routine_begin(Ps /*t*/, int /*pe*/, int /*thr*/, const char* /*routine*/) {}
+  /// The thread returns from the routine of its last routine_begin.
+  virtual void routine_end(Ps /*t*/, int /*pe*/, int /*thr*/) {}
 
   /// An interval from `t` (a computation or a lock) is under way and will be reported, dated `t`,
   /// once its length is known: until the matching interval_closed(t), events before `t` may still

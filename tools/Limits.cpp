@@ -2,6 +2,7 @@
 
 #include "base/CommandLine.hpp"
 
+#include "analysis/AxisUnits.hpp"
 #include "analysis/Index.hpp"
 #include "analysis/Report.hpp"
 #include "scenarios/Scenario.hpp"
@@ -307,14 +308,41 @@ std::string cell(const json& v)
   return v.dump();
 }
 
-/// The rows as a Markdown table (aligned, so that it reads on a terminal too).
+/// The time column's title: the figure's readable name, its unit and that it is the run's
+/// ("time (us, run)" for time_us, "simulated time (s, run)" for sim_time_s).
+std::string time_title(const std::string& figure)
+{
+  const analysis::NameUnit u = analysis::unit_from_name(figure);
+  const std::string unit     = u.stem.size() < figure.size() ? figure.substr(u.stem.size() + 1) : std::string();
+  return analysis::readable_name(figure) + " (" + (unit.empty() ? "" : unit + ", ") + "run)";
+}
+
+/// The hidden share as a percentage ("3.608").
+std::string percent_cell(const json& v)
+{
+  return v.is_number() ? cell(json(v.get<double>() * 100)) : cell(v);
+}
+
+/// The rows as a Markdown table (aligned, so that it reads on a terminal too). Each figure's
+/// column says its unit and what it covers: the run (summed over its PEs or threads) or one PE.
 std::string limits_table(const json& rows)
 {
-  const std::string time              = rows.empty() ? "time" : rows[0]["time_name"].get<std::string>();
-  const std::vector<std::string> head = {"policy",     "max_cts",        "max_mds",        "queues",
-                                         "status",     "created",        "refused",        "shared",
-                                         "indep. MDs", "CTs peak/limit", "MDs peak/limit", "indep. queues",
-                                         time,         "interference_s", "hidden"};
+  const std::string time              = time_title(rows.empty() ? "time" : rows[0]["time_name"].get<std::string>());
+  const std::vector<std::string> head = {"policy",
+                                         "max_cts",
+                                         "max_mds",
+                                         "queues",
+                                         "status",
+                                         "ctx created (run)",
+                                         "refused (run)",
+                                         "shared (run)",
+                                         "indep. MDs",
+                                         "CTs peak/limit (1 PE)",
+                                         "MDs peak/limit (1 PE)",
+                                         "indep. queues (run)",
+                                         time,
+                                         "interference (s, sum of threads)",
+                                         "hidden (% of comm.)"};
   std::vector<std::vector<std::string>> cells;
   for (const json& r : rows)
     cells.push_back({cell(r["policy"]), cell(r["max_cts"]), cell(r["max_mds"]), cell(r["injection_queues"]),
@@ -323,7 +351,7 @@ std::string limits_table(const json& rows)
                                                        : cell(r["independent_mds"]),
                      cell(r["cts_peak"]) + "/" + cell(r["max_cts"]), cell(r["mds_peak"]) + "/" + cell(r["max_mds"]),
                      cell(r["independent_queues"]), cell(r["time"]), cell(r["interference_s"]),
-                     cell(r["hidden_share"])});
+                     percent_cell(r["hidden_share"])});
   std::vector<std::size_t> w(head.size());
   for (std::size_t c = 0; c < head.size(); ++c) {
     w[c] = head[c].size();

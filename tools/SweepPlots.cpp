@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <stdexcept>
 
 namespace shmemsim::tools {
@@ -75,9 +76,13 @@ std::vector<std::string> draw_sweep_plots(const SweepResults& res, std::vector<s
 {
   std::vector<std::string> problems;
   std::vector<analysis::RunDocs> runs;
+  // Variables named apart from the keys they set keep those keys' units on the axes.
+  const std::map<std::string, std::string> keys = analysis::sweep_variable_keys(res.index().scenario);
   for (std::size_t i = 0; i < res.runs().size(); ++i)
-    if (res.runs()[i].status == 0)
+    if (res.runs()[i].status == 0) {
       runs.push_back(run_docs(res, i));
+      runs.back().variable_keys = keys;
+    }
   std::vector<SweepPlot> plots = res.index().plots.empty() ? default_plots(res) : res.index().plots;
   if (runs.empty())
     return problems;

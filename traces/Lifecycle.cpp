@@ -131,6 +131,10 @@ void LifecycleWalk::visit(const Event& e)
     case Type::Limit:
       limit(e);
       break;
+    case Type::Call:
+    case Type::Ret:
+      routine(e);
+      break;
   }
 }
 

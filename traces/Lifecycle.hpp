@@ -122,6 +122,8 @@ protected:
   virtual void computed(const Event&) {}
   virtual void locked(const Event&) {}
   virtual void limit(const Event&) {}
+  /// A thread enters (`call`) or leaves (`ret`) a SHMEM routine.
+  virtual void routine(const Event&) {}
 
 private:
   void wait_begins(const Event& e);

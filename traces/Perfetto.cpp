@@ -219,7 +219,10 @@ private:
     // never injected: queued until delivered
     w_.async('e', e.id, m.injected, kPerfettoNicPid + m.node, e.t, (m.injected ? "in flight " : "queued ") + m.kind);
     nic_counters(m.node, e.t);
-    w_.slice(m.dst, kPerfettoIncomingTid, e.t, 0, "delivery", "deliver " + m.kind,
+    // Out-of-order deliveries have a category of their own besides "delivery" (a filter in the UI
+    // or `category GLOB '*out_of_order*'` in the trace processor) and say so in their name.
+    w_.slice(m.dst, kPerfettoIncomingTid, e.t, 0, e.ooo ? "delivery,out_of_order" : "delivery",
+             "deliver " + m.kind + (e.ooo ? " (out of order)" : ""),
              kvu("msg", e.id) + "," + kvu("op", m.op) + "," + kv("src", m.src) + "," + kv("ooo", e.ooo ? 1 : 0) + "," +
                  kvu("depth", e.depth));
     if (d.op && m.src == d.op->pe) {
@@ -268,6 +271,38 @@ private:
   void computed(const Event& e) override { w_.slice(e.pe, e.thr, e.t, e.dur, "compute", "compute", ""); }
   void locked(const Event& e) override { w_.slice(e.pe, e.thr, e.t, e.dur, "lock", "shared lines / lock", ""); }
 
+  /// A SHMEM routine's span on its thread: a begin at `call`, an end at `ret` (nesting the
+  /// thread's operations and waits inside it).
+  void routine(const Event& e) override
+  {
+    const std::pair<int, int> k{e.pe, e.thr};
+    if (e.type == Type::Call) {
+      if (open_routines_.count(k)) // a call without its ret (never written by the recorder): end it here
+        end_routine(k, e.t);
+      open_routines_[k] = e.what;
+      w_.event("\"ph\":\"B\",\"pid\":" + std::to_string(e.pe) + ",\"tid\":" + std::to_string(e.thr) +
+               ",\"ts\":" + us(e.t) + ",\"cat\":\"routine\",\"name\":" + str(e.what));
+    } else if (open_routines_.count(k)) {
+      end_routine(k, e.t);
+    }
+  }
+
+  void end_routine(const std::pair<int, int>& k, std::int64_t t)
+  {
+    w_.event("\"ph\":\"E\",\"pid\":" + std::to_string(k.first) + ",\"tid\":" + std::to_string(k.second) +
+             ",\"ts\":" + us(t) + ",\"cat\":\"routine\",\"name\":" + str(open_routines_[k]));
+    open_routines_.erase(k);
+  }
+
+public:
+  /// Ends the routines still under way at `end` (the run ended inside them), by PE, then thread.
+  void close_open_routines(std::int64_t end)
+  {
+    while (!open_routines_.empty())
+      end_routine(open_routines_.begin()->first, end);
+  }
+
+private:
   void limit(const Event& e) override
   {
     w_.event("\"ph\":\"i\",\"s\":\"p\",\"pid\":" + std::to_string(e.pe) + ",\"tid\":0,\"ts\":" + us(e.t) +
@@ -277,6 +312,7 @@ private:
   Writer& w_;
   const Tracks& tracks_;
   std::map<int, unsigned long long> link_bytes_;
+  std::map<std::pair<int, int>, std::string> open_routines_; ///< (PE, thread) -> its routine
 };
 
 } // namespace
@@ -296,6 +332,7 @@ void write_perfetto(const EventSource& source, std::ostream& out)
     last = e.t;
   });
   events.close_open_waits(last);
+  events.close_open_routines(last);
   out << "\n]}\n";
 }
 

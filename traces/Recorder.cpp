@@ -150,6 +150,18 @@ void TraceObserver::lock(Ps t, Ps dur, int pe, int thr)
   record(std::move(e));
 }
 
+void TraceObserver::routine_begin(Ps t, int pe, int thr, const char* routine)
+{
+  Event e = event(Type::Call, t, pe, thr);
+  e.what  = routine;
+  record(std::move(e));
+}
+
+void TraceObserver::routine_end(Ps t, int pe, int thr)
+{
+  record(event(Type::Ret, t, pe, thr));
+}
+
 // ------------------------------------------------------------------ Recorder: a run's trace, in date order
 
 Recorder::Recorder(Level level, const std::string& dir) : level_(level)

@@ -41,6 +41,8 @@ public:
   void wait_end(Ps t, int pe, int thr, std::uint64_t target) override;
   void compute(Ps t, Ps dur, int pe, int thr) override;
   void lock(Ps t, Ps dur, int pe, int thr) override;
+  void routine_begin(Ps t, int pe, int thr, const char* routine) override;
+  void routine_end(Ps t, int pe, int thr) override;
 
 protected:
   /// Takes event `e`; gives an operation (Op) or a message (Msg) its id, and returns it (0 for

@@ -17,6 +17,7 @@ constexpr TypeName kTypes[] = {
     {Type::Pe, "pe"},     {Type::Link, "link"}, {Type::Ctx, "ctx"},   {Type::Op, "op"},     {Type::Msg, "msg"},
     {Type::Inj, "inj"},   {Type::Hop, "hop"},   {Type::Dlv, "dlv"},   {Type::Done, "done"}, {Type::Ct, "ct"},
     {Type::Wait, "wait"}, {Type::Wend, "wend"}, {Type::Comp, "comp"}, {Type::Lock, "lock"}, {Type::Limit, "limit"},
+    {Type::Call, "call"}, {Type::Ret, "ret"},
 };
 
 /// Words never contain blanks: the format splits on them.
@@ -148,6 +149,12 @@ template <class E, class F> void for_each_field(E& e, F&& f)
       break;
     case Type::Limit:
       f(e.t), f(e.pe), f(e.what);
+      break;
+    case Type::Call:
+      f(e.t), f(e.pe), f(e.thr), f(e.what);
+      break;
+    case Type::Ret:
+      f(e.t), f(e.pe), f(e.thr);
       break;
   }
 }

@@ -38,6 +38,8 @@ enum class Type : std::uint8_t {
   Comp,  ///< t pe thr dur                     computation from t, dur long (as the cores ran it)
   Lock,  ///< t pe thr dur                     waiting for shared cache lines, or for and in a library lock
   Limit, ///< t pe what                        a resource limit was hit (ct, md, le)
+  Call,  ///< t pe thr what                    a thread enters a SHMEM routine (what: its name)
+  Ret,   ///< t pe thr                         it returns from that routine
 };
 const char* tag(Type t);
 
@@ -50,7 +52,7 @@ struct Event {
   std::int64_t t   = 0;
   std::uint64_t id = 0;                   ///< op id (Op), message id (Msg, Inj, Hop, Dlv, Done), link id (Link)
   std::uint64_t op = 0;                   ///< Msg: the operation it belongs to (0: none)
-  int pe           = -1;                  ///< Pe, Ctx, Op, Ct, Wait, Wend, Comp, Lock, Limit
+  int pe           = -1;                  ///< Pe, Ctx, Op, Ct, Wait, Wend, Comp, Lock, Limit, Call, Ret
   int thr          = -1;                  ///< the PE's thread (0: its main thread)
   int ctx          = -1;                  ///< the PE's context (0: the default one; -1: none, e.g. wait_until)
   int ct           = -1;                  ///< counting event of the PE's NI
@@ -66,7 +68,7 @@ struct Event {
   std::uint64_t depth = 0;                ///< Dlv: later-issued messages of the pair delivered before it
   std::int64_t queued = 0;                ///< Hop: time the packet queued for the link
   std::int64_t dur    = 0;                ///< Comp, Lock
-  std::string what;                       ///< Ctx, Op (kind), Msg (kind), Link (name), Wait, Limit
+  std::string what;                       ///< Ctx, Op (kind), Msg (kind), Link (name), Wait, Limit, Call (routine)
 };
 
 /// A whole trace: header values and events in the order recorded (dates never decrease).

@@ -82,6 +82,8 @@ struct SimThread {
   unsigned long work = 0;            ///< counted instructions not yet charged (while it is switched out)
   bool computing     = false;        ///< charging computation (in a SimGrid execution or a poll)
   Ps last_call       = 0;            ///< when it last entered or left a charging call
+  int calls          = 0;            ///< charging calls under way (enter without its leave yet: nested ones too)
+  bool in_routine    = false;        ///< its outermost call is a SHMEM routine, reported to the observer
   Ps sliced_from     = -1;           ///< start of the run of time slices in progress (-1: none)
   std::shared_ptr<CacheModel> cache; ///< its cores' caches (counted compute's model; made when it first runs)
 };

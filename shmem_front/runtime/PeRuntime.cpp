@@ -1,10 +1,12 @@
 #include "shmem_front/runtime/PeRuntime.hpp"
 
+#include "base/ShmemObserver.hpp"
 #include "sim/Simulation.hpp"
 
 #include <simgrid/s4u/Actor.hpp>
 
 #include <cerrno>
+#include <cstring>
 #include <cstdio>
 #include <cstdlib>
 #include <type_traits>
@@ -135,6 +137,7 @@ const shmemsim_hooks* PeRuntime::hooks() const
 
 void PeRuntime::set_observer(ShmemObserver* obs)
 {
+  obs_ = obs;
   accounting_.set_observer(obs);
   sync_.set_observer(obs);
 }
@@ -314,6 +317,12 @@ void PeRuntime::enter(const char* routine)
   accounting_.charge(*t.pe, &t);
   t.last_call = sim_.queue().now();
   pes_.publish_stores(*t.pe); // stores it made before the call become visible to its siblings
+  // The outermost call, when it is a SHMEM routine (not a pthread, clock or OpenMP call the
+  // runtime charges alike), is a span of the thread in the trace.
+  if (t.calls++ == 0 && std::strncmp(routine, "shmem", 5) == 0) {
+    t.in_routine = true;
+    SHMEMSIM_OBSERVE(obs_, routine_begin(t.last_call, t.pe->id, t.index, routine));
+  }
 }
 
 void PeRuntime::leave()
@@ -324,6 +333,10 @@ void PeRuntime::leave()
   t->routine     = nullptr;
   t->last_call   = sim_.queue().now();
   t->pe->routine = nullptr;
+  if (t->calls > 0 && --t->calls == 0 && t->in_routine) {
+    t->in_routine = false;
+    SHMEMSIM_OBSERVE(obs_, routine_end(t->last_call, t->pe->id, t->index));
+  }
   accounting_.left(*t->pe);
 }
 

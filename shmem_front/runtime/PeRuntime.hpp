@@ -132,6 +132,7 @@ private:
   ProcessState process_;
   OutputTagging output_;
   OpenMpSupport omp_;
+  ShmemObserver* obs_ = nullptr; ///< told of the SHMEM routines the threads are in
 };
 
 /// The runtime of this process (one run per process), for the C hooks.

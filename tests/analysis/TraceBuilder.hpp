@@ -112,6 +112,16 @@ public:
     e.type = Type::Limit, e.t = t, e.pe = pe, e.what = what;
     add(e);
   }
+  /// A thread in SHMEM routine `name` from b to e (`call` and `ret` lines).
+  void routine(std::int64_t b, std::int64_t e, int pe, int thr, const std::string& name)
+  {
+    Event c;
+    c.type = Type::Call, c.t = b, c.pe = pe, c.thr = thr, c.what = name;
+    add(c);
+    Event r;
+    r.type = Type::Ret, r.t = e, r.pe = pe, r.thr = thr;
+    add(r);
+  }
   void hop(std::int64_t t, std::uint64_t msg, int link, std::int64_t queued, std::uint64_t bytes)
   {
     Event e;

@@ -7,6 +7,7 @@
 #include "analysis/Index.hpp"
 #include "analysis/Plot.hpp"
 #include "analysis/Report.hpp"
+#include "analysis/Svg.hpp"
 #include "traces/Lifecycle.hpp"
 #include "traces/Paje.hpp"
 #include "traces/Perfetto.hpp"
@@ -925,4 +926,200 @@ TEST(Plot, RepeatsGiveErrorBarsNotASilentAverage)
   EXPECT_NEAR(p.points[0].hi - p.points[0].y, sd, 1e-18);
   EXPECT_NEAR(p.points[0].y - p.points[0].lo, sd, 1e-18);
   EXPECT_NE(p.table.find("+stddev"), std::string::npos) << p.table;
+}
+
+namespace {
+/// PE 0's thread 0 in a barrier (two fetch-adds to PE 1, the second delivered out of order) and
+/// then a put, all inside routine spans.
+Trace barrier_trace()
+{
+  TraceBuilder b;
+  b.pe(0, 0);
+  b.pe(1, 1);
+  b.routine(kUs, 9 * kUs, 0, 0, "shmem_barrier_all");
+  b.op(kUs, 0, 0, 0, 0, "famo", 8, 1, 5 * kUs, 6 * kUs);
+  b.op(2 * kUs, 0, 0, 0, 0, "famo", 8, 1, 4 * kUs, 7 * kUs, true, 1);
+  b.wait(2 * kUs, 7 * kUs, 0, 0, 0, 0, "amo", 2);
+  b.comp(9 * kUs, 0, 0, 2 * kUs);
+  b.routine(11 * kUs, 13 * kUs, 0, 0, "shmem_putmem");
+  b.op(11 * kUs, 0, 0, 0, 0, "put", 64, 1, 12 * kUs, 13 * kUs);
+  return b.build();
+}
+} // namespace
+
+TEST(Trace, RoutineSpansRoundTripThroughTheCompactFormat)
+{
+  const Trace tr = barrier_trace();
+  std::ostringstream o;
+  traces::write_header(o, tr.level, tr.meta);
+  for (const traces::Event& e : tr.events)
+    traces::write_event(o, e);
+  EXPECT_NE(o.str().find("\ncall 1000000 0 0 shmem_barrier_all\n"), std::string::npos) << o.str();
+  EXPECT_NE(o.str().find("\nret 9000000 0 0\n"), std::string::npos) << o.str();
+  std::istringstream in(o.str());
+  const Trace back         = traces::read_trace(in, "t.evt");
+  const analysis::Index ix = build_index(back);
+  ASSERT_EQ(ix.routines.size(), 2u);
+  EXPECT_EQ(ix.routines[0].name, "shmem_barrier_all");
+  EXPECT_EQ(ix.routines[0].begin, kUs);
+  EXPECT_EQ(ix.routines[0].end, 9 * kUs);
+  EXPECT_EQ(ix.routines[1].name, "shmem_putmem");
+  // Routine spans name what the threads did; they leave the report's figures as they were.
+  Trace without = back;
+  std::erase_if(without.events,
+                [](const traces::Event& e) { return e.type == traces::Type::Call || e.type == traces::Type::Ret; });
+  json with = report_of(back), plain = report_of(without);
+  EXPECT_EQ(with["trace"]["events"].get<int>(), plain["trace"]["events"].get<int>() + 4); // two call, two ret
+  with["trace"].erase("events");
+  plain["trace"].erase("events");
+  EXPECT_EQ(with, plain);
+}
+
+TEST(Diagram, MarksOutOfOrderDeliveriesNamesRoutinesAndSaysWhatItDraws)
+{
+  const Trace tr            = barrier_trace();
+  const analysis::Index ix  = build_index(tr);
+  const analysis::Diagram d = analysis::make_diagram(ix, {});
+  int msgs = 0, ooo = 0, routines = 0, titled_msgs = 0;
+  std::vector<std::string> legend, routine_names, tips;
+  each_element(parse_xml(d.svg), [&](const std::string& name, const pt::ptree& e) {
+    const std::string cls = attr(e, "class");
+    if (name == "line" && (cls == "msg" || cls == "msg ooo")) {
+      ++msgs;
+      ooo += cls == "msg ooo";
+      if (auto t = e.get_child_optional("title")) {
+        ++titled_msgs;
+        tips.push_back(t->get_value<std::string>());
+      }
+      if (cls == "msg ooo") {
+        EXPECT_EQ(attr(e, "stroke"), "#d62728");
+        EXPECT_EQ(attr(e, "stroke-dasharray"), "7,2");
+      }
+    }
+    if (name == "rect" && cls == "routine")
+      ++routines;
+    if (name == "text" && cls == "routine-name")
+      routine_names.push_back(e.get_value<std::string>());
+  });
+  EXPECT_EQ(msgs, 3);
+  EXPECT_EQ(ooo, 1);
+  EXPECT_EQ(titled_msgs, 3); // every arrow has a tooltip
+  EXPECT_EQ(routines, 2);
+  EXPECT_EQ(routine_names, (std::vector<std::string>{"barrier_all", "putmem"}));
+  EXPECT_NE(d.svg.find(">out of order</text>"), std::string::npos); // the legend entry
+  EXPECT_NE(d.svg.find(">SHMEM routine</text>"), std::string::npos);
+  // Tooltips say kind, size, source, target and dates; the out-of-order one says so.
+  ASSERT_EQ(tips.size(), 3u);
+  bool ooo_tip = false;
+  for (const std::string& t : tips) {
+    EXPECT_NE(t.find("PE 0 / thread 0 to PE 1 (target)"), std::string::npos) << t;
+    EXPECT_NE(t.find("issued "), std::string::npos) << t;
+    EXPECT_NE(t.find("delivered "), std::string::npos) << t;
+    ooo_tip |=
+        t.find("fetch_atomic message 2, 8 B") != std::string::npos && t.find("out of order") != std::string::npos;
+  }
+  EXPECT_TRUE(ooo_tip);
+  // The caption says what was drawn, as the note does.
+  EXPECT_NE(d.note.find("drawn: 3 message arrows (1 out of order), 2 SHMEM routine spans"), std::string::npos)
+      << d.note;
+  EXPECT_NE(d.svg.find(analysis::svg::esc(d.note)), std::string::npos);
+  EXPECT_NE(d.svg.find("simulated time ("), std::string::npos);
+  EXPECT_EQ(d.svg, analysis::make_diagram(ix, {}).svg);
+
+  // An emulated run's trace (meta clock real) is in real time.
+  Trace emulated            = tr;
+  emulated.meta["clock"]    = "real";
+  const analysis::Index eix = build_index(emulated);
+  const std::string esvg    = analysis::make_diagram(eix, {}).svg;
+  EXPECT_NE(esvg.find(">real time ("), std::string::npos);
+  EXPECT_EQ(esvg.find("simulated time"), std::string::npos);
+}
+
+TEST(Diagram, TheCaptionCountsTheArrowsOfALongTrace)
+{
+  const Trace tr            = mandelbrot_like(Variant::Nbi, 4, 50);
+  const analysis::Index ix  = build_index(tr);
+  const analysis::Diagram d = analysis::make_diagram(ix, {});
+  int msgs                  = 0;
+  each_element(parse_xml(d.svg), [&](const std::string& name, const pt::ptree& e) {
+    msgs += name == "line" && attr(e, "class").rfind("msg", 0) == 0;
+  });
+  EXPECT_NE(d.note.find("window: the span of the first 40 of 400 operations"), std::string::npos) << d.note;
+  EXPECT_NE(d.note.find("drawn: " + std::to_string(msgs) + " message arrows"), std::string::npos) << d.note;
+}
+
+TEST(Perfetto, RoutineSlicesAndAnOutOfOrderCategory)
+{
+  std::ostringstream o;
+  traces::write_perfetto(barrier_trace(), o);
+  const nlohmann::json j = nlohmann::json::parse(o.str());
+  std::vector<std::pair<std::string, std::string>> routine; // phase, name
+  int ooo = 0, in_order = 0;
+  for (const auto& e : j["traceEvents"]) {
+    if (e.value("cat", "") == "routine")
+      routine.emplace_back(e["ph"], e["name"]);
+    if (e["ph"] == "X" && e.value("cat", "") == "delivery,out_of_order") {
+      ++ooo;
+      EXPECT_EQ(e["name"], "deliver fetch_atomic (out of order)");
+    }
+    in_order += e["ph"] == "X" && e.value("cat", "") == "delivery";
+  }
+  const std::vector<std::pair<std::string, std::string>> want = {
+      {"B", "shmem_barrier_all"}, {"E", "shmem_barrier_all"}, {"B", "shmem_putmem"}, {"E", "shmem_putmem"}};
+  EXPECT_EQ(routine, want);
+  EXPECT_EQ(ooo, 1);
+  EXPECT_EQ(in_order, 2);
+}
+
+TEST(Plot, LegendsNameTheVariableAndSeriesKeepTheirStyleAcrossPlots)
+{
+  // Two identical series (threads 2 and 4 give the same times) and a third.
+  std::vector<analysis::RunDocs> runs;
+  for (int threads : {2, 4, 8})
+    for (int pes : {1, 2, 4}) {
+      analysis::RunDocs r;
+      r.dir = "t" + std::to_string(threads) + "-p" + std::to_string(pes);
+      r.docs.emplace_back("point", nlohmann::json{{"threads", threads}, {"pes_per_node", pes}});
+      r.docs.emplace_back("summary", nlohmann::json{{"sim_time_s", threads == 8 ? 2.0 / pes : 1.0 / pes}});
+      runs.push_back(r);
+    }
+  analysis::PlotOptions opt;
+  opt.x = "pes_per_node", opt.y = "sim_time_s", opt.series = "threads";
+  const analysis::Plot p = analysis::make_plot(runs, opt);
+  std::map<std::string, std::string> colour, dash, marker; // by legend text
+  each_element(parse_xml(p.svg), [&](const std::string& name, const pt::ptree& e) {
+    if (name != "g" || attr(e, "class") != "series")
+      return;
+    const std::string legend = e.get<std::string>("text");
+    for (const auto& [child, c] : e)
+      if (child == "polyline") {
+        colour[legend] = attr(c, "stroke");
+        dash[legend]   = attr(c, "stroke-dasharray");
+      } else if (child != "text" && child != "line" && child != "<xmlattr>" && attr(c, "class") == "marker") {
+        marker[legend] = child + attr(c, "fill");
+      }
+  });
+  ASSERT_EQ(colour.size(), 3u) << p.svg;
+  for (const char* l : {"threads = 2", "threads = 4", "threads = 8"})
+    EXPECT_TRUE(colour.count(l)) << l;
+  // The identical series 2 and 4 differ in colour, dash pattern and marker.
+  EXPECT_NE(colour["threads = 2"], colour["threads = 4"]);
+  EXPECT_NE(dash["threads = 2"], dash["threads = 4"]);
+  EXPECT_NE(marker["threads = 2"], marker["threads = 4"]);
+  // Axis titles: readable names with units, not raw keys.
+  EXPECT_NE(p.svg.find(">simulated time (s)<"), std::string::npos) << p.svg;
+  EXPECT_NE(p.svg.find(">PEs per node<"), std::string::npos);
+  EXPECT_EQ(p.svg.find("sim_time_s"), std::string::npos);
+  // A companion plot without the threads = 2 series: the others keep their colours.
+  std::vector<analysis::RunDocs> some;
+  for (const auto& r : runs)
+    if (r.dir.rfind("t2-", 0) != 0)
+      some.push_back(r);
+  std::map<std::string, std::string> colour2;
+  each_element(parse_xml(analysis::make_plot(some, opt).svg), [&](const std::string& name, const pt::ptree& e) {
+    if (name == "g" && attr(e, "class") == "series")
+      colour2[e.get<std::string>("text")] = attr(e.get_child("polyline"), "stroke");
+  });
+  EXPECT_EQ(colour2["threads = 4"], colour["threads = 4"]);
+  EXPECT_EQ(colour2["threads = 8"], colour["threads = 8"]);
 }

@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -118,6 +119,72 @@ TEST_F(AnalysisCli, DiagramWritesTheSameSvgTwice)
   EXPECT_TRUE(fs::exists(d / "diagram.svg"));
 }
 
+TEST_F(AnalysisCli, DrawingsAlsoAsPngAndPdfAndAnUnknownExtensionIsOneLine)
+{
+  const fs::path d =
+      make_run("run", mandelbrot_like(Variant::Nbi, 2, 4), {{"job", {{"threads", 2}}}}, {{"sim_time_s", 1.5}});
+  const auto head = [](const fs::path& p, std::size_t n) { return slurp(p).substr(0, n); };
+  ASSERT_EQ(run({"diagram", d.string(), "-o", (dir_ / "d.png").string()}).status, 0);
+  EXPECT_EQ(head(dir_ / "d.png", 8), "\x89PNG\r\n\x1a\n");
+  ASSERT_EQ(run({"diagram", d.string(), "-o", (dir_ / "d.PDF").string()}).status, 0);
+  EXPECT_EQ(head(dir_ / "d.PDF", 5), "%PDF-");
+  // The PNG is the SVG drawn at twice its size: its IHDR width is twice the SVG's (1200 px).
+  const std::string png = slurp(dir_ / "d.png");
+  ASSERT_GT(png.size(), 24u);
+  const auto be32 = [&](std::size_t at) {
+    return (static_cast<unsigned>(static_cast<unsigned char>(png[at])) << 24) |
+           (static_cast<unsigned>(static_cast<unsigned char>(png[at + 1])) << 16) |
+           (static_cast<unsigned>(static_cast<unsigned char>(png[at + 2])) << 8) |
+           static_cast<unsigned>(static_cast<unsigned char>(png[at + 3]));
+  };
+  EXPECT_EQ(be32(16), 2400u);
+  ASSERT_EQ(
+      run({"plot", d.string(), "--x", "job.threads", "--y", "sim_time_s", "-o", (dir_ / "p.png").string()}).status, 0);
+  EXPECT_EQ(head(dir_ / "p.png", 4), "\x89PNG");
+  ASSERT_EQ(
+      run({"plot", d.string(), "--x", "job.threads", "--y", "sim_time_s", "-o", (dir_ / "p.pdf").string()}).status, 0);
+  EXPECT_EQ(head(dir_ / "p.pdf", 5), "%PDF-");
+  // Any other extension: one line naming the file and the formats, status 2, nothing written.
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"diagram", d.string(), "-o", (dir_ / "d.jpg").string()},
+        std::vector<std::string>{"plot", d.string(), "--x", "job.threads", "--y", "sim_time_s", "-o",
+                                 (dir_ / "p").string()},
+        std::vector<std::string>{"figure", "spec.json", dir_.string(), "-o", (dir_ / "f.gif").string()}}) {
+    const Result r = run(args);
+    EXPECT_EQ(r.status, 2) << args[0];
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_NE(r.err.find("expected .svg, .png or .pdf"), std::string::npos) << r.err;
+  }
+  EXPECT_FALSE(fs::exists(dir_ / "d.jpg"));
+}
+
+TEST_F(AnalysisCli, FigureTitleOverridesTheSpecsForAReducedRun)
+{
+  // A sweep's results (two points of one series) and a figure spec over them.
+  fs::create_directories(dir_ / "s");
+  nlohmann::json points = nlohmann::json::array();
+  for (int x : {1, 2})
+    points.push_back({{"point", x - 1},
+                      {"values", {{"threads", x}}},
+                      {"runs", 1},
+                      {"failed", 0},
+                      {"stats", {{"rate_pps", {{"mean", 1e6 * x}, {"min", 1e6 * x}, {"max", 1e6 * x}}}}}});
+  std::ofstream(dir_ / "s" / "results.json") << nlohmann::json{{"points", points}}.dump(2);
+  std::ofstream(dir_ / "spec.json") << nlohmann::json{{"title", "The paper's Figure 4"},
+                                                      {"y", "rate_pps"},
+                                                      {"y_kind", "rate"},
+                                                      {"inputs", {{{"dir", "s"}, {"x", "threads"}, {"label", "all"}}}}}
+                                           .dump();
+  const std::string quick = "fig4: QUICK REDUCED RUN (32 x 256 image), not the paper's figure";
+  const Result r =
+      run({"figure", (dir_ / "spec.json").string(), dir_.string(), "-o", (dir_ / "f.svg").string(), "--title", quick});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string svg = slurp(dir_ / "f.svg");
+  EXPECT_NE(svg.find("QUICK REDUCED RUN (32 x 256 image), not the paper&apos;s figure"), std::string::npos) << svg;
+  EXPECT_EQ(svg.find("The paper"), std::string::npos);
+  EXPECT_EQ(r.out.rfind(quick, 0), 0u) << r.out; // the table's title too
+}
+
 TEST_F(AnalysisCli, PlotDrawsOneLinePerVariantAndPrintsTheTable)
 {
   std::vector<std::string> args = {"plot"};
@@ -214,11 +281,20 @@ TEST_F(AnalysisCli, PlotHelpExamplesWork)
     ASSERT_EQ(r.status, 0) << e << "\n" << r.out << r.err;
   }
   const std::string lat = slurp(dir_ / "lat.svg"), by = slurp(dir_ / "by-latency.svg");
-  EXPECT_NE(lat.find(">64 B<"), std::string::npos);                // a log size axis: powers of 2 with units
-  EXPECT_NE(lat.find("half_round_trip (log)"), std::string::npos); // the y key's unit suffix, dropped
-  EXPECT_NE(lat.find("class=\"error-bar\""), std::string::npos);   // three runs per point
-  EXPECT_NE(by.find("link_latency (us)"), std::string::npos);      // a scenario key of kind time
-  EXPECT_NE(by.find("half_round_trip (us)"), std::string::npos);
+  EXPECT_NE(lat.find(">64 B<"), std::string::npos);                  // a log size axis: powers of 2 with units
+  EXPECT_NE(lat.find(">half round trip (log)<"), std::string::npos); // the y key, readable, its unit suffix dropped
+  EXPECT_NE(lat.find("class=\"error-bar\""), std::string::npos);     // three runs per point
+  EXPECT_NE(by.find(">link latency (us)<"), std::string::npos);      // a scenario key of kind time
+  EXPECT_NE(by.find(">half round trip (us)<"), std::string::npos);
+  EXPECT_NE(by.find(">size = 64B<"), std::string::npos); // legends name the series' variable
+  // A sweep variable named apart from its key ("size" sets traffic.size) keeps the key's unit.
+  ASSERT_EQ(run_in(dir_, path + "shmemsim plot lat/point-* --x size --y traffic.0.half_round_trip_s --series latency "
+                                "--logx -o by-size.svg")
+                .status,
+            0);
+  const std::string by_size = slurp(dir_ / "by-size.svg");
+  EXPECT_NE(by_size.find(">1 KiB<"), std::string::npos) << by_size;
+  EXPECT_NE(by_size.find(">latency = 100ns<"), std::string::npos);
   EXPECT_NE(by.find("class=\"error-bar\""), std::string::npos);
 }
 
@@ -231,5 +307,5 @@ TEST_F(AnalysisCli, PlotErrorsOptionIsChecked)
   const Result r = run({"plot", good.string(), "--x", "job.threads", "--y", "sim_time_s", "--errors", "stddev", "-o",
                         (dir_ / "p.svg").string()});
   EXPECT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(slurp(dir_ / "p.svg").find("sim_time (s)"), std::string::npos);
+  EXPECT_NE(slurp(dir_ / "p.svg").find(">simulated time (s)<"), std::string::npos);
 }

@@ -656,6 +656,11 @@ TEST_F(Runs, LimitsRunsTheProgramOverLimitsAndPolicies)
   // The table: one row per point, in sweep order (max_cts, then the policy).
   EXPECT_NE(r.out.find("| policy "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("usable"), std::string::npos) << "the program's RESULT figure is the time column\n" << r.out;
+  // Columns say their unit and what they cover (the run, one PE, the sum over threads).
+  for (const char* col : {"| usable (run) ", "| ctx created (run) ", "| CTs peak/limit (1 PE) ",
+                          "| interference (s, sum of threads) ", "| hidden (% of comm.) "})
+    EXPECT_NE(r.out.find(col), std::string::npos) << col << "\n" << r.out;
+  EXPECT_EQ(r.out.find("interference_s"), std::string::npos) << r.out;
   const json rows = json::parse(slurp(dir_ / "lim" / "limits.json"))["rows"];
   ASSERT_EQ(rows.size(), 4u);
   const std::vector<std::tuple<int, std::string, int, int, int>> want = {
