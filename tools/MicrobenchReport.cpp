@@ -235,7 +235,8 @@ std::string microbench_table(const MicrobenchFigures& f, const MicrobenchSetup& 
 {
   std::ostringstream o;
   o << "microbench: PE 0 -> PE 1, "
-    << (s.nodes == 1   ? "on one node"
+    << (s.emulated     ? "as real processes"
+        : s.nodes == 1 ? "on one node"
         : s.nodes == 2 ? "on two nodes"
                        : "nodes not recorded")
     << ", " << s.iterations << " iterations; " << clock_of(s) << " (docs/microbench.md)\n";

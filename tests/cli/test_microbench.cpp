@@ -307,7 +307,9 @@ TEST_F(Microbench, TheSameCommandRunsEmulated)
 {
   const Result r = microbench("-o emu --quiet --emulate --sizes 8B..64B --iterations 4 --pes 4");
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(r.out.find("wall-clock time of each timed loop (emulated"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("PE 0 -> PE 1, as real processes, 4 iterations; wall-clock time of each timed loop (emulated"),
+            std::string::npos)
+      << r.out;
   const json j = json::parse(slurp(dir_ / "emu" / "microbench.json"));
   EXPECT_EQ(j["emulated"], true);
   EXPECT_EQ(j["sizes"].size(), 4u);
