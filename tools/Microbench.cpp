@@ -10,12 +10,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -30,15 +32,21 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr std::uint64_t kMaxSize = std::uint64_t{64} << 20;
+constexpr std::uint64_t kMaxSize     = std::uint64_t{64} << 20;
+constexpr std::uint64_t kMaxCollSize = std::uint64_t{1} << 20;
+
+constexpr long kMaxPes = 4096;
 
 struct MicrobenchArgs {
   std::string scenario, out;
   std::vector<std::string> sets;
   std::uint64_t min = 8, max = std::uint64_t{1} << 20;
+  std::uint64_t coll_min = 8, coll_max = 8;
   long iterations  = 100;
+  long window      = 64;
   int pes_per_node = 1;
-  bool quiet       = false;
+  std::vector<int> pes; ///< --pes: the runs of the multi-pair streams and the collectives
+  bool emulate = false, osu = false, quiet = false;
 };
 
 /// One end of --sizes: a size with a unit, or a number of bytes.
@@ -53,16 +61,37 @@ std::uint64_t size_arg(const base::Given& g, const std::string& range, const std
   }
 }
 
-void parse_sizes(const base::Given& g, MicrobenchArgs& a)
+/// --sizes or --coll-sizes MIN..MAX into `min` and `max`, each from `lowest` to `highest` bytes.
+void parse_sizes(const base::Given& g, std::uint64_t& min, std::uint64_t& max, std::uint64_t lowest,
+                 std::uint64_t highest, const char* range)
 {
   const std::string& v   = g.value();
   const std::size_t dots = v.find("..");
-  a.min                  = size_arg(g, v, v.substr(0, dots));
-  a.max                  = dots == std::string::npos ? a.min : size_arg(g, v, v.substr(dots + 2));
-  if (a.min < 1 || a.max > kMaxSize)
-    g.fail("--sizes " + v + ": sizes go from 1B to 64MiB");
-  if (a.min > a.max)
-    g.fail("--sizes " + v + ": the first size is larger than the last (e.g. 8B..1MiB)");
+  min                    = size_arg(g, v, v.substr(0, dots));
+  max                    = dots == std::string::npos ? min : size_arg(g, v, v.substr(dots + 2));
+  if (min < lowest || max > highest)
+    g.fail(g.name + " " + v + ": sizes go from " + range);
+  if (min > max)
+    g.fail(g.name + " " + v + ": the first size is larger than the last (e.g. 8B..1MiB)");
+}
+
+/// --pes LIST: PE counts from 2, comma-separated, without repeats.
+void parse_pes(const base::Given& g, MicrobenchArgs& a)
+{
+  a.pes.clear();
+  std::string item;
+  std::istringstream in(g.value());
+  while (std::getline(in, item, ',')) {
+    long long n = 0;
+    if (!base::parse_integer(item, 2, kMaxPes, n))
+      g.fail("--pes " + g.value() + ": '" + item + "' is not a number of PEs from 2 to " + std::to_string(kMaxPes) +
+             " (e.g. --pes 2,4,8)");
+    if (std::find(a.pes.begin(), a.pes.end(), static_cast<int>(n)) != a.pes.end())
+      g.fail("--pes " + g.value() + ": " + item + " is given twice");
+    a.pes.push_back(static_cast<int>(n));
+  }
+  if (a.pes.empty())
+    g.fail("--pes " + g.value() + ": expected numbers of PEs, e.g. --pes 2,4,8");
 }
 
 long int_arg(const base::Given& g, long lo, long hi)
@@ -78,17 +107,22 @@ base::CommandLine microbench_table(MicrobenchArgs& a)
 {
   base::CommandLine cl("shmemsim", "microbench");
   cl.synopsis("[--scenario FILE.json] [--set KEY=VALUE ...] [-o DIR] [--sizes MIN..MAX]\n"
-              "             [--iterations N] [--pes-per-node 1|2] [--quiet]")
-      .summary("OSU-style microbenchmarks between two PEs (docs/microbench.md): latency, bandwidth and message rate "
-               "against message size, AMO latency.")
-      .description(R"TXT(OSU-style microbenchmarks between two PEs, in one run (docs/microbench.md): put, put + quiet
-and get latency, put bandwidth and message rate against message size (doubling from MIN to
-MAX), 8-byte fetch-add and add latency, and the one-way latency of a put ping-pong. Every figure
-is simulated time of the benchmark's own timed loop (computation not simulated: job.compute=none
-unless --set says otherwise). Builds the shipped program with shmemsim-cc and runs it with
-shmemsim-run, PE 0 and PE 1 on two nodes (--pes-per-node 2: on one node). Prints the table and
-writes DIR/microbench.md, microbench.json, latency.svg, bandwidth.svg and rate.svg (log-log
-against size), and the run's directory DIR/run.)TXT")
+              "             [--iterations N] [--window N] [--pes N,N,...] [--coll-sizes MIN..MAX]\n"
+              "             [--pes-per-node 1|2] [--emulate] [--osu] [--quiet]")
+      .summary("OSU-style microbenchmarks (docs/microbench.md): latency, bandwidth and message rate against message "
+               "size, every atomic, multi-pair streams and collectives against the number of PEs.")
+      .description(R"TXT(OSU-style microbenchmarks (docs/microbench.md). Between PE 0 and PE 1: put, put + quiet and
+get latency, put and get bandwidth and put message rate against message size (doubling from
+MIN to MAX; streams of --window operations per quiet), the latency of every 64-bit atomic
+(results checked) and the one-way latency of a put ping-pong. With --pes N,...: a run on each
+number of PEs for the multi-pair put streams (N/2 pairs, N even) and the latency of barrier,
+broadcast, reduce, collect, fcollect and alltoall (--coll-sizes). Every figure is simulated time
+of the benchmark's own timed loop (computation not simulated: job.compute=none unless --set
+says otherwise); with --emulate the same program runs as real processes (shmemsim-run --emulate)
+and the figures are wall-clock time. Builds the shipped program with shmemsim-cc and runs it with
+shmemsim-run, one PE per node (--pes-per-node 2: two). Prints the table (--osu: OSU-style text)
+and writes DIR/microbench.md, microbench.json, osu.txt, latency.svg, bandwidth.svg, rate.svg
+(and collectives.svg with --pes), and the runs' directories DIR/run, DIR/run-pes-N.)TXT")
       .option("--scenario", "FILE.json", "the platform and job settings (default: the embedded qdr-16 platform)",
               a.scenario)
       .option("--set", "KEY=VALUE", "override one scenario key (repeatable)",
@@ -101,13 +135,30 @@ against size), and the run's directory DIR/run.)TXT")
               a.out)
       .option("--sizes", "MIN..MAX",
               "message sizes, doubling from MIN while at most MAX (default 8B..1MiB, at most 64MiB)",
-              [&a](const base::Given& g) { parse_sizes(g, a); })
+              [&a](const base::Given& g) { parse_sizes(g, a.min, a.max, 1, kMaxSize, "1B to 64MiB"); })
       .option("--iterations", "N",
               "timed operations per latency figure (default 100); the bandwidth stream of each size is up to that many "
-              "windows of 64 puts, at most 4 MiB beyond the first window",
+              "windows, at most 4 MiB beyond the first window",
               [&a](const base::Given& g) { a.iterations = int_arg(g, 1, 1000000); })
-      .option("--pes-per-node", "1|2", "1 (default): PE 0 and PE 1 on two nodes; 2: on one node",
+      .option("--window", "N", "operations in flight per shmem_quiet in the bandwidth and rate streams (default 64)",
+              [&a](const base::Given& g) { a.window = int_arg(g, 1, 65536); })
+      .option("--pes", "N,N,...",
+              "numbers of PEs (from 2) to run the multi-pair streams (even numbers) and the collectives on; one run "
+              "each (default: none)",
+              [&a](const base::Given& g) { parse_pes(g, a); })
+      .option("--coll-sizes", "MIN..MAX",
+              "the collectives' sizes per PE, doubling from a multiple of 8 bytes (default 8B..8B; up to 1MiB)",
+              [&a](const base::Given& g) {
+                parse_sizes(g, a.coll_min, a.coll_max, 8, kMaxCollSize, "8B to 1MiB");
+                if (a.coll_min % 8 != 0)
+                  g.fail("--coll-sizes " + g.value() +
+                         ": the first size is not a multiple of 8 bytes (64-bit elements)");
+              })
+      .option("--pes-per-node", "1|2", "1 (default): every PE on a node of its own; 2: two PEs per node",
               [&a](const base::Given& g) { a.pes_per_node = static_cast<int>(int_arg(g, 1, 2)); })
+      .flag("--emulate", "run the same program emulated (shmemsim-run --emulate): real processes, wall-clock time",
+            a.emulate)
+      .flag("--osu", "print the OSU-style text (DIR/osu.txt) instead of the table", a.osu)
       .flag("--quiet", "no progress line on stderr", a.quiet)
       .unexpected("the scenario is given with --scenario FILE.json");
   return cl;
@@ -149,19 +200,23 @@ int run_step(const std::string& dir, std::vector<std::string> argv)
   return status;
 }
 
-/// The shmemsim-run command line of the benchmark.
-std::vector<std::string> run_command_line(const MicrobenchArgs& a, const fs::path& bin, const fs::path& dir,
-                                          const fs::path& program)
+/// The shmemsim-run command line of one run of the benchmark: `pes` PEs, the program's `parts`,
+/// into `run_dir`.
+std::vector<std::string> run_command_line(const MicrobenchArgs& a, const fs::path& bin, const fs::path& run_dir,
+                                          const fs::path& program, int pes, const std::string& parts)
 {
-  std::vector<std::string> v = {(bin / "shmemsim-run").string(), "-np", "2", "--pes-per-node",
-                                std::to_string(a.pes_per_node)};
+  std::vector<std::string> v = {(bin / "shmemsim-run").string()};
+  if (a.emulate)
+    v.push_back("--emulate");
+  v.insert(v.end(), {"-np", std::to_string(pes), "--pes-per-node", std::to_string(a.pes_per_node)});
   if (!a.scenario.empty())
     v.insert(v.end(), {"--scenario", fs::absolute(a.scenario).string()});
   v.insert(v.end(), {"--set", "job.compute=none"});
   for (const std::string& s : a.sets)
     v.insert(v.end(), {"--set", s});
-  v.insert(v.end(), {"--out", (dir / "run").string(), "--trace", "off", "--quiet", "--", program.string(),
-                     std::to_string(a.iterations), std::to_string(a.min), std::to_string(a.max)});
+  v.insert(v.end(), {"--out", run_dir.string(), "--trace", "off", "--quiet", "--", program.string(), parts,
+                     std::to_string(a.iterations), std::to_string(a.min), std::to_string(a.max),
+                     std::to_string(a.window), std::to_string(a.coll_min), std::to_string(a.coll_max)});
   return v;
 }
 
@@ -234,6 +289,36 @@ std::string microbench_usage()
   return microbench_table(a).listing();
 }
 
+namespace {
+
+/// Runs the program on 2 PEs (pair, atomics), then on each --pes count (multi for an even count,
+/// coll), and reads their figures; a failed step's status (non-zero) in `status`.
+MicrobenchFigures run_all(const MicrobenchArgs& a, const fs::path& bin, const fs::path& dir, int& status)
+{
+  const fs::path program = dir / "build" / "shmem_microbench";
+  MicrobenchFigures f;
+  status = run_step((dir / "run").string(), run_command_line(a, bin, dir / "run", program, 2, "pair,atomics"));
+  if (status != 0) {
+    status = step_failed("the run", (dir / "run").string(), status);
+    return f;
+  }
+  parse_pair_output(read_text(dir / "run" / "stdout.txt"), (dir / "run" / "stdout.txt").string(), f);
+  for (int pes : a.pes) {
+    const fs::path run = dir / ("run-pes-" + std::to_string(pes));
+    if (!a.quiet)
+      std::fprintf(stderr, "shmemsim: microbench: %d PEs, in %s\n", pes, run.c_str());
+    status = run_step(run.string(), run_command_line(a, bin, run, program, pes, pes % 2 == 0 ? "multi,coll" : "coll"));
+    if (status != 0) {
+      status = step_failed(("the run on " + std::to_string(pes) + " PEs").c_str(), run.string(), status);
+      return f;
+    }
+    f.pes.push_back(parse_pes_output(read_text(run / "stdout.txt"), (run / "stdout.txt").string(), pes));
+  }
+  return f;
+}
+
+} // namespace
+
 int microbench_command(int argc, char** argv)
 {
   MicrobenchArgs a;
@@ -249,31 +334,35 @@ int microbench_command(int argc, char** argv)
     throw ScenarioError("microbench: -o " + a.out + ": cannot create the directory: " + ec.message());
   const fs::path dir = fs::absolute(a.out), program = dir / "build" / "shmem_microbench";
   if (!a.quiet)
-    std::fprintf(stderr, "shmemsim: microbench: building %s, then running it in %s\n", source.c_str(),
-                 (dir / "run").c_str());
+    std::fprintf(stderr, "shmemsim: microbench: building %s, then running it%s in %s\n", source.c_str(),
+                 a.emulate ? " emulated" : "", (dir / "run").c_str());
   if (int st = run_step((dir / "build").string(),
                         {(bin / "shmemsim-cc").string(), "-O2", "-o", program.string(), source.string()});
       st != 0)
     return step_failed("building the benchmark", (dir / "build").string(), st);
-  if (int st = run_step((dir / "run").string(), run_command_line(a, bin, dir, program)); st != 0)
-    return step_failed("the run", (dir / "run").string(), st);
-  const MicrobenchFigures f =
-      parse_microbench_output(read_text(dir / "run" / "stdout.txt"), (dir / "run" / "stdout.txt").string());
+  int status                = 0;
+  const MicrobenchFigures f = run_all(a, bin, dir, status);
+  if (status != 0)
+    return status;
   MicrobenchSetup s;
   s.scenario              = a.scenario.empty() ? "(none: the embedded qdr-16 platform)" : a.scenario;
   s.sets                  = a.sets;
   s.iterations            = a.iterations;
+  s.window                = a.window;
   s.pes_per_node          = a.pes_per_node;
+  s.emulated              = a.emulate;
   s.nodes                 = nodes_used(read_json(dir / "run" / "scenario.json"));
   s.platform              = platform_figures(dir / "run");
-  const std::string table = microbench_table(f, s);
+  const std::string table = microbench_table(f, s), osu = microbench_osu_text(f, s);
   write_text(dir / "microbench.md", table);
   write_text(dir / "microbench.json", microbench_json(f, s).dump(2) + "\n");
-  write_microbench_plots(f, dir.string());
-  std::fputs(table.c_str(), stdout);
-  std::printf("microbench: written %s, %s, %s, %s, %s\n", (fs::path(a.out) / "microbench.md").c_str(),
-              (fs::path(a.out) / "microbench.json").c_str(), (fs::path(a.out) / "latency.svg").c_str(),
-              (fs::path(a.out) / "bandwidth.svg").c_str(), (fs::path(a.out) / "rate.svg").c_str());
+  write_text(dir / "osu.txt", osu);
+  std::string written = (fs::path(a.out) / "microbench.md").string() + ", " +
+                        (fs::path(a.out) / "microbench.json").string() + ", " + (fs::path(a.out) / "osu.txt").string();
+  for (const std::string& plot : write_microbench_plots(f, s, dir.string()))
+    written += ", " + (fs::path(a.out) / fs::path(plot).filename()).string();
+  std::fputs((a.osu ? osu : table).c_str(), stdout);
+  std::printf("microbench: written %s\n", written.c_str());
   return 0;
 }
 

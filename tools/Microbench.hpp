@@ -1,9 +1,10 @@
 // `shmemsim microbench`: OSU-style microbenchmarks on any scenario in one command (docs/microbench.md).
 // Builds the shipped program share/shmemsim/microbench/shmem_microbench.c with shmemsim-cc, runs it
-// with shmemsim-run on two PEs (on two nodes unless asked otherwise), and reports put, put + quiet
-// and get latency, put bandwidth and message rate against message size, 8-byte fetch-add and add
-// latency and the one-way latency of a put ping-pong: a table (stdout, DIR/microbench.md), JSON
-// (DIR/microbench.json) and plots (DIR/latency.svg, bandwidth.svg, rate.svg).
+// with shmemsim-run (or shmemsim-run --emulate) on two PEs (on two nodes unless asked otherwise) and
+// once per --pes value, and reports put, put + quiet and get latency, put and get bandwidth and put
+// message rate against message size, the latency of every 64-bit atomic and of a put ping-pong,
+// multi-pair put streams and collective latencies against the number of PEs: a table (stdout,
+// DIR/microbench.md), OSU-style text (DIR/osu.txt), JSON (DIR/microbench.json) and plots.
 #pragma once
 
 #include <string>
