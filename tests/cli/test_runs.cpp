@@ -218,7 +218,7 @@ TEST_F(Runs, OneVocabularyInBothBackends)
   // same keys (values differ: simulated against real time), the messages the same kinds, and each
   // run's summary counts the deliveries its report (its trace) has -- PE 0 ends its part before
   // PE 1's last requests reach it, so the emulated summary must count them after its end.
-  const std::string opts = " -np 2 --quiet --trace ops --set emulator.stall_timeout=20s --wall-time-limit 60 --out ";
+  const std::string opts = " -np 2 --quiet --trace ops --set emulator.stall_timeout=20s --wall-time-limit 60s --out ";
   const Result sim       = sh(launcher() + opts + "sim " + SHMEMSIM_VOCAB_PROGRAM);
   ASSERT_EQ(sim.status, 0) << sim.err;
   EXPECT_NE(sim.out.find("vocab: OK on 2 PEs"), std::string::npos) << sim.out;
@@ -269,7 +269,7 @@ TEST_F(Runs, EmulatedProgramThatCannotBeLoadedIsOneLine)
 {
   // Every PE fails to load it alike: the launcher prints the first PE's line, not one per PE.
   std::ofstream(dir_ / "junk.so") << "not a shared object\n";
-  const Result r = sh(launcher() + " --emulate -np 6 --quiet --wall-time-limit 60 junk.so");
+  const Result r = sh(launcher() + " --emulate -np 6 --quiet --wall-time-limit 60s junk.so");
   EXPECT_EQ(r.status, 2) << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   EXPECT_EQ(r.err.rfind("shmemsim-run: PE ", 0), 0u) << r.err;
