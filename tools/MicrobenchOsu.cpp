@@ -54,31 +54,21 @@ void pair_blocks(std::ostringstream& o, const MicrobenchFigures& f, const Microb
   const std::string pair = "2 PEs, PE 0 -> PE 1" + std::string(s.nodes == 1 ? " on one node" : "") + ", " +
                            std::to_string(s.iterations) + " iterations";
   const std::string window = pair + ", window " + std::to_string(s.window) + " (operations per shmem_quiet)";
-  header(o, "Put Latency Test", s, pair + "; blocking shmem_putmem");
-  o << line("# %-8s%20s", "Size", "Latency (us)");
-  for (const SizeFigures& z : f.sizes)
-    o << line("%-10llu%20.2f", ull(z.size), us(z.put_s));
-  o << "\n";
-  header(o, "Get Latency Test", s, pair + "; blocking shmem_getmem");
-  o << line("# %-8s%20s", "Size", "Latency (us)");
-  for (const SizeFigures& z : f.sizes)
-    o << line("%-10llu%20.2f", ull(z.size), us(z.get_s));
-  o << "\n";
-  header(o, "Put Bandwidth Test", s, window);
-  o << line("# %-8s%20s", "Size", "Bandwidth (MB/s)");
-  for (const SizeFigures& z : f.sizes)
-    o << line("%-10llu%20.2f", ull(z.size), mbps(z.put_bw_Bps));
-  o << "\n";
-  header(o, "Put Message Rate Test", s, window);
-  o << line("# %-8s%20s", "Size", "Messages/s");
-  for (const SizeFigures& z : f.sizes)
-    o << line("%-10llu%20.2f", ull(z.size), z.put_rate_per_s);
-  o << "\n";
-  header(o, "Get Bandwidth Test", s, window);
-  o << line("# %-8s%20s", "Size", "Bandwidth (MB/s)");
-  for (const SizeFigures& z : f.sizes)
-    o << line("%-10llu%20.2f", ull(z.size), mbps(z.get_bw_Bps));
-  o << "\n";
+  // One OSU block per figure: its header, "# Size  COLUMN", a row per message size.
+  auto by_size = [&](const char* test, const std::string& note, const char* column, auto value) {
+    header(o, test, s, note);
+    o << line("# %-8s%20s", "Size", column);
+    for (const SizeFigures& z : f.sizes)
+      o << line("%-10llu%20.2f", ull(z.size), value(z));
+    o << "\n";
+  };
+  by_size("Put Latency Test", pair + "; blocking shmem_putmem", "Latency (us)",
+          [](const SizeFigures& z) { return us(z.put_s); });
+  by_size("Get Latency Test", pair + "; blocking shmem_getmem", "Latency (us)",
+          [](const SizeFigures& z) { return us(z.get_s); });
+  by_size("Put Bandwidth Test", window, "Bandwidth (MB/s)", [](const SizeFigures& z) { return mbps(z.put_bw_Bps); });
+  by_size("Put Message Rate Test", window, "Messages/s", [](const SizeFigures& z) { return z.put_rate_per_s; });
+  by_size("Get Bandwidth Test", window, "Bandwidth (MB/s)", [](const SizeFigures& z) { return mbps(z.get_bw_Bps); });
   header(o, "Atomic Operation Latency Test", s, pair + "; 8-byte operands");
   o << line("# %-32s%16s", "Operation", "Latency (us)");
   for (const auto& [a, t] : f.atomics_s)

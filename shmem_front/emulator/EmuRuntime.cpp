@@ -8,6 +8,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 namespace shmemsim::emulator {
 
@@ -75,6 +76,7 @@ namespace {
 thread_local int t_depth            = 0;
 thread_local std::int64_t t_left_at = -1;
 thread_local const char* t_routine  = nullptr; ///< the outermost routine the thread is in
+thread_local bool t_span            = false;   ///< that routine is a SHMEM one, reported as a span
 } // namespace
 
 void EmuRuntime::enter(const char* routine)
@@ -85,11 +87,16 @@ void EmuRuntime::enter(const char* routine)
     return;
   t_routine = routine;
   inside_.fetch_add(1, std::memory_order_relaxed);
-  if (obs_ != nullptr && t_left_at >= 0) {
-    const Ps now = job_time(cfg_.epoch_ns);
-    if (now > t_left_at)
-      obs_->compute(t_left_at, now - t_left_at, cfg_.rank, thread_index());
-  }
+  if (obs_ == nullptr)
+    return;
+  const Ps now = job_time(cfg_.epoch_ns);
+  if (t_left_at >= 0 && now > t_left_at)
+    obs_->compute(t_left_at, now - t_left_at, cfg_.rank, thread_index());
+  // The outermost SHMEM routine (not a pthread or OpenMP call) is a span of the thread in the
+  // trace, as the simulator's PeRuntime reports it: the diagram and Perfetto draw both alike.
+  t_span = std::strncmp(routine, "shmem", 5) == 0;
+  if (t_span)
+    obs_->routine_begin(now, cfg_.rank, thread_index(), routine);
 }
 
 void EmuRuntime::leave()
@@ -98,8 +105,13 @@ void EmuRuntime::leave()
     return;
   t_routine = nullptr;
   inside_.fetch_sub(1, std::memory_order_relaxed);
-  if (obs_ != nullptr)
-    t_left_at = job_time(cfg_.epoch_ns);
+  if (obs_ == nullptr)
+    return;
+  t_left_at = job_time(cfg_.epoch_ns);
+  if (t_span) {
+    t_span = false;
+    obs_->routine_end(t_left_at, cfg_.rank, thread_index());
+  }
 }
 
 const char* EmuRuntime::thread_routine()

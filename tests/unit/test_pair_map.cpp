@@ -28,8 +28,9 @@ TEST(PairMap, KeepsEveryPairsValueThroughGrowthAndErasure)
         std::uint64_t* v = m.find(a, b);
         const auto it    = ref.find({a, b});
         ASSERT_EQ(v != nullptr, it != ref.end()) << "pair " << a << "," << b << " at step " << step;
-        if (v != nullptr)
+        if (v != nullptr) { // braces: ASSERT_EQ is an if/else of its own (-Wdangling-else)
           ASSERT_EQ(*v, it->second);
+        }
         break;
       }
       default:

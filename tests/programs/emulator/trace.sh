@@ -5,7 +5,8 @@
 # issues on context 1 of each of its 4 PEs 40 put_nbi, 6 atomic adds and 10 gets to its right
 # neighbour: the trace must hold exactly those operations on context 1, each with one message
 # delivered and completed, and the quiets' waits. With reordering injected, deliveries flagged out
-# of order appear (as many as the launcher counted); with total data ordering none.
+# of order appear (as many as the launcher counted); with total data ordering none. The SHMEM
+# routines each thread was in are spans (call/ret), as in a simulated trace.
 # Usage: trace.sh SHMEMSIM_RUN SHMEMSIM PROGRAM WORKDIR
 set -u
 run=$1 shmemsim=$2 program=$3 work=$4
@@ -59,6 +60,15 @@ ooo_in_summary() { sed -n 's/.*"out_of_order_deliveries": \([0-9]*\).*/\1/p' "$w
 emulate plain
 bad=$(check_ops plain)
 [ -z "$bad" ] || fail "plain: trace does not match the program's operations:$bad"
+# The SHMEM routines each thread was in, as the simulator records them (call/ret spans): every PE
+# entered shmem_barrier_all 3 times and shmem_ctx_quiet twice, and every span ended.
+spans=$(awk '$1 == "call" { calls++; open[$3 " " $4]++; by[$5 " " $3]++ } $1 == "ret" { rets++; open[$3 " " $4]-- }
+  END { bad = ""; if (calls == 0 || calls != rets) bad = bad " calls/rets " calls "/" rets
+        for (k in open) if (open[k] != 0) bad = bad " unbalanced " k
+        for (p = 0; p < 4; p++) if (by["shmem_barrier_all " p] != 3 || by["shmem_ctx_quiet " p] != 2)
+          bad = bad " PE " p " barrier/quiet spans " by["shmem_barrier_all " p] "/" by["shmem_ctx_quiet " p]
+        print bad }' "$work/plain/trace.evt")
+[ -z "$spans" ] || fail "plain: routine spans:$spans"
 "$shmemsim" report "$work/plain" >"$work/report.out" 2>"$work/report.err" || fail "shmemsim report failed"
 [ -s "$work/plain/report.json" ] || fail "no report.json"
 ops=$(awk '$1 == "op" { n++ } END { print n + 0 }' "$work/plain/trace.evt")
