@@ -32,6 +32,7 @@ RuntimeParams runtime_params(const scenarios::Scenario& sc, const Models& models
                                                  .sizes            = {h.l1_size, h.l2_size, h.l3_size},
                                                  .latencies        = {h.latency_load, h.l2_latency, h.l3_latency},
                                                  .line_times       = {0, h.l2_line_time, h.l3_line_time},
+                                                 .store_times      = {0, h.l2_store_time, h.l3_store_time},
                                                  .memory_latency   = h.memory_latency,
                                                  .memory_bandwidth = h.memory_bandwidth,
                                                  .parallelism      = h.memory_parallelism,

@@ -35,15 +35,17 @@ struct HostParams {
   Ps line_cross_socket = 100'000;
   // The memory hierarchy counted compute charges (qdr-16's X5680, Westmere-EP; sources in its
   // notes): an L1 hit is latency_load.
-  std::uint64_t cache_line       = 64;             ///< bytes per cache line
-  std::uint64_t l1_size          = 32 << 10;       ///< the first-level data cache, bytes
-  std::uint64_t l2_size          = 256 << 10;      ///< the second level, bytes (0: none)
-  Ps l2_latency                  = 3'000;          ///< a load that hits the second level (10 cycles)
-  Ps l2_line_time                = 1'140;          ///< a line streamed from the second level (3.8 cycles)
-  std::uint64_t l3_size          = 12 << 20;       ///< the last level, bytes (0: none)
-  Ps l3_latency                  = 15'800;         ///< a load that hits the last level (42 uncore cycles at 2.66 GHz)
-  Ps l3_line_time                = 1'560;          ///< a line streamed from the last level (5.2 cycles)
-  Ps memory_latency              = 82'000;         ///< a load that misses every level (42 cycles + 67 ns)
+  std::uint64_t cache_line       = 64;        ///< bytes per cache line
+  std::uint64_t l1_size          = 32 << 10;  ///< the first-level data cache, bytes
+  std::uint64_t l2_size          = 256 << 10; ///< the second level, bytes (0: none)
+  Ps l2_latency                  = 3'000;     ///< a load that hits the second level (10 cycles)
+  Ps l2_line_time                = 1'140;     ///< a line streamed from the second level (3.8 cycles)
+  Ps l2_store_time               = 1'980;     ///< a line written to the second level, one store per line (6.6 cycles)
+  std::uint64_t l3_size          = 12 << 20;  ///< the last level, bytes (0: none)
+  Ps l3_latency                  = 15'800;    ///< a load that hits the last level (42 uncore cycles at 2.66 GHz)
+  Ps l3_line_time                = 1'560;     ///< a line streamed from the last level (5.2 cycles)
+  Ps l3_store_time               = 0;         ///< as l2_store_time for the last level (0: no figure, priced as a load)
+  Ps memory_latency              = 82'000;    ///< a load that misses every level (42 cycles + 67 ns)
   std::uint64_t memory_bandwidth = 62'400'000'000; ///< bit/s one core moves to and from memory (7.8 GB/s)
   int memory_parallelism         = 10;             ///< independent misses a core keeps in flight (line fill buffers)
   int cache_sampling             = 16;             ///< one line in this many is simulated (0: no cache model)
@@ -191,6 +193,15 @@ inline const ParamTable<HostParams>& HostParams::keys()
                 "measures this machine's with a read stream.",
        .field = field(&HostParams::l2_line_time),
        .tmax  = kMaxCostTime},
+      {.path  = "platform.cache.l2.store_time",
+       .kind  = K::Time,
+       .doc   = "Time a core takes per line to write lines that miss the first level and that the second-level "
+                "cache holds, one store per line (job.compute=counted: a store served there costs at least this, "
+                "independent or in a stream: stores leave the store buffer in order and their lines' reads for "
+                "ownership overlap less than loads' misses; 0: priced as a load). `shmemsim calibrate` measures "
+                "this machine's with a write stream, one store per line.",
+       .field = field(&HostParams::l2_store_time),
+       .tmax  = kMaxCostTime},
       {.path  = "platform.cache.l3.size",
        .kind  = K::Size,
        .doc   = "Bytes of the last-level cache a core may fill (job.compute=counted's cache model; 0: none). "
@@ -207,6 +218,11 @@ inline const ParamTable<HostParams>& HostParams::keys()
        .kind  = K::Time,
        .doc   = "As platform.cache.l2.line_time for the last-level cache.",
        .field = field(&HostParams::l3_line_time),
+       .tmax  = kMaxCostTime},
+      {.path  = "platform.cache.l3.store_time",
+       .kind  = K::Time,
+       .doc   = "As platform.cache.l2.store_time for the last-level cache.",
+       .field = field(&HostParams::l3_store_time),
        .tmax  = kMaxCostTime},
       {.path  = "platform.memory.latency",
        .kind  = K::Time,

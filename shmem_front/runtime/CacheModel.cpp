@@ -96,13 +96,18 @@ CacheModel::CacheModel(const CacheConfig& c)
       continue;
     levels_.emplace_back(static_cast<std::size_t>(std::max<std::uint64_t>(1, c.sizes[i] / c.line / c.sampling)));
     const double extra = levels_.size() == 1 ? 0.0 : extra_fs(c.latencies[i]);
-    price_load_.push_back(fs(extra / mlp * s));
-    price_store_.push_back(fs(extra / mlp * s));
-    price_chain_.push_back(fs(extra * s));
     const double stream =
         levels_.size() == 1 || i >= c.line_times.size() ? 0.0 : static_cast<double>(c.line_times[i]) * 1e3;
+    // A store that misses the first level: its line's read for ownership overlaps less than a load's
+    // miss (the store buffer drains in order), so it costs at least the level's measured time per
+    // line written, independent or in a stream.
+    const double store =
+        levels_.size() == 1 || i >= c.store_times.size() ? 0.0 : static_cast<double>(c.store_times[i]) * 1e3;
+    price_load_.push_back(fs(extra / mlp * s));
+    price_store_.push_back(fs(std::max(extra / mlp, store) * s));
+    price_chain_.push_back(fs(extra * s));
     price_stream_load_.push_back(fs(stream * s));
-    price_stream_store_.push_back(fs(stream * s));
+    price_stream_store_.push_back(fs(std::max(stream, store) * s));
   }
   const double extra = extra_fs(c.memory_latency);
   price_load_.push_back(fs(std::max(extra / mlp, line_fs) * s));

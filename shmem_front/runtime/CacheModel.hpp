@@ -20,7 +20,10 @@
 //  - a stream's (an innermost loop's reference whose address advances by a small constant step,
 //    whose lines the hardware prefetchers fetch ahead): the time the core takes per line to read a
 //    stream from that level (`line_times`), from memory the line's transfer at the bandwidth (a
-//    store's two).
+//    store's two);
+//  - a store's, in a lower cache level, at least that level's time per line written
+//    (`store_times`, when given): stores leave the store buffer in order, and the reads for
+//    ownership of the lines they miss overlap less than loads' misses.
 #pragma once
 
 #include "shmem_front/runtime/RuntimeParams.hpp"

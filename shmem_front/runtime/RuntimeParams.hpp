@@ -38,6 +38,7 @@ struct CacheConfig {
   std::vector<std::uint64_t> sizes;   ///< bytes of each cache level, the first level first (0: none)
   std::vector<Ps> latencies;          ///< load-to-use latency of a hit in each level
   std::vector<Ps> line_times;         ///< a line of a sequential stream served by each level (the first's unused)
+  std::vector<Ps> store_times;        ///< a line written (missing the first level) held by each level (0: as a load)
   Ps memory_latency              = 0; ///< a load that misses every level
   std::uint64_t memory_bandwidth = 0; ///< bit/s one core moves to and from memory (0: no limit)
   int parallelism                = 1; ///< independent misses a core keeps in flight

@@ -119,6 +119,29 @@ TEST(CacheModel, StreamsCostTheirLinesTransfer)
   EXPECT_EQ(m.price(3, kRefChain | kRefStream), 80'000'000u);
 }
 
+TEST(CacheModel, StoresCostAtLeastTheLevelsTimePerLineWritten)
+{
+  // A store that misses the first level costs at least the level's measured time per line written
+  // (platform.cache.l2.store_time), independent or in a stream; loads are not affected, nor a level
+  // with no figure (0: as a load), nor memory.
+  CacheConfig c = small();
+  c.store_times = {0, 2'000, 0};
+  CacheModel m(c);
+  EXPECT_EQ(m.price(1, kRefStore), 2'000'000u);              // not (3 - 1) / 10 ns
+  EXPECT_EQ(m.price(1, kRefStore | kRefStream), 2'000'000u); // not 0.5 ns
+  EXPECT_EQ(m.price(1, kRefLoad), 200'000u);
+  EXPECT_EQ(m.price(1, kRefLoad | kRefStream), 500'000u);
+  EXPECT_EQ(m.price(2, kRefStore), 1'100'000u); // no figure for L3: (12 - 1) / 10 ns, as a load
+  EXPECT_EQ(m.price(2, kRefStore | kRefStream), 700'000u);
+  EXPECT_EQ(m.price(3, kRefStore), 8'000'000u);
+  // A time per line below the load's price changes nothing.
+  c.store_times = {0, 100, 100};
+  CacheModel low(c);
+  EXPECT_EQ(low.price(1, kRefStore), 200'000u);
+  EXPECT_EQ(low.price(1, kRefStore | kRefStream), 500'000u);
+  EXPECT_EQ(low.price(0, kRefStore), 0u); // the first level: never
+}
+
 TEST(CacheModel, BandwidthBoundsIndependentMisses)
 {
   CacheConfig c      = small();

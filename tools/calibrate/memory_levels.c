@@ -10,7 +10,10 @@
  *   stream  a sum over the buffer's doubles in order, its four quarters at once (four streams, as
  *           STREAM's kernels have two or three: one stream alone is held back by how far ahead the
  *           prefetchers run), per line: the time a core takes to read a line from the level (from
- *           memory: line / bandwidth). */
+ *           memory: line / bandwidth);
+ *   write   one 8-byte store per line, the lines in order (a 64-byte step): the time a core takes
+ *           per line to write lines held by the level (a store that misses the first level waits
+ *           for its line's read for ownership; stores leave the store buffer in order). */
 #include "kernel.h"
 
 #include <stdint.h>
@@ -42,7 +45,7 @@ static uint32_t* random_order(void)
 int main(int argc, char** argv)
 {
   if (argc != 4) {
-    fprintf(stderr, "usage: memory_levels chase|gather|stream BYTES REPEATS\n");
+    fprintf(stderr, "usage: memory_levels chase|gather|stream|write BYTES REPEATS\n");
     return 2;
   }
   const char* mode   = argv[1];
@@ -108,8 +111,18 @@ int main(int argc, char** argv)
         best = t;
     }
     check = sum;
+  } else if (strcmp(mode, "write") == 0) {
+    for (long r = 0; r < repeats; ++r) {
+      const double t0 = kernel_now();
+      for (uint64_t i = 0; i < line_count; ++i)
+        *(volatile uint64_t*)(buf + i * LINE) = i + (uint64_t)r;
+      const double t = (kernel_now() - t0) / (double)line_count;
+      if (best < 0 || t < best)
+        best = t;
+    }
+    check = (double)*(const uint64_t*)(buf + LINE);
   } else {
-    fprintf(stderr, "memory_levels: unknown mode '%s' (chase, gather or stream)\n", mode);
+    fprintf(stderr, "memory_levels: unknown mode '%s' (chase, gather, stream or write)\n", mode);
     return 2;
   }
   printf("%.6e %.6g\n", best, check);
