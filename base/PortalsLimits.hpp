@@ -15,6 +15,7 @@ struct Limits {
   int max_entries                     = 16384; ///< list entries per NI
   int max_mds                         = 1024;
   int max_cts                         = 1024;
+  int max_triggered_ops               = 1024; ///< pending triggered operations per NIC
   int max_pt_index                    = 63;
   std::uint64_t max_msg_size          = std::uint64_t{1} << 32;
   std::uint64_t max_atomic_size       = 512;
@@ -44,6 +45,13 @@ inline const ParamTable<Limits>& Limits::keys()
                 "runtime keeps 1 (its default context's MD; split mapping: 2), so a PE can create max_mds - 1 "
                 "contexts (split: (max_mds - 2) / 2); beyond that job.contexts.on_exhaustion decides.",
        .field = field(&Limits::max_mds)},
+      {.path  = "platform.nic.limits.max_triggered_ops",
+       .kind  = K::Int,
+       .doc   = "Triggered operations (PtlTriggeredPut, Get, Atomic, CTInc, CTSet) a NIC holds at once, waiting "
+                "for their counting event's threshold (per node with platform.nic.per = node); one more is "
+                "refused with PTL_NO_SPACE. Default 1024: the Portals 4 reference implementation's "
+                "PTL_LIM_MAX_TRIGGERED_OPS.",
+       .field = field(&Limits::max_triggered_ops)},
       {.path  = "platform.nic.limits.max_entries",
        .kind  = K::Int,
        .doc   = "List entries per NI.",

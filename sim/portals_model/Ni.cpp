@@ -2,6 +2,7 @@
 
 #include "sim/Simulation.hpp"
 #include "sim/portals_model/Atomics.hpp"
+#include "sim/portals_model/NiCt.hpp"
 
 #include <algorithm>
 #include <memory>
@@ -19,16 +20,6 @@ template <class Slots, class Used> std::size_t first_free(const Slots& slots, Us
   return i;
 }
 } // namespace
-
-struct Ni::Ct {
-  struct Waiter {
-    std::uint64_t threshold;
-    sim::Notifier* who;
-  };
-  bool used = false;
-  CtEvent ev;
-  std::vector<Waiter> waiters;
-};
 
 /// A Portals operation in flight: the NIC's message plus what the Portals model needs back.
 struct Ni::Op final : nic::Message {
@@ -128,6 +119,9 @@ Status Ni::ct_free(CtHandle h)
     return fail(Status::ArgInvalid, "not an allocated counting event");
   if (!c->waiters.empty())
     return fail(Status::InUse, "an actor is waiting on this counting event");
+  if (!c->triggered.empty())
+    return fail(Status::InUse, std::to_string(c->triggered.size()) +
+                                   " triggered operations wait on this counting event (PtlCTCancelTriggered first)");
   c->used = false;
   --usage_.cts;
   --pool_.cts;
@@ -208,6 +202,7 @@ Status Ni::ct_set(CtHandle h, CtEvent value)
   c->ev = value;
   SHMEMSIM_OBSERVE(obs_, ct_changed(sim_.queue().now(), id_, h.index, c->ev.success, c->ev.failure));
   wake_reached(c->waiters, c->ev);
+  release_triggered(h);
   return Status::Ok;
 }
 
@@ -220,6 +215,7 @@ Status Ni::ct_inc(CtHandle h, CtEvent inc)
   c->ev.failure += inc.failure;
   SHMEMSIM_OBSERVE(obs_, ct_changed(sim_.queue().now(), id_, h.index, c->ev.success, c->ev.failure));
   wake_reached(c->waiters, c->ev);
+  release_triggered(h);
   return Status::Ok;
 }
 
@@ -235,6 +231,8 @@ void Ni::count(CtHandle h, bool ok, std::uint64_t bytes, bool count_bytes)
   SHMEMSIM_OBSERVE(obs_, ct_changed(sim_.queue().now(), id_, h.index, c->ev.success, c->ev.failure));
   if (!c->waiters.empty())
     wake_reached(c->waiters, c->ev);
+  if (!c->triggered.empty())
+    release_triggered(h);
 }
 
 // ---------------------------------------------------------------- memory descriptors

@@ -30,14 +30,17 @@ struct NiUsage {
   int cts = 0, cts_peak = 0;
   int mds = 0, mds_peak = 0;
   int les = 0, les_peak = 0;
-  std::uint64_t volatile_puts = 0; ///< puts completed locally at issue (buffered)
-  std::uint64_t dma_puts      = 0; ///< puts whose payload the NIC read by DMA
+  std::uint64_t volatile_puts = 0;       ///< puts completed locally at issue (buffered)
+  std::uint64_t dma_puts      = 0;       ///< puts whose payload the NIC read by DMA
+  int triggered = 0, triggered_peak = 0; ///< triggered operations waiting on a threshold
+  std::uint64_t triggered_fired  = 0;    ///< triggered operations released (their threshold reached)
+  std::uint64_t triggered_failed = 0;    ///< released ones whose operation failed (e.g. its MD was released)
 };
 
 /// The CT, MD and list-entry tables the limits count against: one per NIC (shared by the NIs of a
 /// node with platform.nic.per = node, one per NI with pe).
 struct ResourcePool {
-  int cts = 0, mds = 0, les = 0;
+  int cts = 0, mds = 0, les = 0, triggered = 0;
 };
 
 /// Told of writes into watched target memory (Ni::watch_word).
@@ -109,6 +112,27 @@ public:
               std::uint64_t length, int target, std::uint32_t pt, std::uint64_t remote_offset, const void* operand,
               AtomicOp op, Datatype dt, std::uint64_t user_ptr = 0);
 
+  // Triggered operations (PtlTriggeredPut, PtlTriggeredGet, PtlTriggeredAtomic, PtlTriggeredCTInc,
+  // PtlTriggeredCTSet, PtlCTCancelTriggered; Triggered.cpp). Each is the operation of the same name
+  // held by the NIC until CT `trig` counts `threshold` (success + failure, equal or greater); it is
+  // then issued by the NIC at that moment, with its buffer as it is then, and costs the host
+  // nothing more. One whose threshold is already reached proceeds at once. Operations released
+  // together go in threshold order, then in the order they were issued. Arguments are checked when
+  // the call is made (ArgInvalid); beyond limits.max_triggered_ops pending operations, NoSpace.
+  Status triggered_put(MdHandle md, std::uint64_t local_offset, std::uint64_t length, AckReq ack, int target,
+                       std::uint32_t pt, std::uint64_t remote_offset, CtHandle trig, std::uint64_t threshold,
+                       std::uint64_t user_ptr = 0);
+  Status triggered_get(MdHandle md, std::uint64_t local_offset, std::uint64_t length, int target, std::uint32_t pt,
+                       std::uint64_t remote_offset, CtHandle trig, std::uint64_t threshold, std::uint64_t user_ptr = 0);
+  Status triggered_atomic(MdHandle md, std::uint64_t local_offset, std::uint64_t length, AckReq ack, int target,
+                          std::uint32_t pt, std::uint64_t remote_offset, AtomicOp op, Datatype dt, CtHandle trig,
+                          std::uint64_t threshold, std::uint64_t user_ptr = 0);
+  Status triggered_ct_inc(CtHandle ct, CtEvent increment, CtHandle trig, std::uint64_t threshold);
+  Status triggered_ct_set(CtHandle ct, CtEvent value, CtHandle trig, std::uint64_t threshold);
+  /// PtlCTCancelTriggered: the operations waiting on `ct` are destroyed, never issued; the CT's
+  /// value is left as it is.
+  Status ct_cancel_triggered(CtHandle ct);
+
   /// Why the last call returned an error (for messages), empty after success.
   const std::string& last_error() const { return last_error_; }
   /// Report counting events and limits to `obs` (null: nobody).
@@ -154,6 +178,14 @@ private:
   const Ct* ct_of(CtHandle h) const;
   Md* md_of(MdHandle h);
   void count(CtHandle h, bool ok, std::uint64_t bytes, bool count_bytes);
+  /// Hold `issue` until CT `trig` reaches `threshold` (or run it now if it has): the common part
+  /// of the triggered operations; `what` names the call in errors.
+  Status hold_until(CtHandle trig, std::uint64_t threshold, const char* what, std::function<Status()> issue);
+  /// Issue the operations waiting on CT `h` whose threshold its count has reached.
+  void release_triggered(CtHandle h);
+  /// The checks data movement calls make on their arguments, for a triggered call.
+  Status check_triggered_target(MdHandle md, std::uint64_t local_offset, std::uint64_t length, int target,
+                                const char* what);
   Status check_common(Md* md, std::uint64_t local_offset, std::uint64_t length, int target, const char* what);
   /// f(word) for each watched word that [start, start + length) touches.
   template <class F> void for_watched(const std::byte* start, std::uint64_t length, F f) const;
