@@ -45,13 +45,6 @@ inline const ParamTable<Limits>& Limits::keys()
                 "runtime keeps 1 (its default context's MD; split mapping: 2), so a PE can create max_mds - 1 "
                 "contexts (split: (max_mds - 2) / 2); beyond that job.contexts.on_exhaustion decides.",
        .field = field(&Limits::max_mds)},
-      {.path  = "platform.nic.limits.max_triggered_ops",
-       .kind  = K::Int,
-       .doc   = "Triggered operations (PtlTriggeredPut, Get, Atomic, CTInc, CTSet) a NIC holds at once, waiting "
-                "for their counting event's threshold (per node with platform.nic.per = node); one more is "
-                "refused with PTL_NO_SPACE. Default 1024: the Portals 4 reference implementation's "
-                "PTL_LIM_MAX_TRIGGERED_OPS.",
-       .field = field(&Limits::max_triggered_ops)},
       {.path  = "platform.nic.limits.max_entries",
        .kind  = K::Int,
        .doc   = "List entries per NI.",
@@ -81,6 +74,13 @@ inline const ParamTable<Limits>& Limits::keys()
        .kind  = K::Size,
        .doc   = "Largest message.",
        .field = field(&Limits::max_msg_size)},
+      {.path  = "platform.nic.limits.max_triggered_ops",
+       .kind  = K::Int,
+       .doc   = "Triggered operations (PtlTriggeredPut, Get, Atomic, CTInc, CTSet) a NIC holds at once, waiting "
+                "for their counting event's threshold (per node with platform.nic.per = node); one more is "
+                "refused with PTL_NO_SPACE. Default 1024: the Portals 4 reference implementation's "
+                "PTL_LIM_MAX_TRIGGERED_OPS.",
+       .field = field(&Limits::max_triggered_ops)},
       {.path  = "platform.nic.features.total_data_ordering",
        .kind  = K::Bool,
        .doc   = "PTL_TOTAL_DATA_ORDERING: puts up to max_waw_ordered_size arrive in order.",

@@ -319,15 +319,22 @@ nlohmann::json SimulatedRun::platform_summary()
     peak.les_peak = std::max(peak.les_peak, u.les_peak);
     peak.volatile_puts += u.volatile_puts;
     peak.dma_puts += u.dma_puts;
+    peak.triggered_peak = std::max(peak.triggered_peak, u.triggered_peak);
+    peak.triggered_fired += u.triggered_fired;
+    peak.triggered_failed += u.triggered_failed;
   }
-  s["nic"]       = {{"injection_queue_wait_s", ps_to_seconds(t.queue_wait)},
-                    {"independent_queues", t.independent_queues},
-                    {"packets_held_for_ordering", t.held_packets},
-                    {"volatile_puts", peak.volatile_puts},
-                    {"dma_puts", peak.dma_puts},
-                    {"cts_peak_per_endpoint", peak.cts_peak},
-                    {"mds_peak_per_endpoint", peak.mds_peak},
-                    {"entries_peak_per_endpoint", peak.les_peak}};
+  s["nic"] = {{"injection_queue_wait_s", ps_to_seconds(t.queue_wait)},
+              {"independent_queues", t.independent_queues},
+              {"packets_held_for_ordering", t.held_packets},
+              {"volatile_puts", peak.volatile_puts},
+              {"dma_puts", peak.dma_puts},
+              {"cts_peak_per_endpoint", peak.cts_peak},
+              {"mds_peak_per_endpoint", peak.mds_peak},
+              {"entries_peak_per_endpoint", peak.les_peak}};
+  if (peak.triggered_fired > 0 || peak.triggered_peak > 0) // only runs that used triggered operations
+    s["nic"]["triggered"] = {{"released", peak.triggered_fired},
+                             {"failed", peak.triggered_failed},
+                             {"peak_pending_per_endpoint", peak.triggered_peak}};
   s["endpoints"] = net.endpoints();
   s["nodes"]     = net.nodes();
   s["platform"]  = scenarios::platform_record(sc_.platform);

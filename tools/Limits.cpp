@@ -35,6 +35,7 @@ struct LimitsArgs {
   std::string scenario, out, program;
   std::vector<std::string> args, sets;
   std::vector<json> cts{3, 4, 6, 10, 18}, mds, queues;
+  std::vector<json> triggered; ///< --triggered: platform.nic.limits.max_triggered_ops values
   std::vector<json> policies{"fail", "share", "round_robin", "keep_private"};
   std::vector<json> independent; ///< --independent: job.contexts.independent_mds values
   std::string jobs = "1";
@@ -99,13 +100,14 @@ base::CommandLine limits_table(LimitsArgs& a)
 {
   base::CommandLine cl("shmemsim", "limits");
   cl.synopsis(
-        "SCENARIO.json [--cts LIST] [--mds LIST] [--queues LIST] [--policies LIST]\n"
+        "SCENARIO.json [--cts LIST] [--mds LIST] [--queues LIST] [--triggered LIST] [--policies LIST]\n"
         "         [--independent yes,no] [--y FIGURE] [--set KEY=VALUE ...] [-j N] [-o DIR] [--quiet] PROGRAM [ARGS...]")
       .summary(
           "Run PROGRAM over NIC limits under each contexts policy (docs/limits.md): a generated sweep and its table.")
       .description(R"TXT(Run PROGRAM over NIC limits under each contexts policy (docs/limits.md): a generated sweep of
 job.contexts.on_exhaustion (--policies) x platform.nic.limits.max_cts (--cts; the runtime keeps
-2 per PE) [x max_mds] [x platform.nic.injection_queues] [x job.contexts.independent_mds] in DIR.
+2 per PE) [x max_mds] [x platform.nic.injection_queues] [x platform.nic.limits.max_triggered_ops]
+[x job.contexts.independent_mds] in DIR.
 Prints per point: contexts created/refused/shared, peak CTs/MDs per endpoint against the limit,
 independent injection queues granted, the time (--y FIGURE, else the program's first RESULT figure
 with "time" in its name, else its first numeric one, else sim_time_s), thread interference and
@@ -124,6 +126,10 @@ limits-shared.svg (contexts shared), and the sweep's own files.)TXT")
               [&a](const base::Given& g) { a.mds = int_list(g, 1); })
       .option("--queues", "LIST", "platform.nic.injection_queues values (default: the scenario's)",
               [&a](const base::Given& g) { a.queues = int_list(g, 0); })
+      .option("--triggered", "LIST",
+              "platform.nic.limits.max_triggered_ops values (default: the scenario's); the table then has the "
+              "peak of triggered operations pending per endpoint (job.collectives.barrier=triggered uses them)",
+              [&a](const base::Given& g) { a.triggered = int_list(g, 0); })
       .option("--policies", "LIST", "job.contexts.on_exhaustion values (default fail,share,round_robin,keep_private)",
               [&a](const base::Given& g) { a.policies = policy_list(g); })
       .option("--independent", "yes,no",
@@ -181,6 +187,7 @@ json limits_scenario(const LimitsArgs& a)
   var("job.contexts.on_exhaustion", "policy", a.policies);
   var("platform.nic.limits.max_mds", "max_mds", a.mds);
   var("platform.nic.injection_queues", "injection_queues", a.queues);
+  var("platform.nic.limits.max_triggered_ops", "max_triggered_ops", a.triggered);
   var("job.contexts.independent_mds", "independent_mds", a.independent);
   // The time plot (limits.svg) is drawn afterwards, once the program's figures are known.
   json plots  = json::array({{{"x", "max_cts"},
@@ -286,6 +293,9 @@ json limits_rows(const std::string& out, const std::string& y)
     row["cts_peak"]           = sum("nic.cts_peak_per_endpoint");
     row["mds_peak"]           = sum("nic.mds_peak_per_endpoint");
     row["independent_queues"] = sum("nic.independent_queues");
+    row["max_triggered_ops"]  = limit("max_triggered_ops", "platform.nic.limits.max_triggered_ops");
+    row["triggered_peak"]     = sum("nic.triggered.peak_pending_per_endpoint");
+    row["triggered_swept"]    = r["values"].contains("max_triggered_ops");
     row["time_name"]          = figure;
     row["time"]               = figure == "sim_time_s" ? sum("sim_time_s") : r["reported"].value(figure, json(nullptr));
     trace_figures(dir, row);
@@ -327,22 +337,29 @@ std::string percent_cell(const json& v)
 /// column says its unit and what it covers: the run (summed over its PEs or threads) or one PE.
 std::string limits_table(const json& rows)
 {
-  const std::string time              = time_title(rows.empty() ? "time" : rows[0]["time_name"].get<std::string>());
-  const std::vector<std::string> head = {"policy",
-                                         "max_cts",
-                                         "max_mds",
-                                         "queues",
-                                         "status",
-                                         "ctx created (run)",
-                                         "refused (run)",
-                                         "shared (run)",
-                                         "indep. MDs",
-                                         "CTs peak/limit (1 PE)",
-                                         "MDs peak/limit (1 PE)",
-                                         "indep. queues (run)",
-                                         time,
-                                         "interference (s, sum of threads)",
-                                         "hidden (% of comm.)"};
+  const std::string time                  = time_title(rows.empty() ? "time" : rows[0]["time_name"].get<std::string>());
+  const std::vector<std::string> head_all = {"policy",
+                                             "max_cts",
+                                             "max_mds",
+                                             "queues",
+                                             "status",
+                                             "ctx created (run)",
+                                             "refused (run)",
+                                             "shared (run)",
+                                             "indep. MDs",
+                                             "CTs peak/limit (1 PE)",
+                                             "MDs peak/limit (1 PE)",
+                                             "indep. queues (run)",
+                                             time,
+                                             "interference (s, sum of threads)",
+                                             "hidden (% of comm.)"};
+  // Triggered operations get a column when they were swept or used.
+  bool triggered = false;
+  for (const json& r : rows)
+    triggered = triggered || r.value("triggered_swept", false) || !r["triggered_peak"].is_null();
+  std::vector<std::string> head = head_all;
+  if (triggered)
+    head.insert(head.begin() + 12, "triggered peak/limit (1 PE)");
   std::vector<std::vector<std::string>> cells;
   for (const json& r : rows)
     cells.push_back({cell(r["policy"]), cell(r["max_cts"]), cell(r["max_mds"]), cell(r["injection_queues"]),
@@ -352,6 +369,14 @@ std::string limits_table(const json& rows)
                      cell(r["cts_peak"]) + "/" + cell(r["max_cts"]), cell(r["mds_peak"]) + "/" + cell(r["max_mds"]),
                      cell(r["independent_queues"]), cell(r["time"]), cell(r["interference_s"]),
                      percent_cell(r["hidden_share"])});
+  if (triggered)
+    for (std::size_t i = 0; i < cells.size(); ++i) {
+      const json& r = rows[i];
+      cells[i].insert(
+          cells[i].begin() + 12,
+          (r["triggered_peak"].is_null() && r["status"] == 0 ? std::string("0") : cell(r["triggered_peak"])) + "/" +
+              cell(r["max_triggered_ops"]));
+    }
   std::vector<std::size_t> w(head.size());
   for (std::size_t c = 0; c < head.size(); ++c) {
     w[c] = head[c].size();

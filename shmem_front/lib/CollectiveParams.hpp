@@ -11,7 +11,7 @@
 namespace shmemsim::front {
 
 /// Team/active-set barriers and syncs.
-enum class BarrierAlgorithm { Dissemination, Tree };
+enum class BarrierAlgorithm { Dissemination, Tree, Triggered };
 /// Broadcasts.
 enum class BroadcastAlgorithm { Binomial, Linear };
 /// collect and fcollect.
@@ -36,10 +36,12 @@ inline const ParamTable<CollectiveParams>& CollectiveParams::keys()
   static const ParamTable<CollectiveParams> table = {
       {.path    = "job.collectives.barrier",
        .kind    = K::Enum,
-       .doc     = "Team/active-set barriers and syncs: dissemination (log2 p rounds) or tree (binomial gather and "
-                  "release).",
+       .doc     = "Team/active-set barriers and syncs: dissemination (log2 p rounds), tree (binomial gather and "
+                  "release) or triggered (the same tree run by the NICs on Portals triggered operations: each PE "
+                  "posts its part and waits on one counter; the NICs forward arrivals and releases without the "
+                  "hosts; simulated NICs only: the emulator runs tree).",
        .field   = field(&CollectiveParams::barrier),
-       .choices = {"dissemination", "tree"},
+       .choices = {"dissemination", "tree", "triggered"},
        .noun    = "barrier algorithm"},
       {.path    = "job.collectives.broadcast",
        .kind    = K::Enum,

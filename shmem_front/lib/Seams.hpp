@@ -6,6 +6,7 @@
 #include "base/CtxEvent.hpp"
 #include "shmem_front/lib/AsyncParams.hpp"
 #include "shmem_front/lib/CollectiveParams.hpp"
+#include "shmem_front/lib/PeList.hpp"
 
 #include <pthread.h>
 
@@ -150,6 +151,17 @@ public:
   virtual bool request_test(TransportCtx* slot) = 0;
   /// Blocks until request_test(slot) would say true (`call` names the routine for deadlock reports).
   virtual void request_wait(TransportCtx* slot, const char* call) = 0;
+
+  /// A barrier (without quiet) among `members` run by the NIC on triggered operations
+  /// (job.collectives.barrier=triggered): the calling PE is members[me]. False, having done
+  /// nothing, when this transport's NIC has no triggered operations (the caller then runs a
+  /// host-driven barrier).
+  virtual bool offloaded_sync(const PeList& members, int me)
+  {
+    (void)members;
+    (void)me;
+    return false;
+  }
 };
 
 /// The PE's threads and their sync objects through the pthread API, as the PE's program sees it:

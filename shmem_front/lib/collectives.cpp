@@ -5,7 +5,8 @@
 // described in coll_team.hpp.
 //
 // Algorithms (scenario keys job.collectives.*, CollectiveParams.hpp, read through Runtime::collectives):
-//   barrier   dissemination (default) | tree (binomial gather + release, root 0)
+//   barrier   dissemination (default) | tree (binomial gather + release, root 0) | triggered (that tree
+//             run by the NICs: Transport::offloaded_sync)
 //             — shmem_barrier_all, shmem_sync_all, shmem_barrier, shmem_sync, shmem_team_sync
 //             and team management
 //   broadcast binomial (default) | linear (root puts to everyone once all have arrived)
@@ -509,10 +510,26 @@ void group_sync_impl(Group& g)
     rt().fatal(std::string(g.routine) + ": more than 65536 PEs in a team");
   if (g.n() == 1)
     return;
-  if (algorithms().barrier == BarrierAlgorithm::Dissemination)
-    sync_dissemination(g);
-  else
-    sync_tree(g);
+  switch (algorithms().barrier) {
+    case BarrierAlgorithm::Dissemination:
+      sync_dissemination(g);
+      break;
+    case BarrierAlgorithm::Tree:
+      sync_tree(g);
+      break;
+    case BarrierAlgorithm::Triggered:
+      if (!tp().offloaded_sync(*g.members, g.me)) {
+        static bool noticed = false; // a transport without triggered operations: once per process
+        if (!noticed) {
+          noticed = true;
+          tp().counter_source().notice("PE " + std::to_string(rt().my_pe()) +
+                                       ": job.collectives.barrier=triggered: this NIC has no triggered operations; "
+                                       "barriers run as tree");
+        }
+        sync_tree(g);
+      }
+      break;
+  }
 }
 
 // ---------------------------------------------------------------- operators

@@ -664,3 +664,15 @@ void PortalsTransport::note_local_stores(int pe)
 }
 
 } // namespace shmemsim::front
+
+namespace shmemsim::front {
+
+bool PortalsTransport::offloaded_sync(const PeList& members, int me)
+{
+  if (offloaded_ == nullptr)
+    offloaded_ = std::make_unique<TriggeredSync>(net_, fatal_);
+  offloaded_->run(members, me);
+  return true;
+}
+
+} // namespace shmemsim::front

@@ -10,6 +10,7 @@
 
 #include "shmem_front/lib/PeMemory.hpp"
 #include "shmem_front/lib/Seams.hpp"
+#include "shmem_front/transport/TriggeredSync.hpp"
 #include "base/ShmemObserver.hpp"
 #include "sim/portals_model/Network.hpp"
 #include "sim/CacheLines.hpp"
@@ -56,6 +57,8 @@ public:
   /// the CT; the wait waits on it only when the test says no.
   bool request_test(TransportCtx* slot) override;
   void request_wait(TransportCtx* slot, const char* call) override;
+  /// job.collectives.barrier=triggered: the NICs run the barrier (TriggeredSync.hpp).
+  bool offloaded_sync(const PeList& members, int me) override;
   /// A thread of `pe` may have stored to the PE's symmetric memory (it entered the library or its
   /// time slice ended): wake the PE's threads waiting for updates, so they re-check.
   void note_local_stores(int pe);
@@ -117,6 +120,7 @@ private:
   std::function<void(const std::string&)> fatal_;
   std::vector<std::unique_ptr<PeNet>> pes_;
   std::function<void(const std::string&)> notice_;
+  std::unique_ptr<TriggeredSync> offloaded_; ///< made at the first triggered barrier
   std::function<std::string(const void*)> name_address_;
   bool independent_mds_ = true;
   ShmemObserver* obs_   = nullptr;

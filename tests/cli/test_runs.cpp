@@ -185,7 +185,6 @@ TEST_F(Runs, ReportDiagramAndResultFiguresWithTheRun)
   }
 }
 
-
 /// Every key path of `j` ("a.b", arrays as "a[]" over all their elements), not descending into
 /// the maps whose keys are data (kinds, wait reasons, contexts, PEs, limits, and the trace header's
 /// values, where an emulated trace says its clock is real): those are listed as a path.
@@ -731,6 +730,32 @@ TEST_F(Runs, LimitsSweepsMdsAndInjectionQueuesToo)
   const Result noprog = sh(shmemsim() + " limits " + sc);
   EXPECT_EQ(noprog.status, 2);
   EXPECT_EQ(std::count(noprog.err.begin(), noprog.err.end(), '\n'), 1) << noprog.err;
+}
+
+TEST_F(Runs, LimitsSweepsTriggeredOperations)
+{
+  // job.collectives.barrier=triggered on 2 PEs: the root holds one triggered put per barrier. With
+  // max_triggered_ops 0 the run stops (status 2, its line in the sweep); with 64 the table shows
+  // the peak pending against the limit.
+  const std::string sc = std::string(SHMEMSIM_SOURCE_DIR) + "/tests/programs/unordered.json";
+  const Result r       = sh(shmemsim() + " limits " + sc +
+                            " --cts 8 --triggered 0,64 --policies share --set job.pes=2"
+                                  " --set job.collectives.barrier=triggered -o lim --quiet " +
+                            SHMEMSIM_CTX_PROGRAM + " 3");
+  EXPECT_EQ(r.status, 1) << r.err; // one run failed
+  EXPECT_NE(r.err.find("max_triggered_ops (0) triggered operations already wait on their thresholds"),
+            std::string::npos)
+      << r.err;
+  const json rows = json::parse(slurp(dir_ / "lim" / "limits.json"))["rows"];
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0]["max_triggered_ops"], 0);
+  EXPECT_EQ(rows[0]["status"], 2);
+  EXPECT_EQ(rows[1]["max_triggered_ops"], 64);
+  EXPECT_EQ(rows[1]["status"], 0);
+  EXPECT_EQ(rows[1]["triggered_peak"], 1);
+  const std::string table = slurp(dir_ / "lim" / "limits.md");
+  EXPECT_NE(table.find("triggered peak/limit (1 PE)"), std::string::npos) << table;
+  EXPECT_NE(table.find("| 1/64 "), std::string::npos) << table;
 }
 
 TEST_F(Runs, LimitsWhatIfIndependentMds)
