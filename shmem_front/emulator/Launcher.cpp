@@ -342,13 +342,16 @@ void Job::make_segments(const std::map<std::string, bool>& local)
     // Anonymous (no name in /dev/shm, nothing to remove however the job ends); sparse: only the
     // rings PEs write to get pages. Above kShmFd, so that start_pe's dup2s never overwrite it.
     const int made = memfd_create("shmemsim-emu", MFD_CLOEXEC);
-    if (made < 0 || ftruncate(made, static_cast<off_t>(layout.total())) != 0)
-      throw std::runtime_error("cannot make the shared-memory segment of the PEs on " +
-                               (host.empty() ? spec_.job.boot_host : host) + ": " + std::strerror(errno) +
-                               " (--set emulator.transport=tcp avoids it)");
     Segment seg;
-    seg.fd = fcntl(made, F_DUPFD_CLOEXEC, kShmFd + 1);
-    close(made);
+    if (made >= 0 && ftruncate(made, static_cast<off_t>(layout.total())) == 0)
+      seg.fd = fcntl(made, F_DUPFD_CLOEXEC, kShmFd + 1);
+    const int error = errno;
+    if (made >= 0)
+      close(made);
+    if (seg.fd < 0)
+      throw std::runtime_error("cannot make the shared-memory segment of the PEs on " +
+                               (host.empty() ? spec_.job.boot_host : host) + ": " + std::strerror(error) +
+                               " (--set emulator.transport=tcp avoids it)");
     seg.ring = layout.ring_bytes;
     for (int r : list)
       seg.ranks += (seg.ranks.empty() ? "" : ",") + std::to_string(r);
