@@ -188,6 +188,8 @@ namespace {
 /// neither side of a ping-pong, a put + quiet or a fetching AMO blocks on an idle machine.
 constexpr std::uint64_t kProgressSpinNs = 500'000;
 constexpr std::uint64_t kWaitSpinNs     = 500'000;
+/// A wait_until's re-check of the same count (wait_update): the short spin it always had.
+constexpr std::uint64_t kRecheckSpinNs = 20'000;
 /// A yield that kept the thread off its core this long: other work holds the cores (Spin).
 /// 50 us: longer than a round of this job's own yielding threads, far shorter than the time
 /// slice (milliseconds) a busy process gets.
@@ -1304,8 +1306,15 @@ void Nic::wait_until(bool (*done)(const void*), const void* arg)
 void Nic::wait_update(std::uint64_t seen, std::chrono::microseconds max_wait)
 {
   flush_batches();
-  const auto start = std::chrono::steady_clock::now();
-  Spin spin(std::min<std::uint64_t>(kWaitSpinNs, static_cast<std::uint64_t>(max_wait.count()) * 1000));
+  // The caller re-checks its condition after each of these waits (1 ms at most) and waits again
+  // while nothing came: only a wait for a new count spins long. Re-checks of the same count spin
+  // 20 us, so that a PE blocked in wait_until uses little CPU (the launcher's watchdog counts 50 ms
+  // of CPU time between heartbeats as progress: a deadlock must stay quiet to be seen).
+  thread_local std::uint64_t last_seen = ~std::uint64_t{0};
+  const std::uint64_t budget           = seen == last_seen ? kRecheckSpinNs : kWaitSpinNs;
+  last_seen                            = seen;
+  const auto start                     = std::chrono::steady_clock::now();
+  Spin spin(std::min<std::uint64_t>(budget, static_cast<std::uint64_t>(max_wait.count()) * 1000));
   while (true) { // yielding, as wait_until's
     drive_rings();
     if (updates() > seen || !spin.yield())
