@@ -35,6 +35,10 @@ struct Config {
   std::string token;                     ///< 64 hex digits, from /dev/urandom, one per job
   std::string listen_host = "127.0.0.1"; ///< where this PE accepts its peers' data connections
   std::string advertise;                 ///< the address the others connect to (empty: listen_host)
+  /// The shared-memory path (ShmRing.hpp): the PEs of this PE's host that share its segment
+  /// (descriptor kShmFd), comma-separated, in slot order (empty: none, every peer over TCP).
+  std::string shm_ranks;
+  std::uint64_t shm_ring = 0; ///< bytes of each ring in it (a power of two)
 
   // The scenario's parameters the PEs consume, each struct with the keys its owner declares
   std::uint64_t seed = 1;              ///< seed: the injector's and the paths' random streams
@@ -62,5 +66,7 @@ struct Config {
 /// standard input (`--config-fd 0`). Never the environment: a process's initial environment stays
 /// readable in /proc/PID/environ, and the configuration holds the job's token.
 inline constexpr int kConfigFd = 3;
+/// The descriptor of the host's shared segment (a memfd) in a PE that has one (Config::shm_ranks).
+inline constexpr int kShmFd = 4;
 
 } // namespace shmemsim::emulator

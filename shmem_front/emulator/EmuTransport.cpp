@@ -176,10 +176,12 @@ void EmuTransport::put(TransportCtx* ctx, void* dest, const void* src, std::size
   Header h               = request(MsgType::Put, dest, n);
   h.cookie               = reinterpret_cast<std::uint64_t>(&c->ct);
   const std::uint64_t op = issue(ctx, c, false, blocking ? "put" : c->request_slot ? "put_req" : "put_nbi", n, pe);
-  // `src` is copied or sent: reusable on return; but a blocking put above max_volatile_size waits
-  // for its ACK below, so what the socket does not take at once is sent from `src` in place.
+  // A blocking put up to max_volatile_size copies `src` (reusable on return); above it, it waits
+  // for its ACK below, so what the socket or ring does not take at once is sent from `src` in
+  // place; so is a non-blocking put's, whose source the program leaves unchanged until the
+  // quiet that completes it (OpenSHMEM's put_nbi): a large stream is not copied twice.
   const bool waits = blocking && n > cfg_.limits.max_volatile_size;
-  nic_.send_request(pe, h, src, n, op, true, waits ? Nic::Payload::InPlace : Nic::Payload::Copy);
+  nic_.send_request(pe, h, src, n, op, true, waits || !blocking ? Nic::Payload::InPlace : Nic::Payload::Copy);
   if (!cfg_.limits.total_data_ordering || n > cfg_.limits.max_waw_ordered_size)
     c->fence_needs_quiet.store(true, std::memory_order_relaxed);
   if (waits)

@@ -48,6 +48,9 @@ struct EmulatorParams {
   std::string ssh = "ssh -o BatchMode=yes -T";
   /// TCP connections per pair of PEs, used as paths as platform.fabric.routing says.
   int paths = 1;
+  /// Between PEs forked on the same host: "auto" (false) rings in shared memory (with
+  /// emulator.paths = 1), "tcp" (true) TCP as between hosts.
+  bool tcp_only = false;
 
   /// `bandwidth` in bit/s; 0 for "none". Throws std::invalid_argument (parse_bandwidth's reason)
   /// when it is neither (the launcher reports it before any PE starts).
@@ -133,6 +136,13 @@ inline const ParamTable<EmulatorParams>& EmulatorParams::keys()
        .field = field(&EmulatorParams::paths),
        .min   = 1,
        .max   = 64},
+      {.path    = "emulator.transport",
+       .kind    = K::Enum,
+       .doc     = "Emulation: between PEs on the same host, \"auto\": rings in shared memory (when emulator.paths "
+                  "is 1); \"tcp\": TCP on loopback, as between hosts. PEs on different hosts always use TCP.",
+       .field   = mapped(&EmulatorParams::tcp_only, {false, true}),
+       .choices = {"auto", "tcp"},
+       .noun    = "transport"},
   };
   return table;
 }

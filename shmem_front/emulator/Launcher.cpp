@@ -1,4 +1,5 @@
 #include "shmem_front/emulator/Launcher.hpp"
+#include "shmem_front/emulator/ShmRing.hpp"
 #include "shmem_front/lib/SignalText.hpp"
 
 #include <boost/asio/io_context.hpp>
@@ -11,6 +12,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -115,6 +117,9 @@ public:
 
 private:
   void spawn();
+  /// The shared-memory segments of the hosts whose PEs are forked here (ShmRing.hpp): one per
+  /// such host with two PEs or more, unless emulator.transport is tcp or emulator.paths > 1.
+  void make_segments(const std::map<std::string, bool>& local);
   pid_t start_pe(int rank, const std::string& host, bool remote);
   void accept();
   void read(const std::shared_ptr<Session>& s);
@@ -142,6 +147,13 @@ private:
   asio::steady_timer wall_, watchdog_;
   std::vector<PeSlot> pes_;
   pid_t pgid_ = 0;
+  /// A shared segment of PEs of one host: its memfd (closed once they are forked), its PEs.
+  struct Segment {
+    int fd = -1;
+    std::string ranks;
+    std::size_t ring = 0;
+  };
+  std::map<std::string, Segment> segments_; ///< by host
   std::map<std::string, std::string> kv_;
   std::multimap<std::string, std::shared_ptr<Session>> waiting_gets_;
   std::vector<std::shared_ptr<Session>> barrier_;
@@ -217,6 +229,12 @@ pid_t Job::start_pe(int rank, const std::string& host, bool remote)
   }
   if (!spec_.trace_dir.empty())
     c.trace_file = pe_trace_file(spec_.trace_dir, rank);
+  const auto seg  = remote ? segments_.end() : segments_.find(host);
+  const int shmfd = seg != segments_.end() ? seg->second.fd : -1;
+  if (shmfd >= 0) {
+    c.shm_ranks = seg->second.ranks;
+    c.shm_ring  = seg->second.ring;
+  }
   std::vector<std::string> words;
   if (remote) {
     // ssh HOST exec shmemsim-emu-pe --config-fd 0 PROGRAM ARGS: the configuration (and its
@@ -272,8 +290,10 @@ pid_t Job::start_pe(int rank, const std::string& host, bool remote)
       fcntl(to, F_SETFD, 0);
     else
       dup2(in[0], to);
+    if (shmfd >= 0) // above kShmFd (make_segments): the pipe's copy is not in the way
+      dup2(shmfd, kShmFd);
     // Nothing of the launcher's (its listening socket above all) leaks into the PEs.
-    close_range(remote ? 3 : kConfigFd + 1, ~0U, 0);
+    close_range(remote ? 3 : shmfd >= 0 ? kShmFd + 1 : kConfigFd + 1, ~0U, 0);
     execvp(argv[0], argv.data());
     std::fprintf(stderr, "shmemsim-run: cannot start %s: %s\n", argv[0], std::strerror(errno));
     _exit(127);
@@ -288,6 +308,7 @@ void Job::spawn()
   for (const std::string& h : spec_.pe_hosts)
     if (!local.count(h))
       local[h] = !spec_.ssh_every_host && is_local_host(h);
+  make_segments(local);
   for (int rank = 0; rank < spec_.job.npes; ++rank) {
     const std::string host = spec_.pe_hosts.empty() ? "" : spec_.pe_hosts[static_cast<std::size_t>(rank)];
     const pid_t pid        = start_pe(rank, host, !host.empty() && !local[host]);
@@ -295,6 +316,46 @@ void Job::spawn()
       pgid_ = pid;
     setpgid(pid, pgid_);
     pes_[static_cast<std::size_t>(rank)].pid = pid;
+  }
+  for (auto& [host, seg] : segments_) { // the PEs hold their copies
+    close(seg.fd);
+    seg.fd = -1;
+  }
+}
+
+void Job::make_segments(const std::map<std::string, bool>& local)
+{
+  if (spec_.job.emulator.tcp_only || spec_.job.emulator.paths > 1)
+    return;
+  std::map<std::string, std::vector<int>> ranks;
+  for (int rank = 0; rank < spec_.job.npes; ++rank) {
+    const std::string host = spec_.pe_hosts.empty() ? "" : spec_.pe_hosts[static_cast<std::size_t>(rank)];
+    if (host.empty() || local.at(host))
+      ranks[host].push_back(rank);
+  }
+  for (const auto& [host, list] : ranks) {
+    if (list.size() < 2)
+      continue;
+    ShmLayout layout;
+    layout.pes        = static_cast<int>(list.size());
+    layout.ring_bytes = ShmLayout::ring_for(layout.pes);
+    // Anonymous (no name in /dev/shm, nothing to remove however the job ends); sparse: only the
+    // rings PEs write to get pages. Above kShmFd, so that start_pe's dup2s never overwrite it.
+    const int made = memfd_create("shmemsim-emu", MFD_CLOEXEC);
+    Segment seg;
+    if (made >= 0 && ftruncate(made, static_cast<off_t>(layout.total())) == 0)
+      seg.fd = fcntl(made, F_DUPFD_CLOEXEC, kShmFd + 1);
+    const int error = errno;
+    if (made >= 0)
+      close(made);
+    if (seg.fd < 0)
+      throw std::runtime_error("cannot make the shared-memory segment of the PEs on " +
+                               (host.empty() ? spec_.job.boot_host : host) + ": " + std::strerror(error) +
+                               " (--set emulator.transport=tcp avoids it)");
+    seg.ring = layout.ring_bytes;
+    for (int r : list)
+      seg.ranks += (seg.ranks.empty() ? "" : ",") + std::to_string(r);
+    segments_[host] = seg;
   }
 }
 

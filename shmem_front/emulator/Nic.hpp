@@ -11,6 +11,7 @@
 #include "base/PortalsObserver.hpp"
 #include "shmem_front/emulator/Config.hpp"
 #include "shmem_front/emulator/Injector.hpp"
+#include "shmem_front/emulator/ShmRing.hpp"
 #include "shmem_front/emulator/Wire.hpp"
 #include "shmem_front/lib/Seams.hpp"
 #include "shmem_front/lib/SignalJournal.hpp"
@@ -142,9 +143,33 @@ private:
     std::vector<char> bytes;
     const char* in_place     = nullptr;
     std::size_t in_place_len = 0;
+    std::size_t pushed       = 0; ///< bytes already in a shared-memory ring (ring_flush)
   };
 
   void progress_loop();
+  // The shared-memory path (ShmRing.hpp): peers of this host sharing the launcher's segment.
+  /// Map the segment (kShmFd) and give the peers in it their rings.
+  void map_shared_segment();
+  /// Handle what the rings brought and push what waits for room; returns whether anything moved.
+  bool poll_rings();
+  /// poll_rings() if no other thread does (the receive side's lock): true if something moved or
+  /// another thread polls.
+  bool try_poll_rings();
+  /// A thread that waits in the library polls the rings while it spins (the NIC's code, under the
+  /// receive side's lock: no hand-off to the progress thread), then hands them back.
+  void drive_rings();
+  void stop_driving_rings();
+  bool poll_ring(Conn& c);
+  /// Push the connection's queue into its ring while there is room (the progress thread).
+  bool ring_flush(Conn& c);
+  /// Copy `count` buffers into the connection's ring; returns the bytes it took.
+  std::size_t ring_push(Conn& c, const iovec* iov, int count);
+  /// Ring the peer's doorbell (a byte on the pair's TCP connection) if its progress thread sleeps.
+  void wake_peer(Conn& c);
+  /// Tell the producer of `c`'s incoming ring that there is room, if it waits for some.
+  void wake_producer(Conn& c);
+  /// Keep reading the doorbell bytes of a pair that talks through a ring (and its end).
+  void read_doorbells(Conn& c);
   void accept_peers(int count);
   void refuse(boost::asio::ip::tcp::socket& s);
   void refuse_later();
@@ -193,6 +218,12 @@ private:
   boost::asio::io_context io_;
   std::unique_ptr<boost::asio::ip::tcp::acceptor> acceptor_;
   std::vector<std::unique_ptr<Peer>> peers_; ///< indexed by PE (null: this PE)
+  std::byte* shm_          = nullptr;        ///< the host's shared segment (null: none)
+  std::size_t shm_bytes_   = 0;
+  std::uint32_t* sleeping_ = nullptr;        ///< this PE's control word in it: its progress thread sleeps
+  std::vector<Conn*> ring_conns_;            ///< the connections that talk through rings
+  std::atomic<bool> progress_asleep_{false}; ///< the progress thread blocks (or is about to) in epoll
+  std::mutex rx_mutex_; ///< the rings' receive side (poll_rings): the progress thread or a waiting thread
   std::thread thread_;
   std::atomic<bool> stopping_{false};
 

@@ -9,11 +9,13 @@
 #    payload of 12 puts of 2 KiB per round, copies at most twice the payload (into a batch when a
 #    put joins one, out of the receive buffer), one read per message at most, and at most two
 #    sleeps (a thread blocking) per message.
+# Over TCP between the PEs (emulator.transport=tcp): reads are receive system calls; the
+# shared-memory path has none.
 # Usage: cmake -DRUN=shmemsim-run -DPROGRAM=emu_shapes -DWORK=dir -P work.cmake
 function(run_shape name)
   set(dir ${WORK}/${name})
   file(REMOVE_RECURSE ${dir})
-  execute_process(COMMAND ${RUN} --emulate --set emulator.stall_timeout=20s --wall-time-limit 120s -np 4 --out ${dir}
+  execute_process(COMMAND ${RUN} --emulate --set emulator.transport=tcp --set emulator.stall_timeout=20s --wall-time-limit 120s -np 4 --out ${dir}
                           --trace off ${PROGRAM} ${ARGN}
                   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
   if(NOT rc EQUAL 0 OR NOT out MATCHES "emu_shapes: OK on 4 PEs" OR out MATCHES "FAIL")
