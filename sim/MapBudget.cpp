@@ -63,8 +63,12 @@ MapPlan plan_mappings(long limit, long in_use, int pes, int loaded, long per_pe,
   p.guards = false;
   if (p.need_bare <= limit)
     return p;
+  p.need_compact = in_use + static_cast<long>(pes - loaded) * kCompactPerPe + spare + pes;
+  p.compact      = true;
+  if (p.need_compact <= limit)
+    return p;
   p.fits    = false;
-  p.max_pes = static_cast<int>(std::max(0L, (limit - spare - in_use + loaded * per_pe) / (per_pe + 1)));
+  p.max_pes = static_cast<int>(std::max(0L, (limit - spare - in_use + loaded * kCompactPerPe) / (kCompactPerPe + 1)));
   return p;
 }
 
@@ -72,7 +76,8 @@ std::string map_limit_advice(const MapPlan& plan, long limit, int pes)
 {
   // Room for the guard pages too, rounded up to a thousand.
   const long raise = (plan.need_guarded + 999) / 1000 * 1000;
-  return std::to_string(pes) + " PEs need about " + std::to_string(plan.need_bare) +
+  const long need  = plan.compact ? plan.need_compact : plan.need_bare;
+  return std::to_string(pes) + " PEs need about " + std::to_string(need) +
          " memory mappings (each PE's program copy, symmetric heap and stack), more than this system's "
          "vm.max_map_count allows (" +
          std::to_string(limit) + "): raise it (sudo sysctl -w vm.max_map_count=" + std::to_string(raise) +

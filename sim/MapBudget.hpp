@@ -1,8 +1,10 @@
 // Memory mappings against the kernel's limit per process (vm.max_map_count, 65530 by default).
 // Every actor's stack is one or two mappings (two with SimGrid's guard page below it); PEs add
-// their program copy and symmetric heap. Past the limit SimGrid cannot protect a new stack and
-// aborts the process; the launcher plans a run within it instead (shmemsim-run), and
-// Simulation::spawn refuses an actor that would not fit (a program thread: pthread_create's EAGAIN).
+// their program copy and symmetric heap (a few mappings each, or next to none when compact: the
+// copies in anonymous memory that merges with its neighbours', the heaps carved from one
+// reservation). Past the limit SimGrid cannot protect a new stack and aborts the process; the
+// launcher plans a run within it instead (shmemsim-run), and Simulation::spawn refuses an actor
+// that would not fit (a program thread: pthread_create's EAGAIN).
 #pragma once
 
 #include <cstdint>
@@ -18,21 +20,28 @@ long mappings_in_use();
 
 /// How a run of `pes` PEs fits the limit. Pure arithmetic, so that it can be tested at any size.
 struct MapPlan {
-  bool fits         = true; ///< the run fits, with `guards` or without
-  bool guards       = true; ///< stacks keep SimGrid's guard pages (2 mappings each, else 1)
-  long need_guarded = 0;    ///< mappings needed with guard pages
-  long need_bare    = 0;    ///< without them
-  int max_pes       = 0;    ///< the most PEs that fit without guard pages (at most `pes` if it fits)
+  bool fits         = true;  ///< the run fits, with `guards` or without, or `compact`
+  bool guards       = true;  ///< stacks keep SimGrid's guard pages (2 mappings each, else 1)
+  bool compact      = false; ///< the remaining PEs' copies and heaps are compact (no guard pages then)
+  long need_guarded = 0;     ///< mappings needed with guard pages
+  long need_bare    = 0;     ///< without them
+  long need_compact = 0;     ///< without them, the remaining copies and heaps compact
+  int max_pes       = 0;     ///< the most PEs that fit compact (at most `pes` if it fits)
 };
 /// `in_use`: mappings now, after loading `loaded` PEs (their copies and heaps); `per_pe`: mappings one
-/// more PE's copy and heap take; every PE also needs a stack. `spare` mappings are kept for the rest
-/// of the run (libraries' buffers, large allocations, program threads' stacks).
+/// more PE's copy and heap take (kCompactPerPe when compact); every PE also needs a stack. `spare`
+/// mappings are kept for the rest of the run (libraries' buffers, large allocations, program
+/// threads' stacks).
 MapPlan plan_mappings(long limit, long in_use, int pes, int loaded, long per_pe, long spare);
+
+/// What the compact copies and heaps cost per PE, counted as a whole mapping although most of them
+/// merge with a neighbour's (room for what breaks a run of them: the libraries' own mappings).
+constexpr long kCompactPerPe = 0;
 
 /// Mappings kept free by plan_mappings for what a run maps after its start.
 constexpr long kSpareMappings = 1024;
 
-/// The one line that says what to do when `plan` does not fit.
+/// The one line that says what to do when `plan` does not fit (`need_compact`: the least the run needs).
 std::string map_limit_advice(const MapPlan& plan, long limit, int pes);
 
 /// Actors' stacks against the limit while a run goes on (threads started by the program).

@@ -100,7 +100,17 @@ LoadedCopy ProgramCopies::load(int index)
   c.main = reinterpret_cast<ProgramMain>(dlsym(c.handle, "main"));
   if (c.main == nullptr)
     throw std::runtime_error(program_ + ": has no main function");
-  c.image = describe_loaded_program(c.handle);
+  // Every copy is the same file: described once (dl_iterate_phdr walks all loaded objects), then
+  // moved by the difference of load addresses.
+  const std::uintptr_t base = load_base(c.handle);
+  if (!described_ || base == 0 || first_base_ == 0) {
+    c.image      = describe_loaded_program(c.handle);
+    first_image_ = c.image;
+    first_base_  = base;
+    described_   = true;
+  } else {
+    c.image = shift_image(first_image_, first_base_, base);
+  }
   return c;
 }
 

@@ -7,6 +7,7 @@
 #include "shmem_front/loader/MemoryCopies.hpp"
 #include "shmem_front/loader/ProgramImage.hpp"
 
+#include <cstdint>
 #include <string>
 
 namespace shmemsim::loader {
@@ -40,6 +41,10 @@ public:
 private:
   std::string program_;
   MemoryCopies memory_;
+  /// The first copy's image and load address: every later copy's image is it, shifted.
+  bool described_ = false;
+  ProgramImage first_image_;
+  std::uintptr_t first_base_ = 0;
 };
 
 /// Removes the copy being loaded and the temporary directory, if any: async-signal-safe, for the

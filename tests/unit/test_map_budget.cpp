@@ -14,7 +14,7 @@
 
 using namespace shmemsim::sim;
 
-TEST(MapBudget, PlanKeepsGuardsWhileTheyFitThenLeavesThemOutThenRefuses)
+TEST(MapBudget, PlanKeepsGuardsWhileTheyFitThenLeavesThemOutThenGoesCompactThenRefuses)
 {
   // 500 mappings in use after 2 PEs, 6 more per PE (copy + heap), a stack of 2 (guarded) or 1.
   const long in_use = 500, per_pe = 6, spare = kSpareMappings;
@@ -30,19 +30,28 @@ TEST(MapBudget, PlanKeepsGuardsWhileTheyFitThenLeavesThemOutThenRefuses)
   EXPECT_TRUE(plan(p.need_guarded, 8192).guards);
   EXPECT_FALSE(plan(p.need_guarded - 1, 8192).guards);
   EXPECT_TRUE(plan(p.need_bare, 8192).fits);
-  const MapPlan refused = plan(p.need_bare - 1, 8192);
+  EXPECT_FALSE(plan(p.need_bare, 8192).compact);
+  // Below that, the remaining PEs' copies and heaps go compact (kCompactPerPe each): what is in use,
+  // the spare and a stack per PE.
+  const MapPlan compact = plan(p.need_bare - 1, 8192);
+  EXPECT_TRUE(compact.fits);
+  EXPECT_TRUE(compact.compact);
+  EXPECT_FALSE(compact.guards);
+  EXPECT_EQ(compact.need_compact, 500 + 8190 * kCompactPerPe + 1024 + 8192);
+  EXPECT_TRUE(plan(compact.need_compact, 8192).fits);
+  const MapPlan refused = plan(compact.need_compact - 1, 8192);
   EXPECT_FALSE(refused.fits);
-  // The most PEs that fit without guards, and that many do fit.
-  const MapPlan at_limit = plan(65530, 65536);
+  // The most PEs that fit compact, and that many do fit.
+  const MapPlan at_limit = plan(65530, 100000);
   EXPECT_FALSE(at_limit.fits);
-  EXPECT_EQ(at_limit.max_pes, (65530 - 1024 - 500 + 2 * 6) / 7);
+  EXPECT_EQ(at_limit.max_pes, (65530 - 1024 - 500 + 2 * kCompactPerPe) / (kCompactPerPe + 1));
   EXPECT_TRUE(plan(65530, at_limit.max_pes).fits);
   EXPECT_FALSE(plan(65530, at_limit.max_pes + 1).fits);
   // An unknown limit plans nothing.
   EXPECT_TRUE(plan(-1, 65536).guards);
   // The advice: what to raise the limit to (room for the guards, rounded up), and how many PEs fit.
-  const std::string advice = map_limit_advice(at_limit, 65530, 65536);
-  EXPECT_NE(advice.find("65536 PEs need about " + std::to_string(at_limit.need_bare) + " memory mappings"),
+  const std::string advice = map_limit_advice(at_limit, 65530, 100000);
+  EXPECT_NE(advice.find("100000 PEs need about " + std::to_string(at_limit.need_compact) + " memory mappings"),
             std::string::npos)
       << advice;
   EXPECT_NE(advice.find("vm.max_map_count allows (65530)"), std::string::npos) << advice;

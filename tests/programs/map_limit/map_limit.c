@@ -1,6 +1,7 @@
 /* Runs against the memory-mapping limit (vm.max_map_count, lowered for the tests with
  * SHMEMSIM_MAX_MAP_COUNT; README, "Size"). Without arguments: every PE puts its number to the next
- * one, which checks it (a run of many PEs that costs little). With `threads`: each PE creates
+ * one, into a static variable and into the symmetric heap, which checks both (a run of many PEs that
+ * costs little; compact program copies and heaps must give every PE its own). With `threads`: each PE creates
  * threads until pthread_create refuses one; it must answer EAGAIN, as a system out of resources
  * for a thread does, rather than end the run, and every thread created must run and be joined. */
 #include <errno.h>
@@ -31,9 +32,15 @@ static int ring(void)
 {
   static int from;
   const int me = shmem_my_pe(), npes = shmem_n_pes();
-  shmem_int_p(&from, me, (me + 1) % npes);
+  int* heap_from = shmem_malloc(sizeof(int));
+  *heap_from     = -1;
   shmem_barrier_all();
-  return from == (me + npes - 1) % npes;
+  shmem_int_p(&from, me, (me + 1) % npes);
+  shmem_int_p(heap_from, me + 1, (me + 1) % npes);
+  shmem_barrier_all();
+  const int ok = from == (me + npes - 1) % npes && *heap_from == (me + npes - 1) % npes + 1;
+  shmem_free(heap_from);
+  return ok;
 }
 
 int main(int argc, char** argv)
