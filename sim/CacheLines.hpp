@@ -27,8 +27,10 @@ public:
   /// waiting for it. Lines nobody updated yet are free and cost nothing.
   Ps update(std::uint64_t line, int core, Ps now);
 
-  /// Whether a transfer takes any time (with none, no update ever waits).
-  bool costs_time() const { return same_socket_ > 0 || cross_socket_ > 0; }
+  /// Whether an update can ever wait: a transfer takes time, and the node has more than one core
+  /// (with one, every line stays in its cache: no update ever waits, and callers may leave the
+  /// model out).
+  bool costs_time() const { return (same_socket_ > 0 || cross_socket_ > 0) && cores_ > 1; }
   /// The socket of a core.
   int socket_of(int core) const;
   /// Updates that had to fetch the line from another core, and the time they waited in all.
@@ -37,8 +39,8 @@ public:
 
 private:
   struct Line {
-    int core    = -1; ///< the core that updated it last
-    Ps free_at  = 0;  ///< the end of the last update
+    int core   = -1; ///< the core that updated it last
+    Ps free_at = 0;  ///< the end of the last update
   };
   Ps same_socket_;
   Ps cross_socket_;

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstdint>
+#include <iterator>
 
 namespace shmemsim::sim {
 
@@ -33,8 +34,10 @@ void EventQueue::schedule(Ps t, Fn fn, void* obj, std::uint64_t arg)
     past_horizon_ = true;
     return;
   }
-  SHMEMSIM_ASSERT(t >= now(), "event scheduled in the past");
+  const Ps n = now();
+  SHMEMSIM_ASSERT(t >= n, "event scheduled in the past");
   SHMEMSIM_ASSERT(!slices_deferred_, "no model event is scheduled while a thread's time slices are deferred");
+  ahead_[ahead_next_++ & (kAhead - 1)] = t - n;
   place(Entry{t, next_seq_++, fn, obj, arg});
   ++count_;
   if (!in_fire_)
@@ -164,7 +167,16 @@ void EventQueue::start_epoch()
     sample[k] = far_[k * n / take].time - lo;
   const std::size_t q = take * 9 / 10;
   std::nth_element(sample, sample + q, sample + take);
-  const Ps span = sample[q] + 1;
+  // With few events pending (a few per PE), the pending ones span less than how far ahead of its
+  // date an event schedules the next (a hop, a PCIe crossing): an epoch covering only them ends
+  // before the events scheduled meanwhile, which all go past it (`far_`) and are dealt out again
+  // by the next epoch, an epoch every dozen events. So the epoch also covers twice the distance
+  // ahead at which the last kAhead events were scheduled (its 90th percentile).
+  Ps ahead[kAhead];
+  std::copy(std::begin(ahead_), std::end(ahead_), ahead);
+  constexpr std::size_t qa = kAhead * 9 / 10;
+  std::nth_element(ahead, ahead + qa, ahead + kAhead);
+  const Ps span = std::max(sample[q], 2 * ahead[qa]) + 1;
   int s         = 0;
   while (((span - 1) >> s) >= kBuckets - 1)
     ++s;

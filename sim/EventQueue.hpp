@@ -187,6 +187,11 @@ private:
   Ps clock_                             = 0; ///< SimGrid's clock in picoseconds (set_clock)
   int activities_                       = 0;
   std::vector<Notifier*> deferred_;
+  /// How far ahead of the model's date the last kAhead events were scheduled (a ring), for the
+  /// epochs' width (start_epoch).
+  static constexpr std::size_t kAhead = 64;
+  Ps ahead_[kAhead]                   = {};
+  std::uint64_t ahead_next_           = 0;
 };
 
 /// Marks an actor as inside a SimGrid activity (compute, sleep) for the look-ahead rule.

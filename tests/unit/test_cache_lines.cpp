@@ -45,10 +45,10 @@ TEST(CacheLines, ALineFromAnotherCoreCostsItsTransferBySocket)
 {
   sim::CacheLines lines = westmere_node();
   lines.update(1, 0, 0);
-  EXPECT_EQ(lines.update(1, 5, 1'000'000), 1'000'000 + kSame);                  // core 0 -> 5: one socket
-  EXPECT_EQ(lines.update(1, 6, 2'000'000), 2'000'000 + kCross);                 // core 5 -> 6: across
-  EXPECT_EQ(lines.update(1, 6, 3'000'000), 3'000'000);                          // kept
-  EXPECT_EQ(lines.update(2, 11, 0), 0);                                         // another line: its own
+  EXPECT_EQ(lines.update(1, 5, 1'000'000), 1'000'000 + kSame);  // core 0 -> 5: one socket
+  EXPECT_EQ(lines.update(1, 6, 2'000'000), 2'000'000 + kCross); // core 5 -> 6: across
+  EXPECT_EQ(lines.update(1, 6, 3'000'000), 3'000'000);          // kept
+  EXPECT_EQ(lines.update(2, 11, 0), 0);                         // another line: its own
   EXPECT_EQ(lines.transfers(), 2u);
   EXPECT_EQ(lines.wait_time(), kSame + kCross);
 }
@@ -79,4 +79,19 @@ TEST(CacheLines, FreeTransfersCostNothing)
   lines.update(4, 0, 0);
   EXPECT_EQ(lines.update(4, 11, 500), 500);
   EXPECT_EQ(lines.update(4, 1, 500), 500);
+}
+
+TEST(CacheLines, ANodeOfOneCoreNeverWaits)
+{
+  sim::HostParams p;
+  p.line_same_socket  = kSame;
+  p.line_cross_socket = kCross;
+  sim::CacheLines lines(p, 1);
+  EXPECT_FALSE(lines.costs_time()); // the transport then leaves the model out (issue 29)
+  // What the model would say: every update of every line is the one core's, dated when it asks.
+  EXPECT_EQ(lines.update(3, 0, 0), 0);
+  EXPECT_EQ(lines.update(3, 0, 700), 700);
+  EXPECT_EQ(lines.update(5, 0, 700), 700);
+  EXPECT_EQ(lines.transfers(), 0u);
+  EXPECT_EQ(lines.wait_time(), 0);
 }
