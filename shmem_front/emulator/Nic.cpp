@@ -394,6 +394,7 @@ bool Nic::poll_ring(Conn& c)
     c.rest_dst += n;
     c.rest_left -= n;
     if (c.rest_left == 0) {
+      (void)pushed_.load(std::memory_order_acquire); // see pushed_ (Nic.hpp)
       on_message(c);
       process(c);
     }
@@ -406,6 +407,7 @@ bool Nic::poll_ring(Conn& c)
     return false;
   wake_producer(c);
   c.in_hi += n;
+  (void)pushed_.load(std::memory_order_acquire); // see pushed_ (Nic.hpp)
   process(c);
   return true;
 }
@@ -419,8 +421,10 @@ std::size_t Nic::ring_push(Conn& c, const iovec* iov, int count)
     if (k < iov[i].iov_len)
       break;
   }
-  if (took > 0)
+  if (took > 0) {
+    pushed_.fetch_add(1, std::memory_order_release); // see pushed_ (Nic.hpp)
     wake_peer(c);
+  }
   return took;
 }
 
@@ -444,8 +448,10 @@ bool Nic::ring_flush(Conn& c)
       break; // full: the rest when the consumer makes room
     c.queue.pop_front();
   }
-  if (took > 0)
+  if (took > 0) {
+    pushed_.fetch_add(1, std::memory_order_release); // see pushed_ (Nic.hpp)
     wake_peer(c);
+  }
   c.writing = !c.queue.empty();
   c.out_pending.store(c.writing, std::memory_order_release);
   return took > 0;

@@ -224,6 +224,12 @@ private:
   std::vector<Conn*> ring_conns_;            ///< the connections that talk through rings
   std::atomic<bool> progress_asleep_{false}; ///< the progress thread blocks (or is about to) in epoll
   std::mutex rx_mutex_; ///< the rings' receive side (poll_rings): the progress thread or a waiting thread
+  /// Pushes into this PE's out-rings, counted with release; whichever thread handles what a ring
+  /// brought loads it with acquire first. A reply is caused by a request this PE pushed, through
+  /// the peer process's ring atomics, which order the two already; this edge inside the process
+  /// makes that order visible to ThreadSanitizer, which cannot see the other process (without it,
+  /// a reply landing in a caller's buffer races, to TSan, with the caller's writes before issue).
+  std::atomic<std::uint64_t> pushed_{0};
   std::thread thread_;
   std::atomic<bool> stopping_{false};
 
