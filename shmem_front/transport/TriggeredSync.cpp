@@ -34,11 +34,12 @@ TriggeredSync::TriggeredSync(portals::Network& net, std::function<void(const std
 {
 }
 
-void TriggeredSync::check(Status s, portals::Ni& ni, const std::string& what)
+void TriggeredSync::check(Status s, portals::Ni& ni, const char* what, int owner)
 {
-  if (s != Status::Ok)
-    fatal_("job.collectives.barrier=triggered: " + what + ": " + ni.last_error() +
-           " (raise platform.nic.limits, or use another barrier algorithm)");
+  if (s != Status::Ok) // the message is built only on failure: this runs on every barrier
+    fatal_(
+        "job.collectives.barrier=triggered: " + (owner >= 0 ? "PE " + std::to_string(owner) + "'s " : std::string()) +
+        what + ": " + ni.last_error() + " (raise platform.nic.limits, or use another barrier algorithm)");
 }
 
 portals::MdHandle TriggeredSync::send_md(int pe)
@@ -73,14 +74,12 @@ TriggeredSync::Group& TriggeredSync::group_of(const PeList& members)
     Side& s         = g.sides[i];
     std::uint32_t pt;
     portals::LeHandle le;
-    check(ni.ct_alloc(&s.gather), ni, "PE " + std::to_string(pe) + "'s gather counter");
-    check(ni.ct_alloc(&s.release), ni, "PE " + std::to_string(pe) + "'s release counter");
-    check(ni.pt_alloc(g.gather_pt, &pt), ni, "PE " + std::to_string(pe) + "'s gather portal table entry");
-    check(ni.pt_alloc(g.release_pt, &pt), ni, "PE " + std::to_string(pe) + "'s release portal table entry");
-    check(ni.le_append(g.gather_pt, portals::LeDesc{nullptr, 0, opts, s.gather}, &le), ni,
-          "PE " + std::to_string(pe) + "'s gather entry");
-    check(ni.le_append(g.release_pt, portals::LeDesc{nullptr, 0, opts, s.release}, &le), ni,
-          "PE " + std::to_string(pe) + "'s release entry");
+    check(ni.ct_alloc(&s.gather), ni, "gather counter", pe);
+    check(ni.ct_alloc(&s.release), ni, "release counter", pe);
+    check(ni.pt_alloc(g.gather_pt, &pt), ni, "gather portal table entry", pe);
+    check(ni.pt_alloc(g.release_pt, &pt), ni, "release portal table entry", pe);
+    check(ni.le_append(g.gather_pt, portals::LeDesc{nullptr, 0, opts, s.gather}, &le), ni, "gather entry", pe);
+    check(ni.le_append(g.release_pt, portals::LeDesc{nullptr, 0, opts, s.release}, &le), ni, "release entry", pe);
   }
   return groups_.emplace(std::move(key), std::move(g)).first->second;
 }

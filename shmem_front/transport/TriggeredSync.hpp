@@ -51,7 +51,9 @@ private:
   Group& group_of(const PeList& members);
   /// PE `pe`'s send MD (bound at its first use).
   portals::MdHandle send_md(int pe);
-  void check(portals::Status s, portals::Ni& ni, const std::string& what);
+  /// Fatal (one line) unless `s` is Ok: `what` failed, on PE `owner`'s NIC when it is not the
+  /// caller's (-1: the caller's).
+  void check(portals::Status s, portals::Ni& ni, const char* what, int owner = -1);
 
   portals::Network& net_;
   std::function<void(const std::string&)> fatal_;
