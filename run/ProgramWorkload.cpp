@@ -187,6 +187,14 @@ void ProgramWorkload::summarize(nlohmann::json& summary)
                          {"shared_counter", t.requests_shared},
                          {"counters_peak_per_pe", t.request_slots_peak}};
   summarize_async(summary);
+  // The collectives the NICs ran (job.collectives.*=triggered), beside the triggered operations.
+  if (const front::TriggeredSync* o = transport_ != nullptr ? transport_->offloaded() : nullptr) {
+    nlohmann::json& t = summary["nic"]["triggered"];
+    t["barriers"]     = o->barriers();
+    t["broadcasts"]   = o->broadcasts();
+    t["reductions"]   = o->reductions();
+    t["posted_by_hosts"] = o->posted();
+  }
   nlohmann::json exits = nlohmann::json::array();
   for (const PeProcess& p : program_.pes)
     exits.push_back(p.exit_status);

@@ -128,7 +128,7 @@ limits-shared.svg (contexts shared), and the sweep's own files.)TXT")
               [&a](const base::Given& g) { a.queues = int_list(g, 0); })
       .option("--triggered", "LIST",
               "platform.nic.limits.max_triggered_ops values (default: the scenario's); the table then has the "
-              "peak of triggered operations pending per endpoint (job.collectives.barrier=triggered uses them)",
+              "peak of triggered operations pending per endpoint (job.collectives.*=triggered use them)",
               [&a](const base::Given& g) { a.triggered = int_list(g, 0); })
       .option("--policies", "LIST", "job.contexts.on_exhaustion values (default fail,share,round_robin,keep_private)",
               [&a](const base::Given& g) { a.policies = policy_list(g); })

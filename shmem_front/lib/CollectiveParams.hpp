@@ -13,11 +13,11 @@ namespace shmemsim::front {
 /// Team/active-set barriers and syncs.
 enum class BarrierAlgorithm { Dissemination, Tree, Triggered };
 /// Broadcasts.
-enum class BroadcastAlgorithm { Binomial, Linear };
+enum class BroadcastAlgorithm { Binomial, Linear, Triggered };
 /// collect and fcollect.
 enum class CollectAlgorithm { Ring, Linear };
 /// Reductions.
-enum class ReduceAlgorithm { RecursiveDoubling, Linear, Ring };
+enum class ReduceAlgorithm { RecursiveDoubling, Linear, Ring, Triggered };
 
 struct CollectiveParams {
   BarrierAlgorithm barrier     = BarrierAlgorithm::Dissemination;
@@ -45,9 +45,12 @@ inline const ParamTable<CollectiveParams>& CollectiveParams::keys()
        .noun    = "barrier algorithm"},
       {.path    = "job.collectives.broadcast",
        .kind    = K::Enum,
-       .doc     = "Broadcast: binomial tree or linear (the root puts to every PE).",
+       .doc     = "Broadcast: binomial tree, linear (the root puts to every PE) or triggered (the binomial tree run "
+                  "by the NICs on Portals triggered puts: each PE posts a put of its copy to each child, released by "
+                  "its NIC when the data land; data above platform.nic.limits.max_msg_size run as binomial, with a "
+                  "notice; simulated NICs only: the emulator runs binomial).",
        .field   = field(&CollectiveParams::broadcast),
-       .choices = {"binomial", "linear"},
+       .choices = {"binomial", "linear", "triggered"},
        .noun    = "broadcast algorithm"},
       {.path    = "job.collectives.collect",
        .kind    = K::Enum,
@@ -58,9 +61,12 @@ inline const ParamTable<CollectiveParams>& CollectiveParams::keys()
       {.path    = "job.collectives.reduce",
        .kind    = K::Enum,
        .doc     = "Reductions: recursive_doubling (log2 p rounds of gets), linear (the first PE gets, reduces and "
-                  "puts the result) or ring (reduce-scatter + allgather in p chunks).",
+                  "puts the result), ring (reduce-scatter + allgather in p chunks) or triggered (the NICs combine "
+                  "the children's contributions up the barrier's binomial tree with triggered atomics and send the "
+                  "result down it with triggered puts; integer types up to platform.nic.limits.max_atomic_size bytes; "
+                  "other reductions run as recursive_doubling, with a notice; simulated NICs only).",
        .field   = field(&CollectiveParams::reduce),
-       .choices = {"recursive_doubling", "linear", "ring"},
+       .choices = {"recursive_doubling", "linear", "ring", "triggered"},
        .noun    = "reduction algorithm"},
   };
   return table;

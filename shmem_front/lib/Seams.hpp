@@ -19,6 +19,16 @@ namespace shmemsim::front {
 /// Atomic operations as the routines ask for them.
 enum class AmoOp { Set, Fetch, Add, And, Or, Xor, Swap, CompareSwap };
 
+/// A reduction's operation and element type (the library's algorithms, and offloaded_reduce).
+enum class RedOp { And, Or, Xor, Max, Min, Sum, Prod };
+enum class RedType { Short, Int, Long, LongLong, Float, Double };
+/// A reduction's element type as a NIC's atomic unit sees it.
+struct RedElem {
+  std::size_t size = 0;
+  bool integer     = false;
+  bool is_signed   = false;
+};
+
 /// Element types of AMOs (the OpenSHMEM AMO types reduce to these).
 enum class AmoType { Int32, Int64, Uint32, Uint64, Float, Double };
 
@@ -161,6 +171,33 @@ public:
     (void)members;
     (void)me;
     return false;
+  }
+  /// A broadcast of `bytes` from members[root]'s `source` to the others' `dest` (symmetric)
+  /// run by the NIC on triggered operations (job.collectives.broadcast=triggered), called by
+  /// members[me]. Null when done; else why not, having done nothing (the caller then runs a
+  /// host-driven broadcast). The same answer on every member for the same call.
+  virtual const char* offloaded_broadcast(const PeList& members, int me, void* dest, const void* source,
+                                          std::size_t bytes, int root)
+  {
+    (void)members, (void)me, (void)dest, (void)source, (void)bytes, (void)root;
+    return "this NIC has no triggered operations";
+  }
+  /// An allreduce of `count` elements (`e`, `op`) from every member's `source` into every
+  /// member's `dest` (symmetric) run by the NICs (job.collectives.reduce=triggered), called by
+  /// members[me]. Null when done; else why not, having done nothing (the caller then runs a
+  /// host-driven reduction). The same answer on every member for the same call.
+  virtual const char* offloaded_reduce(const PeList& members, int me, RedOp op, RedElem e, void* dest,
+                                       const void* source, std::size_t count)
+  {
+    (void)members, (void)me, (void)op, (void)e, (void)dest, (void)source, (void)count;
+    return "this NIC has no triggered operations";
+  }
+  /// members[me] is destroying a team of `members`, past a barrier of them: what the offloaded
+  /// collectives hold for the member list may go once every member has said so.
+  virtual void offloaded_release(const PeList& members, int me)
+  {
+    (void)members;
+    (void)me;
   }
 };
 

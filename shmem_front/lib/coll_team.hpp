@@ -122,8 +122,7 @@ void group_sync(Group& g);
 std::uint64_t group_or(Group& g, std::uint64_t value);
 
 // The same algorithms for the explicit active sets of seed 003 (aset.cpp, nb_collectives.cpp).
-enum class RedOp { And, Or, Xor, Max, Min, Sum, Prod };
-enum class RedType { Short, Int, Long, LongLong, Float, Double };
+// RedOp and RedType: Seams.hpp (the transport may run reductions: offloaded_reduce).
 /// The RedType of a reduction's element type T.
 template <class T> RedType red_type()
 {

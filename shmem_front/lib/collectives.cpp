@@ -9,11 +9,13 @@
 //             run by the NICs: Transport::offloaded_sync)
 //             — shmem_barrier_all, shmem_sync_all, shmem_barrier, shmem_sync, shmem_team_sync
 //             and team management
-//   broadcast binomial (default) | linear (root puts to everyone once all have arrived)
+//   broadcast binomial (default) | linear (root puts to everyone once all have arrived) | triggered
+//             (the binomial tree's forwarding done by the NICs: Transport::offloaded_broadcast)
 //   collect   ring (default) | linear (everyone puts to everyone) — collect and fcollect
 //   reduce    recursive_doubling (default; get-based, with fold-in of the PEs beyond the largest
 //             power of two) | linear (PE 0 of the set gets every source, reduces, puts the result)
-//             | ring (reduce-scatter + allgather in n chunks, on gets: bandwidth-optimal)
+//             | ring (reduce-scatter + allgather in n chunks, on gets: bandwidth-optimal) | triggered
+//             (integers combined by the NICs' atomics: Transport::offloaded_reduce)
 //   alltoall  one algorithm: pairwise-shifted puts (PE i sends to i+1, i+2, ...), then signals.
 #include "shmem_front/lib/Sync.hpp"
 #include "base/Assert.hpp"
@@ -21,6 +23,7 @@
 #include "shmem_front/lib/coll_team.hpp"
 
 #include <cstring>
+#include <set>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -171,6 +174,16 @@ void sync_tree(Group& g)
 
 // ---------------------------------------------------------------- broadcast
 
+/// Once per process and reason (every member falls back alike: the reason depends on the NIC,
+/// the type and the size only): `key` could not be offloaded, `algorithm` runs instead.
+void offload_notice(const char* key, const char* why, const char* algorithm)
+{
+  static std::set<std::string> noticed;
+  if (noticed.insert(std::string(key) + why).second)
+    tp().counter_source().notice("PE " + std::to_string(rt().my_pe()) + ": " + key + "=triggered: " + why + "; " +
+                                 algorithm);
+}
+
 void bcast_binomial(Group& g, void* dest, const void* source, std::size_t bytes, int root)
 {
   const int n        = g.n();
@@ -217,10 +230,20 @@ void broadcast(Group& g, void* dest, const void* source, std::size_t bytes, int 
     std::memmove(dest, source, bytes);
   if (g.n() == 1)
     return;
-  if (algorithms().broadcast == BroadcastAlgorithm::Binomial)
-    bcast_binomial(g, dest, source, bytes, root);
-  else
-    bcast_linear(g, dest, source, bytes, root);
+  switch (algorithms().broadcast) {
+    case BroadcastAlgorithm::Binomial:
+      bcast_binomial(g, dest, source, bytes, root);
+      break;
+    case BroadcastAlgorithm::Linear:
+      bcast_linear(g, dest, source, bytes, root);
+      break;
+    case BroadcastAlgorithm::Triggered:
+      if (const char* why = tp().offloaded_broadcast(*g.members, g.me, dest, source, bytes, root)) {
+        offload_notice("job.collectives.broadcast", why, "broadcasts run as binomial");
+        bcast_binomial(g, dest, source, bytes, root);
+      }
+      break;
+  }
 }
 
 // ---------------------------------------------------------------- collect / fcollect
@@ -489,9 +512,22 @@ template <class T, class Op> void reduce_ring(Group& g, T* dest, const T* source
   await(g, kFromRight, static_cast<std::uint64_t>(P - 1)); // nobody reads my dest any more
 }
 
+template <class Op> RedOp red_op_of();
+
 template <class T, class Op> void reduce(Group& g, T* dest, const T* source, std::size_t count, Op op)
 {
   switch (algorithms().reduce) {
+    case ReduceAlgorithm::Triggered:
+      if (g.n() > 1 && count > 0) {
+        const char* why =
+            tp().offloaded_reduce(*g.members, g.me, red_op_of<Op>(),
+                                  RedElem{sizeof(T), std::is_integral_v<T>, std::is_signed_v<T>}, dest, source, count);
+        if (why == nullptr)
+          break;
+        offload_notice("job.collectives.reduce", why, "reductions run as recursive_doubling");
+      }
+      reduce_rd(g, dest, source, count, op);
+      break;
     case ReduceAlgorithm::RecursiveDoubling:
       reduce_rd(g, dest, source, count, op);
       break;
@@ -555,6 +591,24 @@ struct OpSum {
 struct OpProd {
   template <class T> T operator()(T a, T b) const { return static_cast<T>(a * b); }
 };
+
+template <class Op> RedOp red_op_of()
+{
+  if constexpr (std::is_same_v<Op, OpAnd>)
+    return RedOp::And;
+  else if constexpr (std::is_same_v<Op, OpOr>)
+    return RedOp::Or;
+  else if constexpr (std::is_same_v<Op, OpXor>)
+    return RedOp::Xor;
+  else if constexpr (std::is_same_v<Op, OpMax>)
+    return RedOp::Max;
+  else if constexpr (std::is_same_v<Op, OpMin>)
+    return RedOp::Min;
+  else if constexpr (std::is_same_v<Op, OpSum>)
+    return RedOp::Sum;
+  else
+    return RedOp::Prod;
+}
 
 } // namespace
 

@@ -265,6 +265,7 @@ void shmem_team_destroy(shmem_team_t team)
     // the slot's words are all back to zero, so the slot can be reused.
     Group g = team_group(e, t);
     group_sync(g);
+    tp().offloaded_release(t->members, t->me); // the NICs' resources for the member list, once all have left
     TeamState& s = team_state();
     for (auto it = s.ctx_team.begin(); it != s.ctx_team.end();)
       if (it->second == team) {

@@ -667,12 +667,35 @@ void PortalsTransport::note_local_stores(int pe)
 
 namespace shmemsim::front {
 
-bool PortalsTransport::offloaded_sync(const PeList& members, int me)
+TriggeredSync& PortalsTransport::offload()
 {
   if (offloaded_ == nullptr)
-    offloaded_ = std::make_unique<TriggeredSync>(net_, fatal_);
-  offloaded_->run(members, me);
+    offloaded_ = std::make_unique<TriggeredSync>(net_, memory_, fatal_);
+  return *offloaded_;
+}
+
+bool PortalsTransport::offloaded_sync(const PeList& members, int me)
+{
+  offload().run(members, me);
   return true;
+}
+
+const char* PortalsTransport::offloaded_broadcast(const PeList& members, int me, void* dest, const void* source,
+                                                  std::size_t bytes, int root)
+{
+  return offload().broadcast(members, me, dest, source, bytes, root);
+}
+
+const char* PortalsTransport::offloaded_reduce(const PeList& members, int me, RedOp op, RedElem e, void* dest,
+                                               const void* source, std::size_t count)
+{
+  return offload().reduce(members, me, op, e, dest, source, count);
+}
+
+void PortalsTransport::offloaded_release(const PeList& members, int me)
+{
+  if (offloaded_ != nullptr)
+    offloaded_->release(members, me);
 }
 
 } // namespace shmemsim::front

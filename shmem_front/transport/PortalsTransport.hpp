@@ -59,6 +59,15 @@ public:
   void request_wait(TransportCtx* slot, const char* call) override;
   /// job.collectives.barrier=triggered: the NICs run the barrier (TriggeredSync.hpp).
   bool offloaded_sync(const PeList& members, int me) override;
+  /// job.collectives.broadcast=triggered: the NICs forward the data (TriggeredSync.hpp).
+  const char* offloaded_broadcast(const PeList& members, int me, void* dest, const void* source, std::size_t bytes,
+                                  int root) override;
+  /// job.collectives.reduce=triggered: the NICs' atomic units combine (TriggeredSync.hpp).
+  const char* offloaded_reduce(const PeList& members, int me, RedOp op, RedElem e, void* dest, const void* source,
+                               std::size_t count) override;
+  void offloaded_release(const PeList& members, int me) override;
+  /// The collectives the NICs ran (null: none).
+  const TriggeredSync* offloaded() const { return offloaded_.get(); }
   /// A thread of `pe` may have stored to the PE's symmetric memory (it entered the library or its
   /// time slice ended): wake the PE's threads waiting for updates, so they re-check.
   void note_local_stores(int pe);
@@ -85,6 +94,8 @@ private:
   struct PeNet;
   PeNet& me();
   static Ctrs* ctrs(const TransportCtx* ctx);
+  /// The offloaded collectives, made at their first use.
+  TriggeredSync& offload();
   /// Portal index and offset of the calling PE's symmetric address `addr` (n bytes).
   void target_of(const void* addr, std::size_t n, std::uint32_t* pt, std::uint64_t* offset);
   /// A context's counters; null when a limit stops it: `limit` then names it ("max_cts (4) reached").
@@ -120,7 +131,7 @@ private:
   std::function<void(const std::string&)> fatal_;
   std::vector<std::unique_ptr<PeNet>> pes_;
   std::function<void(const std::string&)> notice_;
-  std::unique_ptr<TriggeredSync> offloaded_; ///< made at the first triggered barrier
+  std::unique_ptr<TriggeredSync> offloaded_; ///< made at the first offloaded collective
   std::function<std::string(const void*)> name_address_;
   bool independent_mds_ = true;
   ShmemObserver* obs_   = nullptr;

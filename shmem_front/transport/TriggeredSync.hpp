@@ -1,13 +1,17 @@
-// Barriers offloaded to the NICs on Portals triggered operations (job.collectives.barrier =
-// triggered; sim/portals_model/Triggered.cpp), in the manner of the published triggered-operation
-// collectives: the binomial tree of the host-driven `tree` barrier (root: the group's first PE),
-// with every forwarding step done by a NIC.
+// Collectives offloaded to the NICs on Portals triggered operations (job.collectives.barrier =
+// triggered, job.collectives.broadcast = triggered; sim/portals_model/Triggered.cpp), in the manner
+// of the published triggered-operation collectives (Underwood et al., Hot Interconnects 2011): the
+// binomial trees of the host-driven algorithms, with every forwarding step done by a NIC.
 //
-// Per group of PEs (the first barrier on a member list sets it up for every member at once, so no
-// message can arrive before its entry exists): two portal table entries on PTs of its own, each
-// with a non-matching list entry counted by a CT of the PE's: `gather` counts the PE's own arrival
-// and its children's, `release` its parent's release. Per PE, an 8-byte MD the NIC sends the
-// zero-byte messages from. The k-th barrier of a PE with c children:
+// Per group of PEs (a member list; the first collective on it sets it up for every member at
+// once, so no message can arrive before its entry exists; the last member to leave it at a team's
+// destruction frees it on every member's NIC, CTs, list entries, PTs, and a PE's MDs and CTs once
+// it belongs to no group any more, unless a member already runs another collective on the list).
+//
+// Barrier (TriggeredSync.cpp): two portal table entries on PTs of their own, each with a
+// non-matching list entry counted by a CT of the PE's: `gather` counts the PE's own arrival and
+// its children's, `release` its parent's release. Per PE, an 8-byte MD the NIC sends the zero-byte
+// messages from. The k-th barrier of a PE with c children:
 //   - a PE that is not the root posts a triggered put to its parent's gather entry, released when
 //     its gather CT reaches k (c + 1), and a triggered put to each child's release entry, released
 //     when its release CT reaches k;
@@ -15,16 +19,46 @@
 //     reaches k (c + 1);
 //   - then the PE counts its own arrival (PtlCTInc on gather) and waits: the root on its gather CT
 //     reaching k (c + 1), the others on their release CT reaching k.
-// Thresholds grow with k, so the counters are never reset. The host spends one Portals call's
-// initiation cost per posted operation and for the increment; nothing else runs on it.
+//
+// Broadcast (TriggeredBcast.cpp): two more PTs per group (set up at the group's first broadcast),
+// with list entries over the PE's symmetric data and heap, counted by the PE's `data` CT. The tree
+// is the host-driven binomial broadcast's, rooted at the call's root. The root puts the data to
+// its children; every other PE posts a triggered put of its dest to each child, released when its
+// data CT reaches the number of broadcasts it has received (this one included), then waits for
+// that count: the NIC forwards the data the moment it lands. Every PE then waits until its NIC has
+// sent what it forwards (a per-PE CT counting the send events of a whole-memory MD), so the
+// buffer is its program's again when the call returns. One message per child: data above
+// platform.nic.limits.max_msg_size are not offloaded (broadcast() says why; the caller falls back).
+//
+// Reduction (TriggeredReduce.cpp; job.collectives.reduce=triggered: an allreduce of at most
+// platform.nic.limits.max_atomic_size bytes of integers), on the barrier's tree (root: member 0),
+// one more PT per group with a list entry over a scratch area of the PE's, counted by its `red`
+// CT: per call parity, an accumulator and one slot per child. At its k-th reduction a PE copies
+// its source into its accumulator (the host's only work on the data) and posts, for each child, a
+// triggered atomic (the reduction's operation) of the child's slot into its own accumulator,
+// released when its red CT has counted the children's k-th contributions; the atomics are
+// acknowledged on a per-PE CT (`acked`), and a triggered put of the accumulator into its parent's
+// slot is released once they all are. The root's NIC then puts the result to its children's dest
+// and the others forward it as in the broadcast; the root's host copies it to its own dest. The
+// NICs combine what the children sent in the order it arrives: integer results are those of the
+// host algorithms bit for bit; floating-point reductions are not offloaded (their sums would
+// depend on arrival order), nor data above max_atomic_size (reduce() says why).
+//
+// Thresholds grow with each call, so the counters are never reset. The host spends one Portals
+// call's initiation cost per posted operation (and for the barrier's increment); nothing else runs
+// on it: it waits, without using its core, while the NICs forward.
 #pragma once
 
 #include "shmem_front/lib/PeList.hpp"
+#include "shmem_front/lib/PeMemory.hpp"
+#include "shmem_front/lib/Seams.hpp"
 #include "sim/portals_model/Network.hpp"
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -32,35 +66,98 @@ namespace shmemsim::front {
 
 class TriggeredSync {
 public:
-  /// `fatal` reports a limit that stops the barrier (one line naming it).
-  TriggeredSync(portals::Network& net, std::function<void(const std::string&)> fatal);
+  /// `memory[pe]`: every PE's symmetric memory. `fatal` reports a limit that stops a collective
+  /// (one line naming it).
+  TriggeredSync(portals::Network& net, const std::vector<PeMemory>& memory,
+                std::function<void(const std::string&)> fatal);
 
   /// One barrier among `members` (world PEs, which are the network's endpoints), called by
   /// members[me] on its own simulated thread.
   void run(const PeList& members, int me);
+  /// One broadcast of `bytes` from members[root]'s `source` to the others' `dest` (symmetric),
+  /// called by members[me]. Null when done; else why the NICs cannot run it (nothing was done).
+  const char* broadcast(const PeList& members, int me, void* dest, const void* source, std::size_t bytes, int root);
+  /// An allreduce of `count` elements (`e`, `op`) of every member's `source` into every member's
+  /// `dest` (symmetric), called by members[me]. Null when done; else why the NICs cannot run it.
+  const char* reduce(const PeList& members, int me, RedOp op, RedElem e, void* dest, const void* source,
+                     std::size_t count);
+  /// members[me] leaves the group (its team is being destroyed, after a barrier of its members):
+  /// once every member has left, the group's resources are freed on every member's NIC, unless a
+  /// member has begun another collective on the same member list meanwhile (another team of the
+  /// same PEs, the world team, an active set): then the list is still in use and keeps them.
+  void release(const PeList& members, int me);
+
+  /// Collectives the NICs ran, counted once per call (by the group's first member to call).
+  std::uint64_t barriers() const { return barriers_; }
+  std::uint64_t broadcasts() const { return broadcasts_; }
+  std::uint64_t reductions() const { return reductions_; }
+  /// Triggered operations and counter increments the hosts posted for them.
+  std::uint64_t posted() const { return posted_; }
 
 private:
   struct Side {
-    portals::CtHandle gather, release;
+    portals::CtHandle gather, release, data, red;
+    portals::LeHandle gather_le, release_le, data_le[2], red_le;
     std::uint64_t barriers = 0; ///< this PE's barriers on the group so far
+    std::uint64_t received = 0; ///< broadcasts and reductions whose data this PE received so far
+    std::uint64_t reduces  = 0; ///< this PE's reductions on the group so far
+    std::uint64_t calls    = 0; ///< this PE's collectives of any kind on the group so far
+    std::vector<std::byte> scratch; ///< per call parity: accumulator, then a slot per child
   };
   struct Group {
     std::uint32_t gather_pt = 0, release_pt = 0;
-    std::vector<Side> sides; ///< by member index
+    std::uint32_t data_pt[2] = {0, 0}; ///< the symmetric data and heap (broadcasts)
+    bool bcast               = false;  ///< data PTs and CTs set up
+    std::uint32_t red_pt     = 0;      ///< the scratch areas (reductions)
+    bool red                 = false;  ///< red PT, CTs and scratch set up
+    std::uint64_t slot       = 0;      ///< bytes of an accumulator or slot
+    std::vector<Side> sides;           ///< by member index
+    std::vector<bool> left;            ///< by member index: has released the group
+    int leaving = 0;
   };
+  /// Per PE, shared by its groups.
+  struct PeSide {
+    portals::MdHandle md;       ///< 8-byte MD of the barriers' zero-byte messages
+    portals::MdHandle bcast_md; ///< whole memory, counting send events on `sent`
+    portals::CtHandle sent;
+    std::uint64_t sent_total = 0; ///< broadcast messages posted by the PE's NIC so far
+    portals::MdHandle ack_md;     ///< whole memory, counting ACKs on `acked` (reductions' atomics)
+    portals::CtHandle acked;
+    std::uint64_t acked_total = 0; ///< acknowledged atomics posted so far
+    int groups               = 0; ///< groups it belongs to
+  };
+  /// Orders member lists by their PEs, without building any list.
+  struct ListLess {
+    bool operator()(const PeList& a, const PeList& b) const;
+  };
+
   Group& group_of(const PeList& members);
-  /// PE `pe`'s send MD (bound at its first use).
+  void setup_bcast(const PeList& members, Group& g);
+  void setup_reduce(const PeList& members, Group& g);
+  /// PE `pe`'s atomics MD and its ACK counter (bound at its first use).
+  PeSide& reduce_side(int pe);
+  /// Where `p` (bytes long) is in PE `pe`'s symmetric memory: 0 data, 1 heap (fatal if in neither).
+  int region_of(int pe, const void* p, std::size_t bytes, const char* key, std::uint64_t* offset);
+  std::uint32_t take_pt();
+  /// PE `pe`'s barrier send MD (bound at its first use).
   portals::MdHandle send_md(int pe);
-  /// Fatal (one line) unless `s` is Ok: `what` failed, on PE `owner`'s NIC when it is not the
-  /// caller's (-1: the caller's).
-  void check(portals::Status s, portals::Ni& ni, const char* what, int owner = -1);
+  /// PE `pe`'s broadcast MD and its send counter (bound at its first use).
+  PeSide& bcast_side(int pe);
+  void free_group(const PeList& members, Group& g);
+  void free_pe(int pe);
+  /// Fatal (one line) unless `s` is Ok: `what` failed (for the collective of `key`), on PE
+  /// `owner`'s NIC when it is not the caller's (-1: the caller's).
+  void check(portals::Status s, portals::Ni& ni, const char* key, const char* what, int owner = -1);
 
   portals::Network& net_;
+  const std::vector<PeMemory>& memory_;
   std::function<void(const std::string&)> fatal_;
-  std::map<std::vector<int>, Group> groups_;
-  std::vector<portals::MdHandle> mds_;  ///< by PE (index -1: not bound yet)
-  std::vector<std::uint64_t> md_words_; ///< the MDs' memory (nothing is read from it: zero-byte puts)
+  std::map<PeList, Group, ListLess> groups_;
+  std::vector<PeSide> pes_;             ///< by PE
+  std::vector<std::uint64_t> md_words_; ///< the barrier MDs' memory (nothing is read from it: zero-byte puts)
+  std::set<std::uint32_t> free_pts_;    ///< PTs of freed groups, taken again first
   std::uint32_t next_pt_ = 2;           ///< PTs 0 and 1 are the symmetric memory's (PortalsTransport)
+  std::uint64_t barriers_ = 0, broadcasts_ = 0, reductions_ = 0, posted_ = 0;
 };
 
 } // namespace shmemsim::front

@@ -305,6 +305,17 @@ Status Ni::pt_alloc(std::uint32_t requested, std::uint32_t* actual)
   return Status::Ok;
 }
 
+Status Ni::pt_free(std::uint32_t pt)
+{
+  if (pt >= pts_.size() || !pts_[pt].used)
+    return fail(Status::ArgInvalid, "PtlPTFree: portal table entry " + std::to_string(pt) + " is not allocated");
+  if (!pts_[pt].list.empty())
+    return fail(Status::PtInUse, "PtlPTFree: portal table entry " + std::to_string(pt) + " still has " +
+                                   std::to_string(pts_[pt].list.size()) + " list entries");
+  pts_[pt].used = false;
+  return Status::Ok;
+}
+
 Status Ni::le_append(std::uint32_t pt, const LeDesc& d, LeHandle* out)
 {
   if (pt >= pts_.size() || !pts_[pt].used)

@@ -93,6 +93,8 @@ public:
 
   // Portal table and non-matching list entries (PtlPTAlloc, PtlPTFree, PtlLEAppend, PtlLEUnlink).
   Status pt_alloc(std::uint32_t requested, std::uint32_t* actual);
+  /// PtlPTFree: PtInUse while list entries are still appended to it.
+  Status pt_free(std::uint32_t pt);
   Status le_append(std::uint32_t pt, const LeDesc& le, LeHandle* handle);
   Status le_unlink(LeHandle le);
 

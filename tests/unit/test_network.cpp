@@ -493,7 +493,7 @@ TEST(Watch, WritesIntoAWatchedWordAreToldAfterTheyLand)
   EXPECT_GT(r[1]["t"].get<Ps>(), r[0]["t"].get<Ps>());
 }
 
-TEST(Limits, ExhaustingCtsAndMdsReportsNoSpace)
+TEST(Limits, ExhaustingCtsAndMdsReportsNoSpaceAndPtFreeChecksItsEntries)
 {
   auto r = isolated([] {
     Cluster c;
@@ -518,6 +518,12 @@ TEST(Limits, ExhaustingCtsAndMdsReportsNoSpace)
     j["le1"]      = to_string(ni.le_append(0, LeDesc{buf.data(), 8}, &l1));
     j["le2"]      = to_string(ni.le_append(0, LeDesc{buf.data(), 8}, &l2));
     j["pt_again"] = to_string(ni.pt_alloc(0, &pt));
+    // PtlPTFree: refused while an entry is appended (PTL_PT_IN_USE), and for a PT not allocated.
+    j["pt_free_busy"] = to_string(ni.pt_free(0));
+    ni.le_unlink(l1);
+    j["pt_free"]       = to_string(ni.pt_free(0));
+    j["pt_free_again"] = to_string(ni.pt_free(0));
+    j["pt_realloc"]    = to_string(ni.pt_alloc(0, &pt));
     // Freeing makes room again.
     ni.ct_free(b);
     j["ct_after_free"]  = to_string(ni.ct_alloc(&d));
@@ -535,6 +541,10 @@ TEST(Limits, ExhaustingCtsAndMdsReportsNoSpace)
   EXPECT_EQ(r["le1"], "PTL_OK");
   EXPECT_EQ(r["le2"], "PTL_NO_SPACE");
   EXPECT_EQ(r["pt_again"], "PTL_PT_IN_USE");
+  EXPECT_EQ(r["pt_free_busy"], "PTL_PT_IN_USE");
+  EXPECT_EQ(r["pt_free"], "PTL_OK");
+  EXPECT_EQ(r["pt_free_again"], "PTL_ARG_INVALID");
+  EXPECT_EQ(r["pt_realloc"], "PTL_OK");
   EXPECT_EQ(r["ct_after_free"], "PTL_OK");
   EXPECT_EQ(r["bad_target"], "PTL_ARG_INVALID");
   EXPECT_NE(r["bad_target_why"].get<std::string>().find("target 99"), std::string::npos);

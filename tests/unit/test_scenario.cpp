@@ -972,7 +972,7 @@ TEST(scenario_params, CollectiveAlgorithmsAreTyped)
   EXPECT_EQ(s.resolved["job"]["collectives"]["collect"], "ring");
   std::string e = error_of(R"({"job": {"collectives": {"reduce": "butterfly"}}})");
   EXPECT_CONTAINS(e, "job.collectives.reduce");
-  EXPECT_CONTAINS(e, "recursive_doubling, linear or ring");
+  EXPECT_CONTAINS(e, "recursive_doubling, linear, ring or triggered");
 }
 
 TEST(scenario_params, AsyncSettingsAreTyped)
