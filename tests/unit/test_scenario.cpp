@@ -696,9 +696,9 @@ TEST(scenario_errors, EnumValues)
             "net.json: traffic.ack: 1 is not an ack type; choose ct, oc or none");
   EXPECT_CONTAINS(error_of(R"({"traffic": [{}, {"pattern": "broadcast"}]})"),
                   "net.json: traffic[1].pattern: \"broadcast\" is not a pattern; choose pingpong, stream, alltoall, "
-                  "incast, fetch_add or random");
+                  "incast, fetch_add, random or shift");
   EXPECT_CONTAINS(error_of(R"({"platform": {"fabric": {"topology": "torus"}}})"),
-                  "platform.fabric.topology: \"torus\" is not a topology; choose fat_tree");
+                  "platform.fabric.topology: \"torus\" is not a topology; choose fat_tree or dragonfly");
 }
 
 TEST(scenario_errors, UnitValues)
