@@ -669,7 +669,7 @@ TEST(scenario_errors, FileBasedErrorNamesFile)
   } catch (const ScenarioError& e) {
     EXPECT_EQ(std::string(e.what()),
               p + ": platform.fabric.rooting: unknown key; valid keys here: topology, levels, down, up, "
-                  "link_bandwidth, link_latency, switch_latency, mtu, header_size, routing, jitter, buffer (did you mean "
+                  "link_bandwidth, link_latency, switch_latency, mtu, header_size, routing, jitter, buffer, dragonfly (did you mean "
                   "'routing'?)");
   }
   p = dir.write("broken.json", "{\n  \"seed\": 1,,\n}");
@@ -748,11 +748,11 @@ TEST(scenario_errors, UnknownKeys)
 {
   EXPECT_EQ(error_of(R"({"platform": {"fabric": {"rooting": "dmodk"}}})"),
             "net.json: platform.fabric.rooting: unknown key; valid keys here: topology, levels, down, up, "
-            "link_bandwidth, link_latency, switch_latency, mtu, header_size, routing, jitter, buffer (did you mean "
+            "link_bandwidth, link_latency, switch_latency, mtu, header_size, routing, jitter, buffer, dragonfly (did you mean "
             "'routing'?)");
   EXPECT_EQ(error_of(R"({"traffic": {"patern": "stream"}})"),
             "net.json: traffic.patern: unknown key; valid keys here: pattern, size, iterations, window, ack, root, "
-            "peer, pairs, gap, volatile, independent, verify (did you mean 'pattern'?)");
+            "peer, pairs, shift, gap, volatile, independent, verify (did you mean 'pattern'?)");
   // No suggestion when nothing is close.
   std::string e = error_of(R"({"zzzzzz": 1})");
   EXPECT_CONTAINS(e,
