@@ -308,6 +308,13 @@ nlohmann::json SimulatedRun::platform_summary()
                        {"hops", fs.hops},
                        {"reordered_packets", fs.reordered_packets},
                        {"mean_queueing_per_hop_s", fs.hops > 0 ? ps_to_seconds(fs.queueing_total) / static_cast<double>(fs.hops) : 0.0}};
+  if (const auto& f = net.fabric().params(); f.topology == sim::Topology::Dragonfly)
+    s["fabric"]["dragonfly"] = {{"routing", f.dragonfly.routing == sim::DragonflyRouting::Minimal ? "minimal"
+                                            : f.dragonfly.routing == sim::DragonflyRouting::Valiant ? "valiant"
+                                                                                                    : "ugal"},
+                                {"nonminimal_packets", fs.nonminimal_packets},
+                                {"global_hops", fs.global_hops},
+                                {"max_switch_hops", fs.max_switch_hops}};
   if (net.fabric().credit_mode())
     s["fabric"]["flow_control"] = {{"credit_stalls", fs.credit_stalls},
                                    {"credit_wait_s", ps_to_seconds(fs.credit_wait_total)}};

@@ -47,6 +47,18 @@ std::uint64_t TrafficPattern::slots_per_source() const
   return static_cast<std::uint64_t>(p_.window);
 }
 
+int TrafficPattern::target_of(int source) const
+{
+  switch (p_.pattern) {
+    case Pattern::Incast:
+      return p_.root;
+    case Pattern::Shift:
+      return static_cast<int>((static_cast<std::int64_t>(source) + p_.shift) % n_);
+    default:
+      return p_.pairs ? source + n_ / 2 : p_.peer;
+  }
+}
+
 std::uint64_t TrafficPattern::dst_offset(int source, std::uint64_t iteration) const
 {
   switch (p_.pattern) {
@@ -55,6 +67,10 @@ std::uint64_t TrafficPattern::dst_offset(int source, std::uint64_t iteration) co
       return 0;
     case Pattern::Stream:
       return (iteration % slots_per_source()) * p_.size;
+    case Pattern::Shift:
+      // A slot per iteration: completions come back in any order once the fabric reorders, so a
+      // slot of the window may still be written when the window lets the next put go.
+      return iteration * p_.size;
     case Pattern::AllToAll:
       return static_cast<std::uint64_t>(source) * p_.size;
     case Pattern::Incast:
@@ -92,7 +108,9 @@ TrafficPattern::TrafficPattern(portals::Network& net, const TrafficParams& p, in
     const bool per_peer =
         p_.pattern == Pattern::AllToAll || p_.pattern == Pattern::Incast || p_.pattern == Pattern::Random;
     const std::uint64_t peers = per_peer ? n : 1;
-    const std::uint64_t win   = p_.pattern == Pattern::AllToAll || p_.pattern == Pattern::PingPong ? 1 : w;
+    const std::uint64_t win   = p_.pattern == Pattern::AllToAll || p_.pattern == Pattern::PingPong ? 1
+                                : p_.pattern == Pattern::Shift                                  ? p_.iterations
+                                                                                                : w;
     const bool overflow =
         p_.pattern == Pattern::FetchAdd
             ? __builtin_mul_overflow(static_cast<std::uint64_t>(p_.iterations), 8, &bytes)
@@ -102,6 +120,7 @@ TrafficPattern::TrafficPattern(portals::Network& net, const TrafficParams& p, in
           where + "its buffers would need " + (overflow ? std::string("more than 2^64") : std::to_string(bytes)) +
           " bytes on one endpoint (" +
           (p_.pattern == Pattern::FetchAdd ? std::string("iterations x 8 B")
+           : p_.pattern == Pattern::Shift  ? std::string("size x iterations")
                                            : "size x window, times the endpoints for patterns that receive from all") +
           "); at most 64 GiB: lower traffic.size, traffic.window or traffic.iterations");
   }
@@ -137,6 +156,11 @@ TrafficPattern::TrafficPattern(portals::Network& net, const TrafficParams& p, in
         e->active = n_ > 1;
         e->src.resize(w * p_.size);
         e->dst.resize(n * w * p_.size);
+        break;
+      case Pattern::Shift:
+        e->active = true;
+        e->src.resize(w * p_.size);
+        e->dst.resize(p_.iterations * p_.size);
         break;
       case Pattern::FetchAdd:
         e->active = true;
@@ -262,8 +286,9 @@ void TrafficPattern::run_endpoint(int ep)
         break;
       }
       case Pattern::Stream:
-      case Pattern::Incast: {
-        const int target = p_.pattern == Pattern::Incast ? p_.root : (p_.pairs ? ep + n_ / 2 : p_.peer);
+      case Pattern::Incast:
+      case Pattern::Shift: {
+        const int target = target_of(ep);
         for (std::uint64_t i = 0; i < p_.iterations; ++i) {
           window_wait(e, issued);
           pause();
@@ -362,12 +387,19 @@ void TrafficPattern::verify()
       check(p_.peer, 0, p_.root, it - 1);
       check(p_.root, 0, p_.peer, it - 1);
       break;
+    case Pattern::Shift:
+      if (acked)
+        for (int src = 0; src < n_; ++src)
+          for (std::uint64_t i = 0; i < it; ++i)
+            if (!check(target_of(src), dst_offset(src, i), src, i))
+              break;
+      break;
     case Pattern::Stream:
       if (acked)
         for (int src = 0; src < n_; ++src) {
           if (!eps_[static_cast<std::size_t>(src)]->active)
             continue;
-          const int dst = p_.pairs ? src + n_ / 2 : p_.peer;
+          const int dst = target_of(src);
           for (std::uint64_t i = it > slots_per_source() ? it - slots_per_source() : 0; i < it; ++i)
             if (!check(dst, dst_offset(src, i), src, i))
               break;

@@ -1,5 +1,5 @@
 // Built-in Portals-level traffic patterns (the `traffic` key): ping-pong, put streams, all-to-all,
-// incast, fetch-add storms and uniform random puts. Each pattern instance gets its own portal
+// incast, fetch-add storms, uniform random puts and shifts (e to e + k). Each pattern instance gets its own portal
 // table entry, buffers, MDs and CTs on every endpoint, runs one actor per active endpoint, and
 // checks the data that landed when the run is over.
 #pragma once
@@ -50,6 +50,8 @@ private:
   void fail_setup(int ep, const char* call, portals::Status s);
   std::uint64_t slots_per_source() const;
   std::uint64_t dst_offset(int source, std::uint64_t iteration) const;
+  /// The one endpoint `source` puts to (stream, incast, shift).
+  int target_of(int source) const;
   void note_time(Ps start, Ps end);
 
   portals::Network& net_;

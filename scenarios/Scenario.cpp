@@ -163,12 +163,6 @@ const ParamTable<Scenario>& scenario_keys()
                return v;
              },
              [](Scenario& s, const Value& v) { s.platform.preset = v.s; })},
-        {.path    = "platform.fabric.topology",
-         .kind    = Kind::Enum,
-         .doc     = "Fabric topology.",
-         .field   = on_scenario(none_get, none_set),
-         .choices = {"fat_tree"},
-         .noun    = "topology"},
         {.path  = "platform.nic.progress_core",
          .kind  = Kind::Bool,
          .doc   = "The NIC's progress thread occupies one core of every node (as Portals over InfiniBand did): "
@@ -219,7 +213,6 @@ const std::vector<Key>& schema()
     add_own("platform.preset");
     add_keys(k, sim::HostParams::keys(), [](Build& b) -> sim::HostParams& { return b.sc.platform.hosts; });
     add_keys(k, sim::NoiseParams::keys(), [](Build& b) -> sim::NoiseParams& { return b.sc.platform.noise; });
-    add_own("platform.fabric.topology");
     add_keys(k, sim::FabricParams::keys(), [](Build& b) -> sim::FabricParams& { return b.sc.platform.fabric; });
     for (Key& e : k) { // a scalar down/up means "the same for every level"
       if (e.path == "platform.fabric.down")
@@ -794,8 +787,27 @@ private:
       f.down.assign(levels, f.down.front());
     if (b.up_scalar)
       f.up.assign(levels - 1, f.up.front());
-    if (std::string err = f.check(); !err.empty())
+    const bool dragonfly = f.topology == sim::Topology::Dragonfly;
+    if (std::string err = f.check(); !err.empty()) {
+      if (dragonfly)
+        throw Fail{"platform.fabric", err,
+                   {"platform.fabric.topology", "platform.fabric.dragonfly.switches_per_group",
+                    "platform.fabric.dragonfly.global_per_switch", "platform.fabric.dragonfly.groups"}};
       throw Fail{"platform.fabric", err, {"platform.fabric.levels", "platform.fabric.down", "platform.fabric.up"}};
+    }
+    if (dragonfly) {
+      f.dragonfly.groups                                  = f.dragonfly.group_count();
+      resolved["platform"]["fabric"]["dragonfly"]["groups"] = f.dragonfly.groups;
+      // Output ports of a dragonfly queue without bound (sim/Dragonfly.hpp): no credits to model.
+      for (const auto& [path, bytes] : {std::pair{"platform.fabric.buffer", f.buffer},
+                                        std::pair{"platform.nic.rx_buffer", b.sc.platform.nic.rx_buffer}})
+        if (bytes > 0)
+          throw Fail{path,
+                     "\"" + format_size(bytes) +
+                         "\": a dragonfly has no credit flow control in this model (its output queues are unbounded); "
+                         "give 0",
+                     {path, "platform.fabric.topology"}};
+    }
     check_rates(b.sc.platform);
     if (auto [key, problem] = b.sc.platform.hosts.cache_problem(); !key.empty())
       throw Fail{key, problem};
@@ -807,6 +819,16 @@ private:
     resolved["platform"]["fabric"]["down"] = f.down;
     resolved["platform"]["fabric"]["up"]   = f.up;
     const auto& hosts                      = b.sc.platform.hosts;
+    if (dragonfly && hosts.nodes > f.capacity()) {
+      const auto& d = f.dragonfly;
+      throw Fail{"platform.nodes",
+                 std::to_string(hosts.nodes) + " nodes do not fit a dragonfly of capacity " +
+                     std::to_string(f.capacity()) + " (endpoints_per_switch " + std::to_string(d.endpoints_per_switch) +
+                     " x switches_per_group " + std::to_string(d.switches_per_group) + " x groups " +
+                     std::to_string(d.groups) + "); raise platform.fabric.dragonfly.*",
+                 {"platform.nodes", "platform.fabric.dragonfly.endpoints_per_switch",
+                  "platform.fabric.dragonfly.switches_per_group", "platform.fabric.dragonfly.groups"}};
+    }
     if (hosts.nodes > f.capacity()) {
       std::string down;
       for (int d : f.down)
@@ -935,6 +957,9 @@ private:
                                  : std::to_string(t.peer) + " is the root") +
                        "; " + name + " needs a peer other than the root (0.." + std::to_string(n - 1) + ")"};
     }
+    if (t.pattern == Pattern::Shift && t.shift % n == 0)
+      throw Fail{prefix + "shift", std::to_string(t.shift) + " is a multiple of the job's " + std::to_string(n) +
+                                       " endpoints: every endpoint would put to itself"};
     if (t.pattern == Pattern::FetchAdd && t.size != 8)
       throw Fail{prefix + "size",
                  "\"" + format_size(t.size) + "\" is not valid for fetch_add, which adds 8-byte integers; use 8"};

@@ -6,7 +6,6 @@
 #include "scenarios/TrafficParams.hpp"
 #include "shmem_front/emulator/EmulatorParams.hpp"
 #include "sim/FabricParams.hpp"
-#include "sim/FatTree.hpp"
 #include "sim/HostParams.hpp"
 #include "sim/Noise.hpp"
 #include "sim/Simulation.hpp"

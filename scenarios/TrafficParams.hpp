@@ -14,12 +14,12 @@
 
 namespace shmemsim::scenarios {
 
-enum class Pattern { PingPong, Stream, AllToAll, Incast, FetchAdd, Random };
+enum class Pattern { PingPong, Stream, AllToAll, Incast, FetchAdd, Random, Shift };
 
 /// Names of the patterns, in the order of the enumerators.
 inline const std::vector<std::string>& pattern_names()
 {
-  static const std::vector<std::string> names = {"pingpong", "stream", "alltoall", "incast", "fetch_add", "random"};
+  static const std::vector<std::string> names = {"pingpong", "stream", "alltoall", "incast", "fetch_add", "random", "shift"};
   return names;
 }
 
@@ -34,6 +34,7 @@ struct TrafficParams {
   int root                 = 0;     ///< pingpong/stream source, incast/fetch_add target
   int peer                 = -1;    ///< pingpong/stream partner; -1: the last endpoint
   bool pairs               = false; ///< stream: endpoint e < n/2 streams to e + n/2
+  int shift                = 1;     ///< shift: endpoint e puts to e + shift mod n
   Ps gap                   = 0;     ///< idle time between two issues of one endpoint
   bool volatile_md         = true;  ///< source MD marked PTL_MD_VOLATILE
   bool independent_md      = false; ///< source MD marked PTL_MD_INDEPENDENT
@@ -53,7 +54,8 @@ inline const ParamTable<TrafficParams>& TrafficParams::keys()
       {.path    = "traffic.pattern",
        .kind    = K::Enum,
        .doc     = "pingpong/stream: root <-> peer; alltoall: every endpoint to every other; incast: all to root; "
-                  "fetch_add: all fetch-add on root; random: uniformly random targets.",
+                  "fetch_add: all fetch-add on root; random: uniformly random targets; shift: every endpoint e to e + shift "
+                  "mod n (with shift = the endpoints of a dragonfly group: group-adversarial).",
        .field   = field(&TrafficParams::pattern),
        .choices = pattern_names(),
        .noun    = "pattern"},
@@ -91,6 +93,12 @@ inline const ParamTable<TrafficParams>& TrafficParams::keys()
        .kind  = K::Bool,
        .doc   = "stream: every endpoint e of the first half streams to e + n/2 (root and peer ignored).",
        .field = field(&TrafficParams::pairs)},
+      {.path  = "traffic.shift",
+       .kind  = K::Int,
+       .doc   = "shift: endpoint e puts to endpoint e + shift mod n (not a multiple of n); every put lands in a "
+                "slot of its own (size x iterations bytes per endpoint), so all are checked.",
+       .field = field(&TrafficParams::shift),
+       .min   = 1},
       {.path  = "traffic.gap",
        .kind  = K::Time,
        .doc   = "Idle time between two issues of one endpoint.",

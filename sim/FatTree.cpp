@@ -6,54 +6,6 @@
 
 namespace shmemsim::sim {
 
-std::int64_t FabricParams::capacity() const
-{
-  std::int64_t c = 1;
-  for (int d : down) {
-    c *= d;
-    if (c > (std::int64_t{1} << 31))
-      return c;
-  }
-  return c;
-}
-
-std::string FabricParams::check() const
-{
-  if (levels < 1 || levels > 8)
-    return "levels must be between 1 and 8, got " + std::to_string(levels);
-  if (static_cast<int>(down.size()) != levels)
-    return "down must give one port count per level (" + std::to_string(levels) + "), got " +
-           std::to_string(down.size());
-  if (static_cast<int>(up.size()) != levels - 1)
-    return "up must give one port count per level below the top (" + std::to_string(levels - 1) + "), got " +
-           std::to_string(up.size());
-  for (int d : down)
-    if (d < 1)
-      return "every down port count must be at least 1, got " + std::to_string(d);
-  for (int u : up)
-    if (u < 1)
-      return "every up port count must be at least 1, got " + std::to_string(u);
-  std::int64_t switches = 0;
-  std::int64_t b        = 1;
-  for (int l = 1; l <= levels; ++l) {
-    std::int64_t above = 1;
-    for (int j = l; j < levels; ++j)
-      above *= down[static_cast<std::size_t>(j)];
-    switches += above * b;
-    if (l < levels)
-      b *= up[static_cast<std::size_t>(l - 1)];
-    if (switches > 10'000'000 || b > 10'000'000)
-      return "the tree would have more than 10 million switches";
-  }
-  if (capacity() > (std::int64_t{1} << 31))
-    return "the tree would hold more than 2^31 nodes";
-  if (link_bandwidth == 0)
-    return "link_bandwidth must be positive";
-  if (mtu == 0)
-    return "mtu must be positive";
-  return {};
-}
-
 FatTree::FatTree(const FabricParams& p, int nodes, EventQueue& q, Rng routing_rng, Rng jitter_rng, Sink sink)
     : p_(p), nodes_(nodes), q_(q), routing_rng_(routing_rng), jitter_rng_(jitter_rng), sink_(sink)
 {
@@ -214,9 +166,7 @@ Ps FatTree::forward_delay()
 Ps FatTree::inject(Packet* p, Ps ready)
 {
   SHMEMSIM_ASSERT(p->src_node != p->dst_node, "a packet to its own node entered the fabric");
-  Flow& flow  = flows_.at(static_cast<std::uint32_t>(p->src_node), static_cast<std::uint32_t>(p->dst_node));
-  p->flow_seq = flow.next++;
-  ++flow.in_flight;
+  p->flow_seq = flows_.injected(p->src_node, p->dst_node);
   p->waiting_since = ready;
   p->level         = 1;
   p->upper         = sub_at(route_of(p->src_node), 1);
@@ -329,15 +279,8 @@ void FatTree::arrive(std::uint64_t packet_ptr)
 {
   auto* p = reinterpret_cast<Packet*>(packet_ptr);
   ++stats_.packets;
-  const auto src = static_cast<std::uint32_t>(p->src_node), dst = static_cast<std::uint32_t>(p->dst_node);
-  Flow* flow = flows_.find(src, dst);
-  SHMEMSIM_ASSERT(flow != nullptr && flow->in_flight > 0, "a packet arrived on a flow with nothing in flight");
-  if (p->flow_seq + 1 < flow->highest)
+  if (flows_.arrived_late(p->src_node, p->dst_node, p->flow_seq))
     ++stats_.reordered_packets;
-  else
-    flow->highest = p->flow_seq + 1;
-  if (--flow->in_flight == 0)
-    flows_.erase(src, dst);
   if (credit_mode())
     sink_drain(p);
   clients_[static_cast<std::size_t>(p->dst_node)]->on_packet_arrival(p);

@@ -26,9 +26,7 @@
 #pragma once
 
 #include "sim/EventQueue.hpp"
-#include "sim/FabricParams.hpp"
-#include "base/NetworkObserver.hpp"
-#include "sim/PairMap.hpp"
+#include "sim/Fabric.hpp"
 #include "sim/Rng.hpp"
 #include "base/Time.hpp"
 
@@ -38,85 +36,35 @@
 
 namespace shmemsim::sim {
 
-/// A packet in flight. Owners (the NIC) derive from it to carry their own data.
-struct Packet {
-  int src_node             = 0;
-  int dst_node             = 0;
-  std::uint32_t wire_bytes = 0; ///< on the wire, header included
-  // Fabric-private routing state.
-  int level       = 0;
-  bool going_down = false;
-  /// The switch within its level: index upper * B_level + bnum, where `upper` numbers the subtree
-  /// below the switch's level the packet is in and `bnum` which of that subtree's switches it is.
-  std::int64_t upper     = 0;
-  std::int64_t bnum      = 0;
-  Ps ser                 = 0; ///< time to serialize the packet on one link
-  std::uint64_t flow_seq = 0;
-  Ps waiting_since       = 0; ///< when it began to wait for its current output port
-  std::uint64_t trace_id = 0; ///< the message it belongs to, for an observer (0: none)
-  // Flow-control state (credit mode only).
-  Packet* fifo_next   = nullptr; ///< next packet of the input buffer it waits in
-  Packet* wait_next   = nullptr; ///< next input head waiting for the same output port
-  std::int32_t in_buf = -1;      ///< the input buffer it is in: the port that sent it there (or the NIC's)
-  bool last_link      = false;   ///< the output port it waits for leads to its destination node
-};
-
-/// Receives packets at their destination node (tail arrival).
-class FabricClient {
-public:
-  virtual ~FabricClient()                   = default;
-  virtual void on_packet_arrival(Packet* p) = 0;
-};
-
-struct FabricStats {
-  std::uint64_t packets           = 0;
-  std::uint64_t wire_bytes        = 0;
-  std::uint64_t hops              = 0;
-  std::uint64_t reordered_packets = 0; ///< arrived after a later-injected packet of the same node pair
-  Ps queueing_total               = 0; ///< time packets waited for busy output ports, summed over hops
-  // Credit mode only.
-  std::uint64_t credit_stalls = 0; ///< times an output port was free but its far buffer had no room
-  Ps credit_wait_total        = 0; ///< time free output ports waited for credits, summed over ports
-};
-
-/// The node adapters' receive buffers: their size in bytes (0: unbounded) and the rate they drain
-/// into host memory.
-struct FabricSink {
-  std::uint64_t buffer    = 0;
-  std::uint64_t bandwidth = 0; ///< bit/s
-};
-
-class FatTree {
+class FatTree final : public Fabric {
 public:
   using Sink = FabricSink;
   FatTree(const FabricParams& p, int nodes, EventQueue& q, Rng routing_rng, Rng jitter_rng, Sink sink = {});
 
-  void attach(int node, FabricClient* client) { clients_.at(static_cast<std::size_t>(node)) = client; }
+  void attach(int node, FabricClient* client) override { clients_.at(static_cast<std::size_t>(node)) = client; }
 
   /// Hand a packet from its source node's NIC to the fabric; it may leave at `ready`.
   /// Returns when its tail has left the node's port.
-  Ps inject(Packet* p, Ps ready);
+  Ps inject(Packet* p, Ps ready) override;
 
   /// Number of links between two nodes (0 for the same node).
-  int path_links(int src, int dst) const;
+  int path_links(int src, int dst) const override;
   /// Time for the tail of an uncontended, jitter-free packet to cross the fabric.
-  Ps uncontended_time(int src, int dst, std::uint32_t wire_bytes) const;
+  Ps uncontended_time(int src, int dst, std::uint32_t wire_bytes) const override;
 
-  const FabricParams& params() const { return p_; }
-  const FabricStats& stats() const { return stats_; }
+  const FabricParams& params() const override { return p_; }
+  const FabricStats& stats() const override { return stats_; }
   /// Total transmission time of the busiest output port (node or switch).
-  Ps max_port_busy() const;
-  std::int64_t switch_count() const;
+  Ps max_port_busy() const override;
+  std::int64_t switch_count() const override;
   /// Links (output ports): one per node, then every switch port. Ids are stable for a shape.
-  int link_count() const { return nodes_ + static_cast<int>(switch_ports_.size()); }
+  int link_count() const override { return nodes_ + static_cast<int>(switch_ports_.size()); }
   /// "node3.up" or "sw1.0.p4" (level 1, switch 0, port 4; ports below `down` go down).
-  std::string link_name(int link) const;
+  std::string link_name(int link) const override;
   /// Report packet hops to `obs` (if it wants packets); null: nobody.
-  void set_observer(NetworkObserver* obs) { obs_ = obs != nullptr && obs->wants_packets() ? obs : nullptr; }
-  /// Time to serialize `bytes` on one link.
-  Ps serialization(std::uint32_t bytes) const { return transfer_time(bytes, p_.link_bandwidth); }
+  void set_observer(NetworkObserver* obs) override { obs_ = obs != nullptr && obs->wants_packets() ? obs : nullptr; }
   /// Whether links use credit-based flow control (a finite switch or adapter buffer).
-  bool credit_mode() const { return !credits_.empty(); }
+  bool credit_mode() const override { return !credits_.empty(); }
   /// Buffer room a packet of `wire_bytes` takes: whole 64-byte credits.
   static std::uint64_t credit_bytes(std::uint32_t wire_bytes) { return (std::uint64_t{wire_bytes} + 63) / 64 * 64; }
 
@@ -205,15 +153,7 @@ private:
   std::vector<InBuf> in_bufs_;   ///< per port id (the buffer its link feeds), then one per node (the NIC's queue)
   std::vector<Ps> sink_busy_;    ///< per node: its adapter's receive buffer drains until then
   Sink sink_;
-  /// Packets of a node pair in flight, numbered in injection order to count reordering. A flow
-  /// with nothing in flight is forgotten: numbering restarts at 0, which changes nothing, since a
-  /// packet can only be overtaken by packets injected while it was in flight.
-  struct Flow {
-    std::uint64_t next      = 0; ///< seq of the next packet injected
-    std::uint64_t highest   = 0; ///< highest seq arrived + 1
-    std::uint64_t in_flight = 0;
-  };
-  PairMap<Flow> flows_; ///< (src node, dst node)
+  FlowOrder flows_;
   FabricStats stats_;
   NetworkObserver* obs_ = nullptr;
 };

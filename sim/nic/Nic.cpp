@@ -88,7 +88,7 @@ static void free_packet(void* p)
   packet_pool().push_back(p);
 }
 
-Nic::Nic(int index, int node, const NicParams& p, sim::FatTree& fabric, sim::EventQueue& q, const Directory& dir,
+Nic::Nic(int index, int node, const NicParams& p, sim::Fabric& fabric, sim::EventQueue& q, const Directory& dir,
          LatencyStats& latency, Pcie& pcie, PairStates& pairs)
     : index_(index), node_(node), p_(p), fabric_(fabric), q_(q), dir_(dir), latency_(latency),
       mtu_(fabric.params().mtu), header_(fabric.params().header_size), pcie_(pcie), pairs_(pairs)

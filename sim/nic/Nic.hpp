@@ -4,7 +4,7 @@
 #pragma once
 
 #include "sim/EventQueue.hpp"
-#include "sim/FatTree.hpp"
+#include "sim/Fabric.hpp"
 #include "sim/Histogram.hpp"
 #include "sim/Noise.hpp"
 #include "base/NetworkObserver.hpp"
@@ -107,7 +107,7 @@ public:
   bool has_progress_thread() const { return p_.progress == TargetEngine::Thread; }
   /// NIC `index` of `dir.nics` on `node`, serving the endpoints whose dir.nic_of is `index`, with
   /// the node's PCIe channels `pcie`. The node's NodePort (not the NIC) is the fabric's client.
-  Nic(int index, int node, const NicParams& p, sim::FatTree& fabric, sim::EventQueue& q, const Directory& dir,
+  Nic(int index, int node, const NicParams& p, sim::Fabric& fabric, sim::EventQueue& q, const Directory& dir,
       LatencyStats& latency, Pcie& pcie, PairStates& pairs);
   ~Nic() override;
 
@@ -208,7 +208,7 @@ private:
   int index_;
   int node_;
   NicParams p_;
-  sim::FatTree& fabric_;
+  sim::Fabric& fabric_;
   sim::EventQueue& q_;
   const Directory& dir_;
   LatencyStats& latency_;

@@ -1,8 +1,8 @@
-// The whole simulated network of a run: the fat tree, one NIC per node (platform.nic.per = node)
+// The whole simulated network of a run: the fabric (a fat tree or a dragonfly), one NIC per node (platform.nic.per = node)
 // or per endpoint (pe), and one Portals NI per endpoint (process), placed on nodes by the caller.
 #pragma once
 
-#include "sim/FatTree.hpp"
+#include "sim/Fabric.hpp"
 #include "sim/Simulation.hpp"
 #include "sim/nic/Nic.hpp"
 #include "base/PortalsObserver.hpp"
@@ -23,7 +23,7 @@ public:
   ~Network();
 
   sim::Simulation& simulation() { return sim_; }
-  sim::FatTree& fabric() { return *fabric_; }
+  sim::Fabric& fabric() { return *fabric_; }
   int endpoints() const { return static_cast<int>(nis_.size()); }
   int nodes() const { return static_cast<int>(pcie_.size()); }
   Ni& ni(int ep) { return *nis_.at(static_cast<std::size_t>(ep)); }
@@ -39,7 +39,7 @@ public:
 
 private:
   sim::Simulation& sim_;
-  std::unique_ptr<sim::FatTree> fabric_;
+  std::unique_ptr<sim::Fabric> fabric_;
   nic::Directory dir_;
   nic::LatencyStats latency_;
   std::unique_ptr<nic::PairStates> pairs_;            ///< shared by the NICs

@@ -366,6 +366,25 @@ TEST_F(cli_shipped, AllToAllDeliversOutOfOrder)
   EXPECT_GT(s["out_of_order_deliveries"].get<std::uint64_t>(), 0u) << s.dump(2);
 }
 
+TEST_F(cli_shipped, DragonflyRoutingsOnGroupAdversarialTraffic)
+{
+  // Minimal: one global link per pair of groups carries a whole group's traffic, in order. UGAL sends
+  // packets through intermediate groups, finishes sooner and delivers out of order.
+  const fs::path sc = scenario("net/dragonfly-adversarial.json");
+  json m = run_ok(sc, "df-min", {"--set", "platform.fabric.dragonfly.routing=minimal"});
+  json u = run_ok(sc, "df-ugal");
+  EXPECT_EQ(m["fabric"]["dragonfly"]["routing"], "minimal");
+  EXPECT_EQ(m["fabric"]["dragonfly"]["nonminimal_packets"].get<std::uint64_t>(), 0u);
+  EXPECT_EQ(m["fabric"]["reordered_packets"].get<std::uint64_t>(), 0u);
+  EXPECT_LE(m["fabric"]["dragonfly"]["max_switch_hops"].get<std::uint64_t>(), 3u);
+  EXPECT_EQ(u["fabric"]["dragonfly"]["routing"], "ugal");
+  EXPECT_GT(u["fabric"]["dragonfly"]["nonminimal_packets"].get<std::uint64_t>(), 0u);
+  EXPECT_GT(u["fabric"]["reordered_packets"].get<std::uint64_t>(), 0u);
+  EXPECT_LE(u["fabric"]["dragonfly"]["max_switch_hops"].get<std::uint64_t>(), 5u);
+  EXPECT_LT(u["sim_time_s"].get<double>(), m["sim_time_s"].get<double>());
+  EXPECT_EQ(u["traffic"][0]["verified"], true);
+}
+
 TEST_F(cli_shipped, OrderedHoldsBackReorderedPackets)
 {
   json s = run_ok(scenario("net/ordered.json"), "ordered");
@@ -580,6 +599,17 @@ TEST_F(cli_bad_input, BufferThatCannotHoldOnePacket)
   expect_bad_input(run({"run", f.string()}), {f.string(), "platform.fabric.buffer", "1KiB", "cannot hold one packet"});
   fs::path g = write("rx.json", R"({"platform": {"fabric": {"mtu": 4096}, "nic": {"rx_buffer": 4096}}})");
   expect_bad_input(run({"run", g.string()}), {g.string(), "platform.nic.rx_buffer", "4160"});
+}
+
+TEST_F(cli_bad_input, ImpossibleDragonflies)
+{
+  const std::string df = R"("topology": "dragonfly", "dragonfly": {"switches_per_group": 4, "global_per_switch": 2)";
+  fs::path f = write("df-groups.json", R"({"platform": {"fabric": {)" + df + R"(, "groups": 4}}}})");
+  expect_bad_input(run({"run", f.string()}), {f.string(), "platform.fabric", "8 global ports", "3 other groups"});
+  fs::path g = write("df-nodes.json", R"({"platform": {"nodes": 100, "fabric": {)" + df + R"(, "groups": 3}}}})");
+  expect_bad_input(run({"run", g.string()}), {g.string(), "platform.nodes", "100", "capacity 48"});
+  fs::path h = write("df-buffer.json", R"({"platform": {"fabric": {)" + df + R"(}, "buffer": "64KiB"}}})");
+  expect_bad_input(run({"run", h.string()}), {h.string(), "platform.fabric.buffer", "no credit flow control"});
 }
 
 TEST_F(cli_bad_input, TooManyNodesForTheTree)

@@ -669,7 +669,7 @@ TEST(scenario_errors, FileBasedErrorNamesFile)
   } catch (const ScenarioError& e) {
     EXPECT_EQ(std::string(e.what()),
               p + ": platform.fabric.rooting: unknown key; valid keys here: topology, levels, down, up, "
-                  "link_bandwidth, link_latency, switch_latency, mtu, header_size, routing, jitter, buffer (did you mean "
+                  "link_bandwidth, link_latency, switch_latency, mtu, header_size, routing, jitter, buffer, dragonfly (did you mean "
                   "'routing'?)");
   }
   p = dir.write("broken.json", "{\n  \"seed\": 1,,\n}");
@@ -696,9 +696,9 @@ TEST(scenario_errors, EnumValues)
             "net.json: traffic.ack: 1 is not an ack type; choose ct, oc or none");
   EXPECT_CONTAINS(error_of(R"({"traffic": [{}, {"pattern": "broadcast"}]})"),
                   "net.json: traffic[1].pattern: \"broadcast\" is not a pattern; choose pingpong, stream, alltoall, "
-                  "incast, fetch_add or random");
+                  "incast, fetch_add, random or shift");
   EXPECT_CONTAINS(error_of(R"({"platform": {"fabric": {"topology": "torus"}}})"),
-                  "platform.fabric.topology: \"torus\" is not a topology; choose fat_tree");
+                  "platform.fabric.topology: \"torus\" is not a topology; choose fat_tree or dragonfly");
 }
 
 TEST(scenario_errors, UnitValues)
@@ -748,11 +748,11 @@ TEST(scenario_errors, UnknownKeys)
 {
   EXPECT_EQ(error_of(R"({"platform": {"fabric": {"rooting": "dmodk"}}})"),
             "net.json: platform.fabric.rooting: unknown key; valid keys here: topology, levels, down, up, "
-            "link_bandwidth, link_latency, switch_latency, mtu, header_size, routing, jitter, buffer (did you mean "
+            "link_bandwidth, link_latency, switch_latency, mtu, header_size, routing, jitter, buffer, dragonfly (did you mean "
             "'routing'?)");
   EXPECT_EQ(error_of(R"({"traffic": {"patern": "stream"}})"),
             "net.json: traffic.patern: unknown key; valid keys here: pattern, size, iterations, window, ack, root, "
-            "peer, pairs, gap, volatile, independent, verify (did you mean 'pattern'?)");
+            "peer, pairs, shift, gap, volatile, independent, verify (did you mean 'pattern'?)");
   // No suggestion when nothing is close.
   std::string e = error_of(R"({"zzzzzz": 1})");
   EXPECT_CONTAINS(e,
