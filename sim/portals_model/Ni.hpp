@@ -1,4 +1,4 @@
-// A Portals 4 network interface (one per endpoint/process) over the NIC model: CTs, MDs,
+// A Portals 4 network interface (one per endpoint/process) over the NIC model: CTs, EQs, MDs,
 // portal table entries with non-matching list entries, and the data movement operations.
 // Resource limits return PTL_NO_SPACE, never abort. Data really moves: bytes land in target
 // memory at delivery time and atomics really compute.

@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 
 using namespace shmemsim;
@@ -374,4 +375,51 @@ TEST(PortalsEq, LimitsAndBadArguments)
   EXPECT_EQ(r["get_empty"], "PTL_EQ_EMPTY");
   EXPECT_EQ(r["md_bad_eq"], "PTL_ARG_INVALID");
   EXPECT_EQ(r["peak"], nlohmann::json({2, 13, 2}));
+}
+
+TEST(PortalsEq, NoListEntryTripsFlowControlAndPtlPTDisablePostsNothing)
+{
+  auto r = isolated([] {
+    Cluster c;
+    c.build();
+    auto& ni = c.ni(0);
+    auto& t  = c.ni(kTarget);
+    EqHandle ieq, teq;
+    ni.eq_alloc(8, &ieq);
+    t.eq_alloc(8, &teq);
+    std::vector<std::byte> buf(8), dst(8);
+    MdHandle md;
+    ni.md_bind(MdDesc{buf.data(), 8, 0, CT_NONE, ieq}, &md);
+    std::uint32_t pt;
+    t.pt_alloc(PT_FLOWCTRL, teq, 2, &pt); // no list entry on it
+    t.pt_alloc(0, teq, 3, &pt);
+    LeHandle le;
+    t.le_append(3, LeDesc{dst.data(), 8, LE_OP_PUT | LE_EVENT_LINK_DISABLE}, &le);
+    nlohmann::json j;
+    j["disable"] = to_string(t.pt_disable(3));
+    c.sim->spawn("sender", 0, [&] {
+      ni.put(md, 0, 8, AckReq::Ack, kTarget, 2, 0, 1);
+      ni.put(md, 0, 8, AckReq::Ack, kTarget, 3, 0, 2);
+      c.sim->sleep_for(100'000'000); // 100 us: both ACKs are back
+    });
+    c.sim->run();
+    nlohmann::json acks = nlohmann::json::array(), tgt = nlohmann::json::array();
+    Event e;
+    for (Status s; (s = ni.eq_get(ieq, &e)) != Status::EqEmpty;)
+      if (e.type == EventKind::Ack)
+        acks.push_back(std::to_string(e.user_ptr) + " " + to_string(e.ni_fail_type));
+    for (Status s; (s = t.eq_get(teq, &e)) != Status::EqEmpty;)
+      tgt.push_back(std::string(to_string(e.type)) + " " + std::to_string(e.pt_index));
+    j["acks"] = acks;
+    j["tgt"]  = tgt;
+    j["byte"] = static_cast<int>(dst[0]);
+    return j;
+  });
+  EXPECT_EQ(r["disable"], "PTL_OK");
+  std::vector<std::string> acks = r["acks"].get<std::vector<std::string>>();
+  std::sort(acks.begin(), acks.end());
+  EXPECT_EQ(acks, (std::vector<std::string>{"1 PTL_NI_PT_DISABLED", "2 PTL_NI_PT_DISABLED"}));
+  // Only the flow-controlled entry posts PTL_EVENT_PT_DISABLED; PtlPTDisable's caller knows.
+  EXPECT_EQ(r["tgt"], nlohmann::json({"PTL_EVENT_PT_DISABLED 2"}));
+  EXPECT_EQ(r["byte"], 0);
 }
