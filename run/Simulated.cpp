@@ -342,12 +342,10 @@ nlohmann::json SimulatedRun::platform_summary()
                              {"failed", peak.triggered_failed},
                              {"peak_pending_per_endpoint", peak.triggered_peak}};
   if (peak.eqs_peak > 0) // only runs that used event queues
-    s["nic"]["event_queues"] = {{"peak_per_endpoint", peak.eqs_peak},
-                                {"slots_peak_per_endpoint", peak.eq_slots_peak},
-                                {"events_posted", peak.events_posted},
-                                {"events_dropped", peak.events_dropped},
-                                {"pt_disabled", peak.pt_disabled},
-                                {"dropped_at_disabled_pt", peak.pt_disabled_drops}};
+    s["nic"]["event_queues"] = {
+        {"peak_per_endpoint", peak.eqs_peak},  {"slots_peak_per_endpoint", peak.eq_slots_peak},
+        {"events_posted", peak.events_posted}, {"events_dropped", peak.events_dropped},
+        {"pt_disabled", peak.pt_disabled},     {"dropped_at_disabled_pt", peak.pt_disabled_drops}};
   s["endpoints"] = net.endpoints();
   s["nodes"]     = net.nodes();
   s["platform"]  = scenarios::platform_record(sc_.platform);

@@ -49,8 +49,8 @@ struct PortalsTransport::PeNet final : CounterSource {
   /// and the threads waiting for it to take theirs.
   portals::EqHandle eq;
   std::vector<std::uint64_t> sent; ///< tags (hdr_data) of puts whose SEND event was taken
-  std::uint64_t event_tags = 0;     ///< the last tag given
-  bool draining = false;
+  std::uint64_t event_tags = 0;    ///< the last tag given
+  bool draining            = false;
   std::vector<sim::Notifier*> event_waiters;
 
   // CounterSource
@@ -245,8 +245,9 @@ void PortalsTransport::setup()
     if (event_queue_) {
       opts |= portals::LE_EVENT_SUCCESS_DISABLE | portals::LE_EVENT_LINK_DISABLE;
       if (ni.eq_alloc(kEventSlots, &p->eq) != Status::Ok)
-        throw std::runtime_error("PE " + std::to_string(pe) + " cannot allocate its event queue (job.portals."
-                                 "event_queue): " + ni.last_error() + " (raise platform.nic.limits.max_eqs)");
+        throw std::runtime_error("PE " + std::to_string(pe) +
+                                 " cannot allocate its event queue (job.portals.event_queue): " + ni.last_error() +
+                                 " (raise platform.nic.limits.max_eqs)");
     }
     if (ni.ct_alloc(&p->target_ct) != Status::Ok || ni.pt_alloc(0, p->eq, 0, &pt) != Status::Ok ||
         ni.pt_alloc(0, p->eq, 1, &pt) != Status::Ok ||
@@ -351,7 +352,7 @@ void PortalsTransport::put(TransportCtx* ctx, void* dest, const void* src, std::
   const auto& lim = ni.limits();
   // job.portals.event_queue: a blocking put the NIC reads by DMA goes from the event MD and
   // completes locally at its SEND event, as in Sandia OpenSHMEM (its ACK still counts on the CT).
-  const bool by_event = blocking && n > lim.max_volatile_size && c->event_md.index >= 0;
+  const bool by_event        = blocking && n > lim.max_volatile_size && c->event_md.index >= 0;
   const portals::MdHandle md = by_event ? c->event_md : c->md;
   // Its tag goes as hdr_data (user_ptr ties the message to the operation in traces; Sandia
   // OpenSHMEM tags with user_ptr).

@@ -42,17 +42,16 @@ struct EqWaitWhat final : sim::Waitable {
 
 const char* to_string(EventKind k)
 {
-  static const char* const names[] = {"PTL_EVENT_GET",  "PTL_EVENT_PUT",         "PTL_EVENT_ATOMIC",
-                                      "PTL_EVENT_FETCH_ATOMIC", "PTL_EVENT_REPLY", "PTL_EVENT_SEND",
-                                      "PTL_EVENT_ACK",  "PTL_EVENT_PT_DISABLED", "PTL_EVENT_LINK",
-                                      "PTL_EVENT_AUTO_UNLINK"};
+  static const char* const names[] = {
+      "PTL_EVENT_GET",  "PTL_EVENT_PUT", "PTL_EVENT_ATOMIC",      "PTL_EVENT_FETCH_ATOMIC", "PTL_EVENT_REPLY",
+      "PTL_EVENT_SEND", "PTL_EVENT_ACK", "PTL_EVENT_PT_DISABLED", "PTL_EVENT_LINK",         "PTL_EVENT_AUTO_UNLINK"};
   return names[static_cast<int>(k)];
 }
 
 const char* to_string(NiFail f)
 {
-  static const char* const names[] = {"PTL_NI_OK",   "PTL_NI_DROPPED",     "PTL_NI_PERM_VIOLATION",
-                                      "PTL_NI_OP_VIOLATION", "PTL_NI_SEGV", "PTL_NI_PT_DISABLED",
+  static const char* const names[] = {"PTL_NI_OK",           "PTL_NI_DROPPED", "PTL_NI_PERM_VIOLATION",
+                                      "PTL_NI_OP_VIOLATION", "PTL_NI_SEGV",    "PTL_NI_PT_DISABLED",
                                       "PTL_NI_UNDELIVERABLE"};
   return names[static_cast<int>(f)];
 }
@@ -235,8 +234,7 @@ bool Ni::poll_block(const EqHandle* eqs, unsigned n, Ps deadline, const char* pu
     q->waiters.push_back(&self);
     what.eqs.push_back(eqs[i].index);
     if (!q->events.empty()) // posted, not visible yet: wake when it is
-      sim_.queue().schedule<&Ni::eq_visible>(q->events.front().visible, this,
-                                             static_cast<std::uint64_t>(eqs[i].index));
+      sim_.queue().schedule<&Ni::eq_visible>(q->events.front().visible, this, static_cast<std::uint64_t>(eqs[i].index));
   }
   std::uint64_t timer = 0;
   if (deadline != TIME_FOREVER) {
@@ -314,15 +312,15 @@ void Ni::initiator_event(EventKind kind, const Op& op, int md_index, bool ok)
       (kind == EventKind::Send && (d.options & MD_EVENT_SEND_DISABLE) != 0))
     return;
   Event ev;
-  ev.type          = kind;
-  ev.user_ptr      = op.user_ptr;
-  ev.hdr_data      = op.hdr_data;
-  ev.rlength       = op.length;
-  ev.mlength       = kind == EventKind::Send ? op.length : (ok ? op.mlength : 0);
-  ev.remote_offset = op.remote_offset;
-  ev.initiator     = id_;
-  ev.pt_index      = op.pt;
-  ev.ni_fail_type  = ok ? NiFail::Ok : op.fail;
+  ev.type             = kind;
+  ev.user_ptr         = op.user_ptr;
+  ev.hdr_data         = op.hdr_data;
+  ev.rlength          = op.length;
+  ev.mlength          = kind == EventKind::Send ? op.length : (ok ? op.mlength : 0);
+  ev.remote_offset    = op.remote_offset;
+  ev.initiator        = id_;
+  ev.pt_index         = op.pt;
+  ev.ni_fail_type     = ok ? NiFail::Ok : op.fail;
   ev.atomic_operation = op.op;
   ev.atomic_type      = op.dt;
   post(d.eq, ev, sim_.queue().now() - nic_.params().pcie_latency);

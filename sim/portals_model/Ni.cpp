@@ -314,7 +314,8 @@ Status Ni::pt_free(std::uint32_t pt)
   if (pt >= pts_.size() || !pts_[pt].used)
     return fail(Status::ArgInvalid, "PtlPTFree: not an allocated portal table entry");
   if (!pts_[pt].list.empty())
-    return fail(Status::InUse, "PtlPTFree: " + std::to_string(pts_[pt].list.size()) + " list entries are still attached");
+    return fail(Status::InUse,
+                "PtlPTFree: " + std::to_string(pts_[pt].list.size()) + " list entries are still attached");
   if ((pts_[pt].options & PT_FLOWCTRL) != 0)
     if (Eq* q = eq_of(pts_[pt].eq)) {
       --q->reserved;

@@ -38,10 +38,10 @@ struct NiUsage {
   std::uint64_t triggered_failed = 0;    ///< released ones whose operation failed (e.g. its MD was released)
   int eqs = 0, eqs_peak = 0;             ///< event queues allocated
   std::uint64_t eq_slots = 0, eq_slots_peak = 0; ///< their event slots (counts asked for + PT_DISABLED reserves)
-  std::uint64_t events_posted  = 0;      ///< full events written into event queues
-  std::uint64_t events_dropped = 0;      ///< of these, overwritten before they were taken (PTL_EQ_DROPPED)
-  std::uint64_t pt_disabled    = 0;      ///< portal table entries disabled by flow control
-  std::uint64_t pt_disabled_drops = 0;   ///< messages dropped at a disabled portal table entry
+  std::uint64_t events_posted     = 0;           ///< full events written into event queues
+  std::uint64_t events_dropped    = 0;           ///< of these, overwritten before they were taken (PTL_EQ_DROPPED)
+  std::uint64_t pt_disabled       = 0;           ///< portal table entries disabled by flow control
+  std::uint64_t pt_disabled_drops = 0;           ///< messages dropped at a disabled portal table entry
 };
 
 /// The CT, MD and list-entry tables the limits count against: one per NIC (shared by the NIs of a

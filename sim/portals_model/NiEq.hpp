@@ -16,8 +16,8 @@ struct Ni::Eq {
     Event ev;
     Ps visible; ///< when the NIC's write of the event lands in host memory
   };
-  bool used           = false;
-  std::uint64_t count = 0;    ///< slots asked for (PtlEQAlloc's count)
+  bool used              = false;
+  std::uint64_t count    = 0; ///< slots asked for (PtlEQAlloc's count)
   std::uint64_t reserved = 0; ///< more slots: one per flow-controlled portal table entry using it
   std::deque<Posted> events;  ///< oldest first
   bool dropped = false;       ///< an event was overwritten since the last one taken

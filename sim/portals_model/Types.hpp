@@ -27,25 +27,25 @@ const char* to_string(Status s);
 
 // MD options (ptl_md_t.options).
 enum MdOption : std::uint32_t {
-  MD_EVENT_CT_SEND  = 1u << 0, ///< PTL_MD_EVENT_CT_SEND
-  MD_EVENT_CT_REPLY = 1u << 1, ///< PTL_MD_EVENT_CT_REPLY
-  MD_EVENT_CT_ACK   = 1u << 2, ///< PTL_MD_EVENT_CT_ACK
-  MD_EVENT_CT_BYTES = 1u << 3, ///< PTL_MD_EVENT_CT_BYTES
-  MD_UNORDERED      = 1u << 4, ///< PTL_MD_UNORDERED
-  MD_VOLATILE       = 1u << 5, ///< PTL_MD_VOLATILE
-  MD_INDEPENDENT    = 1u << 6, ///< proposed PTL_MD_INDEPENDENT (contexts paper, 6.2.1)
+  MD_EVENT_CT_SEND         = 1u << 0, ///< PTL_MD_EVENT_CT_SEND
+  MD_EVENT_CT_REPLY        = 1u << 1, ///< PTL_MD_EVENT_CT_REPLY
+  MD_EVENT_CT_ACK          = 1u << 2, ///< PTL_MD_EVENT_CT_ACK
+  MD_EVENT_CT_BYTES        = 1u << 3, ///< PTL_MD_EVENT_CT_BYTES
+  MD_UNORDERED             = 1u << 4, ///< PTL_MD_UNORDERED
+  MD_VOLATILE              = 1u << 5, ///< PTL_MD_VOLATILE
+  MD_INDEPENDENT           = 1u << 6, ///< proposed PTL_MD_INDEPENDENT (contexts paper, 6.2.1)
   MD_EVENT_SUCCESS_DISABLE = 1u << 7, ///< PTL_MD_EVENT_SUCCESS_DISABLE: only failures reach the EQ
   MD_EVENT_SEND_DISABLE    = 1u << 8, ///< PTL_MD_EVENT_SEND_DISABLE: no PTL_EVENT_SEND
 };
 
 // LE options (ptl_le_t.options).
 enum LeOption : std::uint32_t {
-  LE_OP_PUT         = 1u << 0, ///< PTL_LE_OP_PUT
-  LE_OP_GET         = 1u << 1, ///< PTL_LE_OP_GET
-  LE_EVENT_CT_COMM  = 1u << 2, ///< PTL_LE_EVENT_CT_COMM
-  LE_EVENT_CT_BYTES = 1u << 3, ///< PTL_LE_EVENT_CT_BYTES
-  LE_NO_TRUNCATE    = 1u << 4, ///< PTL_LE_NO_TRUNCATE
-  LE_USE_ONCE       = 1u << 5, ///< PTL_LE_USE_ONCE
+  LE_OP_PUT                 = 1u << 0,  ///< PTL_LE_OP_PUT
+  LE_OP_GET                 = 1u << 1,  ///< PTL_LE_OP_GET
+  LE_EVENT_CT_COMM          = 1u << 2,  ///< PTL_LE_EVENT_CT_COMM
+  LE_EVENT_CT_BYTES         = 1u << 3,  ///< PTL_LE_EVENT_CT_BYTES
+  LE_NO_TRUNCATE            = 1u << 4,  ///< PTL_LE_NO_TRUNCATE
+  LE_USE_ONCE               = 1u << 5,  ///< PTL_LE_USE_ONCE
   LE_EVENT_COMM_DISABLE     = 1u << 6,  ///< PTL_LE_EVENT_COMM_DISABLE: no PUT/GET/ATOMIC/FETCH_ATOMIC events
   LE_EVENT_SUCCESS_DISABLE  = 1u << 7,  ///< PTL_LE_EVENT_SUCCESS_DISABLE: no successful-operation events
   LE_EVENT_UNLINK_DISABLE   = 1u << 8,  ///< PTL_LE_EVENT_UNLINK_DISABLE: no PTL_EVENT_AUTO_UNLINK

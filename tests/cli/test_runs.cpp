@@ -793,11 +793,12 @@ TEST_F(Runs, EventQueueCompletesBlockingLongPutsAtTheirSendEvent)
   double time_us[2]         = {0, 0};
   for (int on = 0; on < 2; ++on) {
     const std::string d = on != 0 ? "on" : "off";
-    const Result r      = sh(launcher() + " -np 2 --set job.compute=none --set job.portals.event_queue=" +
-                             (on != 0 ? "true" : "false") + " --out " + d + " " + program);
+    const Result r =
+        sh(launcher() + " -np 2 --set job.compute=none --set job.portals.event_queue=" + (on != 0 ? "true" : "false") +
+           " --out " + d + " " + program);
     ASSERT_EQ(r.status, 0) << r.err;
-    time_us[on]    = json::parse(slurp(dir_ / d / "reported.json"))["time_us"].get<double>();
-    const json s   = json::parse(slurp(dir_ / d / "summary.json"));
+    time_us[on]     = json::parse(slurp(dir_ / d / "reported.json"))["time_us"].get<double>();
+    const json s    = json::parse(slurp(dir_ / d / "summary.json"));
     const json& nic = s["nic"];
     if (on == 0) {
       EXPECT_FALSE(nic.contains("event_queues")) << nic.dump();

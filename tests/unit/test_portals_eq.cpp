@@ -28,9 +28,9 @@ constexpr std::uint64_t kLePtr = 0xBEEF;
 
 nlohmann::json to_json(Status s, const Event& e)
 {
-  return {{"status", to_string(s)},         {"type", to_string(e.type)},  {"user_ptr", e.user_ptr},
-          {"hdr_data", e.hdr_data},         {"rlength", e.rlength},       {"mlength", e.mlength},
-          {"remote_offset", e.remote_offset}, {"initiator", e.initiator}, {"pt_index", e.pt_index},
+  return {{"status", to_string(s)},           {"type", to_string(e.type)}, {"user_ptr", e.user_ptr},
+          {"hdr_data", e.hdr_data},           {"rlength", e.rlength},      {"mlength", e.mlength},
+          {"remote_offset", e.remote_offset}, {"initiator", e.initiator},  {"pt_index", e.pt_index},
           {"fail", to_string(e.ni_fail_type)}};
 }
 
@@ -114,27 +114,27 @@ TEST(PortalsEq, InitiatorEventsAndTheOptionsThatSilenceThem)
   nlohmann::json r;
   for (std::uint32_t opt : {0u, unsigned(MD_EVENT_SEND_DISABLE), unsigned(MD_EVENT_SUCCESS_DISABLE)}) {
     r.push_back(isolated([opt] {
-        EqRig s(opt, LE_OP_PUT | LE_OP_GET | LE_EVENT_LINK_DISABLE);
-        s.c.sim->spawn("sender", 0, [&] {
-          auto& ni = s.c.ni(0);
-          ni.put(s.md, 0, 8, AckReq::Ack, kTarget, kPt, 0, 1);
-          ni.put(s.md, 0, 8, AckReq::CtAck, kTarget, kPt, 0, 2); // counted, no full ACK
-          ni.get(s.md, 0, 8, kTarget, kPt, 0, 3);
-          ni.fetch_atomic(s.md, 8, s.md, 0, 8, kTarget, kPt, 0, AtomicOp::Sum, Datatype::Uint64, 4);
-          ni.put(s.md, 0, 8, AckReq::Ack, kTarget, 7, 0, 5); // nothing on portal 7: fails
-          CtEvent ev;
-          ni.ct_wait(s.md_ct, 5, &ev);
-          s.c.sim->sleep_for(1'000'000);
-        });
-        s.c.sim->run();
-        nlohmann::json out;
-        for (const auto& e : s.drain(0, s.ieq))
-          out.push_back(std::string(e["type"]) + " " + std::to_string(e["user_ptr"].get<int>()) + " " +
-                        std::string(e["fail"]));
-        nlohmann::json tgt;
-        for (const auto& e : s.drain(kTarget, s.teq))
-          tgt.push_back(e["type"]);
-        return nlohmann::json{{"ini", out}, {"tgt", tgt}};
+      EqRig s(opt, LE_OP_PUT | LE_OP_GET | LE_EVENT_LINK_DISABLE);
+      s.c.sim->spawn("sender", 0, [&] {
+        auto& ni = s.c.ni(0);
+        ni.put(s.md, 0, 8, AckReq::Ack, kTarget, kPt, 0, 1);
+        ni.put(s.md, 0, 8, AckReq::CtAck, kTarget, kPt, 0, 2); // counted, no full ACK
+        ni.get(s.md, 0, 8, kTarget, kPt, 0, 3);
+        ni.fetch_atomic(s.md, 8, s.md, 0, 8, kTarget, kPt, 0, AtomicOp::Sum, Datatype::Uint64, 4);
+        ni.put(s.md, 0, 8, AckReq::Ack, kTarget, 7, 0, 5); // nothing on portal 7: fails
+        CtEvent ev;
+        ni.ct_wait(s.md_ct, 5, &ev);
+        s.c.sim->sleep_for(1'000'000);
+      });
+      s.c.sim->run();
+      nlohmann::json out;
+      for (const auto& e : s.drain(0, s.ieq))
+        out.push_back(std::string(e["type"]) + " " + std::to_string(e["user_ptr"].get<int>()) + " " +
+                      std::string(e["fail"]));
+      nlohmann::json tgt;
+      for (const auto& e : s.drain(kTarget, s.teq))
+        tgt.push_back(e["type"]);
+      return nlohmann::json{{"ini", out}, {"tgt", tgt}};
     }));
   }
   using V = std::vector<std::string>;
@@ -152,29 +152,28 @@ TEST(PortalsEq, InitiatorEventsAndTheOptionsThatSilenceThem)
                "PTL_EVENT_REPLY 4 PTL_NI_OK"};
   EXPECT_EQ(sorted(r[1]["ini"]), no_send);
   EXPECT_EQ(sorted(r[2]["ini"]), V{"PTL_EVENT_ACK 5 PTL_NI_DROPPED"}); // failures still reported
-  EXPECT_EQ(sorted(r[0]["tgt"]),
-            (V{"PTL_EVENT_FETCH_ATOMIC", "PTL_EVENT_GET", "PTL_EVENT_PUT", "PTL_EVENT_PUT"}));
+  EXPECT_EQ(sorted(r[0]["tgt"]), (V{"PTL_EVENT_FETCH_ATOMIC", "PTL_EVENT_GET", "PTL_EVENT_PUT", "PTL_EVENT_PUT"}));
 }
 
 TEST(PortalsEq, TargetEventOptionsUseOnceAndLink)
 {
   nlohmann::json r;
   for (std::uint32_t opt : {unsigned(LE_USE_ONCE), unsigned(LE_USE_ONCE | LE_EVENT_UNLINK_DISABLE),
-                              unsigned(LE_USE_ONCE | LE_EVENT_COMM_DISABLE | LE_EVENT_LINK_DISABLE),
-                              unsigned(LE_USE_ONCE | LE_EVENT_SUCCESS_DISABLE)}) {
+                            unsigned(LE_USE_ONCE | LE_EVENT_COMM_DISABLE | LE_EVENT_LINK_DISABLE),
+                            unsigned(LE_USE_ONCE | LE_EVENT_SUCCESS_DISABLE)}) {
     r.push_back(isolated([opt] {
-        EqRig s(0, LE_OP_PUT | opt);
-        s.c.sim->spawn("sender", 0, [&] {
-          s.c.ni(0).put(s.md, 0, 8, AckReq::CtAck, kTarget, kPt, 0);
-          CtEvent ev;
-          s.c.ni(0).ct_wait(s.md_ct, 1, &ev);
-          s.c.sim->sleep_for(1'000'000);
-        });
-        s.c.sim->run();
-        nlohmann::json t = nlohmann::json::array();
-        for (const auto& e : s.drain(kTarget, s.teq))
-          t.push_back(e["type"]);
-        return t;
+      EqRig s(0, LE_OP_PUT | opt);
+      s.c.sim->spawn("sender", 0, [&] {
+        s.c.ni(0).put(s.md, 0, 8, AckReq::CtAck, kTarget, kPt, 0);
+        CtEvent ev;
+        s.c.ni(0).ct_wait(s.md_ct, 1, &ev);
+        s.c.sim->sleep_for(1'000'000);
+      });
+      s.c.sim->run();
+      nlohmann::json t = nlohmann::json::array();
+      for (const auto& e : s.drain(kTarget, s.teq))
+        t.push_back(e["type"]);
+      return t;
     }));
   }
   EXPECT_EQ(r[0], nlohmann::json({"PTL_EVENT_LINK", "PTL_EVENT_PUT", "PTL_EVENT_AUTO_UNLINK"}));
@@ -224,21 +223,21 @@ TEST(PortalsEq, FlowControlDisablesTheEntryDropsTheMessageAndPtlPTEnableReenable
         CtEvent ev;
         ni.ct_wait(s.md_ct, k + 1, &ev);
       };
-      put(0, std::byte{0xA0}); // its PUT event fills the target's EQ (1 slot)
-      put(1, std::byte{0xA1}); // no room: the entry is disabled, the put dropped
-      put(2, std::byte{0xA2}); // still disabled: dropped, no second PT_DISABLED
+      put(0, std::byte{0xA0});       // its PUT event fills the target's EQ (1 slot)
+      put(1, std::byte{0xA1});       // no room: the entry is disabled, the put dropped
+      put(2, std::byte{0xA2});       // still disabled: dropped, no second PT_DISABLED
       s.c.sim->sleep_for(1'000'000); // the last ACK's event lands
       j["initiator"] = s.drain(0, s.ieq);
-      j["target"]    = s.drain(kTarget, s.teq); // the host drains the EQ...
+      j["target"]    = s.drain(kTarget, s.teq);                   // the host drains the EQ...
       j["enable"]    = to_string(s.c.ni(kTarget).pt_enable(kPt)); // ...and re-enables the entry
       put(3, std::byte{0xA3});
       s.c.sim->sleep_for(1'000'000);
       j["after"] = s.drain(kTarget, s.teq);
     });
     s.c.sim->run();
-    j["bytes"]  = {static_cast<int>(s.dst[0]), static_cast<int>(s.dst[8]), static_cast<int>(s.dst[16]),
-                   static_cast<int>(s.dst[24])};
-    j["usage"]  = {s.c.ni(kTarget).usage().pt_disabled, s.c.ni(kTarget).usage().pt_disabled_drops};
+    j["bytes"] = {static_cast<int>(s.dst[0]), static_cast<int>(s.dst[8]), static_cast<int>(s.dst[16]),
+                  static_cast<int>(s.dst[24])};
+    j["usage"] = {s.c.ni(kTarget).usage().pt_disabled, s.c.ni(kTarget).usage().pt_disabled_drops};
     return j;
   });
   EXPECT_EQ(r["bytes"], nlohmann::json({0xA0, 0, 0, 0xA3}));
@@ -282,7 +281,7 @@ TEST(PortalsEq, PollTimeoutWhichRoundRobinAndInterrupted)
     nlohmann::json j;
     c.sim->spawn("poller", 0, [&] {
       Event e;
-      int which = -1;
+      int which    = -1;
       j["zero"]    = to_string(ni.eq_poll(q, 2, 0, &e, &which));
       const Ps t0  = c.sim->queue().now();
       j["timeout"] = to_string(ni.eq_poll(q, 2, 3'000'000, &e, &which));
@@ -342,8 +341,8 @@ TEST(PortalsEq, LimitsAndBadArguments)
     j["flowctrl_no_eq"] = to_string(ni.pt_alloc(PT_FLOWCTRL, EQ_NONE, 3, &pt));
     j["bad_eq"]         = to_string(ni.pt_alloc(0, EqHandle{9}, 3, &pt));
     ni.pt_alloc(PT_FLOWCTRL, a, 3, &pt);
-    j["slots"]    = ni.usage().eq_slots; // 8 + 4 + 1 reserved for PT_DISABLED
-    j["free_a"]   = to_string(ni.eq_free(a));
+    j["slots"]  = ni.usage().eq_slots; // 8 + 4 + 1 reserved for PT_DISABLED
+    j["free_a"] = to_string(ni.eq_free(a));
     std::vector<std::byte> buf(8);
     LeHandle le;
     ni.le_append(3, LeDesc{buf.data(), 8, LE_OP_PUT}, &le);
