@@ -16,6 +16,7 @@ struct Limits {
   int max_mds                         = 1024;
   int max_cts                         = 1024;
   int max_triggered_ops               = 1024; ///< pending triggered operations per NIC
+  int max_eqs                         = 1024; ///< event queues per NIC
   int max_pt_index                    = 63;
   std::uint64_t max_msg_size          = std::uint64_t{1} << 32;
   std::uint64_t max_atomic_size       = 512;
@@ -81,6 +82,13 @@ inline const ParamTable<Limits>& Limits::keys()
                 "refused with PTL_NO_SPACE. Default 1024: the Portals 4 reference implementation's "
                 "PTL_LIM_MAX_TRIGGERED_OPS.",
        .field = field(&Limits::max_triggered_ops)},
+      {.path  = "platform.nic.limits.max_eqs",
+       .kind  = K::Int,
+       .doc   = "Event queues per NIC (per node with platform.nic.per = node); one more PtlEQAlloc is refused with "
+                "PTL_NO_SPACE. An OpenSHMEM PE keeps 1 with job.portals.event_queue = true (Sandia OpenSHMEM's "
+                "event queue on its data portal table entries), none otherwise. Default 1024: the Portals 4 reference implementation's "
+                "PTL_LIM_MAX_EQS (src/ib/ptl_param.c).",
+       .field = field(&Limits::max_eqs)},
       {.path  = "platform.nic.features.total_data_ordering",
        .kind  = K::Bool,
        .doc   = "PTL_TOTAL_DATA_ORDERING: puts up to max_waw_ordered_size arrive in order.",

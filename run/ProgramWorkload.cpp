@@ -92,6 +92,7 @@ void ProgramWorkload::setup(Models& models, traces::Recorder* recorder)
   transport.set_address_namer([&runtime](const void* addr) { return runtime.name_address(addr); });
   runtime.load_symbols(sc_.job.program);
   transport.set_independent_mds(sc_.job.contexts.independent_mds);
+  transport.set_event_queue(sc_.job.portals_event_queue);
   set_cache_lines(transport, runtime, models);
   try {
     transport.setup();

@@ -329,6 +329,12 @@ nlohmann::json SimulatedRun::platform_summary()
     peak.triggered_peak = std::max(peak.triggered_peak, u.triggered_peak);
     peak.triggered_fired += u.triggered_fired;
     peak.triggered_failed += u.triggered_failed;
+    peak.eqs_peak      = std::max(peak.eqs_peak, u.eqs_peak);
+    peak.eq_slots_peak = std::max(peak.eq_slots_peak, u.eq_slots_peak);
+    peak.events_posted += u.events_posted;
+    peak.events_dropped += u.events_dropped;
+    peak.pt_disabled += u.pt_disabled;
+    peak.pt_disabled_drops += u.pt_disabled_drops;
   }
   s["nic"] = {{"injection_queue_wait_s", ps_to_seconds(t.queue_wait)},
               {"independent_queues", t.independent_queues},
@@ -342,6 +348,11 @@ nlohmann::json SimulatedRun::platform_summary()
     s["nic"]["triggered"] = {{"released", peak.triggered_fired},
                              {"failed", peak.triggered_failed},
                              {"peak_pending_per_endpoint", peak.triggered_peak}};
+  if (peak.eqs_peak > 0) // only runs that used event queues
+    s["nic"]["event_queues"] = {
+        {"peak_per_endpoint", peak.eqs_peak},  {"slots_peak_per_endpoint", peak.eq_slots_peak},
+        {"events_posted", peak.events_posted}, {"events_dropped", peak.events_dropped},
+        {"pt_disabled", peak.pt_disabled},     {"dropped_at_disabled_pt", peak.pt_disabled_drops}};
   s["endpoints"] = net.endpoints();
   s["nodes"]     = net.nodes();
   s["platform"]  = scenarios::platform_record(sc_.platform);

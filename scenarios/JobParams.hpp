@@ -38,6 +38,10 @@ struct JobParams {
   front::RuntimeParams runtime;
   /// job.contexts.*: how contexts map onto the NIC (ContextParams::keys()).
   front::ContextParams contexts;
+  /// job.portals.event_queue: the Portals transport keeps an event queue per PE and completes
+  /// blocking long puts at their SEND event (PortalsTransport::set_event_queue). Off by default:
+  /// today's results (puts complete at their ACK) stay as they are.
+  bool portals_event_queue = false;
 
   /// Every job.* key: the job's own, the runtime's (in the order `shmemsim keys` lists them), the
   /// contexts', the collectives' and AsyncSHMEM's.
@@ -95,6 +99,14 @@ inline const ParamTable<JobParams>& JobParams::keys()
                   "memory only once touched. The default is Sandia OpenSHMEM's (512 MiB; NVSHMEM's is 1 GiB). "
                   "SHMEM_SYMMETRIC_SIZE (or SMA_SYMMETRIC_SIZE) in the environment overrides it.",
          .field = field(&JobParams::symmetric_heap)},
+        {.path  = "job.portals.event_queue",
+         .kind  = K::Bool,
+         .doc   = "The simulator's Portals transport as Sandia OpenSHMEM's: one event queue of 2048 events per PE "
+                  "(its error queue, on both portal table entries; one of platform.nic.limits.max_eqs) and one "
+                  "more MD per context, from which a blocking put above max_volatile_size goes; that put returns at "
+                  "its PTL_EVENT_SEND (local completion) instead of at its ACK. Default false: puts complete at "
+                  "their ACK, as before. The emulator ignores it.",
+         .field = field(&JobParams::portals_event_queue)},
     };
     for (auto part :
          {nested(&JobParams::contexts, front::ContextParams::keys()),

@@ -36,6 +36,7 @@ struct LimitsArgs {
   std::vector<std::string> args, sets;
   std::vector<json> cts{3, 4, 6, 10, 18}, mds, queues;
   std::vector<json> triggered; ///< --triggered: platform.nic.limits.max_triggered_ops values
+  std::vector<json> eqs;       ///< --eqs: platform.nic.limits.max_eqs values
   std::vector<json> policies{"fail", "share", "round_robin", "keep_private"};
   std::vector<json> independent; ///< --independent: job.contexts.independent_mds values
   std::string jobs = "1";
@@ -100,14 +101,14 @@ base::CommandLine limits_table(LimitsArgs& a)
 {
   base::CommandLine cl("shmemsim", "limits");
   cl.synopsis(
-        "SCENARIO.json [--cts LIST] [--mds LIST] [--queues LIST] [--triggered LIST] [--policies LIST]\n"
+        "SCENARIO.json [--cts LIST] [--mds LIST] [--queues LIST] [--triggered LIST] [--eqs LIST] [--policies LIST]\n"
         "         [--independent yes,no] [--y FIGURE] [--set KEY=VALUE ...] [-j N] [-o DIR] [--quiet] PROGRAM [ARGS...]")
       .summary(
           "Run PROGRAM over NIC limits under each contexts policy (docs/limits.md): a generated sweep and its table.")
       .description(R"TXT(Run PROGRAM over NIC limits under each contexts policy (docs/limits.md): a generated sweep of
 job.contexts.on_exhaustion (--policies) x platform.nic.limits.max_cts (--cts; the runtime keeps
 2 per PE) [x max_mds] [x platform.nic.injection_queues] [x platform.nic.limits.max_triggered_ops]
-[x job.contexts.independent_mds] in DIR.
+[x platform.nic.limits.max_eqs] [x job.contexts.independent_mds] in DIR.
 Prints per point: contexts created/refused/shared, peak CTs/MDs per endpoint against the limit,
 independent injection queues granted, the time (--y FIGURE, else the program's first RESULT figure
 with "time" in its name, else its first numeric one, else sim_time_s), thread interference and
@@ -130,6 +131,10 @@ limits-shared.svg (contexts shared), and the sweep's own files.)TXT")
               "platform.nic.limits.max_triggered_ops values (default: the scenario's); the table then has the "
               "peak of triggered operations pending per endpoint (job.collectives.*=triggered use them)",
               [&a](const base::Given& g) { a.triggered = int_list(g, 0); })
+      .option("--eqs", "LIST",
+              "platform.nic.limits.max_eqs values (default: the scenario's); the table then has the peak of event "
+              "queues per endpoint (job.portals.event_queue=on keeps one per PE)",
+              [&a](const base::Given& g) { a.eqs = int_list(g, 0); })
       .option("--policies", "LIST", "job.contexts.on_exhaustion values (default fail,share,round_robin,keep_private)",
               [&a](const base::Given& g) { a.policies = policy_list(g); })
       .option("--independent", "yes,no",
@@ -188,6 +193,7 @@ json limits_scenario(const LimitsArgs& a)
   var("platform.nic.limits.max_mds", "max_mds", a.mds);
   var("platform.nic.injection_queues", "injection_queues", a.queues);
   var("platform.nic.limits.max_triggered_ops", "max_triggered_ops", a.triggered);
+  var("platform.nic.limits.max_eqs", "max_eqs", a.eqs);
   var("job.contexts.independent_mds", "independent_mds", a.independent);
   // The time plot (limits.svg) is drawn afterwards, once the program's figures are known.
   json plots  = json::array({{{"x", "max_cts"},
@@ -296,6 +302,9 @@ json limits_rows(const std::string& out, const std::string& y)
     row["max_triggered_ops"]  = limit("max_triggered_ops", "platform.nic.limits.max_triggered_ops");
     row["triggered_peak"]     = sum("nic.triggered.peak_pending_per_endpoint");
     row["triggered_swept"]    = r["values"].contains("max_triggered_ops");
+    row["max_eqs"]            = limit("max_eqs", "platform.nic.limits.max_eqs");
+    row["eqs_peak"]           = sum("nic.event_queues.peak_per_endpoint");
+    row["eqs_swept"]          = r["values"].contains("max_eqs");
     row["time_name"]          = figure;
     row["time"]               = figure == "sim_time_s" ? sum("sim_time_s") : r["reported"].value(figure, json(nullptr));
     trace_figures(dir, row);
@@ -357,7 +366,13 @@ std::string limits_table(const json& rows)
   bool triggered = false;
   for (const json& r : rows)
     triggered = triggered || r.value("triggered_swept", false) || !r["triggered_peak"].is_null();
+  // So do event queues.
+  bool eqs = false;
+  for (const json& r : rows)
+    eqs = eqs || r.value("eqs_swept", false) || !r["eqs_peak"].is_null();
   std::vector<std::string> head = head_all;
+  if (eqs)
+    head.insert(head.begin() + 12, "EQs peak/limit (1 PE)");
   if (triggered)
     head.insert(head.begin() + 12, "triggered peak/limit (1 PE)");
   std::vector<std::vector<std::string>> cells;
@@ -376,6 +391,13 @@ std::string limits_table(const json& rows)
           cells[i].begin() + 12,
           (r["triggered_peak"].is_null() && r["status"] == 0 ? std::string("0") : cell(r["triggered_peak"])) + "/" +
               cell(r["max_triggered_ops"]));
+    }
+  if (eqs)
+    for (std::size_t i = 0; i < cells.size(); ++i) {
+      const json& r = rows[i];
+      cells[i].insert(cells[i].begin() + 12 + (triggered ? 1 : 0),
+                      (r["eqs_peak"].is_null() && r["status"] == 0 ? std::string("0") : cell(r["eqs_peak"])) + "/" +
+                          cell(r["max_eqs"]));
     }
   std::vector<std::size_t> w(head.size());
   for (std::size_t c = 0; c < head.size(); ++c) {

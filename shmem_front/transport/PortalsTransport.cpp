@@ -21,6 +21,9 @@ struct PortalsTransport::Ctrs final : Counters {
   int id = 0; ///< the number of the context (or slot) they were acquired for (traces)
   portals::CtHandle ct, get_ct;
   portals::MdHandle md, get_md;
+  /// job.portals.event_queue: the MD of blocking puts above max_volatile_size, on the PE's event
+  /// queue (their SEND event is their local completion) and counting their ACKs on `ct`.
+  portals::MdHandle event_md;
   std::uint64_t issued = 0, get_issued = 0;
   bool fence_needs_quiet = false;
   bool single_ct         = false; ///< puts and gets counted on one CT whatever the mapping (request slots)
@@ -41,6 +44,14 @@ struct PortalsTransport::PeNet final : CounterSource {
   std::vector<sim::Notifier*> update_waiters;
   /// What the last remote write left in its watched synchronization words (collectives' signals).
   SignalJournal journal;
+  /// job.portals.event_queue: the PE's event queue (its portal table entries' and its long puts'),
+  /// the operations whose SEND event a thread has taken, whether a thread is taking events now,
+  /// and the threads waiting for it to take theirs.
+  portals::EqHandle eq;
+  std::vector<std::uint64_t> sent; ///< tags (hdr_data) of puts whose SEND event was taken
+  std::uint64_t event_tags = 0;    ///< the last tag given
+  bool draining            = false;
+  std::vector<sim::Notifier*> event_waiters;
 
   // CounterSource
   Counters* default_counters() override { return def.get(); }
@@ -172,6 +183,8 @@ PortalsTransport::Ctrs* PortalsTransport::make_ctx(PeNet& p, bool independent, s
       ni.md_release(c->md);
     if (c->get_md.index >= 0)
       ni.md_release(c->get_md);
+    if (c->event_md.index >= 0)
+      ni.md_release(c->event_md);
     if (c->ct.valid())
       ni.ct_free(c->ct);
     if (c->get_ct.valid())
@@ -207,6 +220,9 @@ PortalsTransport::Ctrs* PortalsTransport::make_ctx(PeNet& p, bool independent, s
                    &c->get_md) != Status::Ok)
       return no_md();
   }
+  if (p.eq.valid() && ni.md_bind(portals::MdDesc{nullptr, UINT64_MAX, portals::MD_EVENT_CT_ACK, c->ct, p.eq},
+                                 &c->event_md) != Status::Ok)
+    return no_md();
   Ctrs* raw = c.get();
   p.ctrs.push_back(std::move(c));
   return raw;
@@ -222,9 +238,19 @@ void PortalsTransport::setup()
     const PeMemory& m = memory_.at(static_cast<std::size_t>(pe));
     std::uint32_t pt;
     portals::LeHandle le;
-    const std::uint32_t opts = portals::LE_OP_PUT | portals::LE_OP_GET | portals::LE_EVENT_CT_COMM;
-    if (ni.ct_alloc(&p->target_ct) != Status::Ok || ni.pt_alloc(0, &pt) != Status::Ok ||
-        ni.pt_alloc(1, &pt) != Status::Ok ||
+    // With an event queue, as Sandia OpenSHMEM's Portals 4 transport sets up (transport_portals4.c):
+    // one EQ of 2048 events per PE (shmem_transport_portals4_event_slots) on both portal table
+    // entries, whose list entries post no success or link events (only failures would reach it).
+    std::uint32_t opts = portals::LE_OP_PUT | portals::LE_OP_GET | portals::LE_EVENT_CT_COMM;
+    if (event_queue_) {
+      opts |= portals::LE_EVENT_SUCCESS_DISABLE | portals::LE_EVENT_LINK_DISABLE;
+      if (ni.eq_alloc(kEventSlots, &p->eq) != Status::Ok)
+        throw std::runtime_error("PE " + std::to_string(pe) +
+                                 " cannot allocate its event queue (job.portals.event_queue): " + ni.last_error() +
+                                 " (raise platform.nic.limits.max_eqs)");
+    }
+    if (ni.ct_alloc(&p->target_ct) != Status::Ok || ni.pt_alloc(0, p->eq, 0, &pt) != Status::Ok ||
+        ni.pt_alloc(0, p->eq, 1, &pt) != Status::Ok ||
         ni.le_append(0, portals::LeDesc{m.data, m.data_size, opts, p->target_ct}, &le) != Status::Ok ||
         ni.le_append(1, portals::LeDesc{m.heap, m.heap_size, opts, p->target_ct}, &le) != Status::Ok)
       throw std::runtime_error("PE " + std::to_string(pe) +
@@ -250,6 +276,8 @@ void PortalsTransport::release(PeNet& p, Ctrs* c)
 {
   auto& ni = *p.ni;
   ni.md_release(c->md);
+  if (c->event_md.index >= 0)
+    ni.md_release(c->event_md);
   if (mapping_ == CtxMapping::Split && !c->single_ct) {
     ni.md_release(c->get_md);
     ni.ct_free(c->get_ct);
@@ -321,15 +349,58 @@ void PortalsTransport::put(TransportCtx* ctx, void* dest, const void* src, std::
   // sibling thread meanwhile waits for this put too. Puts ask for an operation-completed ACK,
   // counted on the context's CT, as Portals-SHMEM did for every put.
   ++c->issued;
-  initiate(*c, c->md, pe);
-  check(ni.put(c->md, addr(src), n, AckReq::OcAck, pe, pt, off, op), "PtlPut");
   const auto& lim = ni.limits();
+  // job.portals.event_queue: a blocking put the NIC reads by DMA goes from the event MD and
+  // completes locally at its SEND event, as in Sandia OpenSHMEM (its ACK still counts on the CT).
+  const bool by_event        = blocking && n > lim.max_volatile_size && c->event_md.index >= 0;
+  const portals::MdHandle md = by_event ? c->event_md : c->md;
+  // Its tag goes as hdr_data (user_ptr ties the message to the operation in traces; Sandia
+  // OpenSHMEM tags with user_ptr).
+  const std::uint64_t tag = by_event ? ++me().event_tags : 0;
+  initiate(*c, md, pe);
+  check(ni.put(md, addr(src), n, AckReq::OcAck, pe, pt, off, op, tag), "PtlPut");
   if (!lim.total_data_ordering || n > lim.max_waw_ordered_size)
     c->fence_needs_quiet = true;
   // Small puts are buffered (volatile): complete locally at once. Larger ones wait for the ACK
   // counter to reach the issued count, completing everything pending on the context.
-  if (blocking && n > lim.max_volatile_size)
+  if (by_event)
+    wait_send_event(me(), tag);
+  else if (blocking && n > lim.max_volatile_size)
     wait(c, false, "put");
+}
+
+void PortalsTransport::wait_send_event(PeNet& p, std::uint64_t tag)
+{
+  struct TakerWait final : sim::Waitable {
+    std::string describe_wait() const override { return "another thread of its PE taking events from its event queue"; }
+  };
+  for (;;) {
+    if (auto it = std::find(p.sent.begin(), p.sent.end(), tag); it != p.sent.end()) {
+      p.sent.erase(it);
+      return;
+    }
+    sim::Notifier& self = net_.simulation().self_notifier();
+    if (p.draining) { // another thread takes the events: it wakes us after each
+      p.event_waiters.push_back(&self);
+      TakerWait what;
+      self.wait(&what, "shmem_put");
+      std::erase(p.event_waiters, &self);
+      continue;
+    }
+    p.draining = true;
+    portals::Event ev;
+    const Status s = p.ni->eq_wait(p.eq, &ev, "a blocking put's local completion (its SEND event)");
+    p.draining     = false;
+    if (s != Status::Ok)
+      fatal_(std::string("PtlEQWait on the PE's event queue returned ") + portals::to_string(s) +
+             (s == Status::EqDropped ? " (events were lost)" : ""));
+    if (ev.ni_fail_type != portals::NiFail::Ok)
+      fatal_(std::string("a put failed: ") + portals::to_string(ev.ni_fail_type));
+    p.sent.push_back(ev.hdr_data);
+    const std::vector<sim::Notifier*> wake = p.event_waiters;
+    for (sim::Notifier* n : wake)
+      n->notify();
+  }
 }
 
 void PortalsTransport::get(TransportCtx* ctx, void* dest, const void* src, std::size_t n, int pe, bool blocking)

@@ -86,6 +86,13 @@ public:
   void set_notice(std::function<void(const std::string&)> notice) { notice_ = std::move(notice); }
   /// Whether created contexts' MDs carry PTL_MD_INDEPENDENT (job.contexts.independent_mds; default yes).
   void set_independent_mds(bool on) { independent_mds_ = on; }
+  /// job.portals.event_queue (before setup): one event queue per PE on its portal table entries, and
+  /// blocking puts above max_volatile_size complete locally at their SEND event (Sandia OpenSHMEM's
+  /// Portals 4 transport) instead of at their ACK.
+  void set_event_queue(bool on) { event_queue_ = on; }
+  /// The events of the event queue per PE: Sandia OpenSHMEM's shmem_transport_portals4_event_slots
+  /// (2048, src/transport_portals4.c).
+  static constexpr std::uint64_t kEventSlots = 2048;
   /// How reports name a symmetric address (the runtime's Runtime::name_address).
   void set_address_namer(std::function<std::string(const void*)> namer) { name_address_ = std::move(namer); }
 
@@ -107,6 +114,9 @@ private:
   /// Whether every operation issued on `c` is complete (never blocks).
   bool complete(const Ctrs* c);
   void wait(Ctrs* c, bool gets_only, const char* what);
+  /// Until the SEND event of the put tagged `tag` (its hdr_data) is taken from the PE's event queue, by
+  /// this thread or another of the PE.
+  void wait_send_event(PeNet& p, std::uint64_t tag);
   void quiet_as(TransportCtx* ctx, const char* what);
   /// Spend the host CPU time of one Portals data-movement call on the calling thread, on context
   /// `c` with MD `md` (and `md2`, if valid) towards PE `dest`, with the shared lines it updates.
@@ -134,6 +144,7 @@ private:
   std::unique_ptr<TriggeredSync> offloaded_; ///< made at the first offloaded collective
   std::function<std::string(const void*)> name_address_;
   bool independent_mds_ = true;
+  bool event_queue_     = false;
   ShmemObserver* obs_   = nullptr;
   std::function<int()> current_thread_;
   std::unique_ptr<sim::CacheLines> lines_;

@@ -656,6 +656,13 @@ void Nic::target_done(Message& m)
   handler(m.dst_ep).target_complete(m);
 }
 
+Ps Nic::write_event(Ps at_nic, std::uint64_t bytes)
+{
+  const Ps begin   = std::max(at_nic, pcie_.write_busy);
+  pcie_.write_busy = begin + transfer_time(bytes, p_.pcie_bandwidth);
+  return pcie_.write_busy + p_.pcie_latency;
+}
+
 void Nic::send_ack(Message& m)
 {
   ++stats_.acks_sent;

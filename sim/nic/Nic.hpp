@@ -130,6 +130,11 @@ public:
   /// the message; it hands it back through DeliveryHandler::release when done.
   void submit(Message* m);
 
+  /// A full event record of `bytes` (a Portals event queue entry) that the NIC has at `at_nic` and
+  /// writes into host memory: it takes the node's DMA write channel after what is queued there and
+  /// lands one PCIe crossing later. Returns the date it is visible to the host.
+  Ps write_event(Ps at_nic, std::uint64_t bytes);
+
   void on_packet_arrival(sim::Packet* p) override;
 
   const NicStats& stats() const { return stats_; }

@@ -21,6 +21,14 @@ const char* to_string(Status s)
       return "PTL_PT_IN_USE";
     case Status::PtFull:
       return "PTL_PT_FULL";
+    case Status::EqEmpty:
+      return "PTL_EQ_EMPTY";
+    case Status::EqDropped:
+      return "PTL_EQ_DROPPED";
+    case Status::PtEqNeeded:
+      return "PTL_PT_EQ_NEEDED";
+    case Status::Interrupted:
+      return "PTL_INTERRUPTED";
   }
   return "?";
 }

@@ -3,6 +3,8 @@
 #include "sim/Simulation.hpp"
 #include "sim/portals_model/Atomics.hpp"
 #include "sim/portals_model/NiCt.hpp"
+#include "sim/portals_model/NiEq.hpp"
+#include "sim/portals_model/NiOp.hpp"
 
 #include <algorithm>
 #include <memory>
@@ -20,22 +22,6 @@ template <class Slots, class Used> std::size_t first_free(const Slots& slots, Us
   return i;
 }
 } // namespace
-
-/// A Portals operation in flight: the NIC's message plus what the Portals model needs back.
-struct Ni::Op final : nic::Message {
-  Ni* initiator               = nullptr;
-  int md                      = -1; ///< MD the request data comes from (put, atomic) / put_md (fetch, swap)
-  int get_md                  = -1; ///< MD the reply lands in (get, fetch, swap)
-  std::uint32_t pt            = 0;
-  std::uint64_t remote_offset = 0;
-  AtomicOp op                 = AtomicOp::Sum;
-  Datatype dt                 = Datatype::Uint64;
-  bool has_compare            = false;
-  alignas(16) std::byte compare[32]{};
-  // Resolved at the target.
-  CtHandle le_ct{};
-  std::uint32_t le_options = 0;
-};
 
 namespace {
 /// What an actor blocked in ct_wait waits for, for deadlock and time-limit reports.
@@ -65,6 +51,8 @@ Ni::~Ni()
 {
   for (Ct* c : cts_)
     delete c;
+  for (Eq* q : eqs_)
+    delete q;
 }
 
 Status Ni::fail(Status s, std::string why)
@@ -243,6 +231,8 @@ Status Ni::md_bind(const MdDesc& d, MdHandle* out)
   // addresses (as OpenSHMEM libraries bind theirs).
   if (d.ct.valid() && ct_of(d.ct) == nullptr)
     return fail(Status::ArgInvalid, "MD names a counting event that is not allocated");
+  if (d.eq.valid() && eq_of(d.eq) == nullptr)
+    return fail(Status::ArgInvalid, "MD names an event queue that is not allocated");
   if (pool_.mds >= limits_.max_mds) {
     SHMEMSIM_OBSERVE(obs_, limit_hit(sim_.queue().now(), id_, "md"));
     return fail(Status::NoSpace, "max_mds (" + std::to_string(limits_.max_mds) + ") memory descriptors already bound");
@@ -288,20 +278,34 @@ Status Ni::md_release(MdHandle h)
 
 Status Ni::pt_alloc(std::uint32_t requested, std::uint32_t* actual)
 {
+  return pt_alloc(0, EQ_NONE, requested, actual);
+}
+
+Status Ni::pt_alloc(std::uint32_t options, EqHandle eq, std::uint32_t requested, std::uint32_t* actual)
+{
+  if ((options & ~(PT_ONLY_USE_ONCE | PT_FLOWCTRL)) != 0)
+    return fail(Status::ArgInvalid, "PtlPTAlloc: unknown options");
+  if (eq.valid() && eq_of(eq) == nullptr)
+    return fail(Status::ArgInvalid, "PtlPTAlloc: not an allocated event queue");
+  if ((options & PT_FLOWCTRL) != 0 && !eq.valid())
+    return fail(Status::PtEqNeeded, "PtlPTAlloc: PTL_PT_FLOWCTRL without an event queue");
+  std::uint32_t i = requested;
   if (requested == PT_ANY) {
-    const std::size_t i = first_free(pts_, [](const auto& pt) { return pt.used; });
+    i = static_cast<std::uint32_t>(first_free(pts_, [](const auto& pt) { return pt.used; }));
     if (i == pts_.size())
       return fail(Status::PtFull, "every portal table entry is allocated");
-    pts_[i].used = true;
-    *actual      = static_cast<std::uint32_t>(i);
-    return Status::Ok;
-  }
-  if (requested >= pts_.size())
+  } else if (requested >= pts_.size()) {
     return fail(Status::ArgInvalid, "portal index above max_pt_index (" + std::to_string(limits_.max_pt_index) + ")");
-  if (pts_[requested].used)
+  } else if (pts_[requested].used) {
     return fail(Status::PtInUse, "portal table entry " + std::to_string(requested) + " is already allocated");
-  pts_[requested].used = true;
-  *actual              = requested;
+  }
+  pts_[i] = Pt{true, true, options, eq, {}};
+  if ((options & PT_FLOWCTRL) != 0) { // a slot for its PTL_EVENT_PT_DISABLED
+    ++eq_of(eq)->reserved;
+    usage_.eq_slots_peak = std::max(usage_.eq_slots_peak, ++usage_.eq_slots);
+  }
+  *actual = i;
+  last_error_.clear();
   return Status::Ok;
 }
 
@@ -312,11 +316,17 @@ Status Ni::pt_free(std::uint32_t pt)
   if (!pts_[pt].list.empty())
     return fail(Status::PtInUse, "PtlPTFree: portal table entry " + std::to_string(pt) + " still has " +
                                    std::to_string(pts_[pt].list.size()) + " list entries");
-  pts_[pt].used = false;
+  if ((pts_[pt].options & PT_FLOWCTRL) != 0)
+    if (Eq* q = eq_of(pts_[pt].eq)) {
+      --q->reserved;
+      --usage_.eq_slots;
+    }
+  pts_[pt] = Pt{};
+  last_error_.clear();
   return Status::Ok;
 }
 
-Status Ni::le_append(std::uint32_t pt, const LeDesc& d, LeHandle* out)
+Status Ni::le_append(std::uint32_t pt, const LeDesc& d, LeHandle* out, std::uint64_t user_ptr)
 {
   if (pt >= pts_.size() || !pts_[pt].used)
     return fail(Status::ArgInvalid, "not an allocated portal table entry");
@@ -332,11 +342,21 @@ Status Ni::le_append(std::uint32_t pt, const LeDesc& d, LeHandle* out)
   const std::size_t i = first_free(les_, [](const Le& e) { return e.used; });
   if (i == les_.size())
     les_.emplace_back();
-  les_[i] = Le{true, d, pt};
+  les_[i] = Le{true, d, pt, user_ptr};
   pts_[pt].list.push_back(static_cast<int>(i));
   ++pool_.les;
   usage_.les_peak = std::max(usage_.les_peak, ++usage_.les);
   out->index      = static_cast<int>(i);
+  if (pts_[pt].eq.valid() && (d.options & LE_EVENT_LINK_DISABLE) == 0) {
+    Event ev;
+    ev.type     = EventKind::Link;
+    ev.user_ptr = user_ptr;
+    ev.pt_index = pt;
+    ev.start    = d.start;
+    // The append travels to the NIC as a command; the NIC then writes the event.
+    post(pts_[pt].eq, ev, sim_.queue().now() + nic_.params().pcie_latency);
+  }
+  last_error_.clear();
   return Status::Ok;
 }
 
@@ -432,13 +452,15 @@ static bool capture_payload(nic::Message& m, const MdDesc& md, const std::byte* 
 }
 
 Status Ni::put(MdHandle h, std::uint64_t local_offset, std::uint64_t length, AckReq ack, int target, std::uint32_t pt,
-               std::uint64_t remote_offset, std::uint64_t user_ptr)
+               std::uint64_t remote_offset, std::uint64_t user_ptr, std::uint64_t hdr_data)
 {
   Md* md = md_of(h);
   if (Status s = check_common(md, local_offset, length, target, "PtlPut"); s != Status::Ok)
     return s;
   Op* op            = new_op(nic::OpKind::Put, *md, h.index, local_offset, length, target, pt, remote_offset, user_ptr);
   op->ack_requested = ack != AckReq::NoAck;
+  op->ack           = ack;
+  op->hdr_data      = hdr_data;
   if (capture_payload(*op, md->desc, address(md->desc, local_offset), length, limits_))
     ++usage_.volatile_puts;
   else
@@ -460,7 +482,8 @@ Status Ni::get(MdHandle h, std::uint64_t local_offset, std::uint64_t length, int
 }
 
 Status Ni::atomic(MdHandle h, std::uint64_t local_offset, std::uint64_t length, AckReq ack, int target,
-                  std::uint32_t pt, std::uint64_t remote_offset, AtomicOp aop, Datatype dt, std::uint64_t user_ptr)
+                  std::uint32_t pt, std::uint64_t remote_offset, AtomicOp aop, Datatype dt, std::uint64_t user_ptr,
+                  std::uint64_t hdr_data)
 {
   Md* md = md_of(h);
   if (Status s = check_common(md, local_offset, length, target, "PtlAtomic"); s != Status::Ok)
@@ -469,6 +492,8 @@ Status Ni::atomic(MdHandle h, std::uint64_t local_offset, std::uint64_t length, 
     return fail(Status::ArgInvalid, std::string("PtlAtomic ") + to_string(aop) + " on " + to_string(dt) + ": " + why);
   Op* op = new_op(nic::OpKind::Atomic, *md, h.index, local_offset, length, target, pt, remote_offset, user_ptr);
   op->ack_requested = ack != AckReq::NoAck;
+  op->ack           = ack;
+  op->hdr_data      = hdr_data;
   op->op            = aop;
   op->dt            = dt;
   capture_payload(*op, md->desc, address(md->desc, local_offset), length, limits_, true);
@@ -537,8 +562,18 @@ void Ni::target_resolve(nic::Message& m)
   op.target_ok   = false;
   op.mlength     = 0;
   op.target_base = nullptr;
-  if (op.pt >= pts_.size() || !pts_[op.pt].used || pts_[op.pt].list.empty())
+  op.fail        = NiFail::Dropped;
+  if (op.pt >= pts_.size() || !pts_[op.pt].used)
     return; // PTL_NI_DROPPED: nothing to deliver into
+  if (!pts_[op.pt].enabled || ((pts_[op.pt].options & PT_FLOWCTRL) != 0 && flow_control_trips(pts_[op.pt]))) {
+    if (pts_[op.pt].enabled)
+      disable_by_flow_control(op.pt, op);
+    op.fail = NiFail::PtDisabled;
+    ++usage_.pt_disabled_drops;
+    return;
+  }
+  if (pts_[op.pt].list.empty())
+    return; // PTL_NI_DROPPED
   const int le_index = pts_[op.pt].list.front();
   Le& le             = les_[static_cast<std::size_t>(le_index)];
   std::uint32_t need = 0;
@@ -555,8 +590,10 @@ void Ni::target_resolve(nic::Message& m)
       need = LE_OP_PUT | LE_OP_GET;
       break;
   }
-  if ((le.desc.options & need) != need)
-    return; // PTL_NI_OP_VIOLATION
+  if ((le.desc.options & need) != need) {
+    op.fail = NiFail::OpViolation;
+    return;
+  }
   const std::uint64_t avail = le.desc.length > op.remote_offset ? le.desc.length - op.remote_offset : 0;
   std::uint64_t mlength     = op.length;
   if (op.length > avail) {
@@ -566,11 +603,14 @@ void Ni::target_resolve(nic::Message& m)
     mlength = avail; // truncated
   }
   op.target_ok   = true;
+  op.fail        = NiFail::Ok;
   op.mlength     = mlength;
   op.target_base = static_cast<std::byte*>(le.desc.start) + op.remote_offset;
   op.le_ct       = le.desc.ct;
   op.le_options  = le.desc.options;
-  if ((le.desc.options & LE_USE_ONCE) != 0)
+  op.le_user_ptr = le.user_ptr;
+  op.le_unlinked = (le.desc.options & LE_USE_ONCE) != 0;
+  if (op.le_unlinked)
     le_unlink(LeHandle{le_index});
 }
 
@@ -612,6 +652,8 @@ void Ni::target_complete(nic::Message& m)
     });
   if (op.target_ok && (op.le_options & LE_EVENT_CT_COMM) != 0)
     count(op.le_ct, true, op.mlength, (op.le_options & LE_EVENT_CT_BYTES) != 0);
+  if (op.target_ok)
+    target_events(op);
 }
 
 void Ni::watch_word(const std::uint64_t* word, WriteWatcher* watcher)
@@ -632,6 +674,7 @@ void Ni::initiator_sent(nic::Message& m)
   const MdDesc& d = mds_[static_cast<std::size_t>(op.md)].desc;
   if ((d.options & MD_EVENT_CT_SEND) != 0)
     count(d.ct, true, op.length, (d.options & MD_EVENT_CT_BYTES) != 0);
+  initiator_event(EventKind::Send, op, op.md, true);
 }
 
 void Ni::initiator_acked(nic::Message& m)
@@ -640,6 +683,8 @@ void Ni::initiator_acked(nic::Message& m)
   const MdDesc& d = mds_[static_cast<std::size_t>(op.md)].desc;
   if ((d.options & MD_EVENT_CT_ACK) != 0)
     count(d.ct, op.target_ok, op.mlength, (d.options & MD_EVENT_CT_BYTES) != 0);
+  if (op.ack == AckReq::Ack) // only PTL_ACK_REQ asks for a full event
+    initiator_event(EventKind::Ack, op, op.md, op.target_ok);
   if (completion_ && nic_.has_progress_thread())
     completion_(op.md);
 }
@@ -650,6 +695,7 @@ void Ni::initiator_replied(nic::Message& m)
   const MdDesc& d = mds_[static_cast<std::size_t>(op.get_md)].desc;
   if ((d.options & MD_EVENT_CT_REPLY) != 0)
     count(d.ct, op.target_ok, op.mlength, (d.options & MD_EVENT_CT_BYTES) != 0);
+  initiator_event(EventKind::Reply, op, op.get_md, op.target_ok);
   if (completion_ && nic_.has_progress_thread())
     completion_(op.get_md);
 }

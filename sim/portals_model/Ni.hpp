@@ -1,4 +1,4 @@
-// A Portals 4 network interface (one per endpoint/process) over the NIC model: CTs, MDs,
+// A Portals 4 network interface (one per endpoint/process) over the NIC model: CTs, EQs, MDs,
 // portal table entries with non-matching list entries, and the data movement operations.
 // Resource limits return PTL_NO_SPACE, never abort. Data really moves: bytes land in target
 // memory at delivery time and atomics really compute.
@@ -14,6 +14,7 @@
 #include <functional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace shmemsim::sim {
@@ -35,12 +36,18 @@ struct NiUsage {
   int triggered = 0, triggered_peak = 0; ///< triggered operations waiting on a threshold
   std::uint64_t triggered_fired  = 0;    ///< triggered operations released (their threshold reached)
   std::uint64_t triggered_failed = 0;    ///< released ones whose operation failed (e.g. its MD was released)
+  int eqs = 0, eqs_peak = 0;             ///< event queues allocated
+  std::uint64_t eq_slots = 0, eq_slots_peak = 0; ///< their event slots (counts asked for + PT_DISABLED reserves)
+  std::uint64_t events_posted     = 0;           ///< full events written into event queues
+  std::uint64_t events_dropped    = 0;           ///< of these, overwritten before they were taken (PTL_EQ_DROPPED)
+  std::uint64_t pt_disabled       = 0;           ///< portal table entries disabled by flow control
+  std::uint64_t pt_disabled_drops = 0;           ///< messages dropped at a disabled portal table entry
 };
 
 /// The CT, MD and list-entry tables the limits count against: one per NIC (shared by the NIs of a
 /// node with platform.nic.per = node, one per NI with pe).
 struct ResourcePool {
-  int cts = 0, mds = 0, les = 0, triggered = 0;
+  int cts = 0, mds = 0, les = 0, triggered = 0, eqs = 0;
 };
 
 /// Told of writes into watched target memory (Ni::watch_word).
@@ -91,22 +98,51 @@ public:
   Status md_bind(const MdDesc& md, MdHandle* handle);
   Status md_release(MdHandle md);
 
-  // Portal table and non-matching list entries (PtlPTAlloc, PtlPTFree, PtlLEAppend, PtlLEUnlink).
+  // Event queues (PtlEQAlloc, PtlEQFree, PtlEQGet, PtlEQWait, PtlEQPoll; EventQueue.cpp). An EQ
+  // holds `count` events; a full one overwrites its oldest event, and the next event taken returns
+  // EqDropped. Each flow-controlled portal table entry using it reserves one more slot for its
+  // PTL_EVENT_PT_DISABLED. An event is visible to the host when the NIC's write of it lands
+  // (Nic::write_event); until then get/wait/poll do not see it.
+  Status eq_alloc(std::uint64_t count, EqHandle* eq);
+  /// ArgInvalid if not allocated; InUse while an MD or portal table entry names it (the
+  /// specification leaves that to the user; the model refuses rather than write into freed memory).
+  /// Actors waiting on it return Interrupted.
+  Status eq_free(EqHandle eq);
+  /// Ok or EqDropped with the oldest event; EqEmpty if none is visible or an actor waits on the EQ.
+  Status eq_get(EqHandle eq, Event* ev);
+  /// Block the calling actor until an event is visible; Ok or EqDropped, Interrupted if freed.
+  Status eq_wait(EqHandle eq, Event* ev, const char* purpose = nullptr);
+  /// Wait up to `timeout` (model time; TIME_FOREVER: no limit; 0: just look) for an event on any of
+  /// `n` EQs, looked at round-robin from where the last poll left off; `*which` says whose it is.
+  /// EqEmpty when the timeout passed.
+  Status eq_poll(const EqHandle* eqs, unsigned n, Ps timeout, Event* ev, int* which, const char* purpose = nullptr);
+
+  // Portal table and non-matching list entries (PtlPTAlloc, PtlPTFree, PtlPTDisable, PtlPTEnable,
+  // PtlLEAppend, PtlLEUnlink). Target events of the entry go to its EQ (EQ_NONE: none). With
+  // PT_FLOWCTRL (which needs an EQ: PtEqNeeded) a message that finds the EQ full or no list entry
+  // disables the entry instead: it is dropped (the initiator sees NiFail::PtDisabled), and
+  // PTL_EVENT_PT_DISABLED is posted; messages meet a disabled entry until pt_enable.
   Status pt_alloc(std::uint32_t requested, std::uint32_t* actual);
+  Status pt_alloc(std::uint32_t options, EqHandle eq, std::uint32_t requested, std::uint32_t* actual);
   /// PtlPTFree: PtInUse while list entries are still appended to it.
   Status pt_free(std::uint32_t pt);
-  Status le_append(std::uint32_t pt, const LeDesc& le, LeHandle* handle);
+  Status pt_disable(std::uint32_t pt);
+  Status pt_enable(std::uint32_t pt);
+  /// `user_ptr` is handed back in the entry's target events.
+  Status le_append(std::uint32_t pt, const LeDesc& le, LeHandle* handle, std::uint64_t user_ptr = 0);
   Status le_unlink(LeHandle le);
 
   // Data movement (PtlPut, PtlGet, PtlAtomic, PtlFetchAtomic, PtlSwap). `target` is an endpoint.
   // `user_ptr` is the caller's tag for the operation, as in Portals: the model hands it to its
   // observer with the operation's message (a trace ties the message to the SHMEM operation).
+  // `hdr_data` travels in the header to the target's event.
   Status put(MdHandle md, std::uint64_t local_offset, std::uint64_t length, AckReq ack, int target, std::uint32_t pt,
-             std::uint64_t remote_offset, std::uint64_t user_ptr = 0);
+             std::uint64_t remote_offset, std::uint64_t user_ptr = 0, std::uint64_t hdr_data = 0);
   Status get(MdHandle md, std::uint64_t local_offset, std::uint64_t length, int target, std::uint32_t pt,
              std::uint64_t remote_offset, std::uint64_t user_ptr = 0);
   Status atomic(MdHandle md, std::uint64_t local_offset, std::uint64_t length, AckReq ack, int target, std::uint32_t pt,
-                std::uint64_t remote_offset, AtomicOp op, Datatype dt, std::uint64_t user_ptr = 0);
+                std::uint64_t remote_offset, AtomicOp op, Datatype dt, std::uint64_t user_ptr = 0,
+                std::uint64_t hdr_data = 0);
   Status fetch_atomic(MdHandle get_md, std::uint64_t get_offset, MdHandle put_md, std::uint64_t put_offset,
                       std::uint64_t length, int target, std::uint32_t pt, std::uint64_t remote_offset, AtomicOp op,
                       Datatype dt, std::uint64_t user_ptr = 0);
@@ -155,6 +191,7 @@ public:
   void release(nic::Message* m) override;
 
   struct Ct; ///< a counting event with its waiters (internal)
+  struct Eq; ///< an event queue with its events and waiters (internal)
 
 private:
   struct Md {
@@ -167,10 +204,14 @@ private:
   struct Le {
     bool used = false;
     LeDesc desc;
-    std::uint32_t pt = 0;
+    std::uint32_t pt       = 0;
+    std::uint64_t user_ptr = 0;
   };
   struct Pt {
-    bool used = false;
+    bool used             = false;
+    bool enabled          = true;
+    std::uint32_t options = 0;
+    EqHandle eq           = EQ_NONE;
     std::vector<int> list; ///< priority list, in append order
   };
   struct Op;
@@ -179,6 +220,26 @@ private:
   Ct* ct_of(CtHandle h);
   const Ct* ct_of(CtHandle h) const;
   Md* md_of(MdHandle h);
+  Eq* eq_of(EqHandle h);
+  /// Write `ev` into EQ `h` (none: nothing) as the NIC has it at `at_nic`; `reserved`: a
+  /// PTL_EVENT_PT_DISABLED, which takes a slot its portal table entry reserved.
+  void post(EqHandle h, const Event& ev, Ps at_nic, bool reserved = false);
+  /// Take the oldest visible event of `q` (Ok, EqDropped or EqEmpty).
+  Status take(Eq& q, Event* ev);
+  /// Wake the actors waiting on EQ `index` (scheduled for when an event becomes visible).
+  void eq_visible(std::uint64_t index);
+  /// Wake the eq_poll whose timer is `id`, if it still waits.
+  void poll_timeout(std::uint64_t id);
+  /// Block in eq_poll until notified, with a timer for `deadline` (TIME_FOREVER: none); false if
+  /// one of the EQs was freed meanwhile.
+  bool poll_block(const EqHandle* eqs, unsigned n, Ps deadline, const char* purpose);
+  /// Flow control at the target: whether the message on `pt` (flow-controlled) must disable it.
+  bool flow_control_trips(const Pt& pt);
+  /// Disable `pt` under flow control, posting PTL_EVENT_PT_DISABLED for the message `m`.
+  void disable_by_flow_control(std::uint32_t pt, const nic::Message& m);
+  // The events of a delivered message, at the target and at the initiator.
+  void target_events(const Op& op);
+  void initiator_event(EventKind kind, const Op& op, int md, bool ok);
   void count(CtHandle h, bool ok, std::uint64_t bytes, bool count_bytes);
   /// Hold `issue` until CT `trig` reaches `threshold` (or run it now if it has): the common part
   /// of the triggered operations; `what` names the call in errors.
@@ -203,6 +264,10 @@ private:
   Limits limits_;
   int default_queue_;
   std::vector<Ct*> cts_;
+  std::vector<Eq*> eqs_;
+  std::uint64_t next_timer_ = 0;
+  std::vector<std::pair<std::uint64_t, sim::Notifier*>> poll_timers_; ///< eq_poll timers pending
+  unsigned poll_cursor_ = 0;                                          ///< where eq_poll looks first
   std::vector<Md> mds_;
   std::vector<Le> les_;
   std::vector<Pt> pts_;

@@ -758,6 +758,61 @@ TEST_F(Runs, LimitsSweepsTriggeredOperations)
   EXPECT_NE(table.find("| 1/64 "), std::string::npos) << table;
 }
 
+TEST_F(Runs, LimitsSweepsEventQueues)
+{
+  // job.portals.event_queue: one event queue per PE. With max_eqs 0 the run stops at setup (status
+  // 2, one line naming the limit); with 4 the table shows 1 of 4 per endpoint.
+  const std::string sc = std::string(SHMEMSIM_SOURCE_DIR) + "/tests/programs/unordered.json";
+  const Result r       = sh(shmemsim() + " limits " + sc +
+                            " --cts 8 --eqs 0,4 --policies share --set job.pes=2"
+                                  " --set job.portals.event_queue=true -o lim --quiet " +
+                            SHMEMSIM_CTX_PROGRAM + " 3");
+  EXPECT_EQ(r.status, 1) << r.err; // one run failed
+  EXPECT_NE(r.err.find("cannot allocate its event queue (job.portals.event_queue): max_eqs (0) event queues already "
+                       "allocated (raise platform.nic.limits.max_eqs)"),
+            std::string::npos)
+      << r.err;
+  const json rows = json::parse(slurp(dir_ / "lim" / "limits.json"))["rows"];
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0]["max_eqs"], 0);
+  EXPECT_EQ(rows[0]["status"], 2);
+  EXPECT_EQ(rows[1]["max_eqs"], 4);
+  EXPECT_EQ(rows[1]["status"], 0);
+  EXPECT_EQ(rows[1]["eqs_peak"], 1);
+  const std::string table = slurp(dir_ / "lim" / "limits.md");
+  EXPECT_NE(table.find("EQs peak/limit (1 PE)"), std::string::npos) << table;
+  EXPECT_NE(table.find("| 1/4 "), std::string::npos) << table;
+}
+
+TEST_F(Runs, EventQueueCompletesBlockingLongPutsAtTheirSendEvent)
+{
+  // 20 blocking puts of 4 KiB per PE (above max_volatile_size): with job.portals.event_queue each
+  // returns at its PTL_EVENT_SEND (payload read) instead of at its ACK, so the timed section is
+  // shorter; every put posts one SEND event, none is lost.
+  const std::string program = std::string(SHMEMSIM_RESULT_PROGRAM) + " -s 4096 -n 20";
+  double time_us[2]         = {0, 0};
+  for (int on = 0; on < 2; ++on) {
+    const std::string d = on != 0 ? "on" : "off";
+    const Result r =
+        sh(launcher() + " -np 2 --set job.compute=none --set job.portals.event_queue=" + (on != 0 ? "true" : "false") +
+           " --out " + d + " " + program);
+    ASSERT_EQ(r.status, 0) << r.err;
+    time_us[on]     = json::parse(slurp(dir_ / d / "reported.json"))["time_us"].get<double>();
+    const json s    = json::parse(slurp(dir_ / d / "summary.json"));
+    const json& nic = s["nic"];
+    if (on == 0) {
+      EXPECT_FALSE(nic.contains("event_queues")) << nic.dump();
+      continue;
+    }
+    ASSERT_TRUE(nic.contains("event_queues")) << nic.dump();
+    EXPECT_EQ(nic["event_queues"]["peak_per_endpoint"], 1);
+    EXPECT_EQ(nic["event_queues"]["slots_peak_per_endpoint"], 2048);
+    EXPECT_EQ(nic["event_queues"]["events_posted"], 2 * 20);
+    EXPECT_EQ(nic["event_queues"]["events_dropped"], 0);
+  }
+  EXPECT_LT(time_us[1], time_us[0]);
+}
+
 TEST_F(Runs, LimitsWhatIfIndependentMds)
 {
   // The paper's proposed PTL_MD_INDEPENDENT, with and without, side by side: with 4 injection
