@@ -14,6 +14,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -328,8 +329,13 @@ int main(int argc, char** argv)
     }
     if (cmd == "presets") {
       if (presets_table().parse(argc - 2, argv + 2))
+      {
+        int width = 0; // the longest name, so the descriptions line up
         for (const std::string& p : preset_names())
-          std::printf("%-10s %s\n", p.c_str(), preset_description(p).c_str());
+          width = std::max(width, static_cast<int>(p.size()));
+        for (const std::string& p : preset_names())
+          std::printf("%-*s  %s\n", width, p.c_str(), preset_description(p).c_str());
+      }
       return 0;
     }
     if (cmd == "calibrate")

@@ -715,14 +715,19 @@ TEST_F(cli_info, KeysListsRoutingWithChoices)
         << "keys does not list " << key;
 }
 
-TEST_F(cli_info, PresetsListsQdr16)
+TEST_F(cli_info, PresetsListsEveryBuiltIn)
 {
   Result r = run({"presets"});
   ASSERT_TRUE(r.exited && r.status == 0) << r.describe();
   std::vector<std::string> lines = lines_of(r.out);
-  // One line per preset: its name, then its description.
-  EXPECT_TRUE(std::any_of(lines.begin(), lines.end(), [](const std::string& l) { return starts_with(l, "qdr-16 "); }))
-      << r.out;
+  // One line per preset: its name, then its description, the descriptions in one column.
+  ASSERT_EQ(lines.size(), 3u) << r.out;
+  const char* names[] = {"bxi-v2", "qdr-16", "slingshot-11"};
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_TRUE(starts_with(lines[i], std::string(names[i]) + " ")) << r.out;
+    EXPECT_EQ(lines[i].find_first_not_of(' ', std::string(names[i]).size()), std::string("slingshot-11  ").size())
+        << lines[i];
+  }
 }
 
 TEST_F(cli_info, ValidatePrintsEveryEffectiveValueAsJson)

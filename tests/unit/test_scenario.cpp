@@ -199,7 +199,7 @@ TEST(scenario_defaults, DescribeKeysListsEveryKeyAndPresets)
         "platform.nic.limits.max_cts", "platform.nic.limits.max_msg_size", "platform.nic.features.total_data_ordering",
         "job.placement", "traffic.pattern", "traffic.verify", "dmodk | random | adaptive", "qdr-16", "\"4GiB\""})
     EXPECT_CONTAINS(d, k);
-  EXPECT_EQ(preset_names(), (std::vector<std::string>{"bxi-v2", "qdr-16"}));
+  EXPECT_EQ(preset_names(), (std::vector<std::string>{"bxi-v2", "qdr-16", "slingshot-11"}));
   EXPECT_STREQ(to_string(Pattern::FetchAdd), "fetch_add");
   EXPECT_STREQ(to_string(Pattern::AllToAll), "alltoall");
 }
@@ -431,7 +431,7 @@ TEST(scenario_presets, PresetFileRelativeToScenario)
 TEST(scenario_presets, UnknownPresetListsBuiltins)
 {
   std::string e = error_of(R"({"platform": {"preset": "qdr-32"}})");
-  EXPECT_CONTAINS(e, "net.json: platform.preset: \"qdr-32\" is not a preset; choose bxi-v2, qdr-16 or a path to a .json file");
+  EXPECT_CONTAINS(e, "net.json: platform.preset: \"qdr-32\" is not a preset; choose bxi-v2, qdr-16, slingshot-11 or a path to a .json file");
   EXPECT_CONTAINS(e, ".json");
 }
 
