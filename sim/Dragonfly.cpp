@@ -211,8 +211,7 @@ Ps Dragonfly::reserve(int id, Ps ready, const Packet* p)
     obs_->packet_hop(start, p->trace_id, id, start - ready, p->wire_bytes);
 #endif
   stats_.queueing_total += start - ready;
-  port.busy_until = start + p->ser;
-  port.busy_total += p->ser;
+  port.carry(start, p->ser);
   ++stats_.hops;
   return start;
 }

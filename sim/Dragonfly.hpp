@@ -69,10 +69,7 @@ public:
   int minimal_switch_hops(int src, int dst) const { return hops_minimal(src / p_, dst); }
 
 private:
-  struct Port {
-    Ps busy_until = 0;
-    Ps busy_total = 0;
-  };
+  using Port = FabricPort;
 
   void hop(std::uint64_t packet_ptr);
   void arrive(std::uint64_t packet_ptr);

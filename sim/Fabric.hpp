@@ -51,6 +51,18 @@ public:
   virtual void on_packet_arrival(Packet* p) = 0;
 };
 
+/// An output port's clock, the same in every topology: a port sends one packet at a time.
+struct FabricPort {
+  Ps busy_until = 0; ///< when its current packet's tail has left
+  Ps busy_total = 0; ///< time it has spent sending
+  /// The port sends a packet that takes `ser` to serialize, from `start`.
+  void carry(Ps start, Ps ser)
+  {
+    busy_until = start + ser;
+    busy_total += ser;
+  }
+};
+
 struct FabricStats {
   std::uint64_t packets           = 0;
   std::uint64_t wire_bytes        = 0;

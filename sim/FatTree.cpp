@@ -150,8 +150,7 @@ void FatTree::occupy(Port& port, Ps start, Ps waited, const Packet* p)
   }
 #endif
   stats_.queueing_total += waited;
-  port.busy_until = start + ser;
-  port.busy_total += ser;
+  port.carry(start, ser);
   ++stats_.hops;
 }
 

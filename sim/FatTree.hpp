@@ -69,10 +69,7 @@ public:
   static std::uint64_t credit_bytes(std::uint32_t wire_bytes) { return (std::uint64_t{wire_bytes} + 63) / 64 * 64; }
 
 private:
-  struct Port {
-    Ps busy_until = 0;
-    Ps busy_total = 0;
-  };
+  using Port = FabricPort;
 
   void hop(std::uint64_t packet_ptr);
   void arrive(std::uint64_t packet_ptr);

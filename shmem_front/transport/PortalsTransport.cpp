@@ -1,5 +1,6 @@
 #include "shmem_front/transport/PortalsTransport.hpp"
 
+#include "shmem_front/transport/Address.hpp"
 #include "shmem_front/lib/SignalJournal.hpp"
 
 #include <algorithm>
@@ -124,10 +125,6 @@ portals::AtomicOp atomic_op(AmoOp op)
   }
 }
 
-std::uint64_t addr(const void* p)
-{
-  return reinterpret_cast<std::uintptr_t>(p);
-}
 } // namespace
 
 PortalsTransport::PortalsTransport(portals::Network& net, std::vector<PeMemory> memory, CtxMapping mapping,

@@ -1,6 +1,7 @@
 // Broadcasts run by the NICs on triggered puts (TriggeredSync.hpp: the protocol).
 #include "shmem_front/transport/TriggeredSync.hpp"
 
+#include "shmem_front/transport/Address.hpp"
 #include "shmem_front/transport/TriggeredTree.hpp"
 #include "sim/Simulation.hpp"
 
@@ -13,10 +14,6 @@ using portals::Status;
 namespace {
 constexpr const char* kBcast = "job.collectives.broadcast=triggered";
 
-std::uint64_t addr(const void* p)
-{
-  return static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(p));
-}
 } // namespace
 
 void TriggeredSync::setup_bcast(const PeList& members, Group& g)

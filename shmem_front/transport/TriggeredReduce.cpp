@@ -2,6 +2,7 @@
 // protocol).
 #include "shmem_front/transport/TriggeredSync.hpp"
 
+#include "shmem_front/transport/Address.hpp"
 #include "shmem_front/transport/TriggeredTree.hpp"
 #include "sim/Simulation.hpp"
 
@@ -15,10 +16,6 @@ using portals::Status;
 namespace {
 constexpr const char* kReduce = "job.collectives.reduce=triggered";
 
-std::uint64_t addr(const void* p)
-{
-  return static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(p));
-}
 
 /// The Portals datatype of an integer element type; false for floating point.
 bool nic_type(RedElem e, portals::Datatype* dt)
