@@ -97,13 +97,13 @@ public:
   virtual int path_links(int src, int dst) const = 0;
   /// Time for the tail of an uncontended, jitter-free packet to cross the fabric on its shortest path.
   virtual Ps uncontended_time(int src, int dst, std::uint32_t wire_bytes) const = 0;
-  virtual const FabricParams& params() const = 0;
-  virtual const FabricStats& stats() const = 0;
+  virtual const FabricParams& params() const                                    = 0;
+  virtual const FabricStats& stats() const                                      = 0;
   /// Total transmission time of the busiest output port (node or switch).
-  virtual Ps max_port_busy() const           = 0;
+  virtual Ps max_port_busy() const          = 0;
   virtual std::int64_t switch_count() const = 0;
   /// Links (output ports): one per node, then every switch port. Ids are stable for a shape.
-  virtual int link_count() const = 0;
+  virtual int link_count() const                = 0;
   virtual std::string link_name(int link) const = 0;
   /// Report packet hops to `obs` (if it wants packets); null: nobody.
   virtual void set_observer(NetworkObserver* obs) = 0;
@@ -130,7 +130,7 @@ public:
   bool arrived_late(int src, int dst, std::uint64_t seq)
   {
     const auto s = static_cast<std::uint32_t>(src), d = static_cast<std::uint32_t>(dst);
-    Flow* flow   = flows_.find(s, d);
+    Flow* flow = flows_.find(s, d);
     SHMEMSIM_ASSERT(flow != nullptr && flow->in_flight > 0, "a packet arrived on a flow with nothing in flight");
     const bool late = seq + 1 < flow->highest;
     if (!late)
