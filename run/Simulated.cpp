@@ -315,6 +315,8 @@ nlohmann::json SimulatedRun::platform_summary()
                                 {"nonminimal_packets", fs.nonminimal_packets},
                                 {"global_hops", fs.global_hops},
                                 {"max_switch_hops", fs.max_switch_hops}};
+  if (const auto& f = net.fabric().params(); f.topology == sim::Topology::Dragonfly && net.fabric().credit_mode())
+    s["fabric"]["dragonfly"]["virtual_channels"] = f.dragonfly.virtual_channels();
   if (net.fabric().credit_mode())
     s["fabric"]["flow_control"] = {{"credit_stalls", fs.credit_stalls},
                                    {"credit_wait_s", ps_to_seconds(fs.credit_wait_total)}};

@@ -798,15 +798,6 @@ private:
     if (dragonfly) {
       f.dragonfly.groups                                  = f.dragonfly.group_count();
       resolved["platform"]["fabric"]["dragonfly"]["groups"] = f.dragonfly.groups;
-      // Output ports of a dragonfly queue without bound (sim/Dragonfly.hpp): no credits to model.
-      for (const auto& [path, bytes] : {std::pair{"platform.fabric.buffer", f.buffer},
-                                        std::pair{"platform.nic.rx_buffer", b.sc.platform.nic.rx_buffer}})
-        if (bytes > 0)
-          throw Fail{path,
-                     "\"" + format_size(bytes) +
-                         "\": a dragonfly has no credit flow control in this model (its output queues are unbounded); "
-                         "give 0",
-                     {path, "platform.fabric.topology"}};
     }
     check_rates(b.sc.platform);
     if (auto [key, problem] = b.sc.platform.hosts.cache_problem(); !key.empty())

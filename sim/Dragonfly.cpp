@@ -29,7 +29,7 @@ int arrangement_rank(GlobalArrangement arr, int from, int to, int g)
 
 } // namespace
 
-Dragonfly::Dragonfly(const FabricParams& p, int nodes, EventQueue& q, Rng routing_rng, Rng jitter_rng)
+Dragonfly::Dragonfly(const FabricParams& p, int nodes, EventQueue& q, Rng routing_rng, Rng jitter_rng, FabricSink sink)
     : params_(p), p_(p.dragonfly.endpoints_per_switch), a_(p.dragonfly.switches_per_group),
       h_(p.dragonfly.global_per_switch), g_(p.dragonfly.group_count()), pps_(p_ + a_ - 1 + h_), copies_(1),
       nodes_(nodes), local_latency_(p.link_latency),
@@ -39,7 +39,6 @@ Dragonfly::Dragonfly(const FabricParams& p, int nodes, EventQueue& q, Rng routin
   SHMEMSIM_ASSERT(p.topology == Topology::Dragonfly && p.check().empty(),
                   "dragonfly parameters validated before construction");
   SHMEMSIM_ASSERT(nodes <= p.capacity(), "more nodes than the dragonfly holds");
-  SHMEMSIM_ASSERT(p.buffer == 0, "no credit flow control on a dragonfly (rejected with the scenario)");
   params_.dragonfly.groups = g_;
   copies_                  = a_ * h_ / (g_ - 1);
   const auto G             = static_cast<std::size_t>(g_);
@@ -69,6 +68,22 @@ Dragonfly::Dragonfly(const FabricParams& p, int nodes, EventQueue& q, Rng routin
     SHMEMSIM_ASSERT(f >= 0, "a global port left unconnected");
   ports_.resize(static_cast<std::size_t>(nodes) + static_cast<std::size_t>(a_) * G * static_cast<std::size_t>(pps_));
   clients_.assign(static_cast<std::size_t>(nodes), nullptr);
+  if (p.buffer > 0 || sink.buffer > 0)
+    setup_credits(sink);
+}
+
+void Dragonfly::setup_credits(const FabricSink& sink)
+{
+  SHMEMSIM_ASSERT(sink.buffer == 0 || sink.buffer >= params_.largest_packet_credits(),
+                  "adapter buffer validated to hold one packet");
+  SHMEMSIM_ASSERT(params_.buffer == 0 || params_.buffer >= params_.largest_packet_credits(),
+                  "switch buffer validated to hold one packet");
+  credits_ = std::make_unique<CreditLinks>(q_, static_cast<CreditRouter&>(*this), stats_, link_count(), nodes_,
+                                           params_.dragonfly.virtual_channels(), sink);
+  // A node's port and a switch's local and global ports feed a switch's input buffers; a switch's
+  // endpoint ports feed the nodes' adapters.
+  for (int id = 0; id < link_count(); ++id)
+    credits_->bound(id, id >= nodes_ && (id - nodes_) % pps_ < p_ ? sink.buffer : params_.buffer);
 }
 
 Ps Dragonfly::max_port_busy() const
@@ -139,6 +154,21 @@ Ps Dragonfly::backlog(int port) const
   return std::max<Ps>(0, ports_[static_cast<std::size_t>(port)].busy_until - q_.now());
 }
 
+bool Dragonfly::ugal_minimal(int sw, int min_port, int val_port, int h_min, int h_val) const
+{
+  // UGAL-L: the queues of the two first output ports, weighed by the paths' lengths.
+  SHMEMSIM_ASSERT(min_port >= port_id(sw, 0) && val_port >= port_id(sw, 0), "UGAL compares its own switch's ports");
+  if (credit_mode()) {
+    // Bytes queued on each port, those blocked for lack of credits included (CreditLinks::occupancy).
+    const auto q_min = credits_->occupancy(min_port), q_val = credits_->occupancy(val_port);
+    return q_min * static_cast<std::uint64_t>(h_min) <=
+           q_val * static_cast<std::uint64_t>(h_val) + params_.dragonfly.ugal_threshold;
+  }
+  // Time until each port has sent what it holds.
+  const Ps bias = transfer_time(params_.dragonfly.ugal_threshold, params_.link_bandwidth);
+  return backlog(min_port) * h_min <= backlog(val_port) * h_val + bias;
+}
+
 void Dragonfly::choose_path(Packet& p)
 {
   p.bnum        = -1;
@@ -148,20 +178,14 @@ void Dragonfly::choose_path(Packet& p)
   if (r == DragonflyRouting::Minimal || grp == dgrp || g_ < 3)
     return;
   // A random group other than the source's and the destination's.
-  int inter       = static_cast<int>(routing_rng_.below(static_cast<std::uint64_t>(g_ - 2)));
-  const int lo    = std::min(grp, dgrp), hi = std::max(grp, dgrp);
+  int inter    = static_cast<int>(routing_rng_.below(static_cast<std::uint64_t>(g_ - 2)));
+  const int lo = std::min(grp, dgrp), hi = std::max(grp, dgrp);
   inter += inter >= lo ? 1 : 0;
   inter += inter >= hi ? 1 : 0;
-  if (r == DragonflyRouting::Ugal) {
-    // UGAL-L: the backlogs of the two first output ports, weighed by the paths' lengths.
-    const Ps q_min   = backlog(first_port(sw, dgrp, p.dst_node));
-    const Ps q_val   = backlog(first_port(sw, inter, p.dst_node));
-    const Ps h_min   = hops_minimal(sw, p.dst_node);
-    const Ps h_val   = hops_via(sw, inter, p.dst_node);
-    const Ps bias    = transfer_time(params_.dragonfly.ugal_threshold, params_.link_bandwidth);
-    if (q_min * h_min <= q_val * h_val + bias)
-      return;
-  }
+  if (r == DragonflyRouting::Ugal &&
+      ugal_minimal(sw, first_port(sw, dgrp, p.dst_node), first_port(sw, inter, p.dst_node),
+                   hops_minimal(sw, p.dst_node), hops_via(sw, inter, p.dst_node)))
+    return;
   p.bnum = inter;
   ++stats_.nonminimal_packets;
 }
@@ -176,9 +200,11 @@ int Dragonfly::next_port(Packet& p)
   const int target = p.bnum >= 0 ? static_cast<int>(p.bnum) : dsw / a_;
   if (sw == dsw) {
     p.last_link = true;
+    p.vc        = 0;
     return port_id(sw, p.dst_node % p_);
   }
-  ++p.level; // switch-to-switch links crossed
+  ++p.level;      // switch-to-switch links crossed
+  p.vc = p.phase; // the virtual channel: global links crossed before this link (file comment)
   if (grp == target) {
     p.upper = dsw;
     return local_port(sw, dsw);
@@ -190,6 +216,7 @@ int Dragonfly::next_port(Packet& p)
     return local_port(sw, static_cast<int>(p.upper));
   }
   ++stats_.global_hops;
+  ++p.phase;
   p.upper = far_switch(grp, gp);
   return global_port(sw, gp);
 }
@@ -204,16 +231,20 @@ Ps Dragonfly::forward_delay()
 
 Ps Dragonfly::reserve(int id, Ps ready, const Packet* p)
 {
-  Port& port     = ports_[static_cast<std::size_t>(id)];
-  const Ps start = std::max(ready, port.busy_until);
+  const Ps start = std::max(ready, ports_[static_cast<std::size_t>(id)].busy_until);
+  occupy(id, start, start - ready, p);
+  return start;
+}
+
+void Dragonfly::occupy(int id, Ps start, Ps waited, const Packet* p)
+{
 #if SHMEMSIM_OBSERVERS
   if (obs_ != nullptr)
-    obs_->packet_hop(start, p->trace_id, id, start - ready, p->wire_bytes);
+    obs_->packet_hop(start, p->trace_id, id, waited, p->wire_bytes);
 #endif
-  stats_.queueing_total += start - ready;
-  port.carry(start, p->ser);
+  stats_.queueing_total += waited;
+  ports_[static_cast<std::size_t>(id)].carry(start, p->ser);
   ++stats_.hops;
-  return start;
 }
 
 Ps Dragonfly::inject(Packet* p, Ps ready)
@@ -227,7 +258,12 @@ Ps Dragonfly::inject(Packet* p, Ps ready)
   p->going_down    = false; // path not chosen yet
   p->last_link     = false;
   p->ser           = serialization(p->wire_bytes);
+  p->phase         = 0;
   stats_.wire_bytes += p->wire_bytes;
+  if (credit_mode()) {
+    credits_->inject(p, ready);
+    return ready + p->ser;
+  }
   const Ps start = reserve(p->src_node, ready, p);
   q_.schedule<&Dragonfly::hop>(start + local_latency_ + forward_delay(), this, reinterpret_cast<std::uint64_t>(p));
   return start + p->ser;
@@ -235,28 +271,33 @@ Ps Dragonfly::inject(Packet* p, Ps ready)
 
 void Dragonfly::hop(std::uint64_t packet_ptr)
 {
-  auto* p = reinterpret_cast<Packet*>(packet_ptr);
-  if (!p->going_down) {
-    choose_path(*p);
-    p->going_down = true;
-  }
-  const int id   = next_port(*p);
+  auto* p        = reinterpret_cast<Packet*>(packet_ptr);
+  const int id   = route(*p);
   const Ps start = reserve(id, q_.now(), p);
   if (p->last_link) {
-    q_.schedule<&Dragonfly::arrive>(start + p->ser + local_latency_, this, packet_ptr);
+    q_.schedule<&Dragonfly::arrive_event>(start + p->ser + local_latency_, this, packet_ptr);
     return;
   }
-  q_.schedule<&Dragonfly::hop>(start + (is_global(id) ? global_latency_ : local_latency_) + forward_delay(), this,
-                               packet_ptr);
+  q_.schedule<&Dragonfly::hop>(start + latency(id) + forward_delay(), this, packet_ptr);
 }
 
-void Dragonfly::arrive(std::uint64_t packet_ptr)
+int Dragonfly::route(Packet& p)
 {
-  auto* p = reinterpret_cast<Packet*>(packet_ptr);
+  if (!p.going_down) { // at the source switch
+    choose_path(p);
+    p.going_down = true;
+  }
+  return next_port(p);
+}
+
+void Dragonfly::arrive(Packet* p)
+{
   ++stats_.packets;
   stats_.max_switch_hops = std::max(stats_.max_switch_hops, static_cast<std::uint64_t>(p->level));
   if (flows_.arrived_late(p->src_node, p->dst_node, p->flow_seq))
     ++stats_.reordered_packets;
+  if (credit_mode())
+    credits_->sink_drain(p);
   clients_[static_cast<std::size_t>(p->dst_node)]->on_packet_arrival(p);
 }
 

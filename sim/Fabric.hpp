@@ -9,6 +9,7 @@
 // of one node pair taking different paths.
 #pragma once
 
+#include "sim/EventQueue.hpp"
 #include "sim/FabricParams.hpp"
 #include "sim/PairMap.hpp"
 #include "base/Assert.hpp"
@@ -17,6 +18,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace shmemsim::sim {
 
@@ -40,8 +42,10 @@ struct Packet {
   // Flow-control state (credit mode only).
   Packet* fifo_next   = nullptr; ///< next packet of the input buffer it waits in
   Packet* wait_next   = nullptr; ///< next input head waiting for the same output port
-  std::int32_t in_buf = -1;      ///< the input buffer it is in: the port that sent it there (or the NIC's)
+  std::int32_t in_buf = -1;      ///< the input buffer it is in (CreditLinks numbers them)
   bool last_link      = false;   ///< the output port it waits for leads to its destination node
+  std::int16_t vc     = 0;       ///< the virtual channel it takes on the link it waits for
+  std::int16_t phase  = 0;       ///< dragonfly: global links crossed so far (its virtual channel's index)
 };
 
 /// Receives packets at their destination node (tail arrival).
@@ -83,6 +87,114 @@ struct FabricStats {
 struct FabricSink {
   std::uint64_t buffer    = 0;
   std::uint64_t bandwidth = 0; ///< bit/s
+};
+
+/// What the credit machinery (CreditLinks) asks of the topology it serves.
+class CreditRouter {
+public:
+  virtual ~CreditRouter() = default;
+  /// The output port by which the head of a switch input buffer leaves. Moves the packet's position
+  /// to the far end of that port's link, sets Packet::vc (the virtual channel it takes there; 0 by
+  /// default) and Packet::last_link on the way to its destination node.
+  virtual int route(Packet& p)     = 0;
+  virtual FabricPort& port(int id) = 0;
+  /// The port starts sending `p` at `start`, after `waited` (the topology's statistics, observer
+  /// and the port's clock).
+  virtual void occupy(int port, Ps start, Ps waited, const Packet* p) = 0;
+  /// Propagation delay of the port's link (a credit comes back over it in the same time).
+  virtual Ps latency(int port) const = 0;
+  /// Head in to head out of a switch: switch_latency plus the seeded jitter, drawn per traversal.
+  virtual Ps forward_delay() = 0;
+  /// The packet's tail reached its destination node.
+  virtual void arrive(Packet* p) = 0;
+};
+
+/// Credit-based link-level flow control with virtual channels, the same for every topology.
+///
+/// Output ports are numbered 0..links-1, the first `nodes` being the nodes' own. The link of every
+/// port carries `vcs` virtual channels; each has its own input buffer at the link's far end (a FIFO
+/// of the packets switched into it) and its own credits, counted in 64-byte units. A packet is sent
+/// on a link only when its VC's buffer at the far end has room for it. A buffer frees a packet's room
+/// when the packet's tail has left it (a switch: sent on its output port; an adapter: written to host
+/// memory at the sink's drain rate), and the credit reaches the sender one link latency later. Only
+/// the head of an input buffer competes for an output port, and only once the tail of the packet
+/// before it has left (head-of-line blocking). An output port serves one packet at a time: round
+/// robin over its VCs, starting after the VC it served last, it sends the first VC's oldest waiting
+/// head whose far buffer has room; within a VC, heads are served in the order they asked. With one
+/// VC this is plain FIFO service in asking order. Each node's NIC queue feeds its port on VC 0.
+class CreditLinks {
+public:
+  CreditLinks(EventQueue& q, CreditRouter& router, FabricStats& stats, int links, int nodes, int vcs, FabricSink sink);
+  CreditLinks(const CreditLinks&)            = delete;
+  CreditLinks& operator=(const CreditLinks&) = delete;
+
+  /// Each VC's buffer at the far end of `port` holds `bytes` (0: unbounded).
+  void bound(int port, std::uint64_t bytes);
+  /// The NIC of the packet's source node hands it to its port at `ready`.
+  void inject(Packet* p, Ps ready);
+  /// The destination adapter drains the packet into host memory (call when its tail arrived).
+  void sink_drain(Packet* p);
+  /// The far buffer of `port`'s VC `vc` cannot take `p` now.
+  bool short_of_room(int port, int vc, const Packet& p) const
+  {
+    const Vc& c = vc_[static_cast<std::size_t>(port) * vcs_ + static_cast<std::size_t>(vc)];
+    return c.bounded && c.room < static_cast<std::int64_t>(credit_bytes(p.wire_bytes));
+  }
+  /// Serialization time of the heads waiting for `port`.
+  Ps pending_ser(int port) const { return out_[static_cast<std::size_t>(port)].pending_ser; }
+  /// Bytes queued on `port`: the heads waiting for it (for a busy port or for credits) and what it
+  /// has sent into its far buffers whose credits have not come back (all VCs, in 64-byte credits).
+  std::uint64_t occupancy(int port) const
+  {
+    const Out& o = out_[static_cast<std::size_t>(port)];
+    return o.waiting_bytes + o.used_bytes;
+  }
+  int vcs() const { return vcs_; }
+  /// Buffer room a packet of `wire_bytes` takes: whole 64-byte credits.
+  static std::uint64_t credit_bytes(std::uint32_t wire_bytes) { return (std::uint64_t{wire_bytes} + 63) / 64 * 64; }
+
+private:
+  /// A VC of a port: the buffer at the link's far end, and the input heads waiting to enter it.
+  struct Vc {
+    std::int64_t room = 0; ///< free bytes
+    std::int64_t size = 0; ///< bytes it holds (bounded only)
+    bool bounded      = false;
+    Packet* wait_head = nullptr; ///< in the order they asked
+    Packet* wait_tail = nullptr;
+  };
+  struct Out {
+    Ps pending_ser              = 0;  ///< serialization time of the waiting heads
+    std::uint64_t waiting_bytes = 0;  ///< wire bytes of the waiting heads
+    std::uint64_t used_bytes    = 0;  ///< bytes in the far buffers not yet credited back
+    std::uint32_t waiting       = 0;  ///< waiting heads, all VCs
+    std::int32_t next_vc        = 0;  ///< round robin: the VC looked at first
+    Ps stalled_from             = -1; ///< since when the port is free but no waiting head has room (-1: not)
+  };
+  /// An input buffer: the packets switched and waiting in it, in arrival order. A packet leaves the
+  /// list when its port starts sending it (its head may then reach further buffers before its tail
+  /// has left this one); the buffer's next head asks for a port once the tail has left.
+  struct InBuf {
+    Packet* head                  = nullptr;
+    Packet* tail                  = nullptr;
+    std::uint32_t leaving_credits = 0; ///< 64-byte credits of the packet whose tail is leaving (0: none)
+  };
+  void credit_ready(std::uint64_t packet_ptr); ///< a packet is in its input buffer, switched
+  void ask(Packet* p);                         ///< the head of an input buffer asks for its output port
+  void serve(int port);                        ///< the port sends a waiting head if it can
+  void sent(std::uint64_t port_and_buf);       ///< the tail left: port free, the input buffer's room freed
+  void credit_return(std::uint64_t buf_and_credits);
+  void arrived(std::uint64_t packet_ptr);
+
+  EventQueue& q_;
+  CreditRouter& router_;
+  FabricStats& stats_;
+  int links_, nodes_;
+  std::size_t vcs_;
+  FabricSink sink_;
+  std::vector<Vc> vc_;         ///< per port, per VC: index port * vcs + vc (also the buffer's id)
+  std::vector<Out> out_;       ///< per port
+  std::vector<InBuf> in_bufs_; ///< per port and VC (the buffer its link feeds), then one per node (the NIC's queue)
+  std::vector<Ps> sink_busy_;  ///< per node: its adapter's receive buffer drains until then
 };
 
 class Fabric {

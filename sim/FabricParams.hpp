@@ -39,6 +39,10 @@ struct DragonflyParams {
 
   /// g, with 0 resolved to a*h + 1.
   int group_count() const { return groups > 0 ? groups : switches_per_group * global_per_switch + 1; }
+  /// Virtual channels per link under credit flow control: one per phase of the longest route
+  /// (sim/Dragonfly.hpp): local, global, local (minimal: 2 on local links); Valiant and UGAL add a
+  /// global and a local link (3).
+  int virtual_channels() const { return routing == DragonflyRouting::Minimal ? 2 : 3; }
 };
 
 struct FabricParams {
@@ -58,7 +62,8 @@ struct FabricParams {
   std::uint32_t header_size    = 42;   ///< bytes added to every packet on the wire
   Routing routing              = Routing::DModK;
   Ps jitter                    = 0; ///< uniform extra delay in [0, jitter] per switch traversal
-  /// Input buffer of every switch port, bytes (the data virtual lane's); 0: unbounded (no flow control).
+  /// Input buffer of every switch port, bytes (the data virtual lane's; on a dragonfly each virtual
+  /// channel's); 0: unbounded (no flow control).
   std::uint64_t buffer = 0;
 
   /// Number of nodes the shape can hold.
@@ -153,7 +158,9 @@ inline const ParamTable<FabricParams>& FabricParams::keys()
        .kind  = K::Size,
        .doc   = "Input buffer of every switch port: a packet is sent on a link only when the buffer at its far "
                 "end has room for it (InfiniBand credit flow control, 64-byte credits), so congestion backs up "
-                "towards the sources. 0: unbounded (output ports queue without limit, no flow control).",
+                "towards the sources. On a dragonfly, each virtual channel's buffer (2 VCs per link with minimal "
+                "routing, 3 with valiant or ugal). 0: unbounded (output ports queue without limit, no flow "
+                "control).",
        .field = field(&FabricParams::buffer),
        .umax  = std::uint64_t{1} << 40},
       {.path  = "platform.fabric.dragonfly.endpoints_per_switch",

@@ -47,30 +47,23 @@ FatTree::FatTree(const FabricParams& p, int nodes, EventQueue& q, Rng routing_rn
 
 void FatTree::setup_credits(const Sink& sink)
 {
-  SHMEMSIM_ASSERT(sink.buffer == 0 || sink.bandwidth > 0, "a finite adapter buffer needs a drain rate");
   SHMEMSIM_ASSERT(sink.buffer == 0 || sink.buffer >= p_.largest_packet_credits(),
                   "adapter buffer validated to hold one packet");
   SHMEMSIM_ASSERT(p_.buffer == 0 || p_.buffer >= p_.largest_packet_credits(),
                   "switch buffer validated to hold one packet");
-  credits_.resize(static_cast<std::size_t>(link_count()));
-  in_bufs_.resize(static_cast<std::size_t>(link_count() + nodes_));
-  auto bound = [](Credits& c, std::uint64_t bytes) {
-    c.bounded = bytes > 0;
-    c.room    = static_cast<std::int64_t>(bytes);
-  };
+  credits_ =
+      std::make_unique<CreditLinks>(q_, static_cast<CreditRouter&>(*this), stats_, link_count(), nodes_, 1, sink);
   // A node's port feeds a leaf switch; a switch's down port at level 1 feeds a node's adapter, every
   // other switch port another switch.
   for (int n = 0; n < nodes_; ++n)
-    bound(credits_[static_cast<std::size_t>(n)], p_.buffer);
+    credits_->bound(n, p_.buffer);
   for (int l = 1; l <= p_.levels; ++l) {
     const std::int64_t per = pps_[l];
     for (std::int64_t i = level_base_[l]; i < level_base_[l + 1]; ++i) {
       const bool to_node = l == 1 && (i - level_base_[l]) % per < p_.down[0];
-      bound(credits_[static_cast<std::size_t>(nodes_ + i)], to_node ? sink.buffer : p_.buffer);
+      credits_->bound(static_cast<int>(nodes_ + i), to_node ? sink.buffer : p_.buffer);
     }
   }
-  if (sink.buffer > 0)
-    sink_busy_.assign(static_cast<std::size_t>(nodes_), 0);
 }
 
 std::int64_t FatTree::switch_count() const
@@ -165,7 +158,7 @@ Ps FatTree::forward_delay()
 Ps FatTree::inject(Packet* p, Ps ready)
 {
   SHMEMSIM_ASSERT(p->src_node != p->dst_node, "a packet to its own node entered the fabric");
-  p->flow_seq = flows_.injected(p->src_node, p->dst_node);
+  p->flow_seq      = flows_.injected(p->src_node, p->dst_node);
   p->waiting_since = ready;
   p->level         = 1;
   p->upper         = sub_at(route_of(p->src_node), 1);
@@ -175,9 +168,7 @@ Ps FatTree::inject(Packet* p, Ps ready)
   p->ser           = serialization(p->wire_bytes);
   stats_.wire_bytes += p->wire_bytes;
   if (credit_mode()) {
-    // The NIC's own queue feeds its port: in_buf link_count() + node.
-    p->in_buf = link_count() + p->src_node;
-    q_.schedule<&FatTree::credit_ready>(ready, this, reinterpret_cast<std::uint64_t>(p));
+    credits_->inject(p, ready);
     return ready + p->ser;
   }
   Port& port     = node_ports_[static_cast<std::size_t>(p->src_node)];
@@ -211,8 +202,8 @@ int FatTree::up_port(const Packet& p, int level)
         if (credit_mode()) {
           // With flow control the port's own queue and its far buffer's room count too: a port whose
           // far buffer cannot take the packet comes after every port that can.
-          free_at += credits_[static_cast<std::size_t>(id)].pending_ser;
-          room_short = credits_short(id, p);
+          free_at += credits_->pending_ser(id);
+          room_short = credits_->short_of_room(id, 0, p);
         }
         if (room_short < best_short || (room_short == best_short && free_at < best)) {
           best       = free_at;
@@ -268,142 +259,20 @@ void FatTree::hop(std::uint64_t packet_ptr)
   const int id   = next_port(*p);
   const Ps start = reserve(port_at(id), q_.now(), p);
   if (p->last_link) {
-    q_.schedule<&FatTree::arrive>(start + p->ser + p_.link_latency, this, packet_ptr);
+    q_.schedule<&FatTree::arrive_event>(start + p->ser + p_.link_latency, this, packet_ptr);
     return;
   }
   q_.schedule<&FatTree::hop>(start + p_.link_latency + forward_delay(), this, packet_ptr);
 }
 
-void FatTree::arrive(std::uint64_t packet_ptr)
+void FatTree::arrive(Packet* p)
 {
-  auto* p = reinterpret_cast<Packet*>(packet_ptr);
   ++stats_.packets;
   if (flows_.arrived_late(p->src_node, p->dst_node, p->flow_seq))
     ++stats_.reordered_packets;
   if (credit_mode())
-    sink_drain(p);
+    credits_->sink_drain(p);
   clients_[static_cast<std::size_t>(p->dst_node)]->on_packet_arrival(p);
-}
-
-// Credit mode: input buffers, credits, output ports serving the heads that ask for them.
-
-void FatTree::credit_ready(std::uint64_t packet_ptr)
-{
-  // The packet's head is in its input buffer and switched (or the NIC handed it to its port).
-  auto* p      = reinterpret_cast<Packet*>(packet_ptr);
-  InBuf& buf   = in_bufs_[static_cast<std::size_t>(p->in_buf)];
-  p->fifo_next = nullptr;
-  if (buf.tail == nullptr) {
-    buf.head = buf.tail = p;
-    if (buf.leaving_credits == 0)
-      ask(p);
-    return;
-  }
-  buf.tail->fifo_next = p;
-  buf.tail            = p;
-}
-
-void FatTree::ask(Packet* p)
-{
-  // A packet in a switch picks its output port now (adaptive routing sees the ports as they are);
-  // the NIC's packet leaves by its node's port.
-  const int port   = p->in_buf >= link_count() ? p->src_node : next_port(*p);
-  Credits& c       = credits_[static_cast<std::size_t>(port)];
-  p->wait_next     = nullptr;
-  p->waiting_since = q_.now();
-  if (c.wait_tail == nullptr)
-    c.wait_head = p;
-  else
-    c.wait_tail->wait_next = p;
-  c.wait_tail = p;
-  c.pending_ser += p->ser;
-  serve(port);
-}
-
-void FatTree::serve(int port)
-{
-  Credits& c = credits_[static_cast<std::size_t>(port)];
-  Packet* p  = c.wait_head;
-  if (p == nullptr)
-    return;
-  Port& out    = port_at(port);
-  const Ps now = q_.now();
-  if (out.busy_until > now)
-    return; // sent() serves it when the port frees
-  if (credits_short(port, *p)) {
-    if (c.stalled_from < 0) {
-      c.stalled_from = now;
-      ++stats_.credit_stalls;
-    }
-    return; // credit_return() serves it
-  }
-  if (c.stalled_from >= 0) {
-    stats_.credit_wait_total += now - c.stalled_from;
-    c.stalled_from = -1;
-  }
-  c.wait_head = p->wait_next;
-  if (c.wait_head == nullptr)
-    c.wait_tail = nullptr;
-  c.pending_ser -= p->ser;
-  if (c.bounded)
-    c.room -= static_cast<std::int64_t>(credit_bytes(p->wire_bytes));
-  occupy(out, now, now - p->waiting_since, p);
-  // The packet leaves its input buffer's list; the buffer's room frees when the tail has left.
-  const int from = p->in_buf;
-  InBuf& buf     = in_bufs_[static_cast<std::size_t>(from)];
-  SHMEMSIM_ASSERT(buf.head == p && buf.leaving_credits == 0, "a port sends the head of an input buffer");
-  buf.head = p->fifo_next;
-  if (buf.head == nullptr)
-    buf.tail = nullptr;
-  buf.leaving_credits = static_cast<std::uint32_t>(credit_bytes(p->wire_bytes) / 64);
-  p->in_buf           = port;
-  const Ps tail_out   = now + p->ser;
-  q_.schedule<&FatTree::sent>(tail_out, this,
-                              (static_cast<std::uint64_t>(port) << 32) | static_cast<std::uint32_t>(from));
-  if (p->last_link)
-    q_.schedule<&FatTree::arrive>(tail_out + p_.link_latency, this, reinterpret_cast<std::uint64_t>(p));
-  else
-    q_.schedule<&FatTree::credit_ready>(now + p_.link_latency + forward_delay(), this,
-                                        reinterpret_cast<std::uint64_t>(p));
-}
-
-void FatTree::sent(std::uint64_t port_and_buf)
-{
-  // The tail left `port`: the port is free, and the input buffer the packet came from has its room
-  // back (the credit reaches that buffer's sender one link latency later); its next head may ask.
-  const auto port = static_cast<int>(port_and_buf >> 32);
-  const auto from = static_cast<int>(port_and_buf & 0xFFFF'FFFFu);
-  InBuf& buf      = in_bufs_[static_cast<std::size_t>(from)];
-  SHMEMSIM_ASSERT(buf.leaving_credits > 0, "a tail left an input buffer with nothing leaving");
-  const std::uint32_t credits = buf.leaving_credits;
-  buf.leaving_credits         = 0;
-  if (from < link_count() && credits_[static_cast<std::size_t>(from)].bounded)
-    q_.schedule<&FatTree::credit_return>(q_.now() + p_.link_latency, this,
-                                         (static_cast<std::uint64_t>(from) << 32) | credits);
-  if (buf.head != nullptr)
-    ask(buf.head);
-  serve(port);
-}
-
-void FatTree::credit_return(std::uint64_t port_and_credits)
-{
-  // Low 32 bits: 64-byte credits.
-  const auto port = static_cast<int>(port_and_credits >> 32);
-  credits_[static_cast<std::size_t>(port)].room += static_cast<std::int64_t>(port_and_credits & 0xFFFF'FFFFu) * 64;
-  serve(port);
-}
-
-void FatTree::sink_drain(Packet* p)
-{
-  // The adapter writes the packet from its receive buffer to host memory at its drain rate; its room
-  // returns to the leaf switch's port one link latency after.
-  const int port = p->in_buf;
-  if (!credits_[static_cast<std::size_t>(port)].bounded)
-    return;
-  Ps& busy = sink_busy_[static_cast<std::size_t>(p->dst_node)];
-  busy     = std::max(busy, q_.now()) + transfer_time(p->wire_bytes, sink_.bandwidth);
-  q_.schedule<&FatTree::credit_return>(busy + p_.link_latency, this,
-                                       (static_cast<std::uint64_t>(port) << 32) | credit_bytes(p->wire_bytes) / 64);
 }
 
 } // namespace shmemsim::sim

@@ -31,12 +31,13 @@
 #include "base/Time.hpp"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace shmemsim::sim {
 
-class FatTree final : public Fabric {
+class FatTree final : public Fabric, private CreditRouter {
 public:
   using Sink = FabricSink;
   FatTree(const FabricParams& p, int nodes, EventQueue& q, Rng routing_rng, Rng jitter_rng, Sink sink = {});
@@ -64,15 +65,13 @@ public:
   /// Report packet hops to `obs` (if it wants packets); null: nobody.
   void set_observer(NetworkObserver* obs) override { obs_ = obs != nullptr && obs->wants_packets() ? obs : nullptr; }
   /// Whether links use credit-based flow control (a finite switch or adapter buffer).
-  bool credit_mode() const override { return !credits_.empty(); }
-  /// Buffer room a packet of `wire_bytes` takes: whole 64-byte credits.
-  static std::uint64_t credit_bytes(std::uint32_t wire_bytes) { return (std::uint64_t{wire_bytes} + 63) / 64 * 64; }
+  bool credit_mode() const override { return credits_ != nullptr; }
 
 private:
   using Port = FabricPort;
 
   void hop(std::uint64_t packet_ptr);
-  void arrive(std::uint64_t packet_ptr);
+  void arrive_event(std::uint64_t packet_ptr) { arrive(reinterpret_cast<Packet*>(packet_ptr)); }
   /// The output port (id: node ports first, then switch ports) a packet at a switch leaves by; moves
   /// the packet's position to the far end of that port's link (sets last_link on the way to its node).
   int next_port(Packet& p);
@@ -81,36 +80,14 @@ private:
     return id < nodes_ ? node_ports_[static_cast<std::size_t>(id)]
                        : switch_ports_[static_cast<std::size_t>(id - nodes_)];
   }
-  // Credit mode (see the file's comment).
-  struct Credits {
-    std::int64_t room = 0;       ///< free bytes in the buffer at the far end of the port's link
-    bool bounded      = false;   ///< that buffer is finite
-    Packet* wait_head = nullptr; ///< input heads waiting for this port, in the order they asked
-    Packet* wait_tail = nullptr;
-    Ps pending_ser    = 0;  ///< serialization time of the waiting packets (adaptive routing's estimate)
-    Ps stalled_from   = -1; ///< since when the port is free but waits for room (-1: not)
-  };
-  /// An input buffer: the packets switched and waiting in it, in arrival order. A packet leaves the
-  /// list when its port starts sending it (its head may then reach further buffers before its tail
-  /// has left this one); the buffer's next head asks for a port once the tail has left.
-  struct InBuf {
-    Packet* head                  = nullptr;
-    Packet* tail                  = nullptr;
-    std::uint32_t leaving_credits = 0; ///< 64-byte credits of the packet whose tail is leaving (0: none)
-  };
+  // Credit mode (see the file's comment; the machinery is CreditLinks, one VC per link).
   void setup_credits(const Sink& sink);
-  void credit_ready(std::uint64_t packet_ptr); ///< a packet is in its input buffer, switched
-  void ask(Packet* p);                         ///< the head of an input buffer asks for its output port
-  void serve(int port);                        ///< the port sends its first waiting head if it can
-  void sent(std::uint64_t port_and_buf);       ///< the tail left: port free, the input buffer's room freed
-  void credit_return(std::uint64_t port_and_credits);
-  void sink_drain(Packet* p);
-  bool credits_short(int port, const Packet& p) const
-  {
-    const Credits& c = credits_[static_cast<std::size_t>(port)];
-    return c.bounded && c.room < static_cast<std::int64_t>(credit_bytes(p.wire_bytes));
-  }
-  Ps forward_delay();
+  int route(Packet& p) override { return next_port(p); }
+  FabricPort& port(int id) override { return port_at(id); }
+  void occupy(int id, Ps start, Ps waited, const Packet* p) override { occupy(port_at(id), start, waited, p); }
+  Ps latency(int) const override { return p_.link_latency; }
+  void arrive(Packet* p) override;
+  Ps forward_delay() override;
   /// The id (node ports first, then switch ports) of port `port` of switch `sw` of `level`.
   int switch_port_id(int level, std::int64_t sw, int port) const
   {
@@ -146,9 +123,7 @@ private:
   std::vector<Port> node_ports_;
   std::vector<Port> switch_ports_;
   std::vector<FabricClient*> clients_;
-  std::vector<Credits> credits_; ///< per port id; empty: no flow control
-  std::vector<InBuf> in_bufs_;   ///< per port id (the buffer its link feeds), then one per node (the NIC's queue)
-  std::vector<Ps> sink_busy_;    ///< per node: its adapter's receive buffer drains until then
+  std::unique_ptr<CreditLinks> credits_; ///< null: no flow control
   Sink sink_;
   FlowOrder flows_;
   FabricStats stats_;

@@ -11,14 +11,13 @@ Network::Network(sim::Simulation& sim, const sim::FabricParams& fabric, const ni
     : sim_(sim)
 {
   const int nodes = sim.node_count();
-  if (fabric.topology == sim::Topology::Dragonfly) {
-    SHMEMSIM_ASSERT(nicp.rx_buffer == 0, "no adapter flow control on a dragonfly (rejected with the scenario)");
+  const sim::FabricSink sink{.buffer = nicp.rx_buffer, .bandwidth = nicp.pcie_bandwidth};
+  if (fabric.topology == sim::Topology::Dragonfly)
     fabric_ = std::make_unique<sim::Dragonfly>(fabric, nodes, sim.queue(), sim.rng(sim::RngPurpose::Routing),
-                                               sim.rng(sim::RngPurpose::Jitter));
-  } else
-    fabric_ = std::make_unique<sim::FatTree>(
-        fabric, nodes, sim.queue(), sim.rng(sim::RngPurpose::Routing), sim.rng(sim::RngPurpose::Jitter),
-        sim::FatTree::Sink{.buffer = nicp.rx_buffer, .bandwidth = nicp.pcie_bandwidth});
+                                               sim.rng(sim::RngPurpose::Jitter), sink);
+  else
+    fabric_ = std::make_unique<sim::FatTree>(fabric, nodes, sim.queue(), sim.rng(sim::RngPurpose::Routing),
+                                             sim.rng(sim::RngPurpose::Jitter), sink);
   dir_.node_of      = node_of;
   pairs_            = std::make_unique<nic::PairStates>();
   const bool per_pe = nicp.per == nic::NicScope::Pe;
