@@ -390,8 +390,9 @@ TEST_F(cli_shipped, DragonflyWithCreditFlowControl)
   // Two packets of room per virtual channel: every put arrives and is verified, the senders stall
   // for credits, and UGAL, now seeing the backpressure, still finishes before minimal routing.
   const fs::path sc = scenario("net/dragonfly-adversarial.json");
-  json m = run_ok(sc, "dfc-min", {"--set", "platform.fabric.dragonfly.routing=minimal", "--set", "platform.fabric.buffer=8KiB",
-                                  "--set", "platform.nic.rx_buffer=8KiB"});
+  json m = run_ok(sc, "dfc-min",
+                  {"--set", "platform.fabric.dragonfly.routing=minimal", "--set", "platform.fabric.buffer=8KiB",
+                   "--set", "platform.nic.rx_buffer=8KiB"});
   json u = run_ok(sc, "dfc-ugal", {"--set", "platform.fabric.buffer=8KiB", "--set", "platform.nic.rx_buffer=8KiB"});
   for (const json* s : {&m, &u}) {
     EXPECT_EQ((*s)["traffic"][0]["verified"], true);
