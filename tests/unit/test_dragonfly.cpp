@@ -278,8 +278,9 @@ TEST(DragonflyCredits, TinyBuffersDeliverEveryPacketOnEveryRouting)
       EXPECT_TRUE(r["each_once"].get<bool>());
       EXPECT_LE(r["max_switch_hops"].get<int>(), routing == R::Minimal ? 3 : 5);
       EXPECT_GT(r["credit_stalls"].get<std::uint64_t>(), 0u) << "one packet of room must stall the senders";
-      if (routing == R::Minimal)
+      if (routing == R::Minimal) {
         EXPECT_EQ(r["reordered"].get<int>(), 0) << "one path per pair, FIFO buffers and VCs: nothing overtakes";
+      }
     }
 }
 
