@@ -124,6 +124,10 @@ TrafficPattern::TrafficPattern(portals::Network& net, const TrafficParams& p, in
                                            : "size x window, times the endpoints for patterns that receive from all") +
           "); at most 64 GiB: lower traffic.size, traffic.window or traffic.iterations");
   }
+  if (p_.injection == Injection::Bernoulli && p_.warmup >= static_cast<Ps>(p_.iterations) * slot())
+    throw std::runtime_error(where + "traffic.warmup (" + format_time(p_.warmup) +
+                             ") leaves nothing to measure: the endpoints inject for traffic.iterations x " +
+                             format_time(slot()) + "; raise traffic.iterations or lower traffic.warmup");
   for (int ep = 0; ep < n_; ++ep) {
     auto e   = std::make_unique<Endpoint>();
     e->id    = ep;
@@ -216,8 +220,21 @@ TrafficPattern::TrafficPattern(portals::Network& net, const TrafficParams& p, in
 
 TrafficPattern::~TrafficPattern() = default;
 
+Ps TrafficPattern::slot() const
+{
+  const sim::FabricParams& f = net_.fabric().params();
+  const std::uint64_t mtu    = f.mtu;
+  const std::uint64_t pkts   = p_.size == 0 ? 1 : (p_.size + mtu - 1) / mtu;
+  return transfer_time(p_.size + pkts * f.header_size, f.link_bandwidth);
+}
+
 void TrafficPattern::start()
 {
+  if (p_.injection == Injection::Bernoulli) {
+    const Ps now = net_.simulation().queue().now();
+    const Ps end = now + static_cast<Ps>(p_.iterations) * slot();
+    net_.fabric().latency().measure(now + p_.warmup, end);
+  }
   for (auto& e : eps_) {
     if (!e->active)
       continue;
@@ -268,6 +285,11 @@ void TrafficPattern::run_endpoint(int ep)
       sim.sleep_for(p_.gap);
   };
   try {
+    if (p_.injection == Injection::Bernoulli) {
+      run_open_loop(e);
+      note_time(t0, sim.queue().now());
+      return;
+    }
     switch (p_.pattern) {
       case Pattern::PingPong: {
         const bool is_root = ep == p_.root;
@@ -361,6 +383,43 @@ void TrafficPattern::run_endpoint(int ep)
     result_.failures.push_back("endpoint " + std::to_string(ep) + ": " + err.what());
   }
   note_time(t0, sim.queue().now());
+}
+
+void TrafficPattern::run_open_loop(Endpoint& e)
+{
+  auto& sim     = net_.simulation();
+  const Ps t0   = sim.queue().now();
+  const Ps slot = this->slot();
+  const auto n  = static_cast<std::uint64_t>(n_);
+  // One stream for the Bernoulli trials, one for the targets (the random pattern's, so a closed-loop
+  // and an open-loop run of the same seed draw the same target sequence).
+  const std::uint64_t base = seed_ ^ (static_cast<std::uint64_t>(index_) << 20);
+  sim::Rng trials          = sim::Rng::stream(base, 2000 + static_cast<std::uint64_t>(e.id));
+  sim::Rng targets         = sim::Rng::stream(base, 1000 + static_cast<std::uint64_t>(e.id));
+  constexpr double kTwo53  = 9007199254740992.0;
+  const auto threshold     = static_cast<std::uint64_t>(p_.load * kTwo53);
+  std::uint64_t issued     = 0;
+  for (std::uint64_t i = 0; i < p_.iterations; ++i) {
+    if (trials.below(std::uint64_t{1} << 53) >= threshold)
+      continue;
+    const Ps at = t0 + static_cast<Ps>(i) * slot;
+    if (at > sim.queue().now())
+      sim.sleep_for(at - sim.queue().now());
+    int target = target_of(e.id);
+    if (p_.pattern == Pattern::Random) {
+      target = static_cast<int>(targets.below(n - 1));
+      if (target >= e.id)
+        ++target;
+    }
+    issue_put(e, target, (issued % slots_per_source()) * p_.size, dst_offset(e.id, issued), issued);
+    ++issued;
+  }
+  portals::CtEvent ev;
+  if (issued > 0)
+    net_.ni(e.id).ct_wait(e.md_ct, issued, &ev); // every put has left (ack none: counted when sent)
+  if (ev.failure > 0)
+    result_.failures.push_back("endpoint " + std::to_string(e.id) + ": " + std::to_string(ev.failure) +
+                               " operations failed");
 }
 
 void TrafficPattern::verify()

@@ -41,12 +41,16 @@ public:
 
   const TrafficParams& params() const { return p_; }
   const TrafficResult& result() const { return result_; }
+  /// bernoulli: one slot, the wire time of one put (its packets' headers included) on an endpoint link.
+  Ps slot() const;
 
 private:
   struct Endpoint;
   void run_endpoint(int ep);
   void issue_put(Endpoint& e, int target, std::uint64_t src_off, std::uint64_t dst_off, std::uint64_t tag);
   void window_wait(Endpoint& e, std::uint64_t issued);
+  /// traffic.injection = bernoulli: a put per slot with probability traffic.load.
+  void run_open_loop(Endpoint& e);
   void fail_setup(int ep, const char* call, portals::Status s);
   std::uint64_t slots_per_source() const;
   std::uint64_t dst_offset(int source, std::uint64_t iteration) const;

@@ -21,7 +21,11 @@ public:
   void summarize(nlohmann::json& summary) override;
 
 private:
+  /// bernoulli: offered and accepted load, the fabric latency of the packets of the window.
+  nlohmann::json open_loop_summary(const TrafficPattern& p) const;
+
   const scenarios::Scenario& sc_;
+  Models* models_ = nullptr;
   std::vector<std::unique_ptr<TrafficPattern>> patterns_;
 };
 

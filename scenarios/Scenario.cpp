@@ -951,6 +951,15 @@ private:
     if (t.pattern == Pattern::Shift && t.shift % n == 0)
       throw Fail{prefix + "shift", std::to_string(t.shift) + " is a multiple of the job's " + std::to_string(n) +
                                        " endpoints: every endpoint would put to itself"};
+    if (t.injection == Injection::Bernoulli) {
+      if (t.pattern != Pattern::Random && t.pattern != Pattern::Shift)
+        throw Fail{prefix + "injection", std::string("bernoulli needs pattern random or shift, not ") + name};
+      if (t.ack != portals::AckReq::NoAck)
+        throw Fail{prefix + "ack", "bernoulli injection needs ack none (an open-loop source waits for nothing, and "
+                                   "acknowledgements would share the links it measures)"};
+      if (!(t.load > 0))
+        throw Fail{prefix + "load", "bernoulli injection needs a load above 0"};
+    }
     if (t.pattern == Pattern::FetchAdd && t.size != 8)
       throw Fail{prefix + "size",
                  "\"" + format_size(t.size) + "\" is not valid for fetch_add, which adds 8-byte integers; use 8"};

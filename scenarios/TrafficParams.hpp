@@ -25,6 +25,10 @@ inline const std::vector<std::string>& pattern_names()
 
 const char* to_string(Pattern p);
 
+/// How an endpoint times its operations: closed loop (at most `window` in flight, `gap` apart) or an
+/// open-loop Bernoulli process (a put per packet time with probability `load`, whatever completes).
+enum class Injection { Closed, Bernoulli };
+
 struct TrafficParams {
   Pattern pattern          = Pattern::PingPong;
   std::uint64_t size       = 8;   ///< bytes per operation
@@ -39,6 +43,9 @@ struct TrafficParams {
   bool volatile_md         = true;  ///< source MD marked PTL_MD_VOLATILE
   bool independent_md      = false; ///< source MD marked PTL_MD_INDEPENDENT
   bool verify              = true;  ///< check the data that landed at the end
+  Injection injection      = Injection::Closed;
+  double load              = 0.5; ///< bernoulli: offered load, a fraction of an endpoint link's bandwidth
+  Ps warmup                = 0;   ///< bernoulli: packets that enter the fabric before this are not measured
 
   /// The keys of one pattern: traffic.<key>, or traffic[i].<key> in an array.
   static const ParamTable<TrafficParams>& keys();
@@ -115,6 +122,26 @@ inline const ParamTable<TrafficParams>& TrafficParams::keys()
        .kind  = K::Bool,
        .doc   = "Check the data that landed at the end.",
        .field = field(&TrafficParams::verify)},
+      {.path    = "traffic.injection",
+       .kind    = K::Enum,
+       .doc     = "closed: at most traffic.window operations in flight, traffic.gap apart; bernoulli: open loop "
+                  "(random and shift only, traffic.ack none): in each time slot of one put's wire time on an "
+                  "endpoint link, a put with probability traffic.load, for traffic.iterations slots; the summary "
+                  "then gives the per-packet fabric latency and the accepted throughput (docs/runs.md).",
+       .field   = mapped(&TrafficParams::injection, {Injection::Closed, Injection::Bernoulli}),
+       .choices = {"closed", "bernoulli"},
+       .noun    = "injection process"},
+      {.path  = "traffic.load",
+       .kind  = K::Number,
+       .doc   = "bernoulli: offered load per endpoint, a fraction of its link's bandwidth (headers included).",
+       .field = field(&TrafficParams::load),
+       .min   = 0,
+       .max   = 1},
+      {.path  = "traffic.warmup",
+       .kind  = K::Time,
+       .doc   = "bernoulli: packets that enter the fabric earlier than this after the start are left out of "
+                "the latency and throughput statistics.",
+       .field = field(&TrafficParams::warmup)},
   };
   return table;
 }

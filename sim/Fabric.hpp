@@ -11,6 +11,7 @@
 
 #include "sim/EventQueue.hpp"
 #include "sim/FabricParams.hpp"
+#include "sim/Histogram.hpp"
 #include "sim/PairMap.hpp"
 #include "base/Assert.hpp"
 #include "base/NetworkObserver.hpp"
@@ -46,6 +47,9 @@ struct Packet {
   bool last_link      = false;   ///< the output port it waits for leads to its destination node
   std::int16_t vc     = 0;       ///< the virtual channel it takes on the link it waits for
   std::int16_t phase  = 0;       ///< dragonfly: global links crossed so far (its virtual channel's index)
+  /// When its NIC handed it to the fabric (the `ready` of Fabric::inject; -1: it never entered one,
+  /// e.g. a loopback inside the adapter). Set by the NIC, read by PacketLatency.
+  Ps entered = -1;
 };
 
 /// Receives packets at their destination node (tail arrival).
@@ -80,6 +84,44 @@ struct FabricStats {
   std::uint64_t nonminimal_packets = 0; ///< sent through an intermediate group (Valiant, or UGAL's choice)
   std::uint64_t global_hops        = 0; ///< global links crossed, summed over packets
   std::uint64_t max_switch_hops    = 0; ///< most switch-to-switch links one packet crossed
+};
+
+/// Per-packet fabric latency, from the moment the source NIC hands a packet to the fabric (it then
+/// waits in the node port's queue: the source queue) to its tail's arrival at the destination NIC,
+/// for the packets that entered in a measurement window [from, until); and the wire bytes that
+/// arrived within the window (accepted throughput). Off (nothing recorded) until measure() is called:
+/// an open-loop traffic pattern turns it on (traffic.injection = bernoulli, docs/runs.md).
+class PacketLatency {
+public:
+  void measure(Ps from, Ps until)
+  {
+    SHMEMSIM_ASSERT(from <= until, "a latency window that ends before it begins");
+    on_    = true;
+    from_  = from;
+    until_ = until;
+  }
+  bool on() const { return on_; }
+  /// A packet's tail reached its destination NIC at `now`.
+  void arrived(const Packet& p, Ps now)
+  {
+    if (!on_ || p.entered < 0)
+      return;
+    SHMEMSIM_ASSERT(now >= p.entered, "a packet arrived before it entered the fabric");
+    if (p.entered >= from_ && p.entered < until_)
+      latency_.add(now - p.entered);
+    if (now >= from_ && now < until_)
+      accepted_bytes_ += p.wire_bytes;
+  }
+  Ps from() const { return from_; }
+  Ps until() const { return until_; }
+  const Histogram& latency() const { return latency_; }
+  std::uint64_t accepted_bytes() const { return accepted_bytes_; }
+
+private:
+  bool on_ = false;
+  Ps from_ = 0, until_ = 0;
+  Histogram latency_;
+  std::uint64_t accepted_bytes_ = 0;
 };
 
 /// The node adapters' receive buffers: their size in bytes (0: unbounded) and the rate they drain
@@ -223,6 +265,12 @@ public:
   virtual bool credit_mode() const = 0;
   /// Time to serialize `bytes` on one link.
   Ps serialization(std::uint32_t bytes) const { return transfer_time(bytes, params().link_bandwidth); }
+  /// The per-packet latency statistic (the same for every topology: the NICs record it).
+  PacketLatency& latency() { return latency_; }
+  const PacketLatency& latency() const { return latency_; }
+
+private:
+  PacketLatency latency_;
 };
 
 /// Packets of each node pair in flight, numbered in injection order, to count the packets that

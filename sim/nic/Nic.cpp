@@ -249,9 +249,11 @@ void Nic::send(NicPacket* p, Ps ready)
 {
   if (p->dst_node == node_) {
     // Both endpoints on this node: loopback inside the adapter, no fabric.
+    p->entered = -1;
     q_.schedule<&Nic::loopback_arrive>(ready, this, reinterpret_cast<std::uint64_t>(p));
     return;
   }
+  p->entered = ready; // the fabric latency statistic (sim::PacketLatency) counts from here
   fabric_.inject(p, ready);
 }
 
@@ -267,6 +269,7 @@ void Nic::on_packet_arrival(sim::Packet* sp)
   auto* p      = static_cast<NicPacket*>(sp);
   Message* m   = p->msg;
   const Ps now = q_.now();
+  fabric_.latency().arrived(*p, now);
   switch (p->dir) {
     case kRequest:
       rx(p);

@@ -405,6 +405,47 @@ TEST_F(cli_shipped, DragonflyWithCreditFlowControl)
   EXPECT_LT(u["sim_time_s"].get<double>(), m["sim_time_s"].get<double>());
 }
 
+TEST_F(cli_shipped, OpenLoopLatencyAndAcceptedLoad)
+{
+  // Below saturation the fabric accepts what is offered; group-adversarial traffic under minimal
+  // routing sends a group's 8 endpoints through one global link: it saturates at 1/8 of a link.
+  const fs::path sc = scenario("net/dragonfly-open-loop.json");
+  json low          = run_ok(sc, "ol-low");
+  json mid          = run_ok(sc, "ol-mid", {"--set", "traffic.load=0.6"});
+  json adv = run_ok(sc, "ol-adv", {"--set", "traffic.pattern=shift", "--set", "traffic.shift=8", "--set", "traffic.load=0.5"});
+  const json& l = low["traffic"][0]["open_loop"];
+  const json& a = adv["traffic"][0]["open_loop"];
+  EXPECT_EQ(l["offered_load"].get<double>(), 0.1);
+  EXPECT_NEAR(l["accepted_load"].get<double>(), 0.1, 0.01) << l.dump();
+  EXPECT_GT(l["packets_measured"].get<std::uint64_t>(), 1000u) << l.dump();
+  // An uncontended packet: 2 endpoint and 2 local links of 10 ns, a global one of 100 ns, 4 switches
+  // of 3 ns and one 10 ns serialization at most; 2 links, a switch and a serialization at least.
+  EXPECT_GT(l["latency_mean_s"].get<double>(), 33e-9) << l.dump();
+  EXPECT_LT(l["latency_mean_s"].get<double>(), 162e-9 * 1.2) << l.dump();
+  EXPECT_LE(l["latency_p50_s"].get<double>(), l["latency_p99_s"].get<double>());
+  // The NIC never holds packets back: a uniform 60 % gets through, later than 10 %.
+  const json& m = mid["traffic"][0]["open_loop"];
+  EXPECT_NEAR(m["accepted_load"].get<double>(), 0.6, 0.03) << m.dump();
+  EXPECT_GT(m["latency_mean_s"].get<double>(), l["latency_mean_s"].get<double>()) << m.dump();
+  EXPECT_NEAR(a["accepted_load"].get<double>(), 0.125, 0.01) << a.dump();
+  EXPECT_GT(a["latency_mean_s"].get<double>(), 10 * l["latency_mean_s"].get<double>()) << a.dump();
+}
+
+TEST_F(cli_bad_input, OpenLoopNeedsAnOpenLoopPatternAndNoAcks)
+{
+  const fs::path sc = scenario("net/dragonfly-open-loop.json");
+  Result r          = run({"run", sc.string(), "--set", "traffic.pattern=pingpong"});
+  EXPECT_TRUE(r.exited && r.status != 0) << r.describe();
+  EXPECT_NE(r.err.find("traffic.injection"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("random or shift"), std::string::npos) << r.err;
+  r = run({"run", sc.string(), "--set", "traffic.ack=ct"});
+  EXPECT_TRUE(r.exited && r.status != 0) << r.describe();
+  EXPECT_NE(r.err.find("traffic.ack"), std::string::npos) << r.err;
+  r = run({"run", sc.string(), "--set", "traffic.warmup=1ms"});
+  EXPECT_TRUE(r.exited && r.status != 0) << r.describe();
+  EXPECT_NE(r.err.find("traffic.warmup"), std::string::npos) << r.err;
+}
+
 TEST_F(cli_shipped, OrderedHoldsBackReorderedPackets)
 {
   json s = run_ok(scenario("net/ordered.json"), "ordered");

@@ -752,7 +752,7 @@ TEST(scenario_errors, UnknownKeys)
             "'routing'?)");
   EXPECT_EQ(error_of(R"({"traffic": {"patern": "stream"}})"),
             "net.json: traffic.patern: unknown key; valid keys here: pattern, size, iterations, window, ack, root, "
-            "peer, pairs, shift, gap, volatile, independent, verify (did you mean 'pattern'?)");
+            "peer, pairs, shift, gap, volatile, independent, verify, injection, load, warmup (did you mean 'pattern'?)");
   // No suggestion when nothing is close.
   std::string e = error_of(R"({"zzzzzz": 1})");
   EXPECT_CONTAINS(e,
