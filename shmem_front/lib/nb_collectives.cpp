@@ -481,8 +481,7 @@ void nb_reduce(const char* name, RedOp op, T* dest, const T* source, int nreduce
   s.work   = pWrk;
   s.op     = op;
   s.type   = red_type<T>();
-  not_offloaded_notice(rt().collectives().reduce == ReduceAlgorithm::Triggered, "job.collectives.reduce",
-                       "reductions");
+  not_offloaded_notice(rt().collectives().reduce == ReduceAlgorithm::Triggered, "job.collectives.reduce", "reductions");
   start(e, a, pSync, request, s);
 }
 

@@ -6,6 +6,7 @@
 #include <simgrid/s4u/Actor.hpp>
 
 #include <cerrno>
+#include <exception>
 #include <cstring>
 #include <cstdio>
 #include <cstdlib>
@@ -338,7 +339,9 @@ void PeRuntime::leave()
   t->pe->routine = nullptr;
   if (t->calls > 0 && --t->calls == 0 && t->in_routine) {
     t->in_routine = false;
-    if (t->collective >= 0)
+    // Only calls that return: one left by unwinding (its PE killed at a deadlock or a time limit)
+    // never completed.
+    if (t->collective >= 0 && std::uncaught_exceptions() == 0)
       collective_times_.add(t->collective, t->last_call - t->routine_at, sim_.busy_time() - t->routine_busy);
     t->collective = -1;
     SHMEMSIM_OBSERVE(obs_, routine_end(t->last_call, t->pe->id, t->index));
