@@ -6,6 +6,7 @@
 #include <map>
 #include <sstream>
 #include <stdexcept>
+#include <string_view>
 #include <vector>
 
 namespace shmemsim::analysis {
@@ -279,6 +280,10 @@ private:
           "<rect width=\"6\" height=\"6\" fill=\"#fde3e1\"/><line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"6\" stroke=\"#c0392b\" stroke-width=\"2\"/></pattern>\n"
           "<pattern id=\"hatch-wait\" patternUnits=\"userSpaceOnUse\" width=\"6\" height=\"6\" patternTransform=\"rotate(-45)\">"
           "<rect width=\"6\" height=\"6\" fill=\"#eeeeee\"/><line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"6\" stroke=\"#777777\" stroke-width=\"1.5\"/></pattern>\n";
+    if (offloaded_waits_) // waits on collectives the NICs run (only then: other diagrams unchanged)
+      s_ << "<pattern id=\"hatch-offload\" patternUnits=\"userSpaceOnUse\" width=\"6\" height=\"6\" "
+            "patternTransform=\"rotate(-45)\"><rect width=\"6\" height=\"6\" fill=\"#e3f1ec\"/><line x1=\"0\" y1=\"0\" "
+            "x2=\"0\" y2=\"6\" stroke=\"#1e8a6a\" stroke-width=\"1.5\"/></pattern>\n";
     for (const char* c : {"#2f6fb5", "#e08a1e", "#8a5cc2", "#777777", kOooColor}) {
       s_ << "<marker id=\"arrow-" << (c + 1)
          << "\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" "
@@ -391,6 +396,8 @@ private:
         box(lane, w.begin, w.end, "url(#hatch-quiet)", "#c0392b", w.what, "wait-quiet");
       } else if (w.what == "wait_until") {
         box(lane, w.begin, w.end, "url(#hatch-wait)", "#777777", "wait_until", "wait-until");
+      } else if (w.offloaded()) {
+        box(lane, w.begin, w.end, "url(#hatch-offload)", "#1e8a6a", w.kind(), "wait-offloaded");
       } else {
         // The blocking operation: the thread's last operation issued at or before the wait began.
         const OpInfo* op = nullptr;
@@ -528,6 +535,7 @@ private:
                           {"nbi op", "#2f6fb5", "#333333", Triangle},
                           {"quiet / fence", "url(#hatch-quiet)", "#c0392b", Box},
                           {"wait_until", "url(#hatch-wait)", "#777777", Box},
+                          {"NIC-run collective", kOffloadHatch, "#1e8a6a", Box},
                           {"shared lines / lock", "#555555", "#555555", Bar},
                           {"SHMEM routine", "#fff3c4", "#c9a227", Box},
                           {"message", "#2f6fb5", "#2f6fb5", Line},
@@ -535,6 +543,8 @@ private:
                           {"ACK / reply", "#777777", "#777777", DashedLine}};
     double lx = kLeft, ly = axis_y_ + 58;
     for (const Item& it : items) {
+      if (it.fill == std::string_view(kOffloadHatch) && !offloaded_waits_)
+        continue;
       const double w = 30 + 6.5 * static_cast<double>(std::char_traits<char>::length(it.name));
       if (lx > kLeft && lx + w > W_ - kRight) // a second row rather than past the right edge
         lx = kLeft, ly += 20;
@@ -572,6 +582,10 @@ private:
   const double W_, plot_w_, plot_h_, axis_y_;
   std::ostringstream s_;
   int drawn_msgs_ = 0, drawn_ooo_ = 0, drawn_routines_ = 0;
+  static constexpr const char* kOffloadHatch = "url(#hatch-offload)";
+  /// The trace has waits on collectives the NICs run: their pattern and legend entry are drawn.
+  const bool offloaded_waits_ =
+      std::any_of(ix_.waits.begin(), ix_.waits.end(), [](const WaitInfo& w) { return w.offloaded(); });
 };
 
 } // namespace

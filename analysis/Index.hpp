@@ -60,6 +60,10 @@ struct WaitInfo {
   std::int64_t begin = 0, end = 0;
   bool unfinished = false; ///< no `wend`: closed at the end of the trace
   ThreadKey thread() const { return {pe, thr}; }
+  /// A wait on a collective the NICs run (`what` is `kind@list`, docs/traces.md).
+  bool offloaded() const { return what.find('@') != std::string::npos; }
+  /// `what`, without an offloaded collective's list: quiet, ..., barrier, broadcast, reduce.
+  std::string kind() const { return what.substr(0, what.find('@')); }
 };
 
 /// A SHMEM routine a thread was in: from its `call` to its `ret` (the outermost library call).

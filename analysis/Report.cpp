@@ -65,9 +65,14 @@ void WaitStats::add(const WaitInfo& w, const std::vector<const OpInfo*>& waited_
   ++count;
   unfinished += w.unfinished ? 1 : 0;
   ps += w.end - w.begin;
-  What& x = by_what[w.what];
+  What& x = by_what[w.kind()];
   ++x.count;
   x.ps += w.end - w.begin;
+  if (w.offloaded()) {
+    What& c = by_collective[w.what];
+    ++c.count;
+    c.ps += w.end - w.begin;
+  }
   for (const OpInfo* o : waited_for) {
     waited.add(*o);
     x.waited.add(*o);

@@ -48,8 +48,9 @@ struct WaitStats {
   };
   std::uint64_t count = 0, unfinished = 0;
   std::int64_t ps = 0;
-  std::map<std::string, What> by_what; ///< quiet, fence, put, get, amo, wait_until
-  OpTally waited;                      ///< the operations waited for
+  std::map<std::string, What> by_what;       ///< quiet, fence, put, get, amo, wait_until; barrier, broadcast, reduce
+  std::map<std::string, What> by_collective; ///< waits on collectives the NICs run, by `kind@list`
+  OpTally waited;                            ///< the operations waited for
   void add(const WaitInfo& w, const std::vector<const OpInfo*>& waited_for);
 };
 

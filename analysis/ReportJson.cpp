@@ -48,6 +48,11 @@ json waits_json(const WaitStats& w)
   json& bw = j["by_what"] = json::object();
   for (const auto& [k, v] : w.by_what)
     bw[k] = {{"count", v.count}, {"seconds", seconds(v.ps)}, {"waited_for", tally_json(v.waited)}};
+  if (!w.by_collective.empty()) {
+    json& bc = j["by_collective"] = json::object();
+    for (const auto& [k, v] : w.by_collective)
+      bc[k] = {{"count", v.count}, {"seconds", seconds(v.ps)}};
+  }
   j["waited_for"] = tally_json(w.waited);
   return j;
 }

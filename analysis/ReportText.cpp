@@ -85,6 +85,8 @@ void format_waits(std::ostringstream& o, const Report& r)
   if (w.count > 0)
     o << " (" << by_what_text(w.by_what) << ")";
   o << "\n";
+  if (!w.by_collective.empty())
+    o << "  on collectives the NICs ran: " << by_what_text(w.by_collective) << "\n";
   const TopThreads top(r, [](const ThreadReport& t) { return t.waits.ps; });
   for (const ThreadReport* th : top.threads()) {
     const WaitStats& tw = th->waits;

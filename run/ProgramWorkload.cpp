@@ -170,6 +170,38 @@ void summarize_async(nlohmann::json& summary)
                       {"comm_utilisation", span > 0 ? busy / span : 0.0},
                       {"pes", pes}};
 }
+/// Choice `index` of the key `path` of job.collectives.* (its enum's names, in enumerator order).
+std::string algorithm_name(const char* path, int index)
+{
+  return key_at(front::CollectiveParams::keys(), path).choices.at(static_cast<std::size_t>(index));
+}
+
+/// The blocking collectives the PEs called: per kind, the algorithm, the calls, the time inside
+/// them and the host CPU time of it (front/runtime/CollectiveTime.hpp; docs/runs.md).
+void summarize_collectives(nlohmann::json& summary, const front::CollectiveTimes& times,
+                           const front::CollectiveParams& algorithms)
+{
+  using front::CollectiveKind;
+  const std::string algorithm[front::kCollectiveKinds] = {
+      algorithm_name("job.collectives.barrier", static_cast<int>(algorithms.barrier)),
+      algorithm_name("job.collectives.broadcast", static_cast<int>(algorithms.broadcast)),
+      algorithm_name("job.collectives.reduce", static_cast<int>(algorithms.reduce)),
+      algorithm_name("job.collectives.collect", static_cast<int>(algorithms.collect)), "pairwise"};
+  nlohmann::json out = nlohmann::json::object();
+  for (int k = 0; k < front::kCollectiveKinds; ++k) {
+    const front::CollectiveTime& t = times.of(static_cast<CollectiveKind>(k));
+    if (t.calls == 0)
+      continue;
+    out[front::CollectiveTimes::name(static_cast<CollectiveKind>(k))] = {
+        {"algorithm", algorithm[k]},
+        {"calls", t.calls},
+        {"inside_s", ps_to_seconds(t.inside)},
+        {"host_cpu_s", ps_to_seconds(t.busy)},
+        {"host_cpu_per_call_s", ps_to_seconds(t.busy) / static_cast<double>(t.calls)}};
+  }
+  if (!out.empty())
+    summary["collectives"] = out;
+}
 } // namespace
 
 void ProgramWorkload::summarize(nlohmann::json& summary)
@@ -188,6 +220,7 @@ void ProgramWorkload::summarize(nlohmann::json& summary)
                          {"shared_counter", t.requests_shared},
                          {"counters_peak_per_pe", t.request_slots_peak}};
   summarize_async(summary);
+  summarize_collectives(summary, runtime_->collective_times(), runtime_->collectives());
   // The collectives the NICs ran (job.collectives.*=triggered), beside the triggered operations.
   if (const front::TriggeredSync* o = transport_ != nullptr ? transport_->offloaded() : nullptr) {
     nlohmann::json& t = summary["nic"]["triggered"];

@@ -289,15 +289,32 @@ void Simulation::sleep_for(Ps duration)
   sg4::this_actor::sleep_for(seconds);
 }
 
+void Simulation::count_busy(Ps d)
+{
+  const std::size_t pid = self_pid();
+  if (busy_by_pid_.size() <= pid)
+    busy_by_pid_.resize(pid + 1, 0);
+  busy_by_pid_[pid] += d;
+}
+
+Ps Simulation::busy_time() const
+{
+  const std::size_t pid = self_pid();
+  return pid < busy_by_pid_.size() ? busy_by_pid_[pid] : 0;
+}
+
 void Simulation::busy_for(Ps duration)
 {
   if (duration <= 0)
     return;
+  count_busy(duration);
   execute_raw(ps_to_seconds(duration + detours(duration)) * sg4::this_actor::get_host()->get_speed());
 }
 
 void Simulation::spin_for(Ps duration)
 {
+  if (duration > 0)
+    count_busy(duration);
   sleep_for(duration + detours(duration));
 }
 

@@ -116,6 +116,11 @@ public:
   void busy_for(Ps duration);
   /// Let the other runnable actors run first (sched_yield).
   void yield();
+  /// The time the calling actor has been busy so far through busy_for and spin_for (its own work
+  /// outside computation: Portals calls, polls, stalls on shared lines, a held lock), as asked
+  /// (without detours, which are the operating system's): what the PE runtime charges to the
+  /// SHMEM routines as host CPU time (summary `collectives`, docs/runs.md).
+  Ps busy_time() const;
 
   /// Called around every point where an actor may be switched out (Notifier waits, execute,
   /// sleep_for): `before` in the actor about to block, `after` once it runs again. The PE runtime
@@ -164,10 +169,13 @@ private:
   double detour_flops(double flops);
   /// The calling actor's SimGrid pid.
   static std::size_t self_pid();
+  /// Adds `d` to the calling actor's busy_time().
+  void count_busy(Ps d);
 
   std::uint64_t seed_;
   NoiseParams noise_;
   std::vector<std::optional<Detours>> detours_by_pid_;
+  std::vector<Ps> busy_by_pid_; ///< busy_time() of each actor
   std::unique_ptr<simgrid::s4u::Engine> engine_;
   std::vector<simgrid::s4u::Host*> hosts_;
   EventQueue queue_;

@@ -64,6 +64,22 @@ public:
     return -1;
   }
   bool contains(int pe) const { return index_of(pe) >= 0; }
+  /// The PEs in a word with no blank, for traces: "4" (one PE), "0..15" (a progression of stride
+  /// 1), "0..30/2" (stride 2), "3,7,1" (any other list of up to 8 PEs), "3,7,1,2,...(40)" (its
+  /// first 4 PEs and its size).
+  std::string text() const
+  {
+    if (size_ == 1)
+      return std::to_string((*this)[0]);
+    if (list_.empty())
+      return std::to_string(start_) + ".." + std::to_string((*this)[size_ - 1]) +
+             (stride_ == 1 ? std::string() : "/" + std::to_string(stride_));
+    std::string s;
+    const std::size_t shown = size_ <= 8 ? size_ : 4;
+    for (std::size_t i = 0; i < shown; ++i)
+      s += (i == 0 ? "" : ",") + std::to_string(list_[i]);
+    return shown == size_ ? s : s + ",...(" + std::to_string(size_) + ")";
+  }
   /// Bytes held beyond the object itself (0 for a progression).
   std::size_t heap_bytes() const { return list_.capacity() * sizeof(int); }
 

@@ -172,6 +172,23 @@ public:
     (void)me;
     return false;
   }
+  /// Seed 003's non-blocking barrier run by the NICs (job.collectives.barrier=triggered): the
+  /// calling PE, members[me], posts its part of the barrier of offloaded_sync and returns at once
+  /// a number (> 0) for offloaded_sync_test and offloaded_sync_wait, which forget it once they
+  /// have seen it complete. 0, having done nothing, when this NIC has no triggered operations.
+  virtual std::uint64_t offloaded_sync_start(const PeList& members, int me)
+  {
+    (void)members, (void)me;
+    return 0;
+  }
+  /// True once the barrier `id` (offloaded_sync_start) is complete on the calling PE; never blocks.
+  virtual bool offloaded_sync_test(std::uint64_t id)
+  {
+    (void)id;
+    return true;
+  }
+  /// Blocks until the barrier `id` is complete on the calling PE.
+  virtual void offloaded_sync_wait(std::uint64_t id) { (void)id; }
   /// A broadcast of `bytes` from members[root]'s `source` to the others' `dest` (symmetric)
   /// run by the NIC on triggered operations (job.collectives.broadcast=triggered), called by
   /// members[me]. Null when done; else why not, having done nothing (the caller then runs a

@@ -325,6 +325,88 @@ void start(const Entry& e, shmemx_aset* aset, long* pSync, shmemx_request_handle
   raw->start();
 }
 
+/// A non-blocking barrier the NICs run (job.collectives.barrier=triggered): posted at its start,
+/// complete once its counter has reached its count (Transport::offloaded_sync_start). The set's
+/// pSync is not used.
+class NbOffloadedBarrier final : public Request {
+public:
+  NbOffloadedBarrier(const char* routine, shmemx_aset* a, std::uint64_t id) : Request(routine), aset_(a), id_(id)
+  {
+    ++a->nb_started;
+    ++a->outstanding;
+  }
+  bool test() override
+  {
+    progress_collectives();
+    if (!done_ && tp().offloaded_sync_test(id_))
+      complete();
+    return done_;
+  }
+  void wait(const char* call) override
+  {
+    // The other members may wait for the signals that follow this PE's puts of its host-driven
+    // collectives before they start this barrier: send those first (never blocks on others).
+    while (!done_) {
+      advance_all(call);
+      if (auto c = first_sending()) {
+        c->wait_transport(call);
+        continue;
+      }
+      tp().offloaded_sync_wait(id_);
+      complete();
+    }
+  }
+
+private:
+  void complete()
+  {
+    done_ = true;
+    --aset_->outstanding;
+  }
+  shmemx_aset* aset_;
+  std::uint64_t id_;
+  bool done_ = false;
+};
+
+/// Starts a non-blocking barrier on the NICs when job.collectives.barrier selects it and the NIC
+/// has triggered operations; false, having done nothing, otherwise (then the protocol above runs,
+/// with one notice per process when the key asked for the NICs).
+bool start_offloaded_barrier(const Entry& e, shmemx_aset* a, long* pSync, shmemx_request_handle_t* request)
+{
+  if (rt().collectives().barrier != BarrierAlgorithm::Triggered)
+    return false;
+  if (request == nullptr)
+    e.fail("request is NULL; pass the address of a shmemx_request_handle_t");
+  if (pSync == nullptr)
+    e.fail("pSync is NULL");
+  e.check_symmetric(pSync, sizeof(long) * SHMEM_SYNC_SIZE, "pSync");
+  const std::uint64_t id = tp().offloaded_sync_start(a->members, a->me);
+  if (id == 0) {
+    static bool noticed = false; // a transport without triggered operations: once per process
+    if (!noticed) {
+      noticed = true;
+      tp().counter_source().notice("PE " + std::to_string(rt().my_pe()) +
+                                   ": job.collectives.barrier=triggered: this NIC has no triggered operations; "
+                                   "non-blocking barriers run as the library's signalling protocol");
+    }
+    return false;
+  }
+  add_request(std::make_unique<NbOffloadedBarrier>(e.routine(), a, id), request);
+  return true;
+}
+
+/// job.collectives.broadcast or reduce = triggered asks for the NICs, which the non-blocking forms
+/// do not use: one notice per process and key saying why.
+void not_offloaded_notice(bool triggered, const char* key, const char* what)
+{
+  static std::set<std::string> noticed;
+  if (!triggered || !noticed.insert(key).second)
+    return;
+  tp().counter_source().notice("PE " + std::to_string(rt().my_pe()) + ": " + key + "=triggered: non-blocking " + what +
+                               " are not offloaded (several may be outstanding on a set, and the NICs' counters "
+                               "could not tell their data apart); they run as the library's signalling protocol");
+}
+
 std::size_t bytes_of(const Entry& e, std::size_t nelems, std::size_t elem)
 {
   std::size_t b = 0;
@@ -337,7 +419,8 @@ void nb_barrier(const char* name, shmemx_aset* aset, long* pSync, shmemx_request
 {
   Entry e(name);
   shmemx_aset* a = check_aset(e, aset);
-  start(e, a, pSync, request, Spec{});
+  if (!start_offloaded_barrier(e, a, pSync, request))
+    start(e, a, pSync, request, Spec{});
 }
 
 void nb_broadcast(const char* name, void* dest, const void* source, std::size_t nelems, std::size_t elem, int root,
@@ -355,6 +438,8 @@ void nb_broadcast(const char* name, void* dest, const void* source, std::size_t 
   s.dest   = dest;
   s.source = source;
   s.root   = root;
+  not_offloaded_notice(rt().collectives().broadcast == BroadcastAlgorithm::Triggered, "job.collectives.broadcast",
+                       "broadcasts");
   start(e, a, pSync, request, s);
 }
 
@@ -396,6 +481,7 @@ void nb_reduce(const char* name, RedOp op, T* dest, const T* source, int nreduce
   s.work   = pWrk;
   s.op     = op;
   s.type   = red_type<T>();
+  not_offloaded_notice(rt().collectives().reduce == ReduceAlgorithm::Triggered, "job.collectives.reduce", "reductions");
   start(e, a, pSync, request, s);
 }
 

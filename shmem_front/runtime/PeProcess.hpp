@@ -84,6 +84,9 @@ struct SimThread {
   Ps last_call       = 0;            ///< when it last entered or left a charging call
   int calls          = 0;            ///< charging calls under way (enter without its leave yet: nested ones too)
   bool in_routine    = false;        ///< its outermost call is a SHMEM routine, reported to the observer
+  int collective     = -1;           ///< that routine's CollectiveKind (-1: not a blocking collective)
+  Ps routine_at      = 0;            ///< when it entered that routine
+  Ps routine_busy    = 0;            ///< its actor's Simulation::busy_time() then
   Ps sliced_from     = -1;           ///< start of the run of time slices in progress (-1: none)
   std::shared_ptr<CacheModel> cache; ///< its cores' caches (counted compute's model; made when it first runs)
 };

@@ -6,6 +6,7 @@
 #include <simgrid/s4u/Actor.hpp>
 
 #include <cerrno>
+#include <exception>
 #include <cstring>
 #include <cstdio>
 #include <cstdlib>
@@ -320,7 +321,10 @@ void PeRuntime::enter(const char* routine)
   // The outermost call, when it is a SHMEM routine (not a pthread, clock or OpenMP call the
   // runtime charges alike), is a span of the thread in the trace.
   if (t.calls++ == 0 && std::strncmp(routine, "shmem", 5) == 0) {
-    t.in_routine = true;
+    t.in_routine   = true;
+    t.collective   = CollectiveTimes::kind_of(routine);
+    t.routine_at   = t.last_call;
+    t.routine_busy = sim_.busy_time();
     SHMEMSIM_OBSERVE(obs_, routine_begin(t.last_call, t.pe->id, t.index, routine));
   }
 }
@@ -335,6 +339,11 @@ void PeRuntime::leave()
   t->pe->routine = nullptr;
   if (t->calls > 0 && --t->calls == 0 && t->in_routine) {
     t->in_routine = false;
+    // Only calls that return: one left by unwinding (its PE killed at a deadlock or a time limit)
+    // never completed.
+    if (t->collective >= 0 && std::uncaught_exceptions() == 0)
+      collective_times_.add(t->collective, t->last_call - t->routine_at, sim_.busy_time() - t->routine_busy);
+    t->collective = -1;
     SHMEMSIM_OBSERVE(obs_, routine_end(t->last_call, t->pe->id, t->index));
   }
   accounting_.left(*t->pe);

@@ -7,6 +7,7 @@
 
 #include "shmem_front/interpose/hooks.h"
 #include "shmem_front/lib/Seams.hpp"
+#include "shmem_front/runtime/CollectiveTime.hpp"
 #include "shmem_front/runtime/ComputeAccounting.hpp"
 #include "shmem_front/runtime/OpenMpSupport.hpp"
 #include "shmem_front/runtime/OutputTagging.hpp"
@@ -112,6 +113,8 @@ public:
   // Accounting seam
   void enter(const char* routine) override;
   void leave() override;
+  /// The blocking collectives' calls, time inside and host CPU time so far (CollectiveTime.hpp).
+  const CollectiveTimes& collective_times() const { return collective_times_; }
 
 private:
   void run_pe(int id);
@@ -133,6 +136,7 @@ private:
   OutputTagging output_;
   OpenMpSupport omp_;
   ShmemObserver* obs_ = nullptr; ///< told of the SHMEM routines the threads are in
+  CollectiveTimes collective_times_;
 };
 
 /// The runtime of this process (one run per process), for the C hooks.

@@ -737,8 +737,10 @@ namespace shmemsim::front {
 
 TriggeredSync& PortalsTransport::offload()
 {
-  if (offloaded_ == nullptr)
+  if (offloaded_ == nullptr) {
     offloaded_ = std::make_unique<TriggeredSync>(net_, memory_, fatal_);
+    offloaded_->observe(obs_, current_thread_);
+  }
   return *offloaded_;
 }
 
@@ -746,6 +748,21 @@ bool PortalsTransport::offloaded_sync(const PeList& members, int me)
 {
   offload().run(members, me);
   return true;
+}
+
+std::uint64_t PortalsTransport::offloaded_sync_start(const PeList& members, int me)
+{
+  return offload().start_barrier(members, me);
+}
+
+bool PortalsTransport::offloaded_sync_test(std::uint64_t id)
+{
+  return offload().test_barrier(id);
+}
+
+void PortalsTransport::offloaded_sync_wait(std::uint64_t id)
+{
+  offload().wait_barrier(id);
 }
 
 const char* PortalsTransport::offloaded_broadcast(const PeList& members, int me, void* dest, const void* source,

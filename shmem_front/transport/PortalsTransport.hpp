@@ -59,6 +59,9 @@ public:
   void request_wait(TransportCtx* slot, const char* call) override;
   /// job.collectives.barrier=triggered: the NICs run the barrier (TriggeredSync.hpp).
   bool offloaded_sync(const PeList& members, int me) override;
+  std::uint64_t offloaded_sync_start(const PeList& members, int me) override;
+  bool offloaded_sync_test(std::uint64_t id) override;
+  void offloaded_sync_wait(std::uint64_t id) override;
   /// job.collectives.broadcast=triggered: the NICs forward the data (TriggeredSync.hpp).
   const char* offloaded_broadcast(const PeList& members, int me, void* dest, const void* source, std::size_t bytes,
                                   int root) override;

@@ -104,11 +104,10 @@ const char* TriggeredSync::broadcast(const PeList& members, int me, void* dest, 
   p.sent_total += static_cast<std::uint64_t>(kids.size());
   // The host's part: the calls that post the operations.
   net_.simulation().busy_for(static_cast<Ps>(kids.size()) * ni.initiate_overhead());
-  portals::CtEvent ev;
   if (rel != 0)
-    check(ni.ct_wait(s.data, s.received, &ev, "a triggered broadcast's data"), ni, kBcast, "PtlCTWait");
+    wait(ni, s.data, s.received, "a triggered broadcast's data", "broadcast", members, kBcast);
   if (kids.size() != 0)
-    check(ni.ct_wait(p.sent, p.sent_total, &ev, "a triggered broadcast's forwarding"), ni, kBcast, "PtlCTWait");
+    wait(ni, p.sent, p.sent_total, "a triggered broadcast's forwarding", "broadcast", members, kBcast);
   return nullptr;
 }
 

@@ -169,15 +169,14 @@ const char* TriggeredSync::reduce(const PeList& members, int me, RedOp op, RedEl
   p.sent_total += c + (me != 0 ? 1 : 0);
   posted_ += static_cast<std::uint64_t>(posted);
   net_.simulation().busy_for(static_cast<Ps>(posted) * ni.initiate_overhead());
-  portals::CtEvent ev;
   if (me == 0) {
-    check(ni.ct_wait(p.acked, p.acked_total, &ev, "a triggered reduction's combining"), ni, kReduce, "PtlCTWait");
+    wait(ni, p.acked, p.acked_total, "a triggered reduction's combining", "reduce", members, kReduce);
     std::memcpy(dest, acc, bytes);
   } else {
-    check(ni.ct_wait(s.data, s.received, &ev, "a triggered reduction's result"), ni, kReduce, "PtlCTWait");
+    wait(ni, s.data, s.received, "a triggered reduction's result", "reduce", members, kReduce);
   }
   // My NIC has read what it sends (the accumulator and dest are the program's and mine again).
-  check(ni.ct_wait(p.sent, p.sent_total, &ev, "a triggered reduction's sends"), ni, kReduce, "PtlCTWait");
+  wait(ni, p.sent, p.sent_total, "a triggered reduction's sends", "reduce", members, kReduce);
   return nullptr;
 }
 

@@ -31,6 +31,24 @@ bool TriggeredSync::ListLess::operator()(const PeList& a, const PeList& b) const
   return false;
 }
 
+void TriggeredSync::observe(ShmemObserver* obs, std::function<int()> thread)
+{
+  obs_    = obs;
+  thread_ = std::move(thread);
+}
+
+void TriggeredSync::wait(portals::Ni& ni, portals::CtHandle ct, std::uint64_t target, const char* reason,
+                         const char* kind, const PeList& members, const char* key)
+{
+  const int thr = obs_ != nullptr ? thread_() : 0;
+  if (obs_ != nullptr) // the name is built only when someone listens
+    obs_->wait_begin(net_.simulation().queue().now(), ni.id(), thr, -1, ct.index,
+                     (std::string(kind) + "@" + members.text()).c_str(), target);
+  portals::CtEvent ev;
+  check(ni.ct_wait(ct, target, &ev, reason), ni, key, "PtlCTWait");
+  SHMEMSIM_OBSERVE(obs_, wait_end(net_.simulation().queue().now(), ni.id(), thr, target));
+}
+
 void TriggeredSync::check(Status s, portals::Ni& ni, const char* key, const char* what, int owner)
 {
   if (s != Status::Ok) // the message is built only on failure: this runs on every call
@@ -89,7 +107,7 @@ TriggeredSync::Group& TriggeredSync::group_of(const PeList& members)
   return groups_.emplace(members, std::move(g)).first->second;
 }
 
-void TriggeredSync::run(const PeList& members, int me)
+TriggeredSync::Pending TriggeredSync::post_barrier(const PeList& members, int me)
 {
   Group& g                    = group_of(members);
   Side& s                     = g.sides[static_cast<std::size_t>(me)];
@@ -99,7 +117,8 @@ void TriggeredSync::run(const PeList& members, int me)
   const TreeKids kids(me, n);
   const std::uint64_t k       = ++s.barriers;
   ++s.calls;
-  const std::uint64_t arrived = k * (static_cast<std::uint64_t>(kids.size()) + 1);
+  const std::uint64_t per     = static_cast<std::uint64_t>(kids.size()) + 1;
+  const std::uint64_t arrived = k * per;
   const portals::MdHandle md  = send_md(pe);
   const auto to               = [&](int r) { return members[static_cast<std::size_t>(r)]; };
   int posted                  = 0;
@@ -120,12 +139,60 @@ void TriggeredSync::run(const PeList& members, int me)
   // The host's part: the calls that post the operations and the one that counts its arrival.
   posted_ += static_cast<std::uint64_t>(posted + 1);
   net_.simulation().busy_for(static_cast<Ps>(posted + 1) * ni.initiate_overhead());
-  check(ni.ct_inc(s.gather, portals::CtEvent{1, 0}), ni, kBarrier, "PtlCTInc of its arrival");
+  // Its arrival counts at once when its previous barrier on the list is complete here (always, in
+  // blocking barriers). A non-blocking one still outstanding: the NIC holds the increment until it
+  // is (PtlTriggeredCTInc), so that an arrival never counts toward an earlier barrier (the
+  // children's next arrivals come after their release, itself after this PE's previous gather).
+  const portals::CtHandle done = me == 0 ? s.gather : s.release;
+  const std::uint64_t before   = me == 0 ? (k - 1) * per : k - 1;
   portals::CtEvent ev;
-  if (me == 0)
-    check(ni.ct_wait(s.gather, arrived, &ev, "a triggered barrier's arrivals"), ni, kBarrier, "PtlCTWait");
+  ni.ct_get(done, &ev);
+  if (ev.success + ev.failure >= before)
+    check(ni.ct_inc(s.gather, portals::CtEvent{1, 0}), ni, kBarrier, "PtlCTInc of its arrival");
   else
-    check(ni.ct_wait(s.release, k, &ev, "a triggered barrier's release"), ni, kBarrier, "PtlCTWait");
+    check(ni.triggered_ct_inc(s.gather, portals::CtEvent{1, 0}, done, before), ni, kBarrier,
+          "PtlTriggeredCTInc of its arrival");
+  if (me == 0)
+    return Pending{pe, s.gather, arrived, "a triggered barrier's arrivals", members};
+  return Pending{pe, s.release, k, "a triggered barrier's release", members};
+}
+
+void TriggeredSync::finish_barrier(const Pending& p)
+{
+  wait(net_.ni(p.pe), p.ct, p.target, p.reason, "barrier", p.members, kBarrier);
+}
+
+void TriggeredSync::run(const PeList& members, int me)
+{
+  finish_barrier(post_barrier(members, me));
+}
+
+std::uint64_t TriggeredSync::start_barrier(const PeList& members, int me)
+{
+  const std::uint64_t id = next_pending_++;
+  pending_.emplace(id, post_barrier(members, me));
+  return id;
+}
+
+bool TriggeredSync::test_barrier(std::uint64_t id)
+{
+  auto it = pending_.find(id);
+  SHMEMSIM_ASSERT(it != pending_.end(), "a non-blocking triggered barrier tested after its completion");
+  portals::CtEvent ev;
+  net_.ni(it->second.pe).ct_get(it->second.ct, &ev);
+  if (ev.success + ev.failure < it->second.target)
+    return false;
+  pending_.erase(it);
+  return true;
+}
+
+void TriggeredSync::wait_barrier(std::uint64_t id)
+{
+  auto it = pending_.find(id);
+  SHMEMSIM_ASSERT(it != pending_.end(), "a non-blocking triggered barrier waited for after its completion");
+  const Pending p = it->second;
+  pending_.erase(it);
+  finish_barrier(p);
 }
 
 void TriggeredSync::release(const PeList& members, int me)

@@ -49,6 +49,7 @@
 // on it: it waits, without using its core, while the NICs forward.
 #pragma once
 
+#include "base/ShmemObserver.hpp"
 #include "shmem_front/lib/PeList.hpp"
 #include "shmem_front/lib/PeMemory.hpp"
 #include "shmem_front/lib/Seams.hpp"
@@ -74,6 +75,15 @@ public:
   /// One barrier among `members` (world PEs, which are the network's endpoints), called by
   /// members[me] on its own simulated thread.
   void run(const PeList& members, int me);
+  /// Seed 003's non-blocking barrier: members[me] posts its part of its next barrier on the list
+  /// (as run() does) and returns at once. The number returned names it for test_barrier and
+  /// wait_barrier (once either has seen it complete, it is forgotten).
+  std::uint64_t start_barrier(const PeList& members, int me);
+  /// True once barrier `id` is complete on the calling PE (its counter has reached its count);
+  /// never blocks.
+  bool test_barrier(std::uint64_t id);
+  /// Blocks until barrier `id` is complete on the calling PE.
+  void wait_barrier(std::uint64_t id);
   /// One broadcast of `bytes` from members[root]'s `source` to the others' `dest` (symmetric),
   /// called by members[me]. Null when done; else why the NICs cannot run it (nothing was done).
   const char* broadcast(const PeList& members, int me, void* dest, const void* source, std::size_t bytes, int root);
@@ -81,6 +91,10 @@ public:
   /// `dest` (symmetric), called by members[me]. Null when done; else why the NICs cannot run it.
   const char* reduce(const PeList& members, int me, RedOp op, RedElem e, void* dest, const void* source,
                      std::size_t count);
+  /// Report the PEs' waits on the collectives' counters to `obs` (null: no one listens), from the
+  /// calling thread `thread()` of the PE: a wait on no context (-1), on the counter, for the count,
+  /// named `kind@list` (`barrier@0..15`: PeList::text), so that traces show them.
+  void observe(ShmemObserver* obs, std::function<int()> thread);
   /// members[me] leaves the group (its team is being destroyed, after a barrier of its members):
   /// once every member has left, the group's resources are freed on every member's NIC, unless a
   /// member has begun another collective on the same member list meanwhile (another team of the
@@ -131,6 +145,19 @@ private:
     bool operator()(const PeList& a, const PeList& b) const;
   };
 
+  /// What completes a PE's barrier: its counter `ct` reaching `target`.
+  struct Pending {
+    int pe = -1;
+    portals::CtHandle ct;
+    std::uint64_t target = 0;
+    const char* reason   = "";
+    PeList members;
+  };
+  /// members[me]'s part of its next barrier on the list: the NIC's operations posted, its arrival
+  /// counted. Returns what completes it.
+  Pending post_barrier(const PeList& members, int me);
+  void finish_barrier(const Pending& p);
+
   Group& group_of(const PeList& members);
   void setup_bcast(const PeList& members, Group& g);
   void setup_reduce(const PeList& members, Group& g);
@@ -145,6 +172,11 @@ private:
   PeSide& bcast_side(int pe);
   void free_group(const PeList& members, Group& g);
   void free_pe(int pe);
+  /// members[me] (on `ni`) waits until `ct` reaches `target` (PtlCTWait; `reason` for deadlock
+  /// reports), reported to the observer as a wait of `kind` on `members` (observe()); `key` names
+  /// the collective in a failure.
+  void wait(portals::Ni& ni, portals::CtHandle ct, std::uint64_t target, const char* reason, const char* kind,
+            const PeList& members, const char* key);
   /// Fatal (one line) unless `s` is Ok: `what` failed (for the collective of `key`), on PE
   /// `owner`'s NIC when it is not the caller's (-1: the caller's).
   void check(portals::Status s, portals::Ni& ni, const char* key, const char* what, int owner = -1);
@@ -158,6 +190,10 @@ private:
   std::set<std::uint32_t> free_pts_;    ///< PTs of freed groups, taken again first
   std::uint32_t next_pt_ = 2;           ///< PTs 0 and 1 are the symmetric memory's (PortalsTransport)
   std::uint64_t barriers_ = 0, broadcasts_ = 0, reductions_ = 0, posted_ = 0;
+  std::map<std::uint64_t, Pending> pending_; ///< non-blocking barriers not yet seen complete
+  std::uint64_t next_pending_ = 1;
+  ShmemObserver* obs_ = nullptr;
+  std::function<int()> thread_;
 };
 
 } // namespace shmemsim::front

@@ -72,6 +72,22 @@ foreach(n 2 4)
     EXPECT_STDERR "^shmemsim-run: PE [01]: shmemx_wait_request: non-blocking [a-z]+ #[01] on an active set of 2 PEs \\(started by shmemx_[a-z0-9_]+_req, pSync 0x[0-9a-f]+\\): the other members started a different collective as their #[01] on the set \\(non-blocking collectives must be called in the same order on every PE of the set\\)\n$"
     REJECT_STDOUT "not reached" REJECT_STDERR ${NO_CRASH})
 endforeach()
+# job.collectives.barrier=triggered: the NICs run the non-blocking barriers (two outstanding on a
+# set, tested without blocking, beside the blocking barrier of the same PEs), against the signalling
+# protocol (nbc_offload/offload.sh); nbc_order's mixes with it, and with broadcast and reduce
+# =triggered, whose non-blocking forms keep the protocol (one notice each).
+shmemsim_program(nbc_offload SOURCES nbc_offload/nbc_offload.c FLAGS -DSHMEMSIM_SEED_NAMES)
+add_test(NAME nbc_offload
+  COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/nbc_offload/offload.sh ${SHMEMSIM_PROG_RUN}
+          $<TARGET_PROPERTY:prog_nbc_offload,SHMEMSIM_PROGRAM_FILE> ${CMAKE_CURRENT_BINARY_DIR}/out/nbc_offload)
+set_tests_properties(nbc_offload PROPERTIES TIMEOUT 120 LABELS programs PASS_REGULAR_EXPRESSION "nbc_offload: OK")
+shmemsim_program_test(nbc_offload_16 PROGRAM nbc_offload PES 16 ARGS strict RUN_OPTIONS --set job.collectives.barrier=triggered
+  EXPECT_STDOUT "(^|\n)nbc_offload: OK on 16 PEs\n" REJECT_STDOUT "FAIL" REJECT_STDERR ${NO_CRASH})
+shmemsim_program_test(nbc_order_offloaded PROGRAM nbc_order PES 8 RUN_OPTIONS ${SHMEMSIM_OFFLOADED}
+  EXPECT_STDOUT "(^|\n)nbc_order: OK on 8 PEs\n"
+  EXPECT_STDERR "(^|\n)shmemsim-run: PE [0-9]+: job.collectives.broadcast=triggered: non-blocking broadcasts are not offloaded \\(several may be outstanding on a set, and the NICs' counters could not tell their data apart\\); they run as the library's signalling protocol\n"
+                "(^|\n)shmemsim-run: PE [0-9]+: job.collectives.reduce=triggered: non-blocking reductions are not offloaded "
+  REJECT_STDOUT "FAIL" REJECT_STDERR ${NO_CRASH})
 # Few NIC counters: the collectives' requests share them (or the default context's).
 shmemsim_program_test(nbc_order_no_counters PROGRAM nbc_order PES 4 RUN_OPTIONS --set platform.nic.limits.max_cts=2
   EXPECT_STDOUT "(^|\n)nbc_order: OK on 4 PEs\n" REJECT_STDOUT "FAIL" REJECT_STDERR ${NO_CRASH})
