@@ -224,7 +224,11 @@ void EventQueue::arm()
     timer_->remove();
   }
   timer_at_ = want;
-  timer_    = simgrid::kernel::timer::Timer::set(ps_to_seconds(want), [this, want] { fire(want); });
+  // A date of `now` read back from picoseconds can fall one rounding step before SimGrid's double
+  // clock (an event scheduled with zero delay, e.g. platform.nic.pcie_latency 0): SimGrid refuses a
+  // timer in the past, so such a timer is set at the clock itself, the same instant.
+  const double at = std::max(ps_to_seconds(want), simgrid::s4u::Engine::get_clock());
+  timer_          = simgrid::kernel::timer::Timer::set(at, [this, want] { fire(want); });
 }
 
 bool EventQueue::defer_wake(Notifier* n)
