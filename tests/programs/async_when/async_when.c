@@ -109,7 +109,10 @@ int main(void)
   shmem_worker_init(late_phase, NULL);
   shmemx_async_stats(&st);
   CHECK(late_ran == 1, "the late task ran %d times", late_ran);
-  CHECK(st.watcher_wakeups <= 100, "%lu watcher wake-ups while waiting 10 ms for one put", st.watcher_wakeups);
+  /* The watcher wakes on deliveries to this PE (the other PEs' traffic of this phase included) and
+   * re-checks at most every 1 ms for its own threads' stores: tens to about 150 wake-ups (122 seen
+   * under ThreadSanitizer). A watcher that polled would wake thousands of times in 10 ms. */
+  CHECK(st.watcher_wakeups <= 1000, "%lu watcher wake-ups while waiting 10 ms for one put", st.watcher_wakeups);
   if (me == 0)
     printf("async_when: 10 ms wait for one put: %lu watcher wake-ups on PE 0\n", st.watcher_wakeups);
   const int r = progtest_finish("async_when");
