@@ -79,16 +79,18 @@ struct SimThread {
   void* omp     = nullptr;    ///< the OpenMP runtime's state for this thread (its slot)
   bool unparked = false;      ///< a wake-up for park() is pending
   // compute accounting (ComputeAccounting)
-  unsigned long work = 0;            ///< counted instructions not yet charged (while it is switched out)
-  bool computing     = false;        ///< charging computation (in a SimGrid execution or a poll)
-  Ps last_call       = 0;            ///< when it last entered or left a charging call
-  int calls          = 0;            ///< charging calls under way (enter without its leave yet: nested ones too)
-  bool in_routine    = false;        ///< its outermost call is a SHMEM routine, reported to the observer
-  int collective     = -1;           ///< that routine's CollectiveKind (-1: not a blocking collective)
-  Ps routine_at      = 0;            ///< when it entered that routine
-  Ps routine_busy    = 0;            ///< its actor's Simulation::busy_time() then
-  Ps sliced_from     = -1;           ///< start of the run of time slices in progress (-1: none)
-  std::shared_ptr<CacheModel> cache; ///< its cores' caches (counted compute's model; made when it first runs)
+  unsigned long work       = 0;       ///< counted instructions not yet charged (while it is switched out)
+  bool computing           = false;   ///< charging computation (in a SimGrid execution or a poll)
+  Ps last_call             = 0;       ///< when it last entered or left a charging call
+  int calls                = 0;       ///< charging calls under way (enter without its leave yet: nested ones too)
+  bool in_routine          = false;   ///< its outermost call is a SHMEM routine, reported to the observer
+  int collective           = -1;      ///< that routine's CollectiveKind (-1: not a blocking collective)
+  Ps routine_at            = 0;       ///< when it entered that routine
+  Ps routine_busy          = 0;       ///< its actor's Simulation::busy_time() then
+  const char* kind_routine = nullptr; ///< the last outermost routine classified, and its kind:
+  int kind_of_routine      = -1;      ///< a loop calls one routine again and again (names are literals)
+  Ps sliced_from           = -1;      ///< start of the run of time slices in progress (-1: none)
+  std::shared_ptr<CacheModel> cache;  ///< its cores' caches (counted compute's model; made when it first runs)
 };
 
 } // namespace shmemsim::front

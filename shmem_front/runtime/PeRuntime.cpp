@@ -321,8 +321,12 @@ void PeRuntime::enter(const char* routine)
   // The outermost call, when it is a SHMEM routine (not a pthread, clock or OpenMP call the
   // runtime charges alike), is a span of the thread in the trace.
   if (t.calls++ == 0 && std::strncmp(routine, "shmem", 5) == 0) {
-    t.in_routine   = true;
-    t.collective   = CollectiveTimes::kind_of(routine);
+    t.in_routine = true;
+    if (routine != t.kind_routine) {
+      t.kind_routine    = routine;
+      t.kind_of_routine = CollectiveTimes::kind_of(routine);
+    }
+    t.collective   = t.kind_of_routine;
     t.routine_at   = t.last_call;
     t.routine_busy = sim_.busy_time();
     SHMEMSIM_OBSERVE(obs_, routine_begin(t.last_call, t.pe->id, t.index, routine));
