@@ -36,7 +36,12 @@ RuntimeParams runtime_params(const scenarios::Scenario& sc, const Models& models
                                                  .memory_latency   = h.memory_latency,
                                                  .memory_bandwidth = h.memory_bandwidth,
                                                  .parallelism      = h.memory_parallelism,
-                                                 .sampling         = static_cast<unsigned>(h.cache_sampling)};
+                                                 .sampling         = static_cast<unsigned>(h.cache_sampling),
+                                                 .tlb_entries      = {static_cast<std::uint64_t>(h.tlb_l1_entries),
+                                                                      static_cast<std::uint64_t>(h.tlb_l2_entries)},
+                                                 .tlb_hit          = h.tlb_l2_latency,
+                                                 .tlb_walk         = h.tlb_walk,
+                                                 .tlb_walkers      = h.tlb_walkers};
   rp.program_cores          = models.program_cores;
   rp.contexts_on_exhaustion = sc.job.contexts.on_exhaustion; // the PEs' context tables' policy
   return rp;

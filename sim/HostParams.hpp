@@ -49,6 +49,12 @@ struct HostParams {
   std::uint64_t memory_bandwidth = 62'400'000'000; ///< bit/s one core moves to and from memory (7.8 GB/s)
   int memory_parallelism         = 10;             ///< independent misses a core keeps in flight (line fill buffers)
   int cache_sampling             = 16;             ///< one line in this many is simulated (0: no cache model)
+  // The data TLBs (4 KiB pages; qdr-16's X5680, Westmere; sources in its notes).
+  int tlb_l1_entries = 64;    ///< first-level data TLB entries (0: no TLB model)
+  int tlb_l2_entries = 512;   ///< second-level (shared) TLB entries (0: none)
+  Ps tlb_l2_latency  = 2'100; ///< a first-level miss that hits the second level (7 cycles)
+  Ps tlb_walk        = 6'900; ///< a miss in every level: a page walk (23 cycles)
+  int tlb_walkers    = 1;     ///< page walks one core does at once
 
   static const ParamTable<HostParams>& keys();
   /// Why the memory hierarchy's keys describe no model counted compute can run: {key, problem}
@@ -244,6 +250,48 @@ inline const ParamTable<HostParams>& HostParams::keys()
        .field = field(&HostParams::memory_parallelism),
        .min   = 1,
        .max   = 1024},
+      {.path  = "platform.cache.tlb.l1.entries",
+       .kind  = K::Int,
+       .doc   = "Entries of a core's first-level data TLB for 4 KiB pages (job.compute=counted's cache model: "
+                "each sampled reference's page is looked up in LRU lists of the TLB levels; a page this level "
+                "holds costs nothing more; 0: no TLB model). `shmemsim calibrate` reads this machine's from "
+                "cpuid, or finds the knee of a page-strided pointer chase.",
+       .field = field(&HostParams::tlb_l1_entries),
+       .min   = 0,
+       .max   = 1 << 20},
+      {.path  = "platform.cache.tlb.l2.entries",
+       .kind  = K::Int,
+       .doc   = "Entries of a core's second-level TLB for 4 KiB pages (as platform.cache.tlb.l1.entries; 0: "
+                "none, a first-level miss walks the page tables).",
+       .field = field(&HostParams::tlb_l2_entries),
+       .min   = 0,
+       .max   = 1 << 20},
+      {.path  = "platform.cache.tlb.l2.latency",
+       .kind  = K::Time,
+       .doc   = "Time a reference whose page misses the first-level TLB and hits the second takes beyond a "
+                "first-level hit (job.compute=counted: in full on a loop's dependency chain, divided by "
+                "platform.memory.parallelism otherwise, added to the reference's cache price). `shmemsim "
+                "calibrate` measures this machine's with page-strided pointer chases.",
+       .field = field(&HostParams::tlb_l2_latency),
+       .tmax  = kMaxCostTime},
+      {.path  = "platform.cache.tlb.walk",
+       .kind  = K::Time,
+       .doc   = "Time a reference whose page misses every TLB level (a page walk) takes beyond a first-level "
+                "hit (job.compute=counted: in full on a loop's dependency chain; otherwise it overlaps with "
+                "the other misses, divided by platform.memory.parallelism, but walks take at least this over "
+                "platform.cache.tlb.walkers each; a sampled walk counts platform.cache.sampling times, a "
+                "stream's once: its page's other lines follow). `shmemsim calibrate` measures this machine's "
+                "with page-strided pointer chases.",
+       .field = field(&HostParams::tlb_walk),
+       .tmax  = kMaxCostTime},
+      {.path  = "platform.cache.tlb.walkers",
+       .kind  = K::Int,
+       .doc   = "Page walks one core does at once (its page-miss handlers; job.compute=counted: independent "
+                "references that walk take at least platform.cache.tlb.walk over this each). `shmemsim "
+                "calibrate` measures this machine's from independent page-strided loads.",
+       .field = field(&HostParams::tlb_walkers),
+       .min   = 1,
+       .max   = 64},
       {.path  = "platform.cache.sampling",
        .kind  = K::Int,
        .doc   = "job.compute=counted's cache model simulates one cache line in this many (the lines at every "

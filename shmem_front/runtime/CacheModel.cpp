@@ -75,7 +75,56 @@ bool LruLines::touch(std::uint64_t line)
   return false;
 }
 
-CacheModel::CacheModel(const CacheConfig& c)
+TlbModel::TlbModel(const CacheConfig& c)
+{
+  SHMEMSIM_ASSERT(c.tlb_walkers >= 1 && c.parallelism >= 1, "at least one page walk and one miss at a time");
+  if (c.tlb_entries.empty() || c.tlb_entries.front() == 0)
+    return; // no first level: no TLB model
+  for (const std::uint64_t entries : c.tlb_entries)
+    if (entries != 0)
+      levels_.emplace_back(static_cast<std::size_t>(entries));
+  const double s = c.sampling, mlp = c.parallelism, walkers = c.tlb_walkers;
+  const auto fs  = [](double v) { return static_cast<std::uint64_t>(v + 0.5); };
+  adds_.resize(levels_.size() + 1); // the first level adds nothing
+  for (std::size_t i = 1; i < adds_.size(); ++i) {
+    const bool walk = i == levels_.size();
+    const double e  = static_cast<double>(walk ? c.tlb_walk : c.tlb_hit) * 1e3; // fs
+    // A walk occupies one of the core's page-miss handlers; a second level's hit does not.
+    const double floor = walk ? e / walkers : 0.0;
+    adds_[i] = Add{.chain          = fs(e * s),
+                   .overlap        = fs(e / mlp * s),
+                   .floor          = fs(floor * s),
+                   .stream_overlap = fs(e / mlp),
+                   .stream_floor   = fs(floor)};
+  }
+}
+
+int TlbModel::access(std::uint64_t address)
+{
+  const std::uint64_t page = address / kPage;
+  if (page == last_page_)
+    return 0; // the most recent page: the first level's most recently used
+  last_page_ = page;
+  int level  = 0;
+  while (level < levels() && !levels_[static_cast<std::size_t>(level)].touch(page))
+    ++level;
+  return level;
+}
+
+std::uint64_t TlbModel::price(int level, unsigned flags, std::uint64_t cache_fs) const
+{
+  SHMEMSIM_ASSERT(level >= 0 && level <= levels(), "a TLB level or a page walk");
+  if (level == 0)
+    return cache_fs;
+  const Add& a = adds_[static_cast<std::size_t>(level)];
+  if ((flags & kRefChain) != 0)
+    return cache_fs + a.chain;
+  if ((flags & kRefStream) != 0)
+    return std::max(cache_fs + a.stream_overlap, a.stream_floor);
+  return std::max(cache_fs + a.overlap, a.floor);
+}
+
+CacheModel::CacheModel(const CacheConfig& c) : tlb_(c)
 {
   SHMEMSIM_ASSERT(power_of_two(c.line) && c.line <= kPage && power_of_two(c.sampling) && c.sampling * c.line <= kPage &&
                       c.parallelism >= 1 && c.sizes.size() == c.latencies.size(),
@@ -142,7 +191,8 @@ std::uint64_t CacheModel::price(int level, unsigned flags) const
 
 std::uint64_t CacheModel::reference(std::uint64_t address, unsigned flags)
 {
-  return price(access(address), flags);
+  const std::uint64_t cache = price(access(address), flags);
+  return tlb_.enabled() ? tlb_.price(tlb_.access(address), flags, cache) : cache;
 }
 
 } // namespace shmemsim::front

@@ -24,6 +24,13 @@
 //  - a store's, in a lower cache level, at least that level's time per line written
 //    (`store_times`, when given): stores leave the store buffer in order, and the reads for
 //    ownership of the lines they miss overlap less than loads' misses.
+// Each sampled reference's page (4 KiB; huge pages are not modelled: a program maps them only on
+// request) also goes through the core's data TLBs (TlbModel): LRU lists of pages, each level its
+// real number of entries. A page found below the first level adds that level's time (the second
+// level's hit, or a page walk): in full on a chain; for independent references it overlaps with
+// the other misses (over `parallelism`), and page walks take at least the walk over the walks a
+// core does at once; a walk stands for `sampling` walks, except a stream's (its other lines are in
+// the same page: one walk a page).
 #pragma once
 
 #include "shmem_front/runtime/RuntimeParams.hpp"
@@ -68,6 +75,32 @@ private:
   std::uint32_t head_ = kNil, tail_ = kNil;
 };
 
+/// One core's data TLBs over the pages of the sampled references, and what a page found in a
+/// lower level (or walked) adds to a reference's cache price.
+class TlbModel {
+public:
+  explicit TlbModel(const CacheConfig& config);
+  /// Whether there is any TLB level (none: references cost their cache price alone).
+  bool enabled() const { return !levels_.empty(); }
+  int levels() const { return static_cast<int>(levels_.size()); }
+  /// The level that held the page of `address` (0: the first; levels(): none, a page walk); every
+  /// level above it (looked up and missed) then holds the page, as its most recently used.
+  int access(std::uint64_t address);
+  /// The cost, in femtoseconds, of a sampled reference of kind `flags` whose cache price is
+  /// `cache_fs` and whose page was found at `level`.
+  std::uint64_t price(int level, unsigned flags, std::uint64_t cache_fs) const;
+
+private:
+  /// What a page found at one level adds (fs): in full on a chain; otherwise overlapped with the
+  /// misses in flight, at least the walk over the walkers (a walk), a stream's once per page.
+  struct Add {
+    std::uint64_t chain = 0, overlap = 0, floor = 0, stream_overlap = 0, stream_floor = 0;
+  };
+  std::vector<LruLines> levels_;
+  std::vector<Add> adds_; ///< by level, 0..levels() (a walk last)
+  std::uint64_t last_page_ = ~std::uint64_t{0};
+};
+
 /// One core's (one simulated thread's) cache levels over the sampled lines, and the price of a
 /// reference by the level that held it and its kind.
 class CacheModel {
@@ -80,8 +113,10 @@ public:
   /// The level that held the line of `address` (0: the first; levels(): memory); every level above
   /// it (looked up and missed) then holds it too, as its most recently used line.
   int access(std::uint64_t address);
-  /// The cost, in femtoseconds, of a sampled reference of kind `flags` (MemoryRef) at `address`.
+  /// The cost, in femtoseconds, of a sampled reference of kind `flags` (MemoryRef) at `address`:
+  /// its cache level's price and what its page's translation adds.
   std::uint64_t reference(std::uint64_t address, unsigned flags);
+  const TlbModel& tlb() const { return tlb_; }
   /// The cost, in femtoseconds, of a sampled reference of kind `flags` served by `level`.
   std::uint64_t price(int level, unsigned flags) const;
   int levels() const { return static_cast<int>(levels_.size()); }
@@ -93,6 +128,7 @@ private:
   std::uint64_t line_shift_ = 6;
   std::uint64_t mask_       = 0;
   std::uint64_t last_line_  = ~std::uint64_t{0}; ///< the most recent line (in the first level)
+  TlbModel tlb_;
   /// fs by level (0..levels(), memory last) and kind: load, store, chain load
   std::vector<std::uint64_t> price_load_, price_store_, price_chain_, price_stream_load_, price_stream_store_;
 };

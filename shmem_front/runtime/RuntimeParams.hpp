@@ -43,6 +43,14 @@ struct CacheConfig {
   std::uint64_t memory_bandwidth = 0; ///< bit/s one core moves to and from memory (0: no limit)
   int parallelism                = 1; ///< independent misses a core keeps in flight
   unsigned sampling              = 0; ///< one line in `sampling` is simulated (0: no model)
+  /// The data TLBs (4 KiB pages): entries of each level, the first first (0: none; no level: no TLB
+  /// model); a reference whose page misses the first level and hits the second costs `tlb_hit`
+  /// more, one that misses every level (a page walk) `tlb_walk` more, and the core does
+  /// `tlb_walkers` walks at once.
+  std::vector<std::uint64_t> tlb_entries;
+  Ps tlb_hit      = 0;
+  Ps tlb_walk     = 0;
+  int tlb_walkers = 1;
 };
 
 struct RuntimeParams {

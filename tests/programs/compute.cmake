@@ -67,6 +67,8 @@ shmemsim_program_test(compute_weight_cache_bad_size PROGRAM compute_weight PES 1
   EXPECT_STATUS 2 STDERR_LINES 1 EXPECT_STDERR "platform.cache.l2.size")
 shmemsim_program_test(compute_weight_memory_bad_parallelism PROGRAM compute_weight PES 1
   RUN_OPTIONS --set platform.memory.parallelism=0 EXPECT_STATUS 2 STDERR_LINES 1 EXPECT_STDERR "platform.memory.parallelism")
+shmemsim_program_test(compute_weight_tlb_bad_walkers PROGRAM compute_weight PES 1
+  RUN_OPTIONS --set platform.cache.tlb.walkers=0 EXPECT_STATUS 2 STDERR_LINES 1 EXPECT_STDERR "platform.cache.tlb.walkers")
 
 # compute_scale still scales: twice the work time at scale 2.
 shmemsim_program_test(compute_weight_scale PROGRAM compute_weight PES 1 ARGS work

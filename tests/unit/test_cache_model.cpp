@@ -179,3 +179,96 @@ TEST(CacheModel, LevelsOfSizeZeroAreLeftOut)
   EXPECT_EQ(m.access(0x9000), 2); // memory
   EXPECT_EQ(m.price(2, kRefChain), 80'000'000u);
 }
+
+namespace {
+
+constexpr std::uint64_t kPage = 4096;
+
+// small() with two TLB levels: 4 and 16 pages, a second-level hit 2 ns, a walk 20 ns, 2 walkers.
+CacheConfig with_tlb(unsigned sampling = 1)
+{
+  CacheConfig c  = small(sampling);
+  c.tlb_entries  = {4, 16};
+  c.tlb_hit      = 2'000;
+  c.tlb_walk     = 20'000;
+  c.tlb_walkers  = 2;
+  return c;
+}
+
+} // namespace
+
+TEST(TlbModel, LevelsFollowThePagesInUse)
+{
+  // Pages cycled in order (one reference each): a set of n pages stays in the first level that
+  // holds n entries; beyond the last, every reference walks.
+  const auto steady_level = [](int pages) {
+    TlbModel t(with_tlb());
+    for (int round = 0; round < 3; ++round)
+      for (int i = 0; i < pages; ++i)
+        t.access(0x40000000 + i * kPage + 8);
+    int worst = 0;
+    for (int i = 0; i < pages; ++i)
+      worst = std::max(worst, t.access(0x40000000 + i * kPage + 8));
+    return worst;
+  };
+  EXPECT_EQ(steady_level(4), 0);
+  EXPECT_EQ(steady_level(5), 1);
+  EXPECT_EQ(steady_level(16), 1);
+  EXPECT_EQ(steady_level(17), 2); // a page walk every time
+  TlbModel t(with_tlb());
+  EXPECT_EQ(t.levels(), 2);
+  EXPECT_EQ(t.access(0x1234000), 2);
+  EXPECT_EQ(t.access(0x1234ff8), 0); // the same page, another line
+}
+
+TEST(TlbModel, PricesAddToTheCachePrice)
+{
+  const TlbModel t(with_tlb());
+  const std::uint64_t cache = 5'000'000; // fs
+  // The first level: nothing more.
+  EXPECT_EQ(t.price(0, kRefLoad, cache), cache);
+  // A second-level hit: 2 ns in full on a chain, over the 10 misses in flight otherwise, no floor.
+  EXPECT_EQ(t.price(1, kRefChain, cache), cache + 2'000'000);
+  EXPECT_EQ(t.price(1, kRefLoad, cache), cache + 200'000);
+  EXPECT_EQ(t.price(1, kRefStore, 0), 200'000u);
+  // A walk: 20 ns on a chain; independent, overlapped (20 / 10 = 2 ns), but at least 20 ns over
+  // 2 walkers = 10 ns each.
+  EXPECT_EQ(t.price(2, kRefChain, cache), cache + 20'000'000);
+  EXPECT_EQ(t.price(2, kRefLoad, cache), 10'000'000u);           // the walkers bind
+  EXPECT_EQ(t.price(2, kRefLoad, 30'000'000), 32'000'000u);      // the overlap does
+  EXPECT_EQ(t.price(2, kRefLoad | kRefStream, cache), 10'000'000u);
+}
+
+TEST(TlbModel, ASampledWalkStandsForSamplingWalksButAStreamsForOne)
+{
+  // One line in 4 simulated: an independent reference's walk counts 4 times (the lines it stands
+  // for are other pages' too), a stream's once (its page's next lines follow it).
+  const TlbModel t(with_tlb(4));
+  EXPECT_EQ(t.price(2, kRefChain, 0), 80'000'000u);
+  EXPECT_EQ(t.price(2, kRefLoad, 0), 40'000'000u);
+  EXPECT_EQ(t.price(2, kRefLoad | kRefStream, 0), 10'000'000u);
+  // A cold stream of doubles through 8 pages, every sampled line from memory (a line's transfer,
+  // 1 ns, times 4): each page's first sampled line also walks (max(4 + 20 / 10, 20 / 2) = 10 ns),
+  // its 15 other sampled lines cost 4 ns, the other references to a line nothing more.
+  CacheModel m(with_tlb(4));
+  std::uint64_t total = 0;
+  for (std::uint64_t a = 0; a < 8 * kPage; a += 8)
+    if (m.sampled(0x80000000 + a))
+      total += m.reference(0x80000000 + a, kRefLoad | kRefStream);
+  EXPECT_EQ(total, 8 * (10'000'000u + 15 * 4'000'000u));
+}
+
+TEST(TlbModel, CacheModelChargesTheTranslation)
+{
+  CacheModel m(with_tlb());
+  // A cold chain load: memory (80 ns) and a page walk (20 ns).
+  EXPECT_EQ(m.reference(0x7000000, kRefChain), 100'000'000u);
+  // The next line of the same page: memory only.
+  EXPECT_EQ(m.reference(0x7000040, kRefChain), 80'000'000u);
+  // No first TLB level: no TLB model, the cache price alone.
+  CacheConfig c  = with_tlb();
+  c.tlb_entries  = {0, 16};
+  CacheModel off(c);
+  EXPECT_FALSE(off.tlb().enabled());
+  EXPECT_EQ(off.reference(0x7000000, kRefChain), 80'000'000u);
+}

@@ -13,10 +13,28 @@
  *           memory: line / bandwidth);
  *   write   one 8-byte store per line, the lines in order (a 64-byte step): the time a core takes
  *           per line to write lines held by the level (a store that misses the first level waits
- *           for its line's read for ownership; stores leave the store buffer in order). */
+ *           for its line's read for ownership; stores leave the store buffer in order).
+ * `memory_levels tlb REPEATS` measures the data TLBs (4 KiB pages) and prints "L1_ENTRIES
+ * L2_ENTRIES L2_HIT_SECONDS WALK_SECONDS GATHER_SECONDS SOURCE":
+ *   the entries from cpuid (leaf 0x18's data and unified translation caches, else leaf 2's
+ *           descriptors; SOURCE "cpuid"), or, when cpuid gives none (a hypervisor may hide them),
+ *           from the knees of the curve below (SOURCE "knee");
+ *   the curve: for P pages from 16 to 32768 (steps of 2^(1/2)), a chase through one line of each
+ *           of P pages (the line's index in its page rotates, so the lines spread over the cache's
+ *           sets) less a chase over as many lines packed in P/64 pages (the same cache level): the
+ *           time the TLBs add per access, d(P);
+ *   the times: with LRU TLBs and random order, a chase over p pages misses the first level with
+ *           probability 1 - E1/p and every level with 1 - E2/p, so d(P) = T(P) - T(P/64) with
+ *           T(p) = h max(0, 1 - E1/p) + (w - h) max(0, 1 - E2/p): h (the second level's hit, over
+ *           a first-level hit) and w (a page walk, a miss in both, over a first-level hit) by least
+ *           squares, and, for the knees, the E1 < E2 (on a 2^(1/8) grid) that fit best;
+ *   gather: independent loads, one line of each of 32768 pages in a random order: the time per
+ *           access when page walks overlap (w over it: the walks a core does at once). */
 #include "kernel.h"
 
 #include <stdint.h>
+#include <cpuid.h>
+#include <math.h>
 #include <string.h>
 
 #define LINE 64
@@ -42,10 +60,191 @@ static uint32_t* random_order(void)
   return order;
 }
 
+/* Data TLB entries for 4 KiB pages from cpuid: *l1, *l2 (0: not found). */
+static void tlb_from_cpuid(unsigned* l1, unsigned* l2)
+{
+  unsigned a, b, c, d;
+  *l1 = *l2 = 0;
+  const unsigned max = __get_cpuid_max(0, NULL);
+  if (max >= 0x18) { /* deterministic address translation parameters */
+    __cpuid_count(0x18, 0, a, b, c, d);
+    const unsigned last = a;
+    for (unsigned s = 0; s <= last && s < 64; ++s) {
+      __cpuid_count(0x18, s, a, b, c, d);
+      const unsigned type = d & 31, level = (d >> 5) & 7, entries = (b >> 16) * c;
+      if ((b & 1) == 0 || entries == 0) /* no 4 KiB pages, or no such cache */
+        continue;
+      if (level == 1 && (type == 1 || type == 3 || type == 4) && entries > *l1) /* data, unified, loads */
+        *l1 = entries;
+      if (level == 2 && (type == 1 || type == 3) && entries > *l2)
+        *l2 = entries;
+    }
+  }
+  if (*l1 != 0 || max < 2)
+    return;
+  /* Leaf 2's one-byte descriptors (Intel SDM vol. 2, CPUID, table of leaf 2 descriptors): the data
+   * TLBs and shared second-level TLBs that hold 4 KiB pages. */
+  static const struct { unsigned char code; unsigned level, entries; } known[] = {
+      {0x03, 1, 64},  {0x5B, 1, 64},  {0x5C, 1, 128},  {0x5D, 1, 256},  {0xB3, 1, 128},
+      {0xB4, 1, 256}, {0xBA, 1, 64},  {0xC1, 2, 1024}, {0xC3, 2, 1536}, {0xCA, 2, 512}};
+  __cpuid(2, a, b, c, d);
+  const unsigned regs[4] = {a & ~0xFFu, b, c, d}; /* al is a count, not a descriptor */
+  for (int r = 0; r < 4; ++r) {
+    if (regs[r] & 0x80000000u) /* bit 31 set: no descriptors in this register */
+      continue;
+    for (int byte = 0; byte < 4; ++byte) {
+      const unsigned char code = (unsigned char)(regs[r] >> (8 * byte));
+      for (size_t k = 0; k < sizeof known / sizeof known[0]; ++k)
+        if (known[k].code == code)
+          *(known[k].level == 1 ? l1 : l2) = known[k].entries;
+    }
+  }
+}
+
+/* A random cycle through `count` lines at the offsets `at(i)` of `buf`: the fastest of `repeats`
+ * passes of `hops` dependent loads, seconds per load. */
+static double chase_offsets(char* buf, const uint64_t* at, uint64_t count, uint64_t hops, long repeats)
+{
+  line_count      = count;
+  uint32_t* order = random_order();
+  for (uint64_t i = 0; i < count; ++i)
+    *(uint64_t*)(buf + at[order[i]]) = at[order[(i + 1) % count]];
+  free(order);
+  uint64_t p  = at[0];
+  double best = -1;
+  for (long r = 0; r < repeats; ++r) {
+    const double t0 = kernel_now();
+    for (uint64_t h = 0; h < hops; ++h)
+      p = *(volatile uint64_t*)(buf + p);
+    const double t = (kernel_now() - t0) / (double)hops;
+    if (best < 0 || t < best)
+      best = t;
+  }
+  if (p == 1) /* never: keeps the chase */
+    fprintf(stderr, "memory_levels: odd chase\n");
+  return best;
+}
+
+#define TLB_POINTS 20 /* pages 2^(8/2) .. 2^(27/2): beyond, walks' own misses grow with the span */
+#define TLB_MAX_PAGES 11585
+#define TLB_GATHER_PAGES 32768
+
+/* d(P): a chase through one line of each of P pages (a random cycle: the same page order every
+ * round) less a chase over as many lines packed in P / 64 pages (the same cache level; its pages
+ * come in a random order): what the TLBs add per access. */
+static double tlb_extra(char* buf, uint64_t* at, uint64_t pages, long repeats)
+{
+  const uint64_t hops = 50000;
+  for (uint64_t k = 0; k < pages; ++k) /* a line of each page, its index rotating over the sets */
+    at[k] = k * 4096 + (k % 64) * LINE;
+  double spread = chase_offsets(buf, at, pages, hops, repeats);
+  for (uint64_t k = 0; k < pages; ++k)
+    at[k] = k * LINE;
+  return spread - chase_offsets(buf, at, pages, hops, repeats);
+}
+
+/* The median of d over the grid's points with lo < pages <= hi (0: none). */
+static double tlb_median(const double* pages, const double* d, double lo, double hi)
+{
+  double v[TLB_POINTS];
+  int n = 0;
+  for (int i = 0; i < TLB_POINTS; ++i)
+    if (pages[i] > lo && pages[i] <= hi)
+      v[n++] = d[i];
+  for (int i = 1; i < n; ++i) /* insertion sort */
+    for (int j = i; j > 0 && v[j] < v[j - 1]; --j) {
+      const double t = v[j];
+      v[j] = v[j - 1], v[j - 1] = t;
+    }
+  return n == 0 ? 0 : n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* The entries at a knee between `lo` pages (below it) and `hi` (above): the most pages whose d
+ * stays below an eighth of the step from `low` to `high` (a set-associative TLB's first sets
+ * overflow a few pages past its entries), by bisection. */
+static unsigned tlb_knee(char* buf, uint64_t* at, unsigned lo, unsigned hi, double low, double high, long repeats)
+{
+  const double threshold = low + (high - low) / 8;
+  while (hi - lo > 1) {
+    const unsigned mid = lo + (hi - lo) / 2;
+    if (tlb_extra(buf, at, mid, repeats) > threshold)
+      hi = mid;
+    else
+      lo = mid;
+  }
+  return lo;
+}
+
+static int measure_tlb(long repeats)
+{
+  const size_t span = (size_t)TLB_GATHER_PAGES * 4096;
+  char* buf         = aligned_alloc(4096, span);
+  uint64_t* at      = malloc(TLB_GATHER_PAGES * sizeof *at);
+  if (buf == NULL || at == NULL) {
+    fprintf(stderr, "memory_levels: out of memory\n");
+    return 2;
+  }
+  memset(buf, 1, span);
+  double pages[TLB_POINTS], d[TLB_POINTS];
+  for (int i = 0; i < TLB_POINTS; ++i) {
+    pages[i] = (double)(uint64_t)(pow(2, (8 + i) / 2.0) + 0.5);
+    d[i]     = tlb_extra(buf, at, (uint64_t)pages[i], repeats);
+    fprintf(stderr, "memory_levels tlb: %6.0f pages: %+.2f ns\n", pages[i], d[i] * 1e9);
+  }
+  unsigned e1 = 0, e2 = 0;
+  tlb_from_cpuid(&e1, &e2);
+  const char* source = e1 != 0 && e2 != 0 ? "cpuid" : "knee";
+  if (e1 == 0 || e2 == 0) {
+    /* The first level's knee: the first point a second-level hit shows (above 0.5 ns: 7 cycles is
+     * 2 ns at 3.5 GHz); the second's: the first point above twice that plateau and 1 ns more (a walk
+     * reads the page tables through the caches: several times a second-level hit). Each is then
+     * refined between the grid's points by bisection. */
+    int k1 = -1, k2 = -1;
+    for (int i = 0; i < TLB_POINTS && k1 < 0; ++i)
+      if (d[i] > 0.5e-9)
+        k1 = i;
+    for (int i = k1 + 1; k1 > 0 && i < TLB_POINTS && k2 < 0; ++i)
+      if (d[i] > 2 * tlb_median(pages, d, pages[k1 - 1], pages[i - 1]) + 1e-9)
+        k2 = i;
+    if (k1 <= 0 || k2 < 0) {
+      fprintf(stderr, "memory_levels: no knee of two TLB levels in the page-strided chases up to %.0f pages\n",
+              pages[TLB_POINTS - 1]);
+      return 1;
+    }
+    const double low = tlb_median(pages, d, pages[k1 - 1], pages[k2 - 1]);
+    const double high = tlb_median(pages, d, pages[k2], pages[TLB_POINTS - 1]);
+    e1 = tlb_knee(buf, at, (unsigned)pages[k1 - 1], (unsigned)pages[k1], 0, low, repeats);
+    e2 = tlb_knee(buf, at, (unsigned)pages[k2 - 1], (unsigned)pages[k2], low, high, repeats);
+  }
+  /* The plateaus, past each knee's transition (a set-associative level misses progressively). */
+  const double h = tlb_median(pages, d, 1.25 * e1, e2), w = tlb_median(pages, d, 1.25 * e2, pages[TLB_POINTS - 1]);
+  /* Independent loads, one line of each of TLB_GATHER_PAGES pages, in a random order. */
+  line_count      = TLB_GATHER_PAGES;
+  uint32_t* order = random_order();
+  uint64_t sum    = 0;
+  double gather   = -1;
+  for (long r = 0; r < repeats; ++r) {
+    const double t0 = kernel_now();
+    for (uint64_t k = 0; k < TLB_GATHER_PAGES; ++k)
+      sum += *(const uint64_t*)(buf + (uint64_t)order[k] * 4096 + (order[k] % 64) * LINE);
+    const double t = (kernel_now() - t0) / TLB_GATHER_PAGES;
+    if (gather < 0 || t < gather)
+      gather = t;
+  }
+  free(order);
+  printf("%u %u %.6e %.6e %.6e %s %llu\n", e1, e2, h < 0 ? 0 : h, w < 0 ? 0 : w, gather, source,
+         (unsigned long long)(sum & 1));
+  free(at);
+  free(buf);
+  return 0;
+}
+
 int main(int argc, char** argv)
 {
+  if (argc == 3 && strcmp(argv[1], "tlb") == 0)
+    return measure_tlb(atol(argv[2]) < 1 ? 1 : atol(argv[2]));
   if (argc != 4) {
-    fprintf(stderr, "usage: memory_levels chase|gather|stream|write BYTES REPEATS\n");
+    fprintf(stderr, "usage: memory_levels chase|gather|stream|write BYTES REPEATS, or memory_levels tlb REPEATS\n");
     return 2;
   }
   const char* mode   = argv[1];
