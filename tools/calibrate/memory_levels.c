@@ -28,8 +28,9 @@
  *           T(p) = h max(0, 1 - E1/p) + (w - h) max(0, 1 - E2/p): h (the second level's hit, over
  *           a first-level hit) and w (a page walk, a miss in both, over a first-level hit) by least
  *           squares, and, for the knees, the E1 < E2 (on a 2^(1/8) grid) that fit best;
- *   gather: independent loads, one line of each of 32768 pages in a random order: the time per
- *           access when page walks overlap (w over it: the walks a core does at once). */
+ *   gather: independent loads, one line of each of as many pages as the middle of the walk's
+ *           plateau, in a random order: the time per access when page walks overlap (w over it:
+ *           the walks a core does at once). */
 #include "kernel.h"
 
 #include <stdint.h>
@@ -127,7 +128,6 @@ static double chase_offsets(char* buf, const uint64_t* at, uint64_t count, uint6
 
 #define TLB_POINTS 20 /* pages 2^(8/2) .. 2^(27/2): beyond, walks' own misses grow with the span */
 #define TLB_MAX_PAGES 11585
-#define TLB_GATHER_PAGES 32768
 
 /* d(P): a chase through one line of each of P pages (a random cycle: the same page order every
  * round) less a chase over as many lines packed in P / 64 pages (the same cache level; its pages
@@ -177,9 +177,9 @@ static unsigned tlb_knee(char* buf, uint64_t* at, unsigned lo, unsigned hi, doub
 
 static int measure_tlb(long repeats)
 {
-  const size_t span = (size_t)TLB_GATHER_PAGES * 4096;
+  const size_t span = (size_t)TLB_MAX_PAGES * 4096;
   char* buf         = aligned_alloc(4096, span);
-  uint64_t* at      = malloc(TLB_GATHER_PAGES * sizeof *at);
+  uint64_t* at      = malloc(TLB_MAX_PAGES * sizeof *at);
   if (buf == NULL || at == NULL) {
     fprintf(stderr, "memory_levels: out of memory\n");
     return 2;
@@ -218,16 +218,19 @@ static int measure_tlb(long repeats)
   }
   /* The plateaus, past each knee's transition (a set-associative level misses progressively). */
   const double h = tlb_median(pages, d, 1.25 * e1, e2), w = tlb_median(pages, d, 1.25 * e2, pages[TLB_POINTS - 1]);
-  /* Independent loads, one line of each of TLB_GATHER_PAGES pages, in a random order. */
-  line_count      = TLB_GATHER_PAGES;
-  uint32_t* order = random_order();
-  uint64_t sum    = 0;
-  double gather   = -1;
+  /* Independent loads, one line of each of as many pages as the walk's plateau's middle (its
+   * geometric mean: the same walks), in a random order. */
+  const uint64_t n = (uint64_t)sqrt(1.25 * e2 * pages[TLB_POINTS - 1]);
+  line_count       = n;
+  uint32_t* order  = random_order();
+  uint64_t sum     = 0;
+  double gather    = -1;
   for (long r = 0; r < repeats; ++r) {
     const double t0 = kernel_now();
-    for (uint64_t k = 0; k < TLB_GATHER_PAGES; ++k)
-      sum += *(const uint64_t*)(buf + (uint64_t)order[k] * 4096 + (order[k] % 64) * LINE);
-    const double t = (kernel_now() - t0) / TLB_GATHER_PAGES;
+    for (int pass = 0; pass < 4; ++pass)
+      for (uint64_t k = 0; k < n; ++k)
+        sum += *(const uint64_t*)(buf + (uint64_t)order[k] * 4096 + (order[k] % 64) * LINE);
+    const double t = (kernel_now() - t0) / (4.0 * (double)n);
     if (gather < 0 || t < gather)
       gather = t;
   }
