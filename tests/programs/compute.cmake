@@ -53,7 +53,8 @@ shmemsim_program_test(compute_weight_divide PROGRAM compute_weight PES 1 ARGS di
   REJECT_STDOUT "FAIL" REJECT_STDERR ${NO_CRASH})
 # The cache model (platform.cache.*, platform.memory.*): the same scattered reads over 16 KiB (hits in
 # L1, no cost beyond the instructions) and over 64 MiB (misses to memory: qdr-16's 82 ns less the L1
-# hit, over 10 misses in flight, about 8 ns a read: 1.35 and 9.56 ns here); twice the same figures.
+# hit, over 10 misses in flight, about 8 ns a read, and a page walk's 6.9 ns over the same 10: 1.35
+# and 10.25 ns here); twice the same figures.
 shmemsim_program_test(compute_weight_memory PROGRAM compute_weight PES 1 ARGS memory COMPARE_RUNS
   RUN_OPTIONS --set platform.preset=qdr-16 --set platform.noise.enabled=false
   EXPECT_STDOUT "(^|\n)memory: small [0-9]+\\.[0-9]+, large [0-9]+\\.[0-9]+ ns/read\n" "(^|\n)compute_weight: OK on 1 PEs\n"
@@ -67,6 +68,13 @@ shmemsim_program_test(compute_weight_cache_bad_size PROGRAM compute_weight PES 1
   EXPECT_STATUS 2 STDERR_LINES 1 EXPECT_STDERR "platform.cache.l2.size")
 shmemsim_program_test(compute_weight_memory_bad_parallelism PROGRAM compute_weight PES 1
   RUN_OPTIONS --set platform.memory.parallelism=0 EXPECT_STATUS 2 STDERR_LINES 1 EXPECT_STDERR "platform.memory.parallelism")
+# The data TLBs (platform.cache.tlb.*): the same reads over 64 MiB (16384 pages, 32 times the 512
+# entries of qdr-16's second level) with a page walk of 80 ns and one walk at a time: each read costs
+# the walk (80 ns > 8 ns of memory + 8 ns of walk over the misses in flight) and its instructions.
+shmemsim_program_test(compute_weight_tlb_walks PROGRAM compute_weight PES 1 ARGS memory
+  RUN_OPTIONS --set platform.preset=qdr-16 --set platform.noise.enabled=false --set platform.cache.tlb.walk=80ns
+  EXPECT_STDOUT "(^|\n)memory: small 1\\.350, large 8[01]\\.[0-9]+ ns/read\n" "(^|\n)compute_weight: OK on 1 PEs\n"
+  REJECT_STDOUT "FAIL" REJECT_STDERR ${NO_CRASH})
 shmemsim_program_test(compute_weight_tlb_bad_walkers PROGRAM compute_weight PES 1
   RUN_OPTIONS --set platform.cache.tlb.walkers=0 EXPECT_STATUS 2 STDERR_LINES 1 EXPECT_STDERR "platform.cache.tlb.walkers")
 

@@ -19,15 +19,17 @@
  *   the entries from cpuid (leaf 0x18's data and unified translation caches, else leaf 2's
  *           descriptors; SOURCE "cpuid"), or, when cpuid gives none (a hypervisor may hide them),
  *           from the knees of the curve below (SOURCE "knee");
- *   the curve: for P pages from 16 to 32768 (steps of 2^(1/2)), a chase through one line of each
- *           of P pages (the line's index in its page rotates, so the lines spread over the cache's
- *           sets) less a chase over as many lines packed in P/64 pages (the same cache level): the
- *           time the TLBs add per access, d(P);
- *   the times: with LRU TLBs and random order, a chase over p pages misses the first level with
- *           probability 1 - E1/p and every level with 1 - E2/p, so d(P) = T(P) - T(P/64) with
- *           T(p) = h max(0, 1 - E1/p) + (w - h) max(0, 1 - E2/p): h (the second level's hit, over
- *           a first-level hit) and w (a page walk, a miss in both, over a first-level hit) by least
- *           squares, and, for the knees, the E1 < E2 (on a 2^(1/8) grid) that fit best;
+ *   the curve: for P pages from 16 to 11585 (steps of 2^(1/2); beyond, walks' own page-table
+ *           misses grow with the span), a chase through one line of each of P pages (a random
+ *           cycle, the same page order every round, so a level with fewer entries misses every
+ *           time; the line's index in its page rotates, so the lines spread over the cache's sets)
+ *           less a chase over as many lines packed in P/64 pages (the same cache level): the time
+ *           the TLBs add per access, d(P);
+ *   the knees: the first point above 0.5 ns (a second-level hit shows) and the first above twice
+ *           that plateau and 1 ns more (a walk), each refined between the grid's points by
+ *           bisection to the most pages whose d stays below an eighth of the step;
+ *   the times: the median of d past each knee's transition: h (a second-level hit, beyond a
+ *           first-level hit) and w (a page walk, a miss in both);
  *   gather: independent loads, one line of each of as many pages as the middle of the walk's
  *           plateau, in a random order: the time per access when page walks overlap (w over it:
  *           the walks a core does at once). */
