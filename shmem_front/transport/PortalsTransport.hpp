@@ -127,6 +127,8 @@ private:
   /// The calling thread of `pe`, on `core`, updates `lines` (0: none) one after the other
   /// (sim/CacheLines.hpp).
   void update_lines(int pe, int core, std::span<const std::uint64_t> lines);
+  /// The offloaded collectives' Portals calls on PE `pe` (TriggeredSync::HostCalls).
+  void post_calls(int pe, portals::MdHandle md, portals::MdHandle md2, int calls, int incs);
   /// PE `pe`'s progress thread handled an ACK or reply of an operation on MD `md`: it updates the
   /// MD's reference count and the NI's buffer pool from its own core.
   void progress_completed(int pe, int md);

@@ -168,7 +168,7 @@ const char* TriggeredSync::reduce(const PeList& members, int me, RedOp op, RedEl
   posted += kids.size();
   p.sent_total += c + (me != 0 ? 1 : 0);
   posted_ += static_cast<std::uint64_t>(posted);
-  net_.simulation().busy_for(static_cast<Ps>(posted) * ni.initiate_overhead());
+  charge(pe, c != 0 ? p.ack_md : p.bcast_md, c != 0 ? p.bcast_md : portals::MdHandle{}, posted, 0);
   if (me == 0) {
     wait(ni, p.acked, p.acked_total, "a triggered reduction's combining", "reduce", members, kReduce);
     std::memcpy(dest, acc, bytes);

@@ -95,6 +95,13 @@ public:
   /// calling thread `thread()` of the PE: a wait on no context (-1), on the counter, for the count,
   /// named `kind@list` (`barrier@0..15`: PeList::text), so that traces show them.
   void observe(ShmemObserver* obs, std::function<int()> thread);
+  /// The host's side of the Portals calls a collective makes on PE `pe`: `calls` that post an
+  /// operation (a put, atomic, or their triggered forms) from `md` or `md2` (index -1: none) and
+  /// `incs` counter increments (PtlCTInc, PtlTriggeredCTInc). It charges the calling thread one
+  /// initiate_overhead per call and the stalls on the shared cache lines those calls update
+  /// (PortalsTransport::post_calls); unset, only the initiation costs.
+  using HostCalls = std::function<void(int pe, portals::MdHandle md, portals::MdHandle md2, int calls, int incs)>;
+  void charge_with(HostCalls f) { host_calls_ = std::move(f); }
   /// members[me] leaves the group (its team is being destroyed, after a barrier of its members):
   /// once every member has left, the group's resources are freed on every member's NIC, unless a
   /// member has begun another collective on the same member list meanwhile (another team of the
@@ -194,6 +201,9 @@ private:
   std::uint64_t next_pending_ = 1;
   ShmemObserver* obs_ = nullptr;
   std::function<int()> thread_;
+  HostCalls host_calls_;
+  /// host_calls_, or the initiation costs alone.
+  void charge(int pe, portals::MdHandle md, portals::MdHandle md2, int calls, int incs);
 };
 
 } // namespace shmemsim::front
