@@ -812,6 +812,29 @@ const char* PortalsTransport::offloaded_reduce(const PeList& members, int me, Re
   return offload().reduce(members, me, op, e, dest, source, count);
 }
 
+std::uint64_t PortalsTransport::offloaded_broadcast_start(const PeList& members, int me, void* dest,
+                                                         const void* source, std::size_t bytes, int root,
+                                                         const char** why)
+{
+  return offload().start_broadcast(members, me, dest, source, bytes, root, why);
+}
+
+std::uint64_t PortalsTransport::offloaded_reduce_start(const PeList& members, int me, RedOp op, RedElem e, void* dest,
+                                                      const void* source, std::size_t count, const char** why)
+{
+  return offload().start_reduce(members, me, op, e, dest, source, count, why);
+}
+
+bool PortalsTransport::offloaded_call_test(std::uint64_t id)
+{
+  return offload().test_call(id);
+}
+
+void PortalsTransport::offloaded_call_wait(std::uint64_t id)
+{
+  offload().wait_call(id);
+}
+
 void PortalsTransport::offloaded_release(const PeList& members, int me)
 {
   if (offloaded_ != nullptr)
