@@ -233,6 +233,8 @@ void ProgramWorkload::summarize(nlohmann::json& summary)
     t["broadcasts"]   = o->broadcasts();
     t["reductions"]   = o->reductions();
     t["posted_by_hosts"] = o->posted();
+    t["nonblocking"]     = o->nb_calls();
+    t["nonblocking_peak_per_pe"] = o->nb_peak();
   }
   nlohmann::json exits = nlohmann::json::array();
   for (const PeProcess& p : program_.pes)

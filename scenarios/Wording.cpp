@@ -8,9 +8,23 @@ namespace shmemsim::scenarios::detail {
 using json = nlohmann::json;
 
 /// `s` cut to at most 80 characters ("..." at the end when cut), for echoing input in messages.
+/// Control characters (a JSON key may hold any once unescaped: "\n") are shown escaped, so that
+/// the message stays one line.
 std::string clip(const std::string& s)
 {
-  return s.size() > 80 ? s.substr(0, 77) + "..." : s;
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string r;
+  r.reserve(s.size());
+  for (const char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c == '\n')
+      r += "\\n";
+    else if (c < 0x20 || c == 0x7f)
+      r += std::string("\\x") + kHex[c >> 4] + kHex[c & 15];
+    else
+      r += ch;
+  }
+  return r.size() > 80 ? r.substr(0, 77) + "..." : r;
 }
 
 /// A file name in messages: whole unless absurdly long, then its last 200 characters.

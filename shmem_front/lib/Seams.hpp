@@ -209,6 +209,33 @@ public:
     (void)members, (void)me, (void)op, (void)e, (void)dest, (void)source, (void)count;
     return "this NIC has no triggered operations";
   }
+  /// Seed 003's non-blocking broadcast (offloaded_broadcast's call) and reduction
+  /// (offloaded_reduce's) run by the NICs: the calling PE, members[me], posts its part and returns
+  /// at once a number (> 0) for offloaded_call_test and offloaded_call_wait, which forget it once
+  /// they have seen it complete. 0, having done nothing, when the NICs cannot run it: `*why` says
+  /// why (the same answer on every member for the same call).
+  virtual std::uint64_t offloaded_broadcast_start(const PeList& members, int me, void* dest, const void* source,
+                                                  std::size_t bytes, int root, const char** why)
+  {
+    (void)members, (void)me, (void)dest, (void)source, (void)bytes, (void)root;
+    *why = "this NIC has no triggered operations";
+    return 0;
+  }
+  virtual std::uint64_t offloaded_reduce_start(const PeList& members, int me, RedOp op, RedElem e, void* dest,
+                                               const void* source, std::size_t count, const char** why)
+  {
+    (void)members, (void)me, (void)op, (void)e, (void)dest, (void)source, (void)count;
+    *why = "this NIC has no triggered operations";
+    return 0;
+  }
+  /// True once call `id` (offloaded_*_start) is complete on the calling PE; never blocks.
+  virtual bool offloaded_call_test(std::uint64_t id)
+  {
+    (void)id;
+    return true;
+  }
+  /// Blocks until call `id` is complete on the calling PE.
+  virtual void offloaded_call_wait(std::uint64_t id) { (void)id; }
   /// members[me] is destroying a team of `members`, past a barrier of them: what the offloaded
   /// collectives hold for the member list may go once every member has said so.
   virtual void offloaded_release(const PeList& members, int me)

@@ -27,6 +27,7 @@
 #include <cstring>
 #include <set>
 #include <string>
+#include <type_traits>
 
 using namespace shmemsim::front;
 
@@ -325,12 +326,14 @@ void start(const Entry& e, shmemx_aset* aset, long* pSync, shmemx_request_handle
   raw->start();
 }
 
-/// A non-blocking barrier the NICs run (job.collectives.barrier=triggered): posted at its start,
-/// complete once its counter has reached its count (Transport::offloaded_sync_start). The set's
-/// pSync is not used.
-class NbOffloadedBarrier final : public Request {
+/// A non-blocking collective the NICs run (job.collectives.barrier, broadcast or reduce =
+/// triggered): posted at its start, complete once its counters have reached their counts
+/// (Transport::offloaded_sync_start, offloaded_broadcast_start, offloaded_reduce_start). The set's
+/// pSync (and a reduction's pWrk) are not used.
+class NbOffloaded final : public Request {
 public:
-  NbOffloadedBarrier(const char* routine, shmemx_aset* a, std::uint64_t id) : Request(routine), aset_(a), id_(id)
+  NbOffloaded(const char* routine, shmemx_aset* a, std::uint64_t id, bool barrier)
+      : Request(routine), aset_(a), id_(id), barrier_(barrier)
   {
     ++a->nb_started;
     ++a->outstanding;
@@ -338,21 +341,24 @@ public:
   bool test() override
   {
     progress_collectives();
-    if (!done_ && tp().offloaded_sync_test(id_))
+    if (!done_ && (barrier_ ? tp().offloaded_sync_test(id_) : tp().offloaded_call_test(id_)))
       complete();
     return done_;
   }
   void wait(const char* call) override
   {
     // The other members may wait for the signals that follow this PE's puts of its host-driven
-    // collectives before they start this barrier: send those first (never blocks on others).
+    // collectives before they start this one: send those first (never blocks on others).
     while (!done_) {
       advance_all(call);
       if (auto c = first_sending()) {
         c->wait_transport(call);
         continue;
       }
-      tp().offloaded_sync_wait(id_);
+      if (barrier_)
+        tp().offloaded_sync_wait(id_);
+      else
+        tp().offloaded_call_wait(id_);
       complete();
     }
   }
@@ -365,8 +371,31 @@ private:
   }
   shmemx_aset* aset_;
   std::uint64_t id_;
+  bool barrier_;
   bool done_ = false;
 };
+
+/// The checks of start() that the offloaded forms share (their pSync is not used, but the call
+/// must still be valid for the library's protocol).
+void check_offloaded_args(const Entry& e, long* pSync, shmemx_request_handle_t* request)
+{
+  if (request == nullptr)
+    e.fail("request is NULL; pass the address of a shmemx_request_handle_t");
+  if (pSync == nullptr)
+    e.fail("pSync is NULL");
+  e.check_symmetric(pSync, sizeof(long) * SHMEM_SYNC_SIZE, "pSync");
+}
+
+/// job.`key`=triggered could not offload a non-blocking `what`: one notice per process, key and
+/// reason.
+void offload_notice(const char* key, const char* why, const char* what)
+{
+  static std::set<std::string> noticed;
+  if (!noticed.insert(std::string(key) + why).second)
+    return;
+  tp().counter_source().notice("PE " + std::to_string(rt().my_pe()) + ": " + key + "=triggered: " + why +
+                               "; non-blocking " + what + " run as the library's signalling protocol");
+}
 
 /// Starts a non-blocking barrier on the NICs when job.collectives.barrier selects it and the NIC
 /// has triggered operations; false, having done nothing, otherwise (then the protocol above runs,
@@ -375,36 +404,26 @@ bool start_offloaded_barrier(const Entry& e, shmemx_aset* a, long* pSync, shmemx
 {
   if (rt().collectives().barrier != BarrierAlgorithm::Triggered)
     return false;
-  if (request == nullptr)
-    e.fail("request is NULL; pass the address of a shmemx_request_handle_t");
-  if (pSync == nullptr)
-    e.fail("pSync is NULL");
-  e.check_symmetric(pSync, sizeof(long) * SHMEM_SYNC_SIZE, "pSync");
+  check_offloaded_args(e, pSync, request);
   const std::uint64_t id = tp().offloaded_sync_start(a->members, a->me);
   if (id == 0) {
-    static bool noticed = false; // a transport without triggered operations: once per process
-    if (!noticed) {
-      noticed = true;
-      tp().counter_source().notice("PE " + std::to_string(rt().my_pe()) +
-                                   ": job.collectives.barrier=triggered: this NIC has no triggered operations; "
-                                   "non-blocking barriers run as the library's signalling protocol");
-    }
+    offload_notice("job.collectives.barrier", "this NIC has no triggered operations", "barriers");
     return false;
   }
-  add_request(std::make_unique<NbOffloadedBarrier>(e.routine(), a, id), request);
+  add_request(std::make_unique<NbOffloaded>(e.routine(), a, id, true), request);
   return true;
 }
 
-/// job.collectives.broadcast or reduce = triggered asks for the NICs, which the non-blocking forms
-/// do not use: one notice per process and key saying why.
-void not_offloaded_notice(bool triggered, const char* key, const char* what)
+/// Registers an offloaded call's request, or says once why it was not offloaded (id 0).
+bool offloaded(const Entry& e, shmemx_aset* a, shmemx_request_handle_t* request, std::uint64_t id, const char* why,
+               const char* key, const char* what)
 {
-  static std::set<std::string> noticed;
-  if (!triggered || !noticed.insert(key).second)
-    return;
-  tp().counter_source().notice("PE " + std::to_string(rt().my_pe()) + ": " + key + "=triggered: non-blocking " + what +
-                               " are not offloaded (several may be outstanding on a set, and the NICs' counters "
-                               "could not tell their data apart); they run as the library's signalling protocol");
+  if (id == 0) {
+    offload_notice(key, why, what);
+    return false;
+  }
+  add_request(std::make_unique<NbOffloaded>(e.routine(), a, id, false), request);
+  return true;
 }
 
 std::size_t bytes_of(const Entry& e, std::size_t nelems, std::size_t elem)
@@ -438,8 +457,13 @@ void nb_broadcast(const char* name, void* dest, const void* source, std::size_t 
   s.dest   = dest;
   s.source = source;
   s.root   = root;
-  not_offloaded_notice(rt().collectives().broadcast == BroadcastAlgorithm::Triggered, "job.collectives.broadcast",
-                       "broadcasts");
+  if (rt().collectives().broadcast == BroadcastAlgorithm::Triggered) {
+    check_offloaded_args(e, pSync, request);
+    const char* why = "";
+    const std::uint64_t id = tp().offloaded_broadcast_start(a->members, a->me, dest, source, s.bytes, root, &why);
+    if (offloaded(e, a, request, id, why, "job.collectives.broadcast", "broadcasts"))
+      return;
+  }
   start(e, a, pSync, request, s);
 }
 
@@ -481,7 +505,14 @@ void nb_reduce(const char* name, RedOp op, T* dest, const T* source, int nreduce
   s.work   = pWrk;
   s.op     = op;
   s.type   = red_type<T>();
-  not_offloaded_notice(rt().collectives().reduce == ReduceAlgorithm::Triggered, "job.collectives.reduce", "reductions");
+  if (rt().collectives().reduce == ReduceAlgorithm::Triggered) {
+    check_offloaded_args(e, pSync, request);
+    const char* why = "";
+    const std::uint64_t id = tp().offloaded_reduce_start(
+        a->members, a->me, op, RedElem{sizeof(T), std::is_integral_v<T>, std::is_signed_v<T>}, dest, source, s.count, &why);
+    if (offloaded(e, a, request, id, why, "job.collectives.reduce", "reductions"))
+      return;
+  }
   start(e, a, pSync, request, s);
 }
 

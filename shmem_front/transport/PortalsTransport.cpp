@@ -541,6 +541,38 @@ void PortalsTransport::initiate(const Ctrs& c, portals::MdHandle md, int dest, p
   update_lines(c.pe, core, after);
 }
 
+void PortalsTransport::post_calls(int pe, portals::MdHandle md, portals::MdHandle md2, int calls, int incs)
+{
+  // A call that posts an operation, triggered or not, is the reference implementation's PtlPut up
+  // to the point where it hands the request on (ptl_move.c: the triggered forms park it on the
+  // trigger's CT instead of sending it): it takes its MD's reference and a request buffer from the
+  // NI's pool, the line every data-movement call of the PE's threads updates too. The send queue's
+  // lock is taken when the request goes out, by the NIC's side (released triggered operations), and
+  // no SHMEM context's issued counter is touched. A counter increment updates only the
+  // collective's own CT. All calls of one collective step are charged together: the lines first
+  // (a line the thread already holds costs nothing again), then the calls' initiation costs.
+  sim::Simulation& sim = net_.simulation();
+  const Ps busy        = static_cast<Ps>(calls + incs) * net_.ni(pe).initiate_overhead();
+  if (lines_ == nullptr || calls == 0) {
+    sim.busy_for(busy);
+    return;
+  }
+  const int core = current_core_();
+  std::vector<std::uint64_t> before;
+  before.reserve(3 * static_cast<std::size_t>(calls));
+  for (int i = 0; i < calls; ++i) {
+    before.push_back(line_key(Line::MdRef, pe, md.index));
+    if (md2.index >= 0)
+      before.push_back(line_key(Line::MdRef, pe, md2.index));
+    before.push_back(line_key(Line::BufPool, pe, 0));
+  }
+  update_lines(pe, core, before);
+  sim.busy_for(busy);
+  const std::uint64_t after[] = {line_key(Line::MdRef, pe, md.index),
+                                 md2.index >= 0 ? line_key(Line::MdRef, pe, md2.index) : 0};
+  update_lines(pe, core, after);
+}
+
 void PortalsTransport::update_lines(int pe, int core, std::span<const std::uint64_t> lines)
 {
   sim::Simulation& sim = net_.simulation();
@@ -740,6 +772,9 @@ TriggeredSync& PortalsTransport::offload()
   if (offloaded_ == nullptr) {
     offloaded_ = std::make_unique<TriggeredSync>(net_, memory_, fatal_);
     offloaded_->observe(obs_, current_thread_);
+    offloaded_->charge_with([this](int pe, portals::MdHandle md, portals::MdHandle md2, int calls, int incs) {
+      post_calls(pe, md, md2, calls, incs);
+    });
   }
   return *offloaded_;
 }
@@ -775,6 +810,29 @@ const char* PortalsTransport::offloaded_reduce(const PeList& members, int me, Re
                                                const void* source, std::size_t count)
 {
   return offload().reduce(members, me, op, e, dest, source, count);
+}
+
+std::uint64_t PortalsTransport::offloaded_broadcast_start(const PeList& members, int me, void* dest,
+                                                         const void* source, std::size_t bytes, int root,
+                                                         const char** why)
+{
+  return offload().start_broadcast(members, me, dest, source, bytes, root, why);
+}
+
+std::uint64_t PortalsTransport::offloaded_reduce_start(const PeList& members, int me, RedOp op, RedElem e, void* dest,
+                                                      const void* source, std::size_t count, const char** why)
+{
+  return offload().start_reduce(members, me, op, e, dest, source, count, why);
+}
+
+bool PortalsTransport::offloaded_call_test(std::uint64_t id)
+{
+  return offload().test_call(id);
+}
+
+void PortalsTransport::offloaded_call_wait(std::uint64_t id)
+{
+  offload().wait_call(id);
 }
 
 void PortalsTransport::offloaded_release(const PeList& members, int me)

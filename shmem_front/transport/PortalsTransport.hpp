@@ -70,6 +70,12 @@ public:
                                std::size_t count) override;
   void offloaded_release(const PeList& members, int me) override;
   /// The collectives the NICs ran (null: none).
+  std::uint64_t offloaded_broadcast_start(const PeList& members, int me, void* dest, const void* source,
+                                          std::size_t bytes, int root, const char** why) override;
+  std::uint64_t offloaded_reduce_start(const PeList& members, int me, RedOp op, RedElem e, void* dest,
+                                       const void* source, std::size_t count, const char** why) override;
+  bool offloaded_call_test(std::uint64_t id) override;
+  void offloaded_call_wait(std::uint64_t id) override;
   const TriggeredSync* offloaded() const { return offloaded_.get(); }
   /// A thread of `pe` may have stored to the PE's symmetric memory (it entered the library or its
   /// time slice ended): wake the PE's threads waiting for updates, so they re-check.
@@ -127,6 +133,8 @@ private:
   /// The calling thread of `pe`, on `core`, updates `lines` (0: none) one after the other
   /// (sim/CacheLines.hpp).
   void update_lines(int pe, int core, std::span<const std::uint64_t> lines);
+  /// The offloaded collectives' Portals calls on PE `pe` (TriggeredSync::HostCalls).
+  void post_calls(int pe, portals::MdHandle md, portals::MdHandle md2, int calls, int incs);
   /// PE `pe`'s progress thread handled an ACK or reply of an operation on MD `md`: it updates the
   /// MD's reference count and the NI's buffer pool from its own core.
   void progress_completed(int pe, int md);

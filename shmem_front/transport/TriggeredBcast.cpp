@@ -103,7 +103,7 @@ const char* TriggeredSync::broadcast(const PeList& members, int me, void* dest, 
   }
   p.sent_total += static_cast<std::uint64_t>(kids.size());
   // The host's part: the calls that post the operations.
-  net_.simulation().busy_for(static_cast<Ps>(kids.size()) * ni.initiate_overhead());
+  charge(pe, p.bcast_md, portals::MdHandle{}, kids.size(), 0);
   if (rel != 0)
     wait(ni, s.data, s.received, "a triggered broadcast's data", "broadcast", members, kBcast);
   if (kids.size() != 0)

@@ -15,10 +15,9 @@ using portals::Status;
 
 namespace {
 constexpr const char* kReduce = "job.collectives.reduce=triggered";
+} // namespace
 
-
-/// The Portals datatype of an integer element type; false for floating point.
-bool nic_type(RedElem e, portals::Datatype* dt)
+bool triggered_datatype(RedElem e, portals::Datatype* dt)
 {
   using D = portals::Datatype;
   if (!e.integer)
@@ -41,7 +40,7 @@ bool nic_type(RedElem e, portals::Datatype* dt)
   }
 }
 
-portals::AtomicOp nic_op(RedOp op)
+portals::AtomicOp triggered_op(RedOp op)
 {
   switch (op) {
     case RedOp::And:
@@ -61,13 +60,6 @@ portals::AtomicOp nic_op(RedOp op)
   }
   return portals::AtomicOp::Prod;
 }
-
-/// Rank r's position among its parent's children (r = parent + 2^position).
-int child_position(int r)
-{
-  return __builtin_ctz(static_cast<unsigned>(r - tree_parent(r)));
-}
-} // namespace
 
 void TriggeredSync::setup_reduce(const PeList& members, Group& g)
 {
@@ -109,7 +101,7 @@ const char* TriggeredSync::reduce(const PeList& members, int me, RedOp op, RedEl
   const int pe    = members[static_cast<std::size_t>(me)];
   portals::Ni& ni = net_.ni(pe);
   portals::Datatype dt{};
-  if (!nic_type(e, &dt))
+  if (!triggered_datatype(e, &dt))
     return "floating-point reductions are not offloaded (the NICs would combine in arrival order)";
   const std::uint64_t bytes = count * portals::datatype_size(dt);
   if (bytes > ni.limits().max_atomic_size)
@@ -131,7 +123,7 @@ const char* TriggeredSync::reduce(const PeList& members, int me, RedOp op, RedEl
   const std::uint64_t b = k & 1; // call parity: which half of the scratch
   const auto to         = [&](int r) { return members[static_cast<std::size_t>(r)]; };
   std::byte* acc        = s.scratch.data() + b * (c + 1) * g.slot;
-  const portals::AtomicOp aop = nic_op(op);
+  const portals::AtomicOp aop = triggered_op(op);
   if (me == 0)
     ++reductions_;
   std::memcpy(acc, source, bytes); // my own contribution
@@ -168,7 +160,7 @@ const char* TriggeredSync::reduce(const PeList& members, int me, RedOp op, RedEl
   posted += kids.size();
   p.sent_total += c + (me != 0 ? 1 : 0);
   posted_ += static_cast<std::uint64_t>(posted);
-  net_.simulation().busy_for(static_cast<Ps>(posted) * ni.initiate_overhead());
+  charge(pe, c != 0 ? p.ack_md : p.bcast_md, c != 0 ? p.bcast_md : portals::MdHandle{}, posted, 0);
   if (me == 0) {
     wait(ni, p.acked, p.acked_total, "a triggered reduction's combining", "reduce", members, kReduce);
     std::memcpy(dest, acc, bytes);

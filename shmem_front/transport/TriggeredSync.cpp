@@ -37,6 +37,15 @@ void TriggeredSync::observe(ShmemObserver* obs, std::function<int()> thread)
   thread_ = std::move(thread);
 }
 
+void TriggeredSync::charge(int pe, portals::MdHandle md, portals::MdHandle md2, int calls, int incs)
+{
+  if (host_calls_) {
+    host_calls_(pe, md, md2, calls, incs);
+    return;
+  }
+  net_.simulation().busy_for(static_cast<Ps>(calls + incs) * net_.ni(pe).initiate_overhead());
+}
+
 void TriggeredSync::wait(portals::Ni& ni, portals::CtHandle ct, std::uint64_t target, const char* reason,
                          const char* kind, const PeList& members, const char* key)
 {
@@ -138,7 +147,7 @@ TriggeredSync::Pending TriggeredSync::post_barrier(const PeList& members, int me
   }
   // The host's part: the calls that post the operations and the one that counts its arrival.
   posted_ += static_cast<std::uint64_t>(posted + 1);
-  net_.simulation().busy_for(static_cast<Ps>(posted + 1) * ni.initiate_overhead());
+  charge(pe, md, portals::MdHandle{}, posted, 1);
   // Its arrival counts at once when its previous barrier on the list is complete here (always, in
   // blocking barriers). A non-blocking one still outstanding: the NIC holds the increment until it
   // is (PtlTriggeredCTInc), so that an arrival never counts toward an earlier barrier (the

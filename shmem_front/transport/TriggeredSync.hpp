@@ -44,6 +44,11 @@
 // host algorithms bit for bit; floating-point reductions are not offloaded (their sums would
 // depend on arrival order), nor data above max_atomic_size (reduce() says why).
 //
+// Seed 003's non-blocking broadcasts and reductions (TriggeredNb.cpp) run the same protocols, each
+// outstanding call on a lane of its own (PTs, list entries and CTs set up for the call on every
+// member, freed by each member once its part is complete), since with several outstanding a
+// counter shared by the calls could not tell their data apart.
+//
 // Thresholds grow with each call, so the counters are never reset. The host spends one Portals
 // call's initiation cost per posted operation (and for the barrier's increment); nothing else runs
 // on it: it waits, without using its core, while the NICs forward.
@@ -64,6 +69,11 @@
 #include <vector>
 
 namespace shmemsim::front {
+
+/// The Portals datatype of a reduction's element type; false for floating point (TriggeredReduce.cpp).
+bool triggered_datatype(RedElem e, portals::Datatype* dt);
+/// The NIC's atomic operation of a reduction's.
+portals::AtomicOp triggered_op(RedOp op);
 
 class TriggeredSync {
 public:
@@ -91,10 +101,35 @@ public:
   /// `dest` (symmetric), called by members[me]. Null when done; else why the NICs cannot run it.
   const char* reduce(const PeList& members, int me, RedOp op, RedElem e, void* dest, const void* source,
                      std::size_t count);
+  /// Seed 003's non-blocking broadcast and reduction (job.collectives.broadcast|reduce=triggered,
+  /// TriggeredNb.cpp): members[me] posts its part of the call (the protocol of broadcast() and
+  /// reduce() on resources of the call's own) and returns a number (> 0) for test_call and
+  /// wait_call, which forget it once they have seen it complete. 0 when the NICs cannot run it
+  /// (`*why` says why; nothing was done; the same answer on every member for the same call).
+  std::uint64_t start_broadcast(const PeList& members, int me, void* dest, const void* source, std::size_t bytes,
+                                int root, const char** why);
+  std::uint64_t start_reduce(const PeList& members, int me, RedOp op, RedElem e, void* dest, const void* source,
+                             std::size_t count, const char** why);
+  /// True once call `id` is complete on the calling PE (dest holds the result, source and dest
+  /// are the program's again); never blocks.
+  bool test_call(std::uint64_t id);
+  /// Blocks until call `id` is complete on the calling PE.
+  void wait_call(std::uint64_t id);
+  /// Non-blocking calls the NICs ran, and the most one PE had outstanding on their own resources.
+  std::uint64_t nb_calls() const { return nb_calls_; }
+  int nb_peak() const { return nb_peak_; }
+
   /// Report the PEs' waits on the collectives' counters to `obs` (null: no one listens), from the
   /// calling thread `thread()` of the PE: a wait on no context (-1), on the counter, for the count,
   /// named `kind@list` (`barrier@0..15`: PeList::text), so that traces show them.
   void observe(ShmemObserver* obs, std::function<int()> thread);
+  /// The host's side of the Portals calls a collective makes on PE `pe`: `calls` that post an
+  /// operation (a put, atomic, or their triggered forms) from `md` or `md2` (index -1: none) and
+  /// `incs` counter increments (PtlCTInc, PtlTriggeredCTInc). It charges the calling thread one
+  /// initiate_overhead per call and the stalls on the shared cache lines those calls update
+  /// (PortalsTransport::post_calls); unset, only the initiation costs.
+  using HostCalls = std::function<void(int pe, portals::MdHandle md, portals::MdHandle md2, int calls, int incs)>;
+  void charge_with(HostCalls f) { host_calls_ = std::move(f); }
   /// members[me] leaves the group (its team is being destroyed, after a barrier of its members):
   /// once every member has left, the group's resources are freed on every member's NIC, unless a
   /// member has begun another collective on the same member list meanwhile (another team of the
@@ -116,7 +151,29 @@ private:
     std::uint64_t received = 0; ///< broadcasts and reductions whose data this PE received so far
     std::uint64_t reduces  = 0; ///< this PE's reductions on the group so far
     std::uint64_t calls    = 0; ///< this PE's collectives of any kind on the group so far
+    std::uint64_t nb       = 0; ///< this PE's offloaded non-blocking broadcasts and reductions so far
+    int nb_open            = 0; ///< of which not yet seen complete
     std::vector<std::byte> scratch; ///< per call parity: accumulator, then a slot per child
+  };
+  /// The resources of one outstanding non-blocking call (a lane), on every member: its data, on
+  /// a PT of its own whose list entry covers the region of dest (the symmetric data or heap),
+  /// counted by the member's `data` CT; for reductions also a scratch area (accumulator, then a
+  /// slot per child) on another PT, counted by `red`. A member frees its part once its part of the
+  /// call is complete (no message of the call can reach it any more); the PT numbers are taken
+  /// again once every member has.
+  struct LanePart {
+    portals::CtHandle data, red;
+    portals::LeHandle data_le, red_le;
+    std::vector<std::byte> scratch;
+    bool freed = false;
+  };
+  struct Lane {
+    std::uint32_t data_pt = 0, red_pt = 0;
+    int region            = 0; ///< 0 data, 1 heap
+    bool reduce           = false;
+    std::uint64_t slot    = 0; ///< bytes of an accumulator or slot (reductions)
+    std::vector<LanePart> parts; ///< by member index
+    int freed = 0;
   };
   struct Group {
     std::uint32_t gather_pt = 0, release_pt = 0;
@@ -128,6 +185,7 @@ private:
     std::vector<Side> sides;           ///< by member index
     std::vector<bool> left;            ///< by member index: has released the group
     int leaving = 0;
+    std::map<std::uint64_t, Lane> lanes; ///< outstanding non-blocking calls, by number on the list
   };
   /// Per PE, shared by its groups.
   struct PeSide {
@@ -157,6 +215,28 @@ private:
   /// counted. Returns what completes it.
   Pending post_barrier(const PeList& members, int me);
   void finish_barrier(const Pending& p);
+
+  /// A non-blocking call of members[me]: complete once its counter `ct` has reached `target` and
+  /// the PE's send counter `sent_target` (the NIC has read what it sends).
+  struct NbCall {
+    PeList members;
+    int me = 0;
+    std::uint64_t lane = 0;
+    portals::CtHandle ct;
+    std::uint64_t target = 0, sent_target = 0;
+    void* dest = nullptr;           ///< the root of a reduction copies its accumulator there
+    std::size_t bytes = 0;
+    bool copy_result  = false;
+    const char* kind  = "";
+    const char* key   = "";
+  };
+  /// The lane of the list's call number `k`, set up on every member by the first to start it.
+  Lane& lane_of(const PeList& members, Group& g, std::uint64_t k, bool reduce, int region, const char* key);
+  /// members[me]'s next non-blocking call on the list: its number and lane.
+  std::uint64_t open_call(const PeList& members, int me, Group& g);
+  bool call_done(const NbCall& c);
+  /// members[me]'s part of the call is complete: the root's result, its lane part freed.
+  void close_call(const NbCall& c);
 
   Group& group_of(const PeList& members);
   void setup_bcast(const PeList& members, Group& g);
@@ -191,9 +271,15 @@ private:
   std::uint32_t next_pt_ = 2;           ///< PTs 0 and 1 are the symmetric memory's (PortalsTransport)
   std::uint64_t barriers_ = 0, broadcasts_ = 0, reductions_ = 0, posted_ = 0;
   std::map<std::uint64_t, Pending> pending_; ///< non-blocking barriers not yet seen complete
+  std::map<std::uint64_t, NbCall> calls_;    ///< non-blocking broadcasts and reductions not yet seen complete
+  std::uint64_t nb_calls_ = 0;
+  int nb_peak_            = 0;
   std::uint64_t next_pending_ = 1;
   ShmemObserver* obs_ = nullptr;
   std::function<int()> thread_;
+  HostCalls host_calls_;
+  /// host_calls_, or the initiation costs alone.
+  void charge(int pe, portals::MdHandle md, portals::MdHandle md2, int calls, int incs);
 };
 
 } // namespace shmemsim::front

@@ -32,4 +32,10 @@ inline int tree_parent(int r)
   return r - static_cast<int>(u & (~u + 1));
 }
 
+/// Rank r's position among its parent's children (r = parent + 2^position).
+inline int child_position(int r)
+{
+  return __builtin_ctz(static_cast<unsigned>(r - tree_parent(r)));
+}
+
 } // namespace shmemsim::front

@@ -75,7 +75,7 @@ endforeach()
 # job.collectives.barrier=triggered: the NICs run the non-blocking barriers (two outstanding on a
 # set, tested without blocking, beside the blocking barrier of the same PEs), against the signalling
 # protocol (nbc_offload/offload.sh); nbc_order's mixes with it, and with broadcast and reduce
-# =triggered, whose non-blocking forms keep the protocol (one notice each).
+# =triggered, whose non-blocking forms the NICs run too (but the floating-point reduction: one notice).
 shmemsim_program(nbc_offload SOURCES nbc_offload/nbc_offload.c FLAGS -DSHMEMSIM_SEED_NAMES)
 add_test(NAME nbc_offload
   COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/nbc_offload/offload.sh ${SHMEMSIM_PROG_RUN}
@@ -85,9 +85,27 @@ shmemsim_program_test(nbc_offload_16 PROGRAM nbc_offload PES 16 ARGS strict RUN_
   EXPECT_STDOUT "(^|\n)nbc_offload: OK on 16 PEs\n" REJECT_STDOUT "FAIL" REJECT_STDERR ${NO_CRASH})
 shmemsim_program_test(nbc_order_offloaded PROGRAM nbc_order PES 8 RUN_OPTIONS ${SHMEMSIM_OFFLOADED}
   EXPECT_STDOUT "(^|\n)nbc_order: OK on 8 PEs\n"
-  EXPECT_STDERR "(^|\n)shmemsim-run: PE [0-9]+: job.collectives.broadcast=triggered: non-blocking broadcasts are not offloaded \\(several may be outstanding on a set, and the NICs' counters could not tell their data apart\\); they run as the library's signalling protocol\n"
-                "(^|\n)shmemsim-run: PE [0-9]+: job.collectives.reduce=triggered: non-blocking reductions are not offloaded "
-  REJECT_STDOUT "FAIL" REJECT_STDERR ${NO_CRASH})
+  EXPECT_STDERR "(^|\n)shmemsim-run: PE [0-9]+: job.collectives.reduce=triggered: floating-point reductions are not offloaded \\(the NICs would combine in arrival order\\). non-blocking reductions run as the library's signalling protocol\n"
+  REJECT_STDOUT "FAIL" REJECT_STDERR "non-blocking broadcasts" ${NO_CRASH})
+# job.collectives.broadcast|reduce=triggered: several non-blocking broadcasts (other roots) and
+# reductions outstanding on one set, each on NIC counters of its own, with different data checked
+# element by element, against the signalling protocol (nbc_offload_data/offload.sh).
+shmemsim_program(nbc_offload_data SOURCES nbc_offload_data/nbc_offload_data.c FLAGS -DSHMEMSIM_SEED_NAMES)
+add_test(NAME nbc_offload_data
+  COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/nbc_offload_data/offload.sh ${SHMEMSIM_PROG_RUN}
+          $<TARGET_PROPERTY:prog_nbc_offload_data,SHMEMSIM_PROGRAM_FILE> ${CMAKE_CURRENT_BINARY_DIR}/out/nbc_offload_data)
+set_tests_properties(nbc_offload_data PROPERTIES TIMEOUT 120 LABELS programs PASS_REGULAR_EXPRESSION "nbc_offload_data: OK")
+# 16 PEs of slingshot-11 (max_atomic_size 16 B: only the short min fits; the others keep the protocol).
+shmemsim_program_test(nbc_offload_data_slingshot PROGRAM nbc_offload_data PES 16
+  RUN_OPTIONS --set platform.preset=slingshot-11 --set job.collectives.broadcast=triggered --set job.collectives.reduce=triggered
+  EXPECT_STDOUT "(^|\n)nbc_offload_data: OK on 16 PEs\n" REJECT_STDOUT "FAIL" REJECT_STDERR ${NO_CRASH}
+  EXPECT_STDERR "(^|\n)shmemsim-run: PE [0-9]+: job.collectives.reduce=triggered: the data exceed platform.nic.limits.max_atomic_size \\(one atomic per child\\). non-blocking reductions run as the library's signalling protocol\n")
+# Each outstanding call's PTs count against max_pt_index: beyond it, one line naming it, status 2.
+shmemsim_program_test(nbc_offload_data_pt_limit PROGRAM nbc_offload_data PES 4 EXPECT_STATUS 2
+  RUN_OPTIONS --set job.collectives.broadcast=triggered --set job.collectives.reduce=triggered
+              --set platform.nic.limits.max_pt_index=8
+  EXPECT_STDERR "(^|\n)shmemsim-run: PE [0-9]+: job.collectives.reduce=triggered: PE [0-9]+'s non-blocking reduction's portal table entry: portal index above max_pt_index \\(8\\) \\(raise platform.nic.limits, or use another algorithm\\)\n"
+  REJECT_STDERR ${NO_CRASH})
 # Few NIC counters: the collectives' requests share them (or the default context's).
 shmemsim_program_test(nbc_order_no_counters PROGRAM nbc_order PES 4 RUN_OPTIONS --set platform.nic.limits.max_cts=2
   EXPECT_STDOUT "(^|\n)nbc_order: OK on 4 PEs\n" REJECT_STDOUT "FAIL" REJECT_STDERR ${NO_CRASH})
