@@ -206,9 +206,16 @@ void CoreSharing::execute(int node, double flops)
     }
   } release{*this, slot};
 
-  if (q >= precision_) {
-    // Its end at full speed: exact, with SimGrid's operations, if it was never slowed.
-    sg4::this_actor::sleep_for(q);
+  {
+    // Its end at full speed, the earliest it can end: exact, with SimGrid's operations, if it was
+    // never slowed. A SimGrid sleep (which takes no share of the node's constraint in SimGrid's
+    // CPU model: O(1) there) for `q` of at least SimGrid's timing precision; SimGrid lengthens
+    // shorter sleeps to the precision, so a shorter one is SimGrid's execution (on a constraint
+    // that holds only the node's executions shorter than 1 ns, which end within it).
+    if (q >= precision_)
+      sg4::this_actor::sleep_for(q);
+    else
+      sg4::this_actor::execute(flops);
     now = sg4::Engine::get_clock();
     advance(nd, now);
     if (due(nd, execs_[slot], now)) {

@@ -17,8 +17,10 @@
 // sleeps take no share of its constraint). If the execution was slowed meanwhile (more
 // executions than cores), it then waits suspended in the heap until a wake-up at the date V
 // reaches its tag: one SimGrid timer per node, at the earliest such end, re-armed when n changes.
-// Executions shorter than SimGrid's timing precision (which SimGrid's sleep would lengthen to it)
-// go to the heap at once.
+// An execution shorter than SimGrid's timing precision (1 ns), which SimGrid's sleep would
+// lengthen to it, first runs as SimGrid's own execution instead (the node's constraint in SimGrid
+// then holds only such short ones, which end within 1 ns of their start: cheap; and they end in
+// the order and at the dates they did when every execution was SimGrid's).
 //
 // SimGrid ends together the activities whose end dates are within its timing precision of the
 // clock; so does this model: whenever the clock moves (Simulation calls clock_moved), every
