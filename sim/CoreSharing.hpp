@@ -88,6 +88,8 @@ private:
   double date_of(const Node& nd, double tag) const;
   /// Whether `e` is due at `now` (its end within the precision of it).
   bool due(const Node& nd, const Exec& e, double now) const;
+  /// Whether `e` has done all its work at `now` (up to rounding).
+  bool reached(const Node& nd, const Exec& e, double now) const;
   /// Set nd's timer at its first queued execution's end (none if nothing is queued).
   void rearm(std::size_t node);
   /// End nd's queued executions due at `now`.
