@@ -6,6 +6,7 @@
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Host.hpp>
 #include <simgrid/s4u/NetZone.hpp>
+#include <xbt/config.hpp>
 
 #include <algorithm>
 #include <csignal>
@@ -60,13 +61,34 @@ Simulation::Simulation(const HostParams& hp, std::uint64_t seed, const NoisePara
     auto* h = zone->create_host("node-" + std::to_string(i), hp.core_speed);
     h->set_core_count(hp.cores_per_node);
     h->seal();
+    node_of_host_.emplace(h, i);
     hosts_.push_back(h);
   }
   zone->seal();
+  // Executions share their node's cores in the model's own processor sharing (sim/CoreSharing.hpp),
+  // not SimGrid's CPU model; activities whose ends fall within SimGrid's timing precision of each
+  // other end together there as in SimGrid (3.32 calls the key surf/precision, later versions
+  // precision/timing; 1e-9 s by default).
+  double precision = 1e-9;
+  for (const char* key : {"surf/precision", "precision/timing"}) {
+    try {
+      precision = simgrid::config::get_value<double>(key);
+      break;
+    } catch (const std::exception&) {
+    }
+  }
+  std::vector<double> speeds;
+  for (const auto* h : hosts_)
+    speeds.push_back(h->get_speed());
+  cores_ = std::make_unique<CoreSharing>(std::move(speeds), hp.cores_per_node, precision);
 
   // The event queue keeps SimGrid's clock in picoseconds: the engine says when it moves.
   queue_.set_clock(seconds_to_ps(sg4::Engine::get_clock()));
-  sg4::Engine::on_time_advance_cb([this](double) { queue_.set_clock(seconds_to_ps(sg4::Engine::get_clock())); });
+  sg4::Engine::on_time_advance_cb([this](double) {
+    const double now = sg4::Engine::get_clock();
+    queue_.set_clock(seconds_to_ps(now));
+    cores_->clock_moved(now);
+  });
   sg4::Engine::on_deadlock_cb([this] {
     deadlock_ = true;
     collect_blocked();
@@ -239,7 +261,7 @@ void Simulation::execute_raw(double flops)
   SwitchGuard sw(*this);
   // It cannot end earlier than at full speed (one core: the execution's bound).
   ActorBook::Timed timed(actors_, self_pid(), clock + flops / core_speed_, true);
-  sg4::this_actor::execute(flops);
+  cores_->execute(node_of_host_.at(sg4::this_actor::get_host()), flops);
 }
 
 void Simulation::execute_slice(double flops)

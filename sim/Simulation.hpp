@@ -3,6 +3,7 @@
 #pragma once
 
 #include "sim/ActorBook.hpp"
+#include "sim/CoreSharing.hpp"
 #include "sim/DeferredSlices.hpp"
 #include "sim/EventQueue.hpp"
 #include "sim/HostParams.hpp"
@@ -17,6 +18,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace simgrid::s4u {
@@ -161,7 +163,8 @@ public:
 private:
   void collect_blocked();
   void settle_deferred();
-  /// SimGrid's execution of `flops` on the calling actor's core (no detours added).
+  /// An execution of `flops` on the calling actor's core, its node's cores shared (CoreSharing; no
+  /// detours added).
   void execute_raw(double flops);
   /// The calling actor's detours during `busy` of its execution (0 without noise).
   Ps detours(Ps busy);
@@ -178,6 +181,8 @@ private:
   std::vector<Ps> busy_by_pid_; ///< busy_time() of each actor
   std::unique_ptr<simgrid::s4u::Engine> engine_;
   std::vector<simgrid::s4u::Host*> hosts_;
+  std::unordered_map<const simgrid::s4u::Host*, int> node_of_host_;
+  std::unique_ptr<CoreSharing> cores_; ///< the sharing of each node's cores among its executions
   EventQueue queue_;
   ActorBook actors_;
   MapBudget stacks_;
