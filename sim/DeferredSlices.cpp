@@ -34,16 +34,18 @@ DeferredSlices::DeferredSlices(ActorBook& book, EventQueue& queue, double core_s
 {
   // SimGrid ends together the activities whose dates are within its timing precision of each
   // other: keep well clear of that before anything else's date.
-  // (SimGrid 3.32 calls it surf/precision, later versions precision/timing; 1e-9 s by default.)
-  double precision = 1e-9;
+  margin_ = std::max(1e-9, 10 * simgrid_timing_precision());
+}
+
+double simgrid_timing_precision()
+{
   for (const char* key : {"surf/precision", "precision/timing"}) {
     try {
-      precision = simgrid::config::get_value<double>(key);
-      break;
+      return simgrid::config::get_value<double>(key);
     } catch (const std::exception&) {
     }
   }
-  margin_ = std::max(1e-9, 10 * precision);
+  return 1e-9;
 }
 
 double DeferredSlices::exec_end(double t, double flops, double speed)

@@ -84,4 +84,9 @@ private:
   unsigned long deferred_                = 0;
 };
 
+/// SimGrid's timing precision, seconds: it ends together the activities whose dates are within it
+/// of each other (SimGrid 3.32 calls the key surf/precision, later versions precision/timing; 1e-9
+/// s by default).
+double simgrid_timing_precision();
+
 } // namespace shmemsim::sim

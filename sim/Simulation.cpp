@@ -6,7 +6,6 @@
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Host.hpp>
 #include <simgrid/s4u/NetZone.hpp>
-#include <xbt/config.hpp>
 
 #include <algorithm>
 #include <csignal>
@@ -67,16 +66,8 @@ Simulation::Simulation(const HostParams& hp, std::uint64_t seed, const NoisePara
   zone->seal();
   // Executions share their node's cores in the model's own processor sharing (sim/CoreSharing.hpp),
   // not SimGrid's CPU model; activities whose ends fall within SimGrid's timing precision of each
-  // other end together there as in SimGrid (3.32 calls the key surf/precision, later versions
-  // precision/timing; 1e-9 s by default).
-  double precision = 1e-9;
-  for (const char* key : {"surf/precision", "precision/timing"}) {
-    try {
-      precision = simgrid::config::get_value<double>(key);
-      break;
-    } catch (const std::exception&) {
-    }
-  }
+  // other end together there as in SimGrid.
+  const double precision = simgrid_timing_precision();
   std::vector<double> speeds;
   for (const auto* h : hosts_)
     speeds.push_back(h->get_speed());
