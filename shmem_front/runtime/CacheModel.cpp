@@ -99,16 +99,25 @@ TlbModel::TlbModel(const CacheConfig& c)
   }
 }
 
+namespace {
+/// Touch `key` in each level from the first until one holds it: that level's index (levels.size()
+/// if none did). A TLB's pages and a cache's lines walk their levels alike.
+int first_holding(std::vector<LruLines>& levels, std::uint64_t key)
+{
+  int level = 0;
+  while (level < static_cast<int>(levels.size()) && !levels[static_cast<std::size_t>(level)].touch(key))
+    ++level;
+  return level;
+}
+} // namespace
+
 int TlbModel::access(std::uint64_t address)
 {
   const std::uint64_t page = address / kPage;
   if (page == last_page_)
     return 0; // the most recent page: the first level's most recently used
   last_page_ = page;
-  int level  = 0;
-  while (level < levels() && !levels_[static_cast<std::size_t>(level)].touch(page))
-    ++level;
-  return level;
+  return first_holding(levels_, page);
 }
 
 std::uint64_t TlbModel::price(int level, unsigned flags, std::uint64_t cache_fs) const
@@ -172,10 +181,7 @@ int CacheModel::access(std::uint64_t address)
   if (line == last_line_ && !levels_.empty())
     return 0; // the most recent line: the first level's most recently used
   last_line_ = line;
-  int level  = 0;
-  while (level < levels() && !levels_[static_cast<std::size_t>(level)].touch(line))
-    ++level;
-  return level;
+  return first_holding(levels_, line);
 }
 
 std::uint64_t CacheModel::price(int level, unsigned flags) const
